@@ -1,0 +1,478 @@
+//! Editing a profile's `skills:` list in place: only that value changes;
+//! comments, key order, quoting, the body and CRLF line endings are kept,
+//! and enabling then disabling a skill gives back the original bytes.
+
+use std::ops::Range;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use crate::core::catalog::Pattern;
+use crate::core::frontmatter::{self, Format, Normalized};
+use crate::core::fsops;
+use crate::core::profile::{self, Profile};
+use crate::core::store::{Home, Listing};
+use crate::core::yaml::{self, Node, Style, Value};
+
+/// A planned edit: the new file text, or `None` when nothing changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub new_text: Option<String>,
+    pub message: String,
+}
+
+/// Enables `skill` for the profile (plans only; see [`apply`]).
+pub fn enable(home: &Home, listing: &Listing, p: &Profile, skill: &str) -> Result<Plan, String> {
+    if listing.find_valid(skill).is_none() {
+        return Err(format!(
+            "no valid skill named '{skill}': `skilltui list` shows the installed ones"
+        ));
+    }
+    let Some(list) = &p.skills else {
+        return Ok(no_change(format!(
+            "profile '{}' has no skills list, so it already gets every skill, '{skill}' included",
+            p.name
+        )));
+    };
+    if list.iter().any(|s| s == skill) {
+        return Ok(no_change(format!(
+            "'{skill}' is already enabled for '{}'",
+            p.name
+        )));
+    }
+    if let Some(pattern) = list.iter().find(|pat| Pattern::new(pat).matches(skill)) {
+        return Ok(no_change(format!(
+            "'{skill}' is already offered to '{}' through the pattern '{pattern}'",
+            p.name
+        )));
+    }
+    let mut wanted = list.clone();
+    wanted.push(skill.to_string());
+    let text = edit(home, p, &wanted, Op::Append(skill))?;
+    Ok(Plan {
+        new_text: Some(text),
+        message: format!("enabled '{skill}' for '{}'", p.name),
+    })
+}
+
+/// Disables `skill`. A profile without a list (every skill) gets an explicit
+/// list of every other skill.
+pub fn disable(home: &Home, listing: &Listing, p: &Profile, skill: &str) -> Result<Plan, String> {
+    let Some(list) = &p.skills else {
+        let wanted: Vec<String> = listing
+            .valid()
+            .map(|e| e.folder.clone())
+            .filter(|n| n != skill)
+            .collect();
+        let text = edit(home, p, &wanted, Op::Replace)?;
+        return Ok(Plan {
+            new_text: Some(text),
+            message: format!(
+                "'{}' had no skills list (every skill); it now lists {} skills, without '{skill}'",
+                p.name,
+                wanted.len()
+            ),
+        });
+    };
+    if !list.iter().any(|s| s == skill) {
+        if let Some(pattern) = list.iter().find(|pat| Pattern::new(pat).matches(skill)) {
+            return Err(format!(
+                "'{skill}' is offered to '{}' only through the pattern '{pattern}': remove or narrow that pattern",
+                p.name
+            ));
+        }
+        return Ok(no_change(format!(
+            "'{skill}' is not enabled for '{}'",
+            p.name
+        )));
+    }
+    let wanted: Vec<String> = list.iter().filter(|s| *s != skill).cloned().collect();
+    let text = edit(home, p, &wanted, Op::Remove(skill))?;
+    Ok(Plan {
+        new_text: Some(text),
+        message: format!("disabled '{skill}' for '{}'", p.name),
+    })
+}
+
+/// Turns a profile without a list into an explicit list of every skill
+/// (the TUI asks first).
+pub fn materialize(home: &Home, listing: &Listing, p: &Profile) -> Result<Plan, String> {
+    let wanted: Vec<String> = listing.valid().map(|e| e.folder.clone()).collect();
+    let text = edit(home, p, &wanted, Op::Replace)?;
+    Ok(Plan {
+        new_text: Some(text),
+        message: format!("'{}' now lists its {} skills", p.name, wanted.len()),
+    })
+}
+
+/// Writes a plan atomically, refusing if the file changed since it was read.
+pub fn apply(p: &Profile, plan: &Plan) -> Result<Option<PathBuf>, String> {
+    let (Some(text), Some(path), Some(raw)) = (&plan.new_text, &p.location.path, &p.raw) else {
+        return Ok(None);
+    };
+    fsops::atomic_write(path, text.as_bytes(), Some(raw.as_bytes()))?;
+    Ok(Some(path.clone()))
+}
+
+fn no_change(message: String) -> Plan {
+    Plan {
+        new_text: None,
+        message,
+    }
+}
+
+enum Op<'a> {
+    Append(&'a str),
+    Remove(&'a str),
+    Replace,
+}
+
+/// Computes the new raw text and proves it: CAO must read back `wanted`.
+fn edit(home: &Home, p: &Profile, wanted: &[String], op: Op) -> Result<String, String> {
+    let raw = match (&p.raw, &p.location.path) {
+        (Some(raw), Some(_)) => raw,
+        _ => {
+            return Err(format!(
+                "'{}' is built into CAO and cannot be edited: copy it to the agent store first",
+                p.name
+            ));
+        }
+    };
+    let norm = Normalized::new(raw);
+    let splices = plan_splices(&norm, wanted, op)?;
+    let mut out = raw.clone();
+    for (range, text) in splices.into_iter().rev() {
+        let raw_range = norm.raw_offset(range.start)..norm.raw_offset(range.end);
+        out.replace_range(raw_range, &text.replace('\n', norm.newline()));
+    }
+    let back = profile::parse_text(home, &out)
+        .map_err(|e| format!("the edit would break the profile ({e}): edit it by hand"))?;
+    if back.skills.as_deref() != Some(wanted) {
+        return Err(format!(
+            "could not edit the skills of '{}' safely: edit the file by hand",
+            p.name
+        ));
+    }
+    Ok(out)
+}
+
+type Splice = (Range<usize>, String);
+
+/// The edits to the normalized text, in increasing position order.
+fn plan_splices(norm: &Normalized, wanted: &[String], op: Op) -> Result<Vec<Splice>, String> {
+    let t = &norm.text;
+    let fm = frontmatter::parse(t).map_err(|e| e.to_string())?;
+    match fm.format {
+        Format::Json => {
+            return Err(
+                "profiles with JSON frontmatter are not editable: convert it to YAML".into(),
+            );
+        }
+        Format::None if fm.unterminated => {
+            return Err("the frontmatter is never closed: add a `---` line".into());
+        }
+        Format::None => {
+            let lead = t.len() - t.trim_start_matches(crate::core::text::py_isspace).len();
+            return Ok(vec![(
+                lead..lead,
+                format!("---\n{}\n---\n", key_and_list(wanted)),
+            )]);
+        }
+        Format::Yaml => {}
+    }
+    let base = fm.fm_range.start;
+    let fm_text = &t[fm.fm_range.clone()];
+    let root = match yaml::load(fm_text).map_err(|e| e.to_string())? {
+        None => {
+            return Ok(vec![(
+                fm.fm_range.end..fm.fm_range.end,
+                format!("{}\n", key_and_list(wanted)),
+            )]);
+        }
+        Some(r) if r.style == Style::BlockMap => r,
+        Some(_) => {
+            return Err("the frontmatter is not a block mapping: edit `skills` by hand".into());
+        }
+    };
+    let at = |r: &Range<usize>| base + r.start..base + r.end;
+    let Some((key, value)) = root.entry("skills") else {
+        let pos = match root.entry("description") {
+            Some((_, d)) => line_end_after(t, base + trimmed_end(fm_text, &d.span)),
+            None => fm.fm_range.end,
+        };
+        return Ok(vec![(pos..pos, format!("{}\n", key_and_list(wanted)))]);
+    };
+    let items = match &value.value {
+        Value::Seq(items) => items.clone(),
+        _ => Vec::new(),
+    };
+    let whole_value = || {
+        let colon = base + key.span.end + fm_text[key.span.end..].find(':').unwrap_or(0);
+        let end = match items.last() {
+            Some(last) => line_end_before_newline(t, base + trimmed_end(fm_text, &last.span)),
+            None => line_end_before_newline(t, at(&value.span).end.max(colon + 1)),
+        };
+        (colon..end, format!(":{}", list_after_colon(wanted)))
+    };
+    match (op, &value.value, value.style) {
+        (Op::Replace, ..) | (_, Value::Null, _) => Ok(vec![whole_value()]),
+        (Op::Remove(_), Value::Seq(_), _) if wanted.is_empty() => Ok(vec![whole_value()]),
+        (Op::Append(name), Value::Seq(_), Style::FlowSeq) => {
+            let pos = match items.last() {
+                Some(last) => base + trimmed_end(fm_text, &last.span),
+                None => at(&value.span).start + 1,
+            };
+            let sep = if items.is_empty() { "" } else { ", " };
+            Ok(vec![(pos..pos, format!("{sep}{}", scalar(name, true)))])
+        }
+        (Op::Append(name), Value::Seq(_), Style::BlockSeq) => {
+            let last = items.last().ok_or("empty block list")?;
+            let start = base + last.span.start;
+            let dash = t[..start].rfind('-').unwrap_or(start);
+            let indent_start = t[..dash].rfind('\n').map_or(0, |i| i + 1);
+            let indent = &t[indent_start..dash];
+            let pos = line_end_after(t, base + trimmed_end(fm_text, &last.span));
+            Ok(vec![(
+                pos..pos,
+                format!("{indent}- {}\n", scalar(name, false)),
+            )])
+        }
+        (Op::Remove(name), Value::Seq(_), style) => {
+            Ok(removals(t, base, fm_text, &items, name, style))
+        }
+        _ => Err("`skills` is not a list: fix it by hand".into()),
+    }
+}
+
+/// Removes every item equal to `name` (flow: with its separator; block:
+/// with its whole line).
+fn removals(
+    t: &str,
+    base: usize,
+    fm_text: &str,
+    items: &[Rc<Node>],
+    name: &str,
+    style: Style,
+) -> Vec<Splice> {
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        if item.value.as_str() != Some(name) {
+            continue;
+        }
+        let start = base + item.span.start;
+        let end = base + trimmed_end(fm_text, &item.span);
+        let range = if style == Style::FlowSeq {
+            match (i.checked_sub(1).map(|p| &items[p]), items.get(i + 1)) {
+                (Some(prev), _) => base + trimmed_end(fm_text, &prev.span)..end,
+                (None, Some(next)) => start..base + next.span.start,
+                _ => start..end,
+            }
+        } else {
+            let dash = t[..start].rfind('-').unwrap_or(start);
+            let line_start = t[..dash].rfind('\n').map_or(0, |i| i + 1);
+            line_start..line_end_after(t, end)
+        };
+        out.push((range, String::new()));
+    }
+    merge_overlaps(out)
+}
+
+fn merge_overlaps(mut v: Vec<Splice>) -> Vec<Splice> {
+    v.sort_by_key(|(r, _)| r.start);
+    let mut out: Vec<Splice> = Vec::new();
+    for (r, s) in v {
+        match out.last_mut() {
+            Some((last, _)) if r.start <= last.end => last.end = last.end.max(r.end),
+            _ => out.push((r, s)),
+        }
+    }
+    out
+}
+
+/// A node's end without the trailing blanks saphyr may include.
+fn trimmed_end(fm_text: &str, span: &Range<usize>) -> usize {
+    let s = &fm_text[span.clone()];
+    span.start + s.trim_end_matches([' ', '\t']).len()
+}
+
+/// The position just after the newline ending the line that holds `pos`
+/// (or `pos` itself when it already starts a line).
+fn line_end_after(t: &str, pos: usize) -> usize {
+    if pos > 0 && t.as_bytes()[pos - 1] == b'\n' {
+        return pos;
+    }
+    t[pos..].find('\n').map_or(t.len(), |i| pos + i + 1)
+}
+
+/// The end of the line holding `pos`, before its newline.
+fn line_end_before_newline(t: &str, pos: usize) -> usize {
+    t[pos..].find('\n').map_or(t.len(), |i| pos + i)
+}
+
+fn key_and_list(wanted: &[String]) -> String {
+    format!("skills:{}", list_after_colon(wanted))
+}
+
+fn list_after_colon(wanted: &[String]) -> String {
+    if wanted.is_empty() {
+        return " []".into();
+    }
+    wanted
+        .iter()
+        .map(|w| format!("\n  - {}", scalar(w, false)))
+        .collect()
+}
+
+/// A skill name as a YAML scalar CAO reads back as that exact string.
+pub fn scalar(s: &str, flow: bool) -> String {
+    let plain_safe = !s.is_empty()
+        && yaml::resolve_plain(s) == "str"
+        && !s.starts_with(|c: char| "-?:,[]{}#&*!|>'\"%@` ".contains(c))
+        && !s.ends_with([' ', ':'])
+        && !s.contains(": ")
+        && !s.contains(" #")
+        && !s.chars().any(char::is_control)
+        && !(flow && s.contains([',', '[', ']', '{', '}']));
+    if plain_safe {
+        return s.to_string();
+    }
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::profile::Location;
+    use crate::core::store::{Entry, Status};
+
+    fn listing(names: &[&str]) -> Listing {
+        Listing {
+            entries: names
+                .iter()
+                .map(|n| Entry {
+                    folder: n.to_string(),
+                    source_dir: PathBuf::new(),
+                    status: Status::Ok,
+                    checked: crate::core::skill::Checked {
+                        name: Some(n.to_string()),
+                        description: Some("d".into()),
+                        ..Default::default()
+                    },
+                })
+                .collect(),
+        }
+    }
+
+    fn profile(home: &Home, raw: &str) -> Profile {
+        let parsed = profile::parse_text(home, raw).unwrap();
+        Profile {
+            name: "p".into(),
+            location: Location {
+                path: Some(PathBuf::from("/nonexistent/p.md")),
+                source: "local".into(),
+            },
+            skills: parsed.skills,
+            body: parsed.body,
+            raw: Some(raw.to_string()),
+        }
+    }
+
+    fn home() -> (tempfile::TempDir, Home) {
+        let t = tempfile::tempdir().unwrap();
+        let h = Home::at(t.path().to_path_buf(), t.path().to_path_buf());
+        (t, h)
+    }
+
+    fn toggle(raw: &str, skill: &str, on: bool) -> String {
+        let (_t, h) = home();
+        let l = listing(&["a", "b", "c", "yes", "new"]);
+        let p = profile(&h, raw);
+        let plan = if on {
+            enable(&h, &l, &p, skill)
+        } else {
+            disable(&h, &l, &p, skill)
+        }
+        .unwrap();
+        plan.new_text.expect("a change")
+    }
+
+    #[test]
+    fn block_list_round_trip_keeps_every_byte() {
+        let raw = "---\r\nname: p  # the name\r\nskills:\r\n    - a   # first\r\n    - 'b'\r\nrole: x\r\n---\r\nBody\r\n";
+        let on = toggle(raw, "new", true);
+        assert_eq!(
+            on,
+            "---\r\nname: p  # the name\r\nskills:\r\n    - a   # first\r\n    - 'b'\r\n    - new\r\nrole: x\r\n---\r\nBody\r\n"
+        );
+        assert_eq!(toggle(&on, "new", false), raw);
+    }
+
+    #[test]
+    fn flow_list_round_trip() {
+        let raw = "---\nskills: [a, \"b\" ]  # c\n---\n";
+        let on = toggle(raw, "c", true);
+        assert_eq!(on, "---\nskills: [a, \"b\", c ]  # c\n---\n");
+        assert_eq!(toggle(&on, "c", false), raw);
+        let empty = "---\nskills: []\n---\n";
+        assert_eq!(toggle(empty, "a", true), "---\nskills: [a]\n---\n");
+        assert_eq!(toggle("---\nskills: [a]\n---\n", "a", false), empty);
+    }
+
+    #[test]
+    fn last_block_item_becomes_empty_flow_list() {
+        assert_eq!(
+            toggle("---\nskills:\n  - a\nx: 1\n---\n", "a", false),
+            "---\nskills: []\nx: 1\n---\n"
+        );
+    }
+
+    #[test]
+    fn names_that_yaml_would_retype_are_quoted() {
+        assert_eq!(
+            toggle("---\nskills: [a]\n---\n", "yes", true),
+            "---\nskills: [a, \"yes\"]\n---\n"
+        );
+    }
+
+    #[test]
+    fn absent_list_materializes_after_description() {
+        let raw = "---\nname: p\ndescription: |\n  multi\n  line\nrole: r\n---\nbody";
+        let out = toggle(raw, "b", false);
+        assert_eq!(
+            out,
+            "---\nname: p\ndescription: |\n  multi\n  line\nskills:\n  - a\n  - c\n  - \"yes\"\n  - new\nrole: r\n---\nbody"
+        );
+    }
+
+    #[test]
+    fn patterns_explain_themselves() {
+        let (_t, h) = home();
+        let l = listing(&["a", "b"]);
+        let p = profile(&h, "---\nskills: ['[ab]*']\n---\n");
+        assert!(
+            enable(&h, &l, &p, "a")
+                .unwrap()
+                .message
+                .contains("pattern '[ab]*'")
+        );
+        assert!(
+            disable(&h, &l, &p, "a")
+                .unwrap_err()
+                .contains("only through the pattern")
+        );
+        assert!(
+            enable(&h, &l, &p, "zzz")
+                .unwrap_err()
+                .contains("no valid skill")
+        );
+    }
+}

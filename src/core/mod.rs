@@ -1,0 +1,12 @@
+//! Everything that knows about skills, frontmatter, profiles, the store and
+//! catalogs. No terminal code lives here.
+
+pub mod catalog;
+pub mod editor;
+pub mod frontmatter;
+pub mod fsops;
+pub mod profile;
+pub mod skill;
+pub mod store;
+pub mod text;
+pub mod yaml;

@@ -1,0 +1,660 @@
+//! Agent profiles (cao-compat 5): where CAO finds them, how it loads them
+//! (`.env` substitution, python-frontmatter, pydantic's AgentProfile), and
+//! what their `skills` field says.
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use serde_json::Value as Json;
+
+use crate::core::frontmatter::{self, Frontmatter, Normalized};
+use crate::core::store::{Home, expand_user, nested_list};
+use crate::core::yaml::{Node, Value};
+
+/// Profiles packaged inside CAO 2.5.4. None of them declares `skills`, so
+/// each is offered every skill; skilltui cannot edit them.
+pub const BUILT_IN: &[&str] = &[
+    "code_supervisor",
+    "developer",
+    "memory_manager",
+    "retrospector",
+    "reviewer",
+    "workflow_scout",
+];
+
+/// Where a profile was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// `None` for a profile built into CAO.
+    pub path: Option<PathBuf>,
+    /// CAO's source label: local, kiro, claude_code, codex, installed,
+    /// custom, built-in.
+    pub source: String,
+}
+
+/// A profile as CAO loads it.
+#[derive(Clone, Debug)]
+pub struct Profile {
+    pub name: String,
+    pub location: Location,
+    /// The `skills` field: `None` when absent or null (every skill).
+    pub skills: Option<Vec<String>>,
+    /// The system prompt: the body, stripped, after `.env` substitution.
+    pub body: String,
+    /// The raw file text (before substitution), for the editor.
+    pub raw: Option<String>,
+}
+
+/// The directories CAO searches, in lookup order, each with its label.
+pub fn search_dirs(home: &Home) -> Result<Vec<(PathBuf, String)>, String> {
+    let disabled = disabled_dirs(home);
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    let mut push = |dir: PathBuf, label: &str, out: &mut Vec<(PathBuf, String)>| {
+        let norm = normalized(&dir, home);
+        if !disabled.contains(&norm) && seen.insert(norm) {
+            out.push((dir, label.to_string()));
+        }
+    };
+    push(home.agent_store(), "local", &mut out);
+    for (key, dir) in provider_dirs(home) {
+        let label = match key.as_str() {
+            "kiro_cli" => "kiro",
+            "cao_installed" => "installed",
+            other => other,
+        };
+        push(dir, label, &mut out);
+    }
+    for dir in extra_agent_dirs(home)? {
+        push(dir, "custom", &mut out);
+    }
+    Ok(out)
+}
+
+/// `os.path.realpath(os.path.expanduser(p))`, CAO's way to compare dirs.
+fn normalized(p: &Path, home: &Home) -> PathBuf {
+    let p = expand_user(p, &home.user_home);
+    crate::core::store::absolute(&p)
+}
+
+fn disabled_dirs(home: &Home) -> HashSet<PathBuf> {
+    let list = match home
+        .settings
+        .get("agents")
+        .and_then(|a| a.get("disabled_dirs"))
+    {
+        Some(v @ Json::Array(_)) => Some(v),
+        _ => home.settings.get("disabled_agent_dirs"),
+    };
+    let Some(Json::Array(items)) = list else {
+        return HashSet::new();
+    };
+    items
+        .iter()
+        .filter_map(Json::as_str)
+        .map(|s| normalized(Path::new(s), home))
+        .collect()
+}
+
+/// `usable_agent_dirs()`: the four defaults overridden by `agents.dirs`
+/// (or legacy `agent_dirs`); blank or relative values fall back.
+fn provider_dirs(home: &Home) -> Vec<(String, PathBuf)> {
+    let defaults = [
+        ("kiro_cli", home.user_home.join(".kiro").join("agents")),
+        ("claude_code", home.agent_store()),
+        ("codex", home.agent_store()),
+        ("cao_installed", home.agent_context()),
+    ];
+    let nested = home
+        .settings
+        .get("agents")
+        .filter(|a| a.is_object())
+        .and_then(|a| a.get("dirs"));
+    let saved = match nested {
+        Some(Json::Object(m)) => Some(m),
+        _ => home.settings.get("agent_dirs").and_then(Json::as_object),
+    };
+    let mut out: Vec<(String, PathBuf)> = defaults
+        .iter()
+        .map(|(k, d)| (k.to_string(), d.clone()))
+        .collect();
+    for (key, value) in saved.into_iter().flatten() {
+        let usable = value
+            .as_str()
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| expand_user(Path::new(s), &home.user_home))
+            .filter(|p| p.is_absolute());
+        match (out.iter_mut().find(|(k, _)| k == key), usable) {
+            (Some(slot), Some(p)) => slot.1 = p,
+            (None, Some(p)) => out.push((key.clone(), p)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `agents.extra_dirs`, else legacy `extra_agent_dirs`. CAO does not filter
+/// this list: a non-string entry breaks its lookup, and so it breaks ours.
+fn extra_agent_dirs(home: &Home) -> Result<Vec<PathBuf>, String> {
+    let Some(Json::Array(items)) =
+        nested_list(&home.settings, "agents", "extra_dirs", "extra_agent_dirs")
+    else {
+        return Ok(Vec::new());
+    };
+    items
+        .iter()
+        .map(|v| {
+            v.as_str().map(PathBuf::from).ok_or_else(|| {
+                "settings.json lists a non-string extra agent dir, which makes CAO fail every profile lookup that reaches it: remove it".to_string()
+            })
+        })
+        .collect()
+}
+
+/// Finds a profile's file the way CAO's lookup does.
+pub fn locate(home: &Home, name: &str) -> Result<Location, String> {
+    if name.contains('/') || name.contains('\\') || name.contains("..") {
+        return Err(format!(
+            "invalid agent name '{name}': it must not contain '/', '\\' or '..'"
+        ));
+    }
+    let dirs = search_dirs(home)?;
+    for (i, (dir, label)) in dirs.iter().enumerate() {
+        let flat = dir.join(format!("{name}.md"));
+        // The local store only serves flat files.
+        let nested = (i > 0 || label != "local").then(|| dir.join(name).join("agent.md"));
+        for path in std::iter::once(flat).chain(nested) {
+            if inside(dir, &path) && path.exists() {
+                return Ok(Location {
+                    path: Some(path),
+                    source: label.clone(),
+                });
+            }
+        }
+    }
+    if BUILT_IN.contains(&name) {
+        return Ok(Location {
+            path: None,
+            source: "built-in".into(),
+        });
+    }
+    Err(format!(
+        "agent profile '{name}' not found: put it in {} (`skilltui profile list` shows the known ones)",
+        home.agent_store().join(format!("{name}.md")).display()
+    ))
+}
+
+/// CAO's `_safe_join`: the resolved path must stay inside the resolved dir.
+fn inside(dir: &Path, path: &Path) -> bool {
+    let root = crate::core::store::absolute(dir);
+    crate::core::store::absolute(path).starts_with(root)
+}
+
+/// `load_agent_profile(name)`.
+pub fn load(home: &Home, name: &str) -> Result<Profile, String> {
+    let location = locate(home, name)?;
+    let Some(path) = location.path.clone() else {
+        return Ok(Profile {
+            name: name.into(),
+            location,
+            skills: None,
+            body: String::new(),
+            raw: None,
+        });
+    };
+    let raw = fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let raw = String::from_utf8(raw).map_err(|e| {
+        format!(
+            "{} is not valid UTF-8 (byte {}): save it as UTF-8",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    let parsed = parse_text(home, &raw)
+        .map_err(|e| format!("profile '{name}' ({}): {e}", path.display()))?;
+    Ok(Profile {
+        name: name.into(),
+        location,
+        skills: parsed.skills,
+        body: parsed.body,
+        raw: Some(raw),
+    })
+}
+
+/// A profile's text parsed as CAO would: the `skills` field and body.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    pub skills: Option<Vec<String>>,
+    pub body: String,
+    pub frontmatter: Frontmatter,
+}
+
+/// `parse_agent_profile_text(resolve_env_vars(raw))`, with AgentProfile's
+/// validation of every field it declares.
+pub fn parse_text(home: &Home, raw: &str) -> Result<Parsed, String> {
+    let env = load_env(&home.root.join(".env"));
+    let text = safe_substitute(raw, &env);
+    let norm = Normalized::new(&text);
+    let fm = frontmatter::parse(&norm.text).map_err(|e| e.to_string())?;
+    let fm_text = &norm.text[fm.fm_range.clone()];
+    if let Some(meta) = fm.metadata() {
+        validate_fields(meta, fm_text)?;
+    }
+    let skills = match fm.get("skills") {
+        None => None,
+        Some(node) => skills_value(node, fm_text)?,
+    };
+    Ok(Parsed {
+        skills,
+        body: fm.body.clone(),
+        frontmatter: fm,
+    })
+}
+
+fn skills_value(node: &Rc<Node>, fm_text: &str) -> Result<Option<Vec<String>>, String> {
+    let items = match &node.value {
+        Value::Null => return Ok(None),
+        Value::Seq(items) => items,
+        other => {
+            return Err(format!(
+                "`skills` is {}, not a list of skill names: write `skills: [name, ...]`",
+                other.type_name()
+            ));
+        }
+    };
+    items
+        .iter()
+        .map(|item| match &item.value {
+            Value::Str(s) => Ok(s.clone()),
+            other => Err(crate::core::skill::not_a_string(
+                "skills item",
+                item,
+                other,
+                fm_text,
+            )),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// The pydantic types AgentProfile declares, for the fields a hand-written
+/// profile is likely to carry. A mistyped one makes CAO refuse the profile.
+#[derive(Clone, Copy)]
+enum Field {
+    Str,
+    NonEmptyStr,
+    StrList,
+    Dict,
+    StrDict,
+    LaxBool,
+    StrictBool,
+    LaxInt,
+    Concurrency,
+    PermissionMode,
+    Engine,
+}
+
+const FIELDS: &[(&str, Field)] = &[
+    ("name", Field::Str),
+    ("description", Field::Str),
+    ("provider", Field::Str),
+    ("role", Field::Str),
+    ("model", Field::Str),
+    ("native_agent", Field::Str),
+    ("prompt", Field::Str),
+    ("codexProfile", Field::NonEmptyStr),
+    ("hermesProfile", Field::NonEmptyStr),
+    ("resources", Field::StrList),
+    ("capabilities", Field::StrList),
+    ("tags", Field::StrList),
+    ("tools", Field::StrList),
+    ("allowedTools", Field::StrList),
+    ("mcpServers", Field::Dict),
+    ("toolsSettings", Field::Dict),
+    ("hooks", Field::Dict),
+    ("codexConfig", Field::Dict),
+    ("claudeConfig", Field::Dict),
+    ("toolAliases", Field::StrDict),
+    ("useLegacyMcpJson", Field::LaxBool),
+    ("grokNativeWorkflows", Field::LaxBool),
+    ("kimiSwarm", Field::StrictBool),
+    ("provider_init_timeout", Field::LaxInt),
+    ("kimiSwarmMaxConcurrency", Field::Concurrency),
+    ("permissionMode", Field::PermissionMode),
+    ("engine", Field::Engine),
+];
+
+fn validate_fields(meta: &Node, fm_text: &str) -> Result<(), String> {
+    let mut problems = Vec::new();
+    for (key, kind) in FIELDS {
+        let Some(node) = meta.get(key) else { continue };
+        // name and description are required (CAO fills them in when absent)
+        // and so may not be null.
+        let required = matches!(*key, "name" | "description");
+        if matches!(node.value, Value::Null) && !required {
+            continue;
+        }
+        if !field_ok(*kind, &node.value) {
+            let reason = match (&node.value, kind) {
+                (Value::Str(_), _) => format!("`{key}` has a value CAO does not accept"),
+                (v, Field::Str | Field::NonEmptyStr) => {
+                    crate::core::skill::not_a_string(key, node, v, fm_text)
+                }
+                (v, _) => format!(
+                    "`{key}` is {}, which CAO does not accept there",
+                    v.type_name()
+                ),
+            };
+            problems.push(reason);
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
+fn field_ok(kind: Field, v: &Value) -> bool {
+    match kind {
+        Field::Str => is_text(v),
+        Field::NonEmptyStr => is_text(v) && !matches!(v, Value::Str(s) if s.is_empty()),
+        Field::StrList => matches!(v, Value::Seq(items) if items.iter().all(|i| is_text(&i.value))),
+        Field::Dict => matches!(v, Value::Map(p) if p.iter().all(|(k, _)| is_text(&k.value))),
+        Field::StrDict => {
+            matches!(v, Value::Map(p) if p.iter().all(|(k, x)| is_text(&k.value) && is_text(&x.value)))
+        }
+        Field::StrictBool => matches!(v, Value::Bool(_)),
+        Field::LaxBool => lax_bool(v),
+        Field::LaxInt => lax_int(v).is_some(),
+        Field::Concurrency => matches!(v, Value::Int(i) if (1..=10).contains(i)),
+        Field::PermissionMode => {
+            matches!(v, Value::Str(s) if ["default", "acceptEdits", "plan", "auto", "bypassPermissions"].contains(&s.as_str()))
+        }
+        Field::Engine => matches!(v, Value::Str(s) if s == "v2" || s == "kas"),
+    }
+}
+
+fn is_text(v: &Value) -> bool {
+    matches!(v, Value::Str(_)) || matches!(v, Value::Bytes(b) if std::str::from_utf8(b).is_ok())
+}
+
+fn lax_bool(v: &Value) -> bool {
+    match v {
+        Value::Bool(_) => true,
+        Value::Int(i) => *i == 0 || *i == 1,
+        Value::Float(f) => *f == 0.0 || *f == 1.0,
+        Value::Str(s) => matches!(
+            s.to_lowercase().as_str(),
+            "0" | "off" | "f" | "false" | "n" | "no" | "1" | "on" | "t" | "true" | "y" | "yes"
+        ),
+        _ => false,
+    }
+}
+
+fn lax_int(v: &Value) -> Option<i128> {
+    match v {
+        Value::Int(i) => Some(*i),
+        Value::Bool(b) => Some(*b as i128),
+        Value::Float(f) if f.fract() == 0.0 && f.is_finite() => Some(*f as i128),
+        Value::Str(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// `dotenv_values()` for the common forms: `KEY=value`, `export KEY=...`,
+/// quotes, ` #` comments, and `${VAR}` expansion from earlier keys.
+pub fn load_env(path: &Path) -> HashMap<String, String> {
+    let mut env = HashMap::new();
+    let Ok(text) = fs::read_to_string(path) else {
+        return env;
+    };
+    for line in text.lines() {
+        let line = line.trim();
+        let line = line.strip_prefix("export ").unwrap_or(line).trim_start();
+        if line.starts_with('#') {
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let value = dotenv_value(value.trim());
+        let expanded = expand_dotenv(&value, &env);
+        env.insert(key.trim().to_string(), expanded);
+    }
+    env
+}
+
+fn dotenv_value(v: &str) -> String {
+    for q in ['"', '\''] {
+        if let Some(rest) = v.strip_prefix(q)
+            && let Some(end) = rest.find(q)
+        {
+            let inner = &rest[..end];
+            return if q == '"' {
+                inner.replace("\\n", "\n").replace("\\\"", "\"")
+            } else {
+                inner.to_string()
+            };
+        }
+    }
+    match v.find(" #") {
+        Some(i) => v[..i].trim_end().to_string(),
+        None => v.to_string(),
+    }
+}
+
+fn expand_dotenv(v: &str, env: &HashMap<String, String>) -> String {
+    let mut out = String::new();
+    let mut rest = v;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let Some(end) = rest[start..].find('}') else {
+            out.push_str(&rest[start..]);
+            return out;
+        };
+        let inner = &rest[start + 2..start + end];
+        let (name, default) = inner.split_once(":-").unwrap_or((inner, ""));
+        let found = env.get(name).cloned().or_else(|| std::env::var(name).ok());
+        out.push_str(&found.unwrap_or_else(|| default.to_string()));
+        rest = &rest[start + end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Python's `string.Template(text).safe_substitute(env)`: `$$` becomes `$`,
+/// `$name` and `${name}` are replaced when known, anything else stays.
+pub fn safe_substitute(text: &str, env: &HashMap<String, String>) -> String {
+    if !text.contains('$') {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        if let Some(tail) = after.strip_prefix('$') {
+            out.push('$');
+            rest = tail;
+            continue;
+        }
+        let (ident, braced) = match after.strip_prefix('{') {
+            Some(b) => (identifier(b), true),
+            None => (identifier(after), false),
+        };
+        let closed = !braced || after[1 + ident.len()..].starts_with('}');
+        match env.get(ident).filter(|_| !ident.is_empty() && closed) {
+            Some(value) => {
+                out.push_str(value);
+                rest = &after[ident.len() + if braced { 2 } else { 0 }..];
+            }
+            None => {
+                out.push('$');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `[_a-z][_a-z0-9]*`, ASCII, case-insensitive.
+fn identifier(s: &str) -> &str {
+    let end = s
+        .char_indices()
+        .find(|&(i, c)| !(c == '_' || c.is_ascii_alphabetic() || (i > 0 && c.is_ascii_digit())))
+        .map_or(s.len(), |(i, _)| i);
+    &s[..end]
+}
+
+/// One row of `profile list`: what CAO's discovery finds.
+#[derive(Clone, Debug)]
+pub struct Listed {
+    pub name: String,
+    pub location: Location,
+    /// Other places the same name is defined (shadowed by this one).
+    pub also_in: Vec<PathBuf>,
+}
+
+/// Every profile CAO would list, first found per name, sorted by name.
+pub fn list(home: &Home) -> Vec<Listed> {
+    let dirs = search_dirs(home).unwrap_or_else(|_| search_dirs_without_extras(home));
+    let mut out: Vec<Listed> = Vec::new();
+    for (dir, label) in dirs {
+        for (name, path) in profiles_in(&dir, label == "local") {
+            match out.iter_mut().find(|l| l.name == name) {
+                Some(first) => first.also_in.push(path),
+                None => out.push(Listed {
+                    name,
+                    location: Location {
+                        path: Some(path),
+                        source: label.clone(),
+                    },
+                    also_in: vec![],
+                }),
+            }
+        }
+    }
+    for name in BUILT_IN {
+        if !out.iter().any(|l| l.name == *name) {
+            out.push(Listed {
+                name: name.to_string(),
+                location: Location {
+                    path: None,
+                    source: "built-in".into(),
+                },
+                also_in: vec![],
+            });
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+fn search_dirs_without_extras(home: &Home) -> Vec<(PathBuf, String)> {
+    let mut h = home.clone();
+    if let Some(a) = h.settings.get_mut("agents").and_then(Json::as_object_mut) {
+        a.remove("extra_dirs");
+    }
+    if let Some(o) = h.settings.as_object_mut() {
+        o.remove("extra_agent_dirs");
+    }
+    search_dirs(&h).unwrap_or_default()
+}
+
+/// `<name>.md` files, and `<name>/agent.md` outside the local store.
+fn profiles_in(dir: &Path, local: bool) -> Vec<(String, PathBuf)> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, PathBuf)> = entries
+        .flatten()
+        .filter_map(|e| {
+            let path = e.path();
+            let name = e.file_name().into_string().ok()?;
+            let meta = fs::metadata(&path).ok()?;
+            if meta.is_dir() {
+                let agent = path.join("agent.md");
+                (!local && agent.exists()).then_some((name, agent))
+            } else {
+                let stem = name.strip_suffix(".md")?;
+                (meta.is_file() && !stem.is_empty()).then(|| (stem.to_string(), path))
+            }
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn template_safe_substitute() {
+        let e = env(&[("A", "x"), ("b_1", "y")]);
+        assert_eq!(
+            safe_substitute("$A ${b_1} $$A ${C} $ ${A", &e),
+            "x y $A ${C} $ ${A"
+        );
+        assert_eq!(safe_substitute("$Ab", &e), "$Ab");
+    }
+
+    #[test]
+    fn dotenv_forms() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = tmp.path().join(".env");
+        fs::write(
+            &p,
+            "A=1\nexport B=\"x y\" # c\nC=${A}2\nE=v # com\n# skip\nF\n",
+        )
+        .unwrap();
+        let e = load_env(&p);
+        assert_eq!(
+            (
+                e["A"].as_str(),
+                e["B"].as_str(),
+                e["C"].as_str(),
+                e["E"].as_str()
+            ),
+            ("1", "x y", "12", "v")
+        );
+        assert!(!e.contains_key("F"));
+    }
+
+    fn parse(src: &str) -> Result<Option<Vec<String>>, String> {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = Home::at(tmp.path().to_path_buf(), tmp.path().to_path_buf());
+        parse_text(&home, src).map(|p| p.skills)
+    }
+
+    #[test]
+    fn skills_field_rules() {
+        assert_eq!(parse("---\nname: p\n---\nbody").unwrap(), None);
+        assert_eq!(parse("---\nskills:\n---\n").unwrap(), None);
+        assert_eq!(parse("---\nskills: []\n---\n").unwrap(), Some(vec![]));
+        assert_eq!(
+            parse("---\nskills: [a, 'b*']\n---\n").unwrap(),
+            Some(vec!["a".into(), "b*".into()])
+        );
+        assert!(parse("---\nskills: a\n---\n").is_err());
+        assert!(
+            parse("---\nskills:\n  - yes\n---\n")
+                .unwrap_err()
+                .contains("quote it")
+        );
+        assert!(parse("---\ndescription: 5\n---\n").is_err());
+        assert_eq!(parse("no frontmatter at all").unwrap(), None);
+        assert_eq!(parse("---\n- a list\n---\n").unwrap(), None);
+    }
+}

@@ -1,0 +1,501 @@
+//! One skill folder: CAO's verdict on it (cao-compat 3), in CAO's order, and
+//! the lints beyond CAO that warn but never block what CAO accepts.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use crate::core::frontmatter::{self, Format, Frontmatter, Normalized};
+use crate::core::text::py_strip;
+use crate::core::yaml::{Node, Style, Value};
+
+/// SKILL.md files larger than this are refused outright: CAO would read
+/// them whole into every agent that loads the skill.
+pub const MAX_SKILL_MD_BYTES: u64 = 16 * 1024 * 1024;
+const LINT_MAX_FILES: usize = 100;
+const LINT_MAX_FILE_BYTES: u64 = 512 * 1024;
+const LINT_MAX_FOLDER_BYTES: u64 = 2 * 1024 * 1024;
+
+/// A skill folder as read from disk, with CAO's verdict and our lints.
+#[derive(Clone, Debug, Default)]
+pub struct Checked {
+    pub path: PathBuf,
+    /// The stripped `name` when it is a non-blank string.
+    pub name: Option<String>,
+    /// The stripped `description` when it is a non-blank string.
+    pub description: Option<String>,
+    /// Why CAO refuses the folder; empty when CAO loads it.
+    pub errors: Vec<String>,
+    /// Lints: never block what CAO accepts.
+    pub warnings: Vec<String>,
+}
+
+impl Checked {
+    pub fn is_valid(&self) -> bool {
+        self.errors.is_empty()
+    }
+}
+
+/// A SKILL.md read and split, for callers that need the body or the
+/// metadata (preview, `show`, catalog formats beyond CAO's).
+#[derive(Clone, Debug)]
+pub struct SkillDoc {
+    pub frontmatter: Frontmatter,
+    pub fm_text: String,
+    pub had_bom: bool,
+}
+
+impl SkillDoc {
+    /// A metadata string value (not stripped), if present and a string.
+    pub fn string(&self, key: &str) -> Option<&str> {
+        self.frontmatter.get(key).and_then(|n| n.value.as_str())
+    }
+
+    /// Top-level metadata as (key, source text) pairs for display.
+    pub fn pairs(&self) -> Vec<(String, String)> {
+        let Some(Value::Map(pairs)) = self.frontmatter.metadata().map(|m| &m.value) else {
+            return Vec::new();
+        };
+        pairs
+            .iter()
+            .map(|(k, v)| {
+                (
+                    display_value(k, &self.fm_text),
+                    display_value(v, &self.fm_text),
+                )
+            })
+            .collect()
+    }
+}
+
+fn display_value(node: &Node, fm_text: &str) -> String {
+    match &node.value {
+        Value::Str(s) => s.clone(),
+        _ => fm_text
+            .get(node.span.clone())
+            .unwrap_or_default()
+            .trim()
+            .to_string(),
+    }
+}
+
+/// Reads SKILL.md the way CAO does (UTF-8, universal newlines) and splits it.
+pub fn read_doc(skill_md: &Path) -> Result<SkillDoc, String> {
+    let text = read_text(skill_md)?;
+    doc_from_text(&text)
+}
+
+/// Splits already-read text (the in-app editor validates unsaved text).
+pub fn doc_from_text(text: &str) -> Result<SkillDoc, String> {
+    let norm = Normalized::new(text);
+    let frontmatter = frontmatter::parse(&norm.text).map_err(|e| e.to_string())?;
+    let fm_text = norm.text[frontmatter.fm_range.clone()].to_string();
+    Ok(SkillDoc {
+        frontmatter,
+        fm_text,
+        had_bom: text.starts_with('\u{feff}'),
+    })
+}
+
+/// Reads a file as UTF-8 text with one clear error for each way it fails.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    let file = fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if size > MAX_SKILL_MD_BYTES {
+        return Err(format!(
+            "{} is {:.1} MiB, over skilltui's {} MiB limit: split it into referenced files",
+            path.display(),
+            size as f64 / (1024.0 * 1024.0),
+            MAX_SKILL_MD_BYTES / (1024 * 1024)
+        ));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(MAX_SKILL_MD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{} is not valid UTF-8 (byte {}): CAO cannot read it; save it as UTF-8",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// CAO's verdict on a folder, plus our lints when `lint` is set.
+pub fn check_folder(path: &Path, lint: bool) -> Checked {
+    let mut out = Checked {
+        path: path.to_path_buf(),
+        ..Checked::default()
+    };
+    if let Err(e) = check_structure(path) {
+        out.errors.push(e);
+        return out;
+    }
+    let doc = match read_doc(&path.join("SKILL.md")) {
+        Ok(doc) => doc,
+        Err(e) => {
+            out.errors.push(e);
+            return out;
+        }
+    };
+    check_doc(&doc, &folder_name(path), &mut out);
+    if lint {
+        lint_doc(&doc, &mut out.warnings);
+        lint_folder(path, &mut out.warnings);
+    }
+    out
+}
+
+/// The checks CAO makes before reading SKILL.md.
+fn check_structure(path: &Path) -> Result<(), String> {
+    let meta = fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => format!("{} does not exist", path.display()),
+        _ => format!("cannot read {}: {e}", path.display()),
+    })?;
+    if !meta.is_dir() {
+        return Err(format!(
+            "{} is not a directory: a skill is a folder that contains SKILL.md",
+            path.display()
+        ));
+    }
+    let skill_md = path.join("SKILL.md");
+    if !fs::metadata(&skill_md).is_ok_and(|m| m.is_file()) {
+        return Err(format!(
+            "missing SKILL.md in {}: add a SKILL.md with `name` and `description` frontmatter",
+            path.display()
+        ));
+    }
+    Ok(())
+}
+
+pub fn folder_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// CAO's metadata checks: `name` and `description` non-blank strings, and
+/// the folder named after the skill.
+pub fn check_doc(doc: &SkillDoc, folder: &str, out: &mut Checked) {
+    if doc.frontmatter.format == Format::None {
+        out.errors.push(no_frontmatter_reason(doc, folder));
+        return;
+    }
+    out.name = required_string(doc, "name", folder, &mut out.errors);
+    out.description = required_string(doc, "description", folder, &mut out.errors);
+    if let Some(name) = &out.name
+        && name != folder
+    {
+        out.errors.push(format!(
+                "folder name '{folder}' does not match skill name '{name}': rename the folder or change `name`"
+            ));
+    }
+}
+
+fn no_frontmatter_reason(doc: &SkillDoc, folder: &str) -> String {
+    if doc.had_bom {
+        "SKILL.md starts with a byte-order mark, so CAO sees no frontmatter: save it as UTF-8 without BOM".into()
+    } else if doc.frontmatter.unterminated {
+        "the frontmatter is never closed, so CAO sees none: add a `---` line after it".into()
+    } else {
+        format!(
+            "SKILL.md has no frontmatter: start it with `---`, `name: {folder}`, `description: ...`, `---`"
+        )
+    }
+}
+
+/// A required string field, stripped; pushes CAO's reason when it is not.
+fn required_string(
+    doc: &SkillDoc,
+    key: &str,
+    folder: &str,
+    errors: &mut Vec<String>,
+) -> Option<String> {
+    let Some(node) = doc.frontmatter.get(key) else {
+        let example = if key == "name" {
+            folder
+        } else {
+            "what it does and when to use it"
+        };
+        errors.push(format!(
+            "frontmatter has no `{key}`: add `{key}: {example}`"
+        ));
+        return None;
+    };
+    let value = match &node.value {
+        Value::Str(s) => s.as_str(),
+        // pydantic decodes bytes (`!!binary`) to a string.
+        Value::Bytes(b) => match std::str::from_utf8(b) {
+            Ok(s) => s,
+            Err(_) => {
+                errors.push(format!(
+                    "`{key}` is binary data that is not UTF-8: write it as text"
+                ));
+                return None;
+            }
+        },
+        other => {
+            errors.push(not_a_string(key, node, other, &doc.fm_text));
+            return None;
+        }
+    };
+    let stripped = py_strip(value);
+    if stripped.is_empty() {
+        errors.push(format!("`{key}` is blank: CAO needs a non-empty {key}"));
+        return None;
+    }
+    Some(stripped.to_string())
+}
+
+/// "`description: yes` is read by CAO as a boolean: quote it".
+pub fn not_a_string(key: &str, node: &Node, value: &Value, fm_text: &str) -> String {
+    let source = fm_text.get(node.span.clone()).unwrap_or("").trim();
+    let first_line = source.lines().next().unwrap_or("");
+    match value {
+        Value::Null => format!("`{key}` is empty (null): give it a value"),
+        Value::Seq(_) | Value::Map(_) | Value::Pairs(_) => {
+            format!(
+                "`{key}` is {}, not a string: write it as one line of text",
+                value.type_name()
+            )
+        }
+        _ if node.style == Style::Plain => format!(
+            "`{key}: {first_line}` is read by CAO as {}: quote it (`{key}: \"{first_line}\"`)",
+            value.type_name()
+        ),
+        _ => format!("`{key}` is {}, not a string", value.type_name()),
+    }
+}
+
+/// Agent Skills spec rules and CAO traps in the metadata.
+fn lint_doc(doc: &SkillDoc, warnings: &mut Vec<String>) {
+    if let Some(name) = doc.string("name")
+        && let Some(problem) = spec_name_problem(py_strip(name))
+    {
+        warnings.push(problem);
+    }
+    if let Some(desc) = doc.string("description") {
+        let n = py_strip(desc).chars().count();
+        if n > 1024 {
+            warnings.push(format!(
+                "description is {n} characters; the Agent Skills spec allows 1-1024"
+            ));
+        }
+    }
+    lint_optional_fields(doc, warnings);
+    lint_typing_traps(doc, warnings);
+}
+
+/// The Agent Skills spec's name rule, as one message when broken.
+pub fn spec_name_problem(name: &str) -> Option<String> {
+    let n = name.chars().count();
+    let charset_ok = name
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    let hyphens_ok = !name.starts_with('-') && !name.ends_with('-') && !name.contains("--");
+    if (1..=64).contains(&n) && charset_ok && hyphens_ok {
+        return None;
+    }
+    Some(format!(
+        "name '{name}' breaks the Agent Skills spec: 1-64 lowercase letters, digits and single hyphens, not at either end"
+    ))
+}
+
+fn lint_optional_fields(doc: &SkillDoc, warnings: &mut Vec<String>) {
+    if let Some(node) = doc.frontmatter.get("compatibility") {
+        match &node.value {
+            Value::Str(s) if s.chars().count() > 500 => warnings.push(format!(
+                "compatibility is {} characters; the spec allows at most 500",
+                s.chars().count()
+            )),
+            Value::Str(_) => {}
+            other => warnings.push(format!(
+                "compatibility is {}; the spec wants a string",
+                other.type_name()
+            )),
+        }
+    }
+    if let Some(node) = doc.frontmatter.get("metadata") {
+        let all_strings = match &node.value {
+            Value::Map(pairs) => pairs.iter().all(|(k, v)| is_str(k) && is_str(v)),
+            _ => false,
+        };
+        if !all_strings {
+            warnings.push(
+                "metadata should be a map of strings to strings: quote numbers, booleans and dates"
+                    .into(),
+            );
+        }
+    }
+    if let Some(node) = doc.frontmatter.get("allowed-tools") {
+        let list_of_strings = matches!(&node.value, Value::Seq(items) if items.iter().all(is_str));
+        if !list_of_strings {
+            warnings.push(format!(
+                "allowed-tools is {}; it should be a list of tool names",
+                node.value.type_name()
+            ));
+        }
+    }
+}
+
+fn is_str(node: &Rc<Node>) -> bool {
+    matches!(node.value, Value::Str(_))
+}
+
+/// Optional keys that YAML 1.1 quietly turns into non-strings.
+fn lint_typing_traps(doc: &SkillDoc, warnings: &mut Vec<String>) {
+    for key in ["license", "compatibility"] {
+        if let Some(node) = doc.frontmatter.get(key)
+            && node.style == Style::Plain
+            && !matches!(node.value, Value::Str(_) | Value::Null)
+        {
+            warnings.push(not_a_string(key, node, &node.value, &doc.fm_text));
+        }
+    }
+}
+
+/// Size limits and symlinks that leave the folder.
+fn lint_folder(root: &Path, warnings: &mut Vec<String>) {
+    let mut stats = FolderStats::default();
+    walk(root, root, 0, &mut stats, warnings);
+    if stats.files > LINT_MAX_FILES {
+        warnings.push(format!(
+            "{} files in the folder; keep a skill under {LINT_MAX_FILES}",
+            stats.files
+        ));
+    }
+    if stats.bytes > LINT_MAX_FOLDER_BYTES {
+        warnings.push(format!(
+            "the folder holds {:.1} MiB; keep a skill under 2 MiB",
+            stats.bytes as f64 / 1048576.0
+        ));
+    }
+}
+
+#[derive(Default)]
+struct FolderStats {
+    files: usize,
+    bytes: u64,
+}
+
+fn walk(
+    root: &Path,
+    dir: &Path,
+    depth: usize,
+    stats: &mut FolderStats,
+    warnings: &mut Vec<String>,
+) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            continue;
+        };
+        let rel = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        if meta.file_type().is_symlink() {
+            if !symlink_stays_inside(root, &path) {
+                warnings.push(format!("{rel} is a symlink that leaves the skill folder"));
+            }
+            continue;
+        }
+        if meta.is_dir() && depth < 16 {
+            walk(root, &path, depth + 1, stats, warnings);
+        } else if meta.is_file() {
+            stats.files += 1;
+            stats.bytes += meta.len();
+            if meta.len() > LINT_MAX_FILE_BYTES {
+                warnings.push(format!(
+                    "{rel} is {} KiB; keep files under 512 KiB",
+                    meta.len() / 1024
+                ));
+            }
+        }
+    }
+}
+
+/// True when the link resolves to a path inside `root` (a dangling or
+/// looping link does not).
+pub fn symlink_stays_inside(root: &Path, link: &Path) -> bool {
+    let (Ok(root), Ok(target)) = (fs::canonicalize(root), fs::canonicalize(link)) else {
+        return false;
+    };
+    target.starts_with(root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder(name: &str, skill_md: &[u8]) -> (tempfile::TempDir, PathBuf) {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join(name);
+        fs::create_dir(&dir).unwrap();
+        fs::write(dir.join("SKILL.md"), skill_md).unwrap();
+        (tmp, dir)
+    }
+
+    #[test]
+    fn valid_skill_is_stripped() {
+        let (_t, dir) = folder(
+            "a",
+            b"---\nname: ' a '\ndescription: \"  does x \"\n---\nbody",
+        );
+        let c = check_folder(&dir, true);
+        assert!(c.is_valid(), "{:?}", c.errors);
+        assert_eq!(c.name.as_deref(), Some("a"));
+        assert_eq!(c.description.as_deref(), Some("does x"));
+    }
+
+    #[test]
+    fn yaml11_trap_says_how_to_fix() {
+        let (_t, dir) = folder("a", b"---\nname: a\ndescription: yes\n---\n");
+        let c = check_folder(&dir, false);
+        assert_eq!(
+            c.errors,
+            vec![
+                "`description: yes` is read by CAO as a boolean: quote it (`description: \"yes\"`)"
+            ]
+        );
+    }
+
+    #[test]
+    fn mismatch_bom_and_unterminated() {
+        let (_t, dir) = folder("b", b"---\nname: a\ndescription: d\n---\n");
+        assert!(check_folder(&dir, false).errors[0].contains("does not match"));
+        let (_t, dir) = folder(
+            "a",
+            "\u{feff}---\nname: a\ndescription: d\n---\n".as_bytes(),
+        );
+        assert!(check_folder(&dir, false).errors[0].contains("byte-order mark"));
+        let (_t, dir) = folder("a", b"---\nname: a\ndescription: d\n");
+        assert!(check_folder(&dir, false).errors[0].contains("never closed"));
+    }
+
+    #[test]
+    fn binary_and_missing() {
+        let (_t, dir) = folder("a", b"---\nname: a\xff\n---\n");
+        assert!(check_folder(&dir, false).errors[0].contains("not valid UTF-8"));
+        let tmp = tempfile::tempdir().unwrap();
+        assert!(check_folder(&tmp.path().join("nope"), false).errors[0].contains("does not exist"));
+        assert!(check_folder(tmp.path(), false).errors[0].contains("missing SKILL.md"));
+    }
+
+    #[test]
+    fn spec_lints_warn_only() {
+        let (_t, dir) = folder(
+            "Bad_Name",
+            b"---\nname: Bad_Name\ndescription: d\nlicense: 2024-01-01\nmetadata:\n  v: 1.0\nallowed-tools: Read\n---\n",
+        );
+        let c = check_folder(&dir, true);
+        assert!(c.is_valid());
+        assert_eq!(c.warnings.len(), 4, "{:?}", c.warnings);
+    }
+}

@@ -1,0 +1,542 @@
+//! The CAO home: where things live (cao-compat 1), the skill store and extra
+//! dirs as CAO lists and resolves them (cao-compat 4), and the store
+//! operations add, remove and seed (cao-compat 7), done atomically.
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use include_dir::{Dir, include_dir};
+use serde_json::Value as Json;
+
+use crate::core::fsops;
+use crate::core::skill::{self, Checked};
+use crate::core::text::py_strip;
+
+/// The default skills we ship, embedded so `cargo install` builds seed too.
+pub static DEFAULT_SKILLS: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/skills");
+
+/// A CAO home directory and the settings read from it.
+#[derive(Clone, Debug)]
+pub struct Home {
+    pub root: PathBuf,
+    /// The user's home (`$HOME`), for `~/.kiro/agents`.
+    pub user_home: PathBuf,
+    pub settings: Json,
+}
+
+impl Home {
+    /// `--home`, else `CAO_HOME_DIR` (stripped; empty means unset), else
+    /// `$HOME/.aws/cli-agent-orchestrator`.
+    pub fn locate(flag: Option<&Path>) -> Home {
+        let user_home = std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("/"));
+        let env = std::env::var("CAO_HOME_DIR").ok();
+        let env = env.as_deref().map(py_strip).filter(|s| !s.is_empty());
+        let root = match (flag, env) {
+            (Some(p), _) => absolute(&expand_user(p, &user_home)),
+            (None, Some(e)) => absolute(&expand_user(Path::new(e), &user_home)),
+            (None, None) => user_home.join(".aws").join("cli-agent-orchestrator"),
+        };
+        Home::at(root, user_home)
+    }
+
+    pub fn at(root: PathBuf, user_home: PathBuf) -> Home {
+        let settings = read_settings(&root.join("settings.json"));
+        Home {
+            root,
+            user_home,
+            settings,
+        }
+    }
+
+    pub fn skills_dir(&self) -> PathBuf {
+        self.root.join("skills")
+    }
+
+    pub fn agent_store(&self) -> PathBuf {
+        self.root.join("agent-store")
+    }
+
+    pub fn agent_context(&self) -> PathBuf {
+        self.root.join("agent-context")
+    }
+
+    /// The skill store, then each extra skill dir, in CAO's order.
+    pub fn skill_search_dirs(&self) -> Vec<PathBuf> {
+        let mut dirs = vec![self.skills_dir()];
+        dirs.extend(self.extra_skill_dirs().into_iter().map(PathBuf::from));
+        dirs
+    }
+
+    /// `skills.extra_dirs`, else legacy `extra_skill_dirs`: strings only,
+    /// stripped, empty ones dropped. CAO neither expands `~` nor anchors a
+    /// relative entry anywhere but the working directory, and nor do we.
+    pub fn extra_skill_dirs(&self) -> Vec<String> {
+        string_list(nested_list(
+            &self.settings,
+            "skills",
+            "extra_dirs",
+            "extra_skill_dirs",
+        ))
+    }
+
+    /// Re-reads settings.json (the TUI calls this when it changes).
+    pub fn reload_settings(&mut self) {
+        self.settings = read_settings(&self.root.join("settings.json"));
+    }
+}
+
+/// `~` expansion as Python's `expanduser` does it for `~` and `~/...`.
+pub fn expand_user(p: &Path, user_home: &Path) -> PathBuf {
+    match p.strip_prefix("~") {
+        Ok(rest) => user_home.join(rest),
+        Err(_) => p.to_path_buf(),
+    }
+}
+
+/// Absolute, with symlinks resolved where the path exists (Python's
+/// `Path.resolve()`).
+pub fn absolute(p: &Path) -> PathBuf {
+    fs::canonicalize(p)
+        .unwrap_or_else(|_| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
+}
+
+/// Unreadable or non-object JSON means "no settings".
+fn read_settings(path: &Path) -> Json {
+    fs::read_to_string(path)
+        .ok()
+        .and_then(|s| serde_json::from_str::<Json>(&s).ok())
+        .filter(Json::is_object)
+        .unwrap_or_else(|| Json::Object(Default::default()))
+}
+
+/// `settings[section][key]` when that is a list, else `settings[legacy]`.
+pub fn nested_list<'a>(
+    settings: &'a Json,
+    section: &str,
+    key: &str,
+    legacy: &str,
+) -> Option<&'a Json> {
+    let nested = settings
+        .get(section)
+        .filter(|s| s.is_object())
+        .and_then(|s| s.get(key));
+    match nested {
+        Some(v) if v.is_array() => Some(v),
+        _ => settings.get(legacy),
+    }
+}
+
+fn string_list(v: Option<&Json>) -> Vec<String> {
+    let Some(Json::Array(items)) = v else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .filter_map(Json::as_str)
+        .map(py_strip)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// CAO's name check for any lookup by name: no file is touched before it.
+pub fn check_name(name: &str) -> Result<String, String> {
+    let stripped = py_strip(name);
+    if stripped.is_empty() {
+        return Err("the skill name is empty: give the name of an installed skill".into());
+    }
+    if stripped.contains('/') || stripped.contains('\\') || stripped.contains("..") {
+        return Err(format!(
+            "invalid skill name '{name}': a name must not contain '/', '\\' or '..'"
+        ));
+    }
+    Ok(stripped.to_string())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Ok,
+    Invalid,
+    Shadowed,
+}
+
+/// One candidate folder: a subfolder of a search dir that holds SKILL.md.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub folder: String,
+    pub source_dir: PathBuf,
+    pub status: Status,
+    pub checked: Checked,
+}
+
+impl Entry {
+    /// The name shown for the entry: the skill's name when valid.
+    pub fn name(&self) -> &str {
+        self.checked
+            .name
+            .as_deref()
+            .filter(|_| self.status != Status::Invalid)
+            .unwrap_or(&self.folder)
+    }
+
+    pub fn description(&self) -> &str {
+        self.checked.description.as_deref().unwrap_or("")
+    }
+}
+
+/// Every candidate of every search dir, sorted by name then search order.
+#[derive(Clone, Debug, Default)]
+pub struct Listing {
+    pub entries: Vec<Entry>,
+}
+
+impl Listing {
+    /// What CAO's `list_skills()` returns: the winning valid skills.
+    pub fn valid(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().filter(|e| e.status == Status::Ok)
+    }
+
+    pub fn find_valid(&self, name: &str) -> Option<&Entry> {
+        self.valid().find(|e| e.folder == name)
+    }
+}
+
+/// Lists the store and extra dirs; `lint` adds the spec lints (slower: it
+/// walks each folder).
+pub fn list(home: &Home, lint: bool) -> Listing {
+    let mut candidates = Vec::new();
+    for (order, dir) in home.skill_search_dirs().into_iter().enumerate() {
+        for folder in candidate_folders(&dir) {
+            candidates.push((order, dir.clone(), folder));
+        }
+    }
+    let checked = check_all(&candidates, lint);
+    let mut seen = HashSet::new();
+    let mut entries: Vec<Entry> = candidates
+        .into_iter()
+        .zip(checked)
+        .map(|((_, dir, folder), checked)| {
+            let status = match checked.is_valid() {
+                false => Status::Invalid,
+                true if seen.insert(folder.clone()) => Status::Ok,
+                true => Status::Shadowed,
+            };
+            Entry {
+                folder,
+                source_dir: dir,
+                status,
+                checked,
+            }
+        })
+        .collect();
+    // Stable: equal names keep search order.
+    entries.sort_by(|a, b| a.name().cmp(b.name()));
+    Listing { entries }
+}
+
+/// Immediate subfolders that contain a SKILL.md file (others are ignored).
+fn candidate_folders(dir: &Path) -> Vec<String> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = entries
+        .flatten()
+        .filter(|e| fs::metadata(e.path()).is_ok_and(|m| m.is_dir()))
+        .filter(|e| fs::metadata(e.path().join("SKILL.md")).is_ok_and(|m| m.is_file()))
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    out.sort();
+    out
+}
+
+/// Checks folders on all cores: a large store is mostly file reads.
+fn check_all(candidates: &[(usize, PathBuf, String)], lint: bool) -> Vec<Checked> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    if candidates.len() < 64 || threads == 1 {
+        return candidates
+            .iter()
+            .map(|(_, d, f)| skill::check_folder(&d.join(f), lint))
+            .collect();
+    }
+    let chunk = candidates.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = candidates
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|(_, d, f)| skill::check_folder(&d.join(f), lint))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+/// `load_skill(name)`: the first valid folder of that name; else the first
+/// candidate's error; else "no such skill".
+pub fn resolve(home: &Home, name: &str) -> Result<Checked, String> {
+    let name = check_name(name)?;
+    let mut first_error = None;
+    for dir in home.skill_search_dirs() {
+        let folder = dir.join(&name);
+        if !fs::metadata(folder.join("SKILL.md")).is_ok_and(|m| m.is_file()) {
+            continue;
+        }
+        let checked = skill::check_folder(&folder, false);
+        if checked.is_valid() {
+            return Ok(checked);
+        }
+        first_error.get_or_insert_with(|| checked.errors.join("; "));
+    }
+    Err(first_error.unwrap_or_else(|| {
+        format!(
+            "no skill named '{name}' in {}: `skilltui list` shows the installed ones",
+            home.skills_dir().display()
+        )
+    }))
+}
+
+/// What `add` did.
+#[derive(Clone, Debug)]
+pub struct Added {
+    pub name: String,
+    pub dest: PathBuf,
+    /// Present when an existing skill was replaced.
+    pub replaced: Option<fsops::FolderDiff>,
+}
+
+/// `cao skills add`: CAO's checks in CAO's order, then an atomic install.
+pub fn add(home: &Home, src: &Path, force: bool) -> Result<Added, String> {
+    let checked = skill::check_folder(src, false);
+    if let Some(e) = checked.errors.first() {
+        return Err(e.clone());
+    }
+    let name = check_name(checked.name.as_deref().unwrap_or_default())?;
+    let store = home.skills_dir();
+    let dest = store.join(&name);
+    let exists = fs::symlink_metadata(&dest).is_ok();
+    if exists && !force {
+        return Err(format!(
+            "Skill '{name}' already exists. Use --force to overwrite it."
+        ));
+    }
+    fsops::clean_stale_staging(&store);
+    let staged = fsops::stage_copy(src, &store, &name)?;
+    let replaced = if exists {
+        let diff = fsops::diff_folders(&dest, &staged.path());
+        // A symlinked (projected) skill is swapped for a real folder too.
+        fsops::replace(staged, &dest)?;
+        Some(diff)
+    } else {
+        fsops::install_new(staged, &dest)?;
+        None
+    };
+    Ok(Added {
+        name,
+        dest,
+        replaced,
+    })
+}
+
+/// `cao skills remove`: name check first, then an atomic removal.
+pub fn remove(home: &Home, name: &str) -> Result<PathBuf, String> {
+    let name = check_name(name)?;
+    let store = home.skills_dir();
+    let dest = store.join(&name);
+    if fs::symlink_metadata(&dest).is_err() {
+        return Err(format!("Skill '{name}' does not exist."));
+    }
+    fsops::clean_stale_staging(&store);
+    fsops::remove(&dest, &store)?;
+    Ok(dest)
+}
+
+/// A default skill and whether the store already has one of that name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefaultSkill {
+    pub name: String,
+    pub description: String,
+    pub present: bool,
+}
+
+/// The shipped defaults, each marked new or already present.
+pub fn defaults(home: &Home) -> Vec<DefaultSkill> {
+    let mut out: Vec<DefaultSkill> = DEFAULT_SKILLS
+        .dirs()
+        .filter_map(|d| {
+            let name = d.path().file_name()?.to_str()?.to_string();
+            let text = d.get_file(d.path().join("SKILL.md"))?.contents_utf8()?;
+            let description = skill::doc_from_text(text)
+                .ok()
+                .and_then(|doc| doc.string("description").map(|s| py_strip(s).to_string()))
+                .unwrap_or_default();
+            let present = fs::symlink_metadata(home.skills_dir().join(&name)).is_ok();
+            Some(DefaultSkill {
+                name,
+                description,
+                present,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// What a seed did: the names seeded and the names kept as they were.
+#[derive(Clone, Debug, Default)]
+pub struct Seeded {
+    pub seeded: Vec<String>,
+    pub kept: Vec<String>,
+}
+
+/// Seeds the chosen defaults (all when `only` is `None`), never
+/// overwriting a skill of the same name.
+pub fn seed(home: &Home, only: Option<&[String]>) -> Result<Seeded, String> {
+    let store = home.skills_dir();
+    fs::create_dir_all(&store)
+        .map_err(|e| format!("cannot create the skill store {}: {e}", store.display()))?;
+    fsops::clean_stale_staging(&store);
+    let mut report = Seeded::default();
+    for d in defaults(home) {
+        if only.is_some_and(|names| !names.contains(&d.name)) {
+            continue;
+        }
+        if d.present {
+            report.kept.push(d.name);
+            continue;
+        }
+        let staged_root = tempfile::Builder::new()
+            .prefix(fsops::STAGING_PREFIX)
+            .tempdir_in(&store)
+            .map_err(|e| format!("cannot write to the skill store {}: {e}", store.display()))?;
+        let embedded = DEFAULT_SKILLS
+            .get_dir(&d.name)
+            .ok_or("embedded skill missing")?;
+        embedded
+            .extract(staged_root.path())
+            .map_err(|e| format!("cannot write to the skill store {}: {e}", store.display()))?;
+        match fs::rename(staged_root.path().join(&d.name), store.join(&d.name)) {
+            Ok(()) => report.seeded.push(d.name),
+            Err(_) if store.join(&d.name).exists() => report.kept.push(d.name),
+            Err(e) => return Err(format!("cannot seed {}: {e}", d.name)),
+        }
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_skill(dir: &Path, folder: &str, name: &str, desc: &str) {
+        let d = dir.join(folder);
+        fs::create_dir_all(&d).unwrap();
+        fs::write(
+            d.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: {desc}\n---\nbody of {folder}\n"),
+        )
+        .unwrap();
+    }
+
+    fn home(tmp: &Path) -> Home {
+        Home::at(tmp.join("home"), tmp.to_path_buf())
+    }
+
+    #[test]
+    fn first_valid_wins_and_invalid_does_not_reserve() {
+        let tmp = tempfile::tempdir().unwrap();
+        let h = home(tmp.path());
+        let extra = tmp.path().join("extra");
+        fs::create_dir_all(&h.root).unwrap();
+        fs::write(
+            h.root.join("settings.json"),
+            format!(
+                "{{\"skills\": {{\"extra_dirs\": [\" {} \", 3, null]}}}}",
+                extra.display()
+            ),
+        )
+        .unwrap();
+        let h = Home::at(h.root.clone(), tmp.path().to_path_buf());
+        write_skill(&h.skills_dir(), "a", "a", "store a");
+        write_skill(&h.skills_dir(), "b", "b", "yes");
+        write_skill(&extra, "a", "a", "extra a");
+        write_skill(&extra, "b", "b", "extra b");
+        let l = list(&h, false);
+        let got: Vec<_> = l
+            .entries
+            .iter()
+            .map(|e| (e.folder.as_str(), e.status, e.description()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("a", Status::Ok, "store a"),
+                ("a", Status::Shadowed, "extra a"),
+                ("b", Status::Invalid, ""),
+                ("b", Status::Ok, "extra b")
+            ]
+        );
+        assert_eq!(
+            resolve(&h, "b").unwrap().description.as_deref(),
+            Some("extra b")
+        );
+    }
+
+    #[test]
+    fn add_force_and_remove_are_atomic_and_clean() {
+        let tmp = tempfile::tempdir().unwrap();
+        let h = home(tmp.path());
+        let src = tmp.path().join("src");
+        write_skill(&src, "x", "x", "v1");
+        fs::write(src.join("x/old.txt"), "old").unwrap();
+        add(&h, &src.join("x"), false).unwrap();
+        assert!(
+            add(&h, &src.join("x"), false)
+                .unwrap_err()
+                .contains("already exists")
+        );
+        fs::remove_file(src.join("x/old.txt")).unwrap();
+        write_skill(&src, "x", "x", "v2");
+        let added = add(&h, &src.join("x"), true).unwrap();
+        let diff = added.replaced.unwrap();
+        assert_eq!(
+            (diff.removed, diff.changed),
+            (vec!["old.txt".to_string()], vec!["SKILL.md".to_string()])
+        );
+        assert!(!h.skills_dir().join("x/old.txt").exists());
+        let leftovers: Vec<_> = fs::read_dir(h.skills_dir())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(leftovers, vec!["x"]);
+        remove(&h, "x").unwrap();
+        assert_eq!(fs::read_dir(h.skills_dir()).unwrap().count(), 0);
+        for bad in ["../x", "a/b", " ", ".."] {
+            assert!(remove(&h, bad).is_err());
+        }
+    }
+
+    #[test]
+    fn add_refuses_symlinks_leaving_the_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let h = home(tmp.path());
+        write_skill(tmp.path(), "x", "x", "d");
+        fs::write(tmp.path().join("secret"), "s").unwrap();
+        std::os::unix::fs::symlink(tmp.path().join("secret"), tmp.path().join("x/link")).unwrap();
+        let e = add(&h, &tmp.path().join("x"), false).unwrap_err();
+        assert!(e.contains("points outside"), "{e}");
+        assert!(!h.skills_dir().join("x").exists());
+    }
+}

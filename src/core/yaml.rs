@@ -1,0 +1,799 @@
+//! YAML read the way CAO reads it: PyYAML's `SafeLoader` (YAML 1.1 implicit
+//! typing of plain scalars, last duplicate key wins, anchors, merge keys),
+//! built from saphyr-parser events so that every node keeps its byte span
+//! and style for the byte-preserving editor.
+//!
+//! Construction errors PyYAML would raise anywhere in the document (an
+//! invalid date, `0x_`, an unknown tag, an unhashable key) fail the whole
+//! load, as they do in CAO.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::rc::Rc;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
+
+/// How a node was written in the source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+    Literal,
+    Folded,
+    BlockSeq,
+    FlowSeq,
+    BlockMap,
+    FlowMap,
+}
+
+/// A mapping's entries, in source order.
+pub type Pairs = Vec<(Rc<Node>, Rc<Node>)>;
+
+/// A constructed value, with Python's types in mind.
+#[derive(Clone, Debug)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Int(i128),
+    Float(f64),
+    Str(String),
+    Bytes(Vec<u8>),
+    Timestamp(String),
+    Seq(Vec<Rc<Node>>),
+    Map(Vec<(Rc<Node>, Rc<Node>)>),
+    /// `!!omap` / `!!pairs`: a list of (key, value) tuples in Python.
+    Pairs(Vec<(Rc<Node>, Rc<Node>)>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub value: Value,
+    pub style: Style,
+    /// Byte range in the parsed text.
+    pub span: Range<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YamlError {
+    pub message: String,
+    /// 1-based line in the parsed text, when known.
+    pub line: Option<usize>,
+}
+
+impl std::fmt::Display for YamlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{} (line {line})", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl Value {
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// How Python would name this value's type, for error messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Int(_) => "an integer",
+            Value::Float(_) => "a float",
+            Value::Str(_) => "a string",
+            Value::Bytes(_) => "binary data",
+            Value::Timestamp(_) => "a date",
+            Value::Seq(_) | Value::Pairs(_) => "a list",
+            Value::Map(_) => "a mapping",
+        }
+    }
+}
+
+impl Node {
+    /// The value of the last entry whose key is the string `key` (PyYAML:
+    /// the last duplicate wins).
+    pub fn get(&self, key: &str) -> Option<&Rc<Node>> {
+        self.entry(key).map(|(_, v)| v)
+    }
+
+    /// The last (key, value) entry whose key is the string `key`.
+    pub fn entry(&self, key: &str) -> Option<(&Rc<Node>, &Rc<Node>)> {
+        match &self.value {
+            Value::Map(pairs) => pairs
+                .iter()
+                .rev()
+                .find(|(k, _)| k.value.as_str() == Some(key))
+                .map(|(k, v)| (k, v)),
+            _ => None,
+        }
+    }
+
+    pub fn is_map(&self) -> bool {
+        matches!(self.value, Value::Map(_))
+    }
+}
+
+/// Parses one YAML document. `Ok(None)` for an empty document.
+pub fn load(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
+    Builder::new(text).run()
+}
+
+struct CharToByte {
+    offsets: Option<Vec<usize>>,
+}
+
+impl CharToByte {
+    fn new(text: &str) -> Self {
+        if text.is_ascii() {
+            return CharToByte { offsets: None };
+        }
+        let mut offsets: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+        offsets.push(text.len());
+        CharToByte {
+            offsets: Some(offsets),
+        }
+    }
+
+    fn byte(&self, char_index: usize) -> usize {
+        match &self.offsets {
+            None => char_index,
+            Some(o) => o[char_index.min(o.len() - 1)],
+        }
+    }
+}
+
+enum Frame {
+    Seq {
+        anchor: usize,
+        tag: Option<Tag>,
+        start: usize,
+        items: Vec<Rc<Node>>,
+    },
+    Map {
+        anchor: usize,
+        tag: Option<Tag>,
+        start: usize,
+        pairs: Vec<(Rc<Node>, Rc<Node>)>,
+        key: Option<Rc<Node>>,
+    },
+}
+
+struct Builder<'a> {
+    text: &'a str,
+    chars: CharToByte,
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, Rc<Node>>,
+    root: Option<Rc<Node>>,
+    documents: usize,
+}
+
+fn err(message: impl Into<String>, span: Option<&Span>) -> YamlError {
+    YamlError {
+        message: message.into(),
+        line: span.map(|s| s.start.line()),
+    }
+}
+
+impl<'a> Builder<'a> {
+    fn new(text: &'a str) -> Self {
+        Builder {
+            text,
+            chars: CharToByte::new(text),
+            stack: Vec::new(),
+            anchors: HashMap::new(),
+            root: None,
+            documents: 0,
+        }
+    }
+
+    fn run(mut self) -> Result<Option<Rc<Node>>, YamlError> {
+        for item in Parser::new_from_str(self.text) {
+            let (event, span) = item.map_err(|e| YamlError {
+                message: e.info().to_string(),
+                line: Some(e.marker().line()),
+            })?;
+            self.event(event, &span)?;
+        }
+        Ok(self.root)
+    }
+
+    fn event(&mut self, event: Event<'_>, span: &Span) -> Result<(), YamlError> {
+        match event {
+            Event::DocumentStart(_) => {
+                self.documents += 1;
+                if self.documents > 1 {
+                    return Err(err(
+                        "expected a single document in the stream, found another",
+                        Some(span),
+                    ));
+                }
+            }
+            Event::Scalar(value, style, anchor, tag) => {
+                let node = Rc::new(self.scalar(&value, style, tag.as_deref(), span)?);
+                self.finish(node, anchor, span)?;
+            }
+            Event::SequenceStart(anchor, tag) => self.stack.push(Frame::Seq {
+                anchor,
+                tag: tag.map(|t| t.into_owned()),
+                start: self.chars.byte(span.start.index()),
+                items: Vec::new(),
+            }),
+            Event::MappingStart(anchor, tag) => self.stack.push(Frame::Map {
+                anchor,
+                tag: tag.map(|t| t.into_owned()),
+                start: self.chars.byte(span.start.index()),
+                pairs: Vec::new(),
+                key: None,
+            }),
+            Event::SequenceEnd | Event::MappingEnd => {
+                let end = self.chars.byte(span.end.index());
+                let frame = self
+                    .stack
+                    .pop()
+                    .ok_or_else(|| err("unbalanced", Some(span)))?;
+                let (node, anchor) = self.collection(frame, end, span)?;
+                self.finish(Rc::new(node), anchor, span)?;
+            }
+            Event::Alias(id) => {
+                let node = self
+                    .anchors
+                    .get(&id)
+                    .cloned()
+                    .ok_or_else(|| err("found undefined alias", Some(span)))?;
+                self.push(node, span)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, node: Rc<Node>, anchor: usize, span: &Span) -> Result<(), YamlError> {
+        if anchor != 0 {
+            self.anchors.insert(anchor, node.clone());
+        }
+        self.push(node, span)
+    }
+
+    /// Places a finished node. The merge (`<<`) and value (`=`) marks are
+    /// only meaningful as mapping keys; anywhere else PyYAML has no
+    /// constructor for them.
+    fn push(&mut self, node: Rc<Node>, span: &Span) -> Result<(), YamlError> {
+        let mark = match node.value.as_str() {
+            Some(MERGE_MARK) => Some("merge"),
+            Some(VALUE_MARK) => Some("value"),
+            _ => None,
+        };
+        let in_key_position = matches!(self.stack.last(), Some(Frame::Map { key: None, .. }));
+        if let Some(tag) = mark.filter(|_| !in_key_position) {
+            return Err(err(
+                format!("could not determine a constructor for the tag 'tag:yaml.org,2002:{tag}'"),
+                Some(span),
+            ));
+        }
+        let node = if mark == Some("value") {
+            Rc::new(Node {
+                value: Value::Str("=".into()),
+                ..(*node).clone()
+            })
+        } else {
+            node
+        };
+        match self.stack.last_mut() {
+            None => self.root = Some(node),
+            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Map { pairs, key, .. }) => match key.take() {
+                None => *key = Some(node),
+                Some(k) => pairs.push((k, node)),
+            },
+        }
+        Ok(())
+    }
+
+    fn scalar(
+        &self,
+        value: &str,
+        style: ScalarStyle,
+        tag: Option<&Tag>,
+        span: &Span,
+    ) -> Result<Node, YamlError> {
+        let node_style = match style {
+            ScalarStyle::Plain => Style::Plain,
+            ScalarStyle::SingleQuoted => Style::SingleQuoted,
+            ScalarStyle::DoubleQuoted => Style::DoubleQuoted,
+            ScalarStyle::Literal => Style::Literal,
+            ScalarStyle::Folded => Style::Folded,
+        };
+        let tag_name = tag.map(tag_name);
+        // libyaml treats the non-specific `!` tag like no tag at all, for
+        // quoted scalars too (`! "12"` is the integer 12).
+        let implicit = match tag_name.as_deref() {
+            None => node_style == Style::Plain,
+            Some("!") => true,
+            Some(_) => false,
+        };
+        let kind = match tag_name.as_deref() {
+            Some(t) if t != "!" => t.to_string(),
+            _ if implicit => resolve_plain(value).to_string(),
+            _ => "str".to_string(),
+        };
+        let value = construct_scalar(&kind, value).map_err(|m| err(m, Some(span)))?;
+        Ok(Node {
+            value,
+            style: node_style,
+            span: self.chars.byte(span.start.index())..self.chars.byte(span.end.index()),
+        })
+    }
+
+    fn collection(
+        &self,
+        frame: Frame,
+        end: usize,
+        span: &Span,
+    ) -> Result<(Node, usize), YamlError> {
+        match frame {
+            Frame::Seq {
+                anchor,
+                tag,
+                start,
+                items,
+            } => {
+                let style = if self.text[start..].starts_with('[') {
+                    Style::FlowSeq
+                } else {
+                    Style::BlockSeq
+                };
+                let value = match tag.as_ref().map(tag_name).as_deref() {
+                    None | Some("!") | Some("seq") => Value::Seq(items),
+                    Some("omap") | Some("pairs") => Value::Pairs(pairs_of(&items, span)?),
+                    Some(other) => return Err(unsupported_tag(other, "sequence", span)),
+                };
+                let span = start..end.max(start);
+                Ok((Node { value, style, span }, anchor))
+            }
+            Frame::Map {
+                anchor,
+                tag,
+                start,
+                pairs,
+                ..
+            } => {
+                let style = if self.text[start..].starts_with('{') {
+                    Style::FlowMap
+                } else {
+                    Style::BlockMap
+                };
+                let pairs = flatten_merges(pairs, span)?;
+                for (key, _) in &pairs {
+                    if matches!(key.value, Value::Seq(_) | Value::Map(_)) {
+                        return Err(err(
+                            "while constructing a mapping found unhashable key",
+                            Some(span),
+                        ));
+                    }
+                }
+                let value = match tag.as_ref().map(tag_name).as_deref() {
+                    None | Some("!") | Some("map") => Value::Map(pairs),
+                    // A set is a mapping of keys to nulls; a list is close enough.
+                    Some("set") => Value::Seq(pairs.into_iter().map(|(k, _)| k).collect()),
+                    Some(other) => return Err(unsupported_tag(other, "mapping", span)),
+                };
+                let span = start..end.max(start);
+                Ok((Node { value, style, span }, anchor))
+            }
+        }
+    }
+}
+
+fn unsupported_tag(tag: &str, kind: &str, span: &Span) -> YamlError {
+    let known = ["str", "int", "float", "bool", "null", "timestamp", "binary"];
+    if known.contains(&tag) {
+        err(
+            format!("expected a scalar node, but found {kind}"),
+            Some(span),
+        )
+    } else {
+        err(
+            format!("could not determine a constructor for the tag '{tag}'"),
+            Some(span),
+        )
+    }
+}
+
+/// `!!omap`/`!!pairs`: a sequence of one-pair mappings.
+fn pairs_of(items: &[Rc<Node>], span: &Span) -> Result<Pairs, YamlError> {
+    items
+        .iter()
+        .map(|item| match &item.value {
+            Value::Map(p) if p.len() == 1 => Ok(p[0].clone()),
+            _ => Err(err(
+                "expected a mapping of length 1 in an ordered mapping",
+                Some(span),
+            )),
+        })
+        .collect()
+}
+
+/// PyYAML's `flatten_mapping`: `<<` merges mappings in, explicit keys win
+/// (they come later, and the last duplicate wins).
+fn flatten_merges(pairs: Pairs, span: &Span) -> Result<Pairs, YamlError> {
+    if !pairs.iter().any(|(k, _)| is_merge_key(k)) {
+        return Ok(pairs);
+    }
+    let mut merged = Vec::new();
+    let mut own = Vec::new();
+    for (key, value) in pairs {
+        if !is_merge_key(&key) {
+            own.push((key, value));
+            continue;
+        }
+        match &value.value {
+            Value::Map(p) => merged.extend(p.iter().cloned()),
+            Value::Seq(items) => {
+                for item in items.iter().rev() {
+                    match &item.value {
+                        Value::Map(p) => merged.extend(p.iter().cloned()),
+                        _ => {
+                            return Err(err(
+                                "while constructing a mapping expected a mapping for merging",
+                                Some(span),
+                            ));
+                        }
+                    }
+                }
+            }
+            _ => {
+                return Err(err(
+                    "while constructing a mapping expected a mapping or list of mappings for merging",
+                    Some(span),
+                ));
+            }
+        }
+    }
+    merged.extend(own);
+    Ok(merged)
+}
+
+fn is_merge_key(node: &Node) -> bool {
+    matches!(&node.value, Value::Str(s) if s == MERGE_MARK)
+}
+
+/// The constructed stand-in for a plain `<<` key: never a real string, since
+/// real strings cannot contain a NUL from YAML source.
+const MERGE_MARK: &str = "\u{0}<<merge>>";
+const VALUE_MARK: &str = "\u{0}=value=";
+
+fn tag_name(tag: &Tag) -> String {
+    if tag.handle == "tag:yaml.org,2002:" {
+        tag.suffix.clone()
+    } else if tag.handle == "!" && tag.suffix.is_empty() {
+        "!".to_string()
+    } else {
+        format!("{}{}", tag.handle, tag.suffix)
+    }
+}
+
+static BOOL_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$")
+        .expect("bool regex")
+});
+static INT_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$",
+    )
+    .expect("int regex")
+});
+static FLOAT_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+    )
+    .expect("float regex")
+});
+static TIMESTAMP_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$",
+    )
+    .expect("timestamp resolver regex")
+});
+static TIMESTAMP_PARTS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^([0-9]{4})-([0-9][0-9]?)-([0-9][0-9]?)(?:(?:[Tt]|[ \t]+)([0-9][0-9]?):([0-9][0-9]):([0-9][0-9])(?:\.([0-9]*))?(?:[ \t]*(Z|([-+])([0-9][0-9]?)(?::([0-9][0-9]))?))?)?$",
+    )
+    .expect("timestamp parts regex")
+});
+
+/// PyYAML's implicit resolvers, keyed on the first character as PyYAML does.
+pub fn resolve_plain(value: &str) -> &'static str {
+    let first = value.chars().next();
+    let is = |re: &Regex| re.is_match(value);
+    match first {
+        None => "null",
+        Some('~') if value == "~" => "null",
+        Some('y' | 'Y' | 'n' | 'N' | 't' | 'T' | 'f' | 'F' | 'o' | 'O') if is(&BOOL_RE) => "bool",
+        Some('n' | 'N') if matches!(value, "null" | "Null" | "NULL") => "null",
+        Some('-' | '+' | '0'..='9' | '.') if is(&FLOAT_RE) => "float",
+        Some('-' | '+' | '0'..='9') if is(&INT_RE) => "int",
+        Some('0'..='9') if is(&TIMESTAMP_RE) => "timestamp",
+        Some('<') if value == "<<" => "merge",
+        Some('=') if value == "=" => "value",
+        _ => "str",
+    }
+}
+
+/// Builds the Python value for a scalar of the given tag, failing where
+/// PyYAML's constructor raises.
+fn construct_scalar(tag: &str, value: &str) -> Result<Value, String> {
+    Ok(match tag {
+        "str" => Value::Str(value.to_string()),
+        "null" => Value::Null,
+        "bool" => Value::Bool(match value.to_lowercase().as_str() {
+            "yes" | "true" | "on" => true,
+            "no" | "false" | "off" => false,
+            _ => return Err(format!("'{value}' is not a boolean")),
+        }),
+        "int" => Value::Int(construct_int(value)?),
+        "float" => Value::Float(construct_float(value)?),
+        "timestamp" => Value::Timestamp(check_timestamp(value)?),
+        "binary" => Value::Bytes(decode_base64(value)?),
+        "merge" => Value::Str(MERGE_MARK.to_string()),
+        "value" => Value::Str(VALUE_MARK.to_string()),
+        other => {
+            return Err(format!(
+                "could not determine a constructor for the tag '{other}'"
+            ));
+        }
+    })
+}
+
+fn split_sign(value: &str) -> (i128, &str) {
+    match value.as_bytes().first() {
+        Some(b'-') => (-1, &value[1..]),
+        Some(b'+') => (1, &value[1..]),
+        _ => (1, value),
+    }
+}
+
+fn construct_int(value: &str) -> Result<i128, String> {
+    let cleaned = value.replace('_', "");
+    let (sign, digits) = split_sign(&cleaned);
+    let bad = || format!("invalid literal for int(): '{value}'");
+    let parse = |s: &str, radix: u32| i128::from_str_radix(s, radix).map_err(|_| bad());
+    let magnitude = if digits.is_empty() {
+        return Err(bad());
+    } else if digits == "0" {
+        0
+    } else if let Some(bin) = digits.strip_prefix("0b") {
+        parse(bin, 2)?
+    } else if let Some(hex) = digits.strip_prefix("0x") {
+        parse(hex, 16)?
+    } else if digits.starts_with('0') {
+        parse(digits, 8)?
+    } else if digits.contains(':') {
+        sexagesimal(digits, |p| parse(p, 10))?
+    } else {
+        parse(digits, 10)?
+    };
+    Ok(sign * magnitude)
+}
+
+fn sexagesimal<T>(digits: &str, parse: impl Fn(&str) -> Result<T, String>) -> Result<T, String>
+where
+    T: Copy + std::ops::Mul<Output = T> + std::ops::Add<Output = T> + From<u8>,
+{
+    let mut total = T::from(0);
+    for part in digits.split(':') {
+        total = total * T::from(60) + parse(part)?;
+    }
+    Ok(total)
+}
+
+fn construct_float(value: &str) -> Result<f64, String> {
+    let cleaned = value.replace('_', "").to_lowercase();
+    let (sign, digits) = split_sign(&cleaned);
+    let sign = sign as f64;
+    let bad = || format!("could not convert string to float: '{value}'");
+    if digits == ".inf" {
+        return Ok(sign * f64::INFINITY);
+    }
+    if digits == ".nan" {
+        return Ok(f64::NAN);
+    }
+    if digits.contains(':') {
+        return Ok(sign * sexagesimal(digits, |p| p.parse::<f64>().map_err(|_| bad()))?);
+    }
+    python_float(digits).map(|f| sign * f).ok_or_else(bad)
+}
+
+/// Python's `float()` on an already sign-stripped string: decimal forms plus
+/// inf/nan spellings; Rust's parser accepts a few extra forms we refuse.
+fn python_float(s: &str) -> Option<f64> {
+    let t = s.trim_matches(crate::core::text::py_isspace);
+    let ok = !t.is_empty()
+        && t.chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
+        || matches!(t, "inf" | "infinity" | "nan");
+    if !ok {
+        return None;
+    }
+    t.parse::<f64>().ok()
+}
+
+fn check_timestamp(value: &str) -> Result<String, String> {
+    let caps = TIMESTAMP_PARTS
+        .captures(value)
+        .ok_or_else(|| format!("'{value}' is not a timestamp"))?;
+    let num = |i: usize| {
+        caps.get(i)
+            .map(|m| m.as_str().parse::<u32>().unwrap_or(u32::MAX))
+    };
+    let (year, month, day) = (
+        num(1).unwrap_or(0),
+        num(2).unwrap_or(0),
+        num(3).unwrap_or(0),
+    );
+    if year == 0 {
+        return Err(format!("year {year} is out of range"));
+    }
+    if !(1..=12).contains(&month) {
+        return Err("month must be in 1..12".into());
+    }
+    if day == 0 || day > days_in_month(year, month) {
+        return Err("day is out of range for month".into());
+    }
+    if let (Some(h), Some(m), Some(s)) = (num(4), num(5), num(6))
+        && (h > 23 || m > 59 || s > 59)
+    {
+        return Err("time is out of range".into());
+    }
+    if let (Some(h), m) = (num(10), num(11).unwrap_or(0))
+        && h * 60 + m >= 24 * 60
+    {
+        return Err("offset must be a timedelta strictly between -24h and 24h".into());
+    }
+    Ok(value.to_string())
+}
+
+fn days_in_month(year: u32, month: u32) -> u32 {
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
+    match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// `base64.decodebytes`: characters outside the alphabet are skipped.
+fn decode_base64(value: &str) -> Result<Vec<u8>, String> {
+    use base64::Engine;
+    let cleaned: String = value
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '='))
+        .collect();
+    base64::engine::general_purpose::STANDARD
+        .decode(cleaned.as_bytes())
+        .map_err(|e| format!("failed to decode base64 data: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get(doc: &str, key: &str) -> Value {
+        let root = load(doc).expect("parses").expect("a document");
+        root.get(key).expect("key present").value.clone()
+    }
+
+    fn kind(doc: &str) -> &'static str {
+        get(doc, "a").type_name()
+    }
+
+    #[test]
+    fn yaml11_typing_of_plain_scalars() {
+        for (src, want) in [
+            ("a: yes", "a boolean"),
+            ("a: No", "a boolean"),
+            ("a: OFF", "a boolean"),
+            ("a: yES", "a string"),
+            ("a: y", "a string"),
+            ("a: ~", "null"),
+            ("a:", "null"),
+            ("a: Null", "null"),
+            ("a: nULL", "a string"),
+            ("a: 1.5", "a float"),
+            ("a: .5", "a float"),
+            ("a: -.5", "a string"),
+            ("a: 1e3", "a string"),
+            ("a: 1.0e+3", "a float"),
+            ("a: 1.e3", "a string"),
+            ("a: 0x1F", "an integer"),
+            ("a: 017", "an integer"),
+            ("a: 09", "a string"),
+            ("a: 0o17", "a string"),
+            ("a: 1_000", "an integer"),
+            ("a: 1:20", "an integer"),
+            ("a: 1:20.5", "a float"),
+            ("a: 2024-01-01", "a date"),
+            ("a: 2024-01-01 10:00:00", "a date"),
+            ("a: .inf", "a float"),
+            ("a: .NaN", "a float"),
+            ("a: ._", "a string"),
+            ("a: '1.5'", "a string"),
+            ("a: \"yes\"", "a string"),
+            ("a: !!str 1.5", "a string"),
+            ("a: ! 12", "an integer"),
+            ("a: ! \"12\"", "an integer"),
+            ("a: !!binary aGk=", "binary data"),
+        ] {
+            assert_eq!(kind(src), want, "{src}");
+        }
+    }
+
+    #[test]
+    fn values_match_python() {
+        assert!(matches!(get("a: 1:20", "a"), Value::Int(80)));
+        assert!(matches!(get("a: 190:20:30", "a"), Value::Int(685230)));
+        assert!(matches!(get("a: -0x1F", "a"), Value::Int(-31)));
+        assert!(matches!(get("a: 0_", "a"), Value::Int(0)));
+        assert!(matches!(get("a: !!int '0x1f'", "a"), Value::Int(31)));
+    }
+
+    #[test]
+    fn construction_errors_fail_the_load() {
+        for src in [
+            "a: =",
+            "a: <<",
+            "a: 0b_",
+            "a: 0x_",
+            "a: 2024-13-45",
+            "a: 2023-02-29",
+            "a: !foo x",
+            "a: !!str [a]",
+            "a: !!bool 'maybe'",
+            "a: !!timestamp 2024",
+            "[a]: 1",
+            "a: 1\n---\nb: 2",
+        ] {
+            assert!(load(src).is_err(), "{src} should fail");
+        }
+    }
+
+    #[test]
+    fn last_duplicate_wins_and_aliases_resolve() {
+        assert_eq!(get("a: 1\na: two", "a").as_str(), Some("two"));
+        assert_eq!(get("x: &d hello\na: *d", "a").as_str(), Some("hello"));
+        let merged = "base: &b {a: one, c: 3}\nm:\n  <<: *b\n  a: own\n";
+        let root = load(merged).unwrap().unwrap();
+        let m = root.get("m").unwrap();
+        assert_eq!(m.get("a").unwrap().value.as_str(), Some("own"));
+        assert!(matches!(m.get("c").unwrap().value, Value::Int(3)));
+    }
+
+    #[test]
+    fn spans_are_bytes_and_styles_are_kept() {
+        let src = "d: \"é\"\nskills: [a, 'b']\nl:\n  - x\n";
+        let root = load(src).unwrap().unwrap();
+        let skills = root.get("skills").unwrap();
+        assert_eq!(skills.style, Style::FlowSeq);
+        let Value::Seq(items) = &skills.value else {
+            panic!()
+        };
+        assert_eq!(items[1].style, Style::SingleQuoted);
+        assert_eq!(&src[items[0].span.clone()], "a");
+        assert!(src[items[1].span.clone()].contains('b'));
+        assert_eq!(root.get("l").unwrap().style, Style::BlockSeq);
+    }
+
+    #[test]
+    fn empty_and_non_mapping_documents() {
+        assert!(load("").unwrap().is_none());
+        assert!(load("# only a comment\n").unwrap().is_none());
+        assert!(!load("- a\n").unwrap().unwrap().is_map());
+    }
+}

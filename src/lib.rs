@@ -1,0 +1,8 @@
+//! skilltui: manage the Agent Skills of CLI Agent Orchestrator (CAO).
+//!
+//! `core` knows everything about skills, profiles, the store and catalogs and
+//! has no terminal dependency; `cli` and `tui` are thin faces over it.
+
+pub mod cli;
+pub mod core;
+pub mod tui;
