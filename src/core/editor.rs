@@ -215,7 +215,9 @@ fn plan_splices(norm: &Normalized, wanted: &[String], op: Op) -> Result<Vec<Spli
     };
     match (op, &value.value, value.style) {
         (Op::Replace, ..) | (_, Value::Null, _) => Ok(vec![whole_value()]),
-        (Op::Remove(_), Value::Seq(_), _) if wanted.is_empty() => Ok(vec![whole_value()]),
+        (Op::Remove(_), Value::Seq(_), Style::BlockSeq) if wanted.is_empty() => {
+            Ok(vec![whole_value()])
+        }
         (Op::Append(name), Value::Seq(_), Style::FlowSeq) => {
             let pos = match items.last() {
                 Some(last) => base + trimmed_end(fm_text, &last.span),
@@ -243,8 +245,9 @@ fn plan_splices(norm: &Normalized, wanted: &[String], op: Op) -> Result<Vec<Spli
     }
 }
 
-/// Removes every item equal to `name` (flow: with its separator; block:
-/// with its whole line).
+/// Removes every item equal to `name`: in a flow list each run of removed
+/// items goes with the separator before it (or after it, at the start); in
+/// a block list each item goes with its whole line.
 fn removals(
     t: &str,
     base: usize,
@@ -253,36 +256,33 @@ fn removals(
     name: &str,
     style: Style,
 ) -> Vec<Splice> {
+    let gone = |i: usize| items[i].value.as_str() == Some(name);
+    let start = |i: usize| base + items[i].span.start;
+    let end = |i: usize| base + trimmed_end(fm_text, &items[i].span);
     let mut out = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        if item.value.as_str() != Some(name) {
+    let mut i = 0;
+    while i < items.len() {
+        if !gone(i) {
+            i += 1;
             continue;
         }
-        let start = base + item.span.start;
-        let end = base + trimmed_end(fm_text, &item.span);
-        let range = if style == Style::FlowSeq {
-            match (i.checked_sub(1).map(|p| &items[p]), items.get(i + 1)) {
-                (Some(prev), _) => base + trimmed_end(fm_text, &prev.span)..end,
-                (None, Some(next)) => start..base + next.span.start,
-                _ => start..end,
+        let first = i;
+        while i < items.len() && gone(i) {
+            i += 1;
+        }
+        let last = i - 1;
+        if style != Style::FlowSeq {
+            for k in first..=last {
+                let dash = t[..start(k)].rfind('-').unwrap_or(start(k));
+                let line_start = t[..dash].rfind('\n').map_or(0, |n| n + 1);
+                out.push((line_start..line_end_after(t, end(k)), String::new()));
             }
+        } else if first > 0 {
+            out.push((end(first - 1)..end(last), String::new()));
+        } else if i < items.len() {
+            out.push((start(first)..start(i), String::new()));
         } else {
-            let dash = t[..start].rfind('-').unwrap_or(start);
-            let line_start = t[..dash].rfind('\n').map_or(0, |i| i + 1);
-            line_start..line_end_after(t, end)
-        };
-        out.push((range, String::new()));
-    }
-    merge_overlaps(out)
-}
-
-fn merge_overlaps(mut v: Vec<Splice>) -> Vec<Splice> {
-    v.sort_by_key(|(r, _)| r.start);
-    let mut out: Vec<Splice> = Vec::new();
-    for (r, s) in v {
-        match out.last_mut() {
-            Some((last, _)) if r.start <= last.end => last.end = last.end.max(r.end),
-            _ => out.push((r, s)),
+            out.push((start(first)..end(last), String::new()));
         }
     }
     out
