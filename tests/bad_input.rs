@@ -1,0 +1,218 @@
+//! The bad-input table: each case gets one clear `error:` line on stderr,
+//! exit 1, and leaves the store and the profiles exactly as they were.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn skilltui(home: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_skilltui"))
+        .arg("--home")
+        .arg(home)
+        .args(args)
+        .env_remove("CAO_HOME_DIR")
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Every file under the home with its bytes (symlinks as their target).
+fn snapshot(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let meta = fs::symlink_metadata(&p).unwrap();
+            if meta.file_type().is_symlink() {
+                out.insert(
+                    p.clone(),
+                    fs::read_link(&p)
+                        .unwrap()
+                        .into_os_string()
+                        .into_encoded_bytes(),
+                );
+            } else if meta.is_dir() {
+                out.insert(p.clone(), b"<dir>".to_vec());
+                stack.push(p);
+            } else {
+                out.insert(p.clone(), fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn setup() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let good = home.join("skills/good");
+    fs::create_dir_all(&good).unwrap();
+    fs::write(
+        good.join("SKILL.md"),
+        "---\nname: good\ndescription: A good skill\n---\nBody\n",
+    )
+    .unwrap();
+    fs::create_dir_all(home.join("agent-store")).unwrap();
+    fs::write(
+        home.join("agent-store/dev.md"),
+        "---\nname: dev\ndescription: d\nskills: [good]  # keep\n---\nPrompt\n",
+    )
+    .unwrap();
+    (tmp, home)
+}
+
+fn source(tmp: &Path, name: &str, skill_md: &[u8]) -> PathBuf {
+    let dir = tmp.join("src").join(name);
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("SKILL.md"), skill_md).unwrap();
+    dir
+}
+
+fn assert_refused(home: &Path, args: &[&str], expect: &str) {
+    let before = snapshot(home);
+    let (code, _out, err) = skilltui(home, args);
+    assert_eq!(code, 1, "{args:?} should fail: {err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{args:?}: one line, got {err:?}");
+    assert!(lines[0].starts_with("error: "), "{err}");
+    assert!(
+        err.contains(expect),
+        "{args:?}: {err:?} should mention {expect:?}"
+    );
+    assert_eq!(snapshot(home), before, "{args:?} changed the home");
+}
+
+#[test]
+fn bad_skill_sources_are_refused_without_touching_the_store() {
+    let (tmp, home) = setup();
+    let t = tmp.path();
+    let broken = source(
+        t,
+        "broken",
+        b"---\nname: broken\ndescription: 'unclosed\n---\n",
+    );
+    let binary = source(t, "binary", &[0u8, 159, 146, 150, 255, 0, 1, 2]);
+    let latin1 = source(
+        t,
+        "latin1",
+        b"---\nname: latin1\ndescription: caf\xe9\n---\n",
+    );
+    let typed = source(
+        t,
+        "typed",
+        b"---\nname: typed\ndescription: 2024-01-01\n---\n",
+    );
+    let huge = source(t, "huge", b"---\nname: huge\ndescription: big\n---\n");
+    let f = fs::OpenOptions::new()
+        .append(true)
+        .open(huge.join("SKILL.md"))
+        .unwrap();
+    f.set_len(50 * 1024 * 1024).unwrap();
+    let file_not_dir = t.join("src/plainfile");
+    fs::write(&file_not_dir, "x").unwrap();
+    let leaky = source(t, "leaky", b"---\nname: leaky\ndescription: d\n---\n");
+    std::os::unix::fs::symlink("/etc/hostname", leaky.join("host")).unwrap();
+    let cases: &[(&Path, &str)] = &[
+        (&broken, "does not parse"),
+        (&binary, "not valid UTF-8"),
+        (&latin1, "not valid UTF-8"),
+        (&typed, "quote it"),
+        (&huge, "MiB"),
+        (&file_not_dir, "not a directory"),
+        (&leaky, "points outside the skill folder"),
+        (&t.join("src/missing"), "does not exist"),
+    ];
+    for (path, expect) in cases {
+        assert_refused(&home, &["add", path.to_str().unwrap()], expect);
+    }
+    let (code, _, _) = skilltui(&home, &["validate", broken.to_str().unwrap()]);
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn unsafe_names_are_refused_before_any_file_is_touched() {
+    let (_tmp, home) = setup();
+    for name in ["../x", "a/b", " ", "..", "a\\b"] {
+        assert_refused(&home, &["remove", name], "name");
+    }
+    assert_refused(&home, &["remove", "nope"], "does not exist");
+    assert_refused(&home, &["show", "../good"], "invalid skill name");
+}
+
+#[test]
+fn symlink_loops_and_odd_folders_do_not_break_listing() {
+    let (_tmp, home) = setup();
+    std::os::unix::fs::symlink(home.join("skills/loop"), home.join("skills/loop")).unwrap();
+    fs::write(home.join("skills/stray-file"), "not a folder").unwrap();
+    fs::create_dir_all(home.join("skills/dir-skill/SKILL.md")).unwrap();
+    let (code, out, _) = skilltui(&home, &["list"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("good"));
+}
+
+#[test]
+fn profile_edits_that_cannot_apply_leave_the_file_alone() {
+    let (_tmp, home) = setup();
+    assert_refused(
+        &home,
+        &["profile", "enable", "dev", "good", "no-such-skill"],
+        "no-such-skill",
+    );
+    fs::write(home.join("agent-store/bad.md"), "---\nskills: yes\n---\n").unwrap();
+    assert_refused(&home, &["profile", "enable", "bad", "good"], "skills");
+    assert_refused(&home, &["catalog", "bad"], "skills");
+    assert_refused(
+        &home,
+        &["profile", "disable", "developer", "good"],
+        "built into CAO",
+    );
+}
+
+#[test]
+fn an_unwritable_store_fails_cleanly() {
+    let (tmp, home) = setup();
+    let src = source(
+        tmp.path(),
+        "fresh",
+        b"---\nname: fresh\ndescription: d\n---\n",
+    );
+    // Running as root defeats permission bits, so make the store a file.
+    fs::remove_dir_all(home.join("skills")).unwrap();
+    fs::write(home.join("skills"), "not a directory").unwrap();
+    assert_refused(&home, &["add", src.to_str().unwrap()], "skill store");
+    assert_refused(&home, &["init"], "skill store");
+}
+
+#[test]
+fn toggle_on_then_off_restores_the_file_and_catalog_follows() {
+    let (tmp, home) = setup();
+    let src = source(
+        tmp.path(),
+        "extra",
+        b"---\nname: extra\ndescription: An extra skill\n---\n",
+    );
+    assert_eq!(skilltui(&home, &["add", src.to_str().unwrap()]).0, 0);
+    let path = home.join("agent-store/dev.md");
+    let original = fs::read(&path).unwrap();
+    let (code, _, err) = skilltui(&home, &["profile", "enable", "dev", "extra"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, catalog, _) = skilltui(&home, &["catalog", "dev"]);
+    assert!(
+        catalog.ends_with("- **extra**: An extra skill\n- **good**: A good skill\n"),
+        "{catalog}"
+    );
+    assert_eq!(
+        skilltui(&home, &["profile", "disable", "dev", "extra"]).0,
+        0
+    );
+    assert_eq!(fs::read(&path).unwrap(), original);
+}
