@@ -423,8 +423,10 @@ pub fn seed(home: &Home, only: Option<&[String]>) -> Result<Seeded, String> {
         let embedded = DEFAULT_SKILLS
             .get_dir(&d.name)
             .ok_or("embedded skill missing")?;
-        embedded
-            .extract(staged_root.path())
+        // `extract` writes files at their embedded paths (`name/...`) but
+        // does not create the folder of the dir it is called on.
+        fs::create_dir_all(staged_root.path().join(&d.name))
+            .and_then(|_| embedded.extract(staged_root.path()))
             .map_err(|e| format!("cannot write to the skill store {}: {e}", store.display()))?;
         match fs::rename(staged_root.path().join(&d.name), store.join(&d.name)) {
             Ok(()) => report.seeded.push(d.name),
