@@ -181,6 +181,11 @@ fn plan_splices(norm: &Normalized, wanted: &[String], op: Op) -> Result<Vec<Spli
     }
     let base = fm.fm_range.start;
     let fm_text = &t[fm.fm_range.clone()];
+    if yaml::has_yaml11_breaks(fm_text) {
+        return Err(
+            "the frontmatter holds a NEL (U+0085) line break: edit `skills` by hand".into(),
+        );
+    }
     let root = match yaml::load(fm_text).map_err(|e| e.to_string())? {
         None => {
             return Ok(vec![(

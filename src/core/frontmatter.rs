@@ -5,6 +5,7 @@
 use std::ops::Range;
 use std::rc::Rc;
 
+use crate::core::pyjson::Json;
 use crate::core::text::{py_isspace, py_strip};
 use crate::core::yaml::{self, Node, Style, Value};
 
@@ -135,6 +136,9 @@ pub fn parse(norm: &str) -> Result<Frontmatter, ParseError> {
             message: e.to_string(),
         })?,
     };
+    if let Some(Value::Map(pairs)) = root.as_ref().map(|r| &r.value) {
+        check_keys(pairs, format)?;
+    }
     Ok(Frontmatter {
         format,
         root,
@@ -142,6 +146,26 @@ pub fn parse(norm: &str) -> Result<Frontmatter, ParseError> {
         fm_range: lead + first.end..lead + second.start,
         unterminated: false,
     })
+}
+
+/// python-frontmatter passes the metadata as keyword arguments
+/// (`Post(content, handler, **metadata)`), so a key that is not a string,
+/// or is `content` or `handler`, makes CAO fail to load the file.
+fn check_keys(pairs: &[(Rc<Node>, Rc<Node>)], format: Format) -> Result<(), ParseError> {
+    for (key, _) in pairs {
+        let message = match &key.value {
+            Value::Str(k) if k == "content" || k == "handler" => format!(
+                "the key `{k}` clashes with python-frontmatter's own argument, so CAO cannot load the file: rename it"
+            ),
+            Value::Str(_) => continue,
+            other => format!(
+                "a frontmatter key is {}, not a string, so CAO cannot load the file: quote the key",
+                other.type_name()
+            ),
+        };
+        return Err(ParseError { format, message });
+    }
+    Ok(())
 }
 
 fn no_frontmatter(text: &str, unterminated: bool) -> Frontmatter {
@@ -199,23 +223,21 @@ fn json_fence_at(text: &str, pos: usize) -> Option<usize> {
 /// Python's `json.loads` into our node tree (no spans: JSON frontmatter is
 /// read, never edited).
 fn json_to_node(src: &str) -> Result<Node, ParseError> {
-    let value: serde_json::Value = serde_json::from_str(src).map_err(|e| ParseError {
+    let value = crate::core::pyjson::parse(src).map_err(|message| ParseError {
         format: Format::Json,
-        message: e.to_string(),
+        message,
     })?;
     Ok(from_json(&value))
 }
 
-fn from_json(v: &serde_json::Value) -> Node {
-    use serde_json::Value as J;
+fn from_json(v: &Json) -> Node {
+    use Json as J;
     let (value, style) = match v {
         J::Null => (Value::Null, Style::Plain),
         J::Bool(b) => (Value::Bool(*b), Style::Plain),
-        J::Number(n) => match n.as_i64() {
-            Some(i) => (Value::Int(i as i128), Style::Plain),
-            None => (Value::Float(n.as_f64().unwrap_or(f64::NAN)), Style::Plain),
-        },
-        J::String(s) => (Value::Str(s.clone()), Style::DoubleQuoted),
+        J::Int(i) => (Value::Int(i.unwrap_or(i128::MAX)), Style::Plain),
+        J::Float(f) => (Value::Float(*f), Style::Plain),
+        J::Str(s) => (Value::Str(s.clone()), Style::DoubleQuoted),
         J::Array(a) => (
             Value::Seq(a.iter().map(|x| Rc::new(from_json(x))).collect()),
             Style::FlowSeq,
@@ -224,7 +246,7 @@ fn from_json(v: &serde_json::Value) -> Node {
             Value::Map(
                 o.iter()
                     .map(|(k, x)| {
-                        let key = from_json(&J::String(k.clone()));
+                        let key = from_json(&J::Str(k.clone()));
                         (Rc::new(key), Rc::new(from_json(x)))
                     })
                     .collect(),

@@ -6,6 +6,7 @@ pub mod editor;
 pub mod frontmatter;
 pub mod fsops;
 pub mod profile;
+pub mod pyjson;
 pub mod skill;
 pub mod store;
 pub mod text;

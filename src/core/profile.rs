@@ -47,8 +47,8 @@ pub struct Profile {
     pub raw: Option<String>,
 }
 
-/// The directories CAO searches, in lookup order, each with its label.
-pub fn search_dirs(home: &Home) -> Result<Vec<(PathBuf, String)>, String> {
+/// The directories CAO's discovery scans, each once, with its label.
+pub fn search_dirs(home: &Home) -> Vec<(PathBuf, String)> {
     let disabled = disabled_dirs(home);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
@@ -60,17 +60,12 @@ pub fn search_dirs(home: &Home) -> Result<Vec<(PathBuf, String)>, String> {
     };
     push(home.agent_store(), "local", &mut out);
     for (key, dir) in provider_dirs(home) {
-        let label = match key.as_str() {
-            "kiro_cli" => "kiro",
-            "cao_installed" => "installed",
-            other => other,
-        };
-        push(dir, label, &mut out);
+        push(dir, provider_label(&key), &mut out);
     }
-    for dir in extra_agent_dirs(home)? {
+    for dir in extra_agent_dirs(home).into_iter().flatten() {
         push(dir, "custom", &mut out);
     }
-    Ok(out)
+    out
 }
 
 /// `os.path.realpath(os.path.expanduser(p))`, CAO's way to compare dirs.
@@ -135,43 +130,69 @@ fn provider_dirs(home: &Home) -> Vec<(String, PathBuf)> {
     out
 }
 
-/// `agents.extra_dirs`, else legacy `extra_agent_dirs`. CAO does not filter
-/// this list: a non-string entry breaks its lookup, and so it breaks ours.
-fn extra_agent_dirs(home: &Home) -> Result<Vec<PathBuf>, String> {
+/// `agents.extra_dirs`, else legacy `extra_agent_dirs`, unfiltered as CAO
+/// keeps them: a non-string entry fails any lookup that reaches it.
+fn extra_agent_dirs(home: &Home) -> Vec<Result<PathBuf, String>> {
     let Some(Json::Array(items)) =
         nested_list(&home.settings, "agents", "extra_dirs", "extra_agent_dirs")
     else {
-        return Ok(Vec::new());
+        return Vec::new();
     };
     items
         .iter()
         .map(|v| {
             v.as_str().map(PathBuf::from).ok_or_else(|| {
-                "settings.json lists a non-string extra agent dir, which makes CAO fail every profile lookup that reaches it: remove it".to_string()
+                format!("settings.json lists {v} as an extra agent dir; CAO fails every profile lookup that reaches it: remove it")
             })
         })
         .collect()
 }
 
-/// Finds a profile's file the way CAO's lookup does.
+/// Names CAO reserves for its live ephemeral store: files never serve them.
+pub fn is_reserved_ephemeral(name: &str) -> bool {
+    static RESERVED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"^[A-Z][A-Za-z0-9]{1,23}-[a-z][a-z0-9_]{2,31}-[0-9a-f]{4}$")
+            .expect("reserved-name regex")
+    });
+    RESERVED.is_match(name)
+}
+
+/// Finds a profile's file the way CAO's lookup does: the local store's
+/// flat file, then each provider dir, then each extra dir (flat file, then
+/// `<name>/agent.md`), skipping disabled dirs but not repeated ones.
 pub fn locate(home: &Home, name: &str) -> Result<Location, String> {
     if name.contains('/') || name.contains('\\') || name.contains("..") {
         return Err(format!(
             "invalid agent name '{name}': it must not contain '/', '\\' or '..'"
         ));
     }
-    let dirs = search_dirs(home)?;
-    for (i, (dir, label)) in dirs.iter().enumerate() {
-        let flat = dir.join(format!("{name}.md"));
-        // The local store only serves flat files.
-        let nested = (i > 0 || label != "local").then(|| dir.join(name).join("agent.md"));
-        for path in std::iter::once(flat).chain(nested) {
-            if inside(dir, &path) && path.exists() {
-                return Ok(Location {
-                    path: Some(path),
-                    source: label.clone(),
-                });
-            }
+    if is_reserved_ephemeral(name) {
+        return Err(format!(
+            "'{name}' is a reserved ephemeral profile name: CAO serves it only from its live store, never from a file"
+        ));
+    }
+    let disabled = disabled_dirs(home);
+    let enabled = |d: &Path| !disabled.contains(&normalized(d, home));
+    let found = |path: PathBuf, source: &str| {
+        Ok(Location {
+            path: Some(path),
+            source: source.into(),
+        })
+    };
+    let local = home.agent_store();
+    let flat = local.join(format!("{name}.md"));
+    if enabled(&local) && inside(&local, &flat) && flat.exists() {
+        return found(flat, "local");
+    }
+    for (key, dir) in provider_dirs(home) {
+        if let Some(path) = enabled(&dir).then(|| lookup_in(&dir, name)).flatten() {
+            return found(path, provider_label(&key));
+        }
+    }
+    for dir in extra_agent_dirs(home) {
+        let dir = dir?;
+        if let Some(path) = enabled(&dir).then(|| lookup_in(&dir, name)).flatten() {
+            return found(path, "custom");
         }
     }
     if BUILT_IN.contains(&name) {
@@ -184,6 +205,27 @@ pub fn locate(home: &Home, name: &str) -> Result<Location, String> {
         "agent profile '{name}' not found: put it in {} (`skilltui profile list` shows the known ones)",
         home.agent_store().join(format!("{name}.md")).display()
     ))
+}
+
+fn provider_label(key: &str) -> &str {
+    match key {
+        "kiro_cli" => "kiro",
+        "cao_installed" => "installed",
+        other => other,
+    }
+}
+
+/// `<dir>/<name>.md`, else `<dir>/<name>/agent.md`, each kept inside `dir`.
+fn lookup_in(dir: &Path, name: &str) -> Option<PathBuf> {
+    if !dir.exists() {
+        return None;
+    }
+    [
+        dir.join(format!("{name}.md")),
+        dir.join(name).join("agent.md"),
+    ]
+    .into_iter()
+    .find(|p| inside(dir, p) && p.exists())
 }
 
 /// CAO's `_safe_join`: the resolved path must stay inside the resolved dir.
@@ -521,10 +563,12 @@ pub struct Listed {
 
 /// Every profile CAO would list, first found per name, sorted by name.
 pub fn list(home: &Home) -> Vec<Listed> {
-    let dirs = search_dirs(home).unwrap_or_else(|_| search_dirs_without_extras(home));
     let mut out: Vec<Listed> = Vec::new();
-    for (dir, label) in dirs {
-        for (name, path) in profiles_in(&dir, label == "local") {
+    for (dir, label) in search_dirs(home) {
+        for (name, path) in profiles_in(&dir)
+            .into_iter()
+            .filter(|(n, _)| !is_reserved_ephemeral(n))
+        {
             match out.iter_mut().find(|l| l.name == name) {
                 Some(first) => first.also_in.push(path),
                 None => out.push(Listed {
@@ -554,19 +598,8 @@ pub fn list(home: &Home) -> Vec<Listed> {
     out
 }
 
-fn search_dirs_without_extras(home: &Home) -> Vec<(PathBuf, String)> {
-    let mut h = home.clone();
-    if let Some(a) = h.settings.get_mut("agents").and_then(Json::as_object_mut) {
-        a.remove("extra_dirs");
-    }
-    if let Some(o) = h.settings.as_object_mut() {
-        o.remove("extra_agent_dirs");
-    }
-    search_dirs(&h).unwrap_or_default()
-}
-
-/// `<name>.md` files, and `<name>/agent.md` outside the local store.
-fn profiles_in(dir: &Path, local: bool) -> Vec<(String, PathBuf)> {
+/// `<name>.md` files and `<name>/agent.md` folders.
+fn profiles_in(dir: &Path) -> Vec<(String, PathBuf)> {
     let Ok(entries) = fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -578,7 +611,7 @@ fn profiles_in(dir: &Path, local: bool) -> Vec<(String, PathBuf)> {
             let meta = fs::metadata(&path).ok()?;
             if meta.is_dir() {
                 let agent = path.join("agent.md");
-                (!local && agent.exists()).then_some((name, agent))
+                agent.exists().then_some((name, agent))
             } else {
                 let stem = name.strip_suffix(".md")?;
                 (meta.is_file() && !stem.is_empty()).then(|| (stem.to_string(), path))

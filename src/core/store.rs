@@ -107,7 +107,8 @@ pub fn absolute(p: &Path) -> PathBuf {
 fn read_settings(path: &Path) -> Json {
     fs::read_to_string(path)
         .ok()
-        .and_then(|s| serde_json::from_str::<Json>(&s).ok())
+        .and_then(|s| crate::core::pyjson::parse(&s).ok())
+        .map(|j| crate::core::pyjson::to_serde(&j))
         .filter(Json::is_object)
         .unwrap_or_else(|| Json::Object(Default::default()))
 }

@@ -122,7 +122,100 @@ impl Node {
 
 /// Parses one YAML document. `Ok(None)` for an empty document.
 pub fn load(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
-    Builder::new(text).run()
+    check_printable(text)?;
+    if has_yaml11_breaks(text) {
+        // YAML 1.1 (libyaml) breaks lines at NEL, LS and PS; saphyr follows
+        // YAML 1.2, which does not. Spans then no longer match the source,
+        // which is why the editor refuses such files.
+        let replaced: String = text
+            .chars()
+            .map(|c| if is_yaml11_break(c) { '\n' } else { c })
+            .collect();
+        return parse_lenient_quotes(&replaced);
+    }
+    parse_lenient_quotes(text)
+}
+
+/// libyaml accepts a quoted scalar whose continuation lines sit at column
+/// 0; saphyr does not. On that error only, parse again with continuation
+/// lines indented (folding drops that indentation, so values are unchanged).
+fn parse_lenient_quotes(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
+    match Builder::new(text).run() {
+        Err(e) if e.message.contains("indentation in quoted scalar") => {
+            Builder::new(&indent_quoted_continuations(text)).run()
+        }
+        other => other,
+    }
+}
+
+fn indent_quoted_continuations(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut quote: Option<(char, usize)> = None;
+    let mut chars = text.chars().peekable();
+    let (mut prev, mut line_indent, mut at_indent) = ('\n', 0usize, true);
+    while let Some(c) = chars.next() {
+        out.push(c);
+        match quote {
+            Some((q, indent)) => match c {
+                '\n' => out.push_str(&" ".repeat(indent + 1)),
+                '\\' if q == '"' => out.extend(chars.next()),
+                '\'' if q == '\'' && chars.peek() == Some(&'\'') => out.extend(chars.next()),
+                c if c == q => quote = None,
+                _ => {}
+            },
+            None => match c {
+                '\n' => (line_indent, at_indent) = (0, true),
+                ' ' if at_indent => line_indent += 1,
+                '#' if prev.is_whitespace() => {
+                    while chars.peek().is_some_and(|&n| n != '\n') {
+                        out.extend(chars.next());
+                    }
+                }
+                '\'' | '"' if " \t\n[{,".contains(prev) => quote = Some((c, line_indent)),
+                _ => at_indent = false,
+            },
+        }
+        if c != ' ' {
+            at_indent = at_indent && c == '\n';
+        }
+        prev = c;
+    }
+    out
+}
+
+/// NEL is a line break to libyaml and folds like one. (LS and PS are line
+/// breaks too, but libyaml keeps them in quoted text, as saphyr does; only a
+/// plain scalar holding one is refused, in `Builder::scalar`.)
+fn is_yaml11_break(c: char) -> bool {
+    c == '\u{85}'
+}
+
+fn is_separator(c: char) -> bool {
+    matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// True when the text holds NEL, which is rewritten before parsing.
+pub fn has_yaml11_breaks(text: &str) -> bool {
+    text.contains(is_yaml11_break)
+}
+
+/// libyaml's reader refuses control characters outside tab and newlines
+/// (and other non-printable code points) anywhere in the stream.
+fn check_printable(text: &str) -> Result<(), YamlError> {
+    let printable = |c: char| {
+        matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{7e}' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
+            || c >= '\u{10000}'
+    };
+    match text.char_indices().find(|(_, c)| !printable(*c)) {
+        None => Ok(()),
+        Some((i, c)) => Err(YamlError {
+            message: format!(
+                "unacceptable character #x{:04x}: control characters are not allowed",
+                c as u32
+            ),
+            line: Some(text[..i].matches('\n').count() + 1),
+        }),
+    }
 }
 
 struct CharToByte {
@@ -170,6 +263,7 @@ struct Builder<'a> {
     chars: CharToByte,
     stack: Vec<Frame>,
     anchors: HashMap<usize, Rc<Node>>,
+    anchor_names: std::collections::HashSet<String>,
     root: Option<Rc<Node>>,
     documents: usize,
 }
@@ -188,6 +282,7 @@ impl<'a> Builder<'a> {
             chars: CharToByte::new(text),
             stack: Vec::new(),
             anchors: HashMap::new(),
+            anchor_names: std::collections::HashSet::new(),
             root: None,
             documents: 0,
         }
@@ -206,7 +301,11 @@ impl<'a> Builder<'a> {
 
     fn event(&mut self, event: Event<'_>, span: &Span) -> Result<(), YamlError> {
         match event {
-            Event::DocumentStart(_) => {
+            Event::DocumentStart(explicit) => {
+                let start = self.chars.byte(span.start.index());
+                if !explicit && follows_document_end(&self.text[..start]) {
+                    return Err(err("did not find expected <document start>", Some(span)));
+                }
                 self.documents += 1;
                 if self.documents > 1 {
                     return Err(err(
@@ -256,9 +355,61 @@ impl<'a> Builder<'a> {
 
     fn finish(&mut self, node: Rc<Node>, anchor: usize, span: &Span) -> Result<(), YamlError> {
         if anchor != 0 {
+            if let Some(name) = self.anchor_name(node.span.start)
+                && !self.anchor_names.insert(name.clone())
+            {
+                return Err(err(format!("found duplicate anchor '{name}'"), Some(span)));
+            }
             self.anchors.insert(anchor, node.clone());
         }
+        if self.is_missing_key(&node) {
+            return Err(err(
+                "while parsing a block mapping did not find expected key",
+                Some(span),
+            ));
+        }
         self.push(node, span)
+    }
+
+    fn in_flow(&self) -> bool {
+        self.stack.iter().any(|f| {
+            let start = match f {
+                Frame::Seq { start, .. } | Frame::Map { start, .. } => *start,
+            };
+            self.text[start..].starts_with(['[', '{'])
+        })
+    }
+
+    /// The name of the anchor written before a node: saphyr numbers anchors
+    /// without telling their names, and PyYAML refuses a name used twice.
+    fn anchor_name(&self, node_start: usize) -> Option<String> {
+        // A scalar's span starts at its anchor; a collection's starts after.
+        let amp = if self.text[node_start..].starts_with('&') {
+            node_start
+        } else {
+            self.text[..node_start].rfind('&')?
+        };
+        let name: String = self.text[amp + 1..]
+            .chars()
+            .take_while(|c| !c.is_whitespace() && !",[]{}".contains(*c))
+            .collect();
+        (!name.is_empty()).then_some(name)
+    }
+
+    /// `: value` with nothing before the colon: saphyr (YAML 1.2) reads an
+    /// empty key, libyaml refuses it.
+    fn is_missing_key(&self, node: &Node) -> bool {
+        let block_map_key = matches!(
+            self.stack.last(),
+            Some(Frame::Map { key: None, start, .. }) if !self.text[*start..].starts_with('{')
+        );
+        block_map_key
+            && node.style == Style::Plain
+            && matches!(node.value, Value::Null)
+            && node.span.is_empty()
+            && self.text[node.span.start..]
+                .trim_start_matches([' ', '\t'])
+                .starts_with(':')
     }
 
     /// Places a finished node. The merge (`<<`) and value (`=`) marks are
@@ -323,6 +474,23 @@ impl<'a> Builder<'a> {
             _ if implicit => resolve_plain(value).to_string(),
             _ => "str".to_string(),
         };
+        let start = self.chars.byte(span.start.index());
+        if node_style == Style::Plain
+            && self.in_flow()
+            && self.text[start..].starts_with(['?', ':'])
+        {
+            // Inside [] or {} libyaml always reads these as indicators.
+            return Err(err(
+                "while parsing a flow node did not find expected node content",
+                Some(span),
+            ));
+        }
+        if node_style == Style::Plain && value.contains(is_separator) {
+            return Err(err(
+                "while scanning a plain scalar found a line separator (U+2028/U+2029)",
+                Some(span),
+            ));
+        }
         let value = construct_scalar(&kind, value).map_err(|m| err(m, Some(span)))?;
         Ok(Node {
             value,
@@ -389,6 +557,14 @@ impl<'a> Builder<'a> {
             }
         }
     }
+}
+
+/// libyaml wants `---` before any document that follows a `...` marker.
+fn follows_document_end(before: &str) -> bool {
+    before.lines().any(|l| {
+        l.strip_prefix("...")
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
+    })
 }
 
 fn unsupported_tag(tag: &str, kind: &str, span: &Span) -> YamlError {
@@ -759,9 +935,33 @@ mod tests {
             "a: !!timestamp 2024",
             "[a]: 1",
             "a: 1\n---\nb: 2",
+            "a: x\u{1}y",
+            "a: x\u{7f}y",
+            "a: x\u{85}y",
+            ": novalue",
+            "a: &x 1\nb: &x 2",
         ] {
             assert!(load(src).is_err(), "{src} should fail");
         }
+    }
+
+    #[test]
+    fn yaml11_line_breaks_fold_in_quotes() {
+        assert_eq!(get("a: 'foo\u{85}bar'", "a").as_str(), Some("foo bar"));
+        assert_eq!(get("a: \"x\u{2028}y\"", "a").as_str(), Some("x\u{2028}y"));
+        assert!(load("a: x\u{2029}y").is_err());
+        assert!(load("...\nname: x").is_err());
+        assert!(load("s: [a, ??]").is_err());
+        assert!(load("s: ?? # block context is fine").is_ok());
+        assert!(load("name: x\n...\n").is_ok());
+        assert_eq!(
+            get("k: 1\na: 'x\ny # not a comment'\n", "a").as_str(),
+            Some("x y # not a comment")
+        );
+        assert_eq!(
+            get("a: \"it's\n  \\\"q\\\"\"", "a").as_str(),
+            Some("it's \"q\"")
+        );
     }
 
     #[test]

@@ -1,0 +1,751 @@
+//! CAO-parity differential test.
+//!
+//! `tests/parity/gen_and_oracle.py` generates a few hundred random CAO homes full of traps and
+//! asks the real CAO 2.5.4 (and skills-ref 0.1.1 for the xml format) what it does with each;
+//! this test runs `skilltui` on every home and compares, byte for byte.
+//!
+//! The oracle runs in a venv at `<target>/parity-venv`, created on first use with
+//! `python3 -m venv` + `pip install cli-agent-orchestrator==2.5.4 skills-ref==0.1.1` (plus pins
+//! of the libraries that decide their behaviour, see `REQUIREMENTS`).
+//! No python3 is a hard failure unless `SKILLTUI_SKIP_PARITY=1`.
+//!
+//! Knobs (env): `SKILLTUI_PARITY_SEED` (default 1), `SKILLTUI_PARITY_COUNT` (default 320),
+//! `SKILLTUI_PARITY_SELFCHECK` (homes re-checked against a fresh CAO process, default 3),
+//! `SKILLTUI_PARITY_KEEP=1` (keep the generated homes and print where),
+//! `SKILLTUI_PARITY_SHOW` (how many differences to print, default 30), `SKILLTUI_PYTHON`
+//! (the python3 used to create the venv), `SKILLTUI_SKIP_PARITY=1` (skip, loudly).
+
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// The oracle, plus the libraries that decide its behaviour (YAML and JSON frontmatter parsing,
+/// model validation, .env parsing, skills-ref's strictyaml) pinned so that answers do not drift.
+const REQUIREMENTS: &[&str] = &[
+    "cli-agent-orchestrator==2.5.4",
+    "skills-ref==0.1.1",
+    "PyYAML==6.0.3",
+    "python-frontmatter==1.3.0",
+    "pydantic==2.14.3",
+    "python-dotenv==1.2.4",
+    "strictyaml==1.7.3",
+];
+const RUN_TIMEOUT: Duration = Duration::from_secs(60);
+
+#[test]
+fn cao_parity() {
+    if std::env::var("SKILLTUI_SKIP_PARITY").as_deref() == Ok("1") {
+        eprintln!("parity: SKIPPED (SKILLTUI_SKIP_PARITY=1)");
+        return;
+    }
+    let python = find_python3().unwrap_or_else(|| {
+        panic!(
+            "parity: python3 (>= 3.10) not found on PATH; it is needed to build the CAO oracle \
+             venv. Install python3 (with the venv module) or set SKILLTUI_SKIP_PARITY=1 to skip \
+             this test explicitly."
+        )
+    });
+    let venv_python = ensure_venv(&python);
+
+    let seed = std::env::var("SKILLTUI_PARITY_SEED").unwrap_or_else(|_| "1".into());
+    let count = env_usize("SKILLTUI_PARITY_COUNT", 320);
+    let selfcheck = env_usize("SKILLTUI_PARITY_SELFCHECK", 3);
+    let keep = std::env::var("SKILLTUI_PARITY_KEEP").as_deref() == Ok("1");
+
+    let tmp = tempfile::Builder::new()
+        .prefix("skilltui-parity-")
+        .tempdir()
+        .expect("create temp dir");
+    let root = tmp
+        .path()
+        .canonicalize()
+        .expect("canonicalize temp dir")
+        .join("root");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parity/gen_and_oracle.py");
+
+    let started = Instant::now();
+    let status = Command::new(&venv_python)
+        .arg(&script)
+        .arg(&root)
+        .args(["--seed", &seed, "--count", &count.to_string()])
+        .args(["--selfcheck", &selfcheck.to_string()])
+        .env("PYTHONUTF8", "1")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .stdin(Stdio::null())
+        .status()
+        .expect("run gen_and_oracle.py");
+    assert!(
+        status.success(),
+        "parity: the oracle (gen_and_oracle.py) failed: {status}"
+    );
+    let oracle_time = started.elapsed();
+
+    let expected: Value = serde_json::from_slice(
+        &std::fs::read(root.join("expected.json")).expect("read expected.json"),
+    )
+    .expect("parse expected.json");
+    let homes = expected["homes"].as_array().expect("homes").clone();
+    let cwd = PathBuf::from(expected["cwd"].as_str().expect("cwd"));
+
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_skilltui"));
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, HomeResult)>> = Mutex::new(Vec::new());
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .clamp(1, 4);
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= homes.len() {
+                        break;
+                    }
+                    let r = check_home(&bin, &cwd, &homes[i]);
+                    results.lock().unwrap().push((i, r));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|(i, _)| *i);
+
+    let mut total = HomeResult::default();
+    for (_, r) in results {
+        total.catalogs += r.catalogs;
+        total.folders += r.folders;
+        total.xml_compared += r.xml_compared;
+        total.xml_skipped += r.xml_skipped;
+        total.diffs.extend(r.diffs);
+    }
+
+    let mut by_category: BTreeMap<&str, usize> = BTreeMap::new();
+    for d in &total.diffs {
+        *by_category.entry(d.category).or_default() += 1;
+    }
+    let show_diffs = env_usize("SKILLTUI_PARITY_SHOW", 30);
+    for (n, d) in total.diffs.iter().take(show_diffs).enumerate() {
+        eprintln!(
+            "--- difference {} [{}] {}\n    command:  {}\n    expected: {}\n    actual:   {}",
+            n + 1,
+            d.category,
+            d.home,
+            d.command,
+            d.expected,
+            d.actual
+        );
+    }
+    if total.diffs.len() > show_diffs {
+        eprintln!(
+            "... and {} more differences",
+            total.diffs.len() - show_diffs
+        );
+    }
+    if !by_category.is_empty() {
+        eprintln!("parity: differences by category: {by_category:?}");
+    }
+    eprintln!(
+        "parity: {} homes, {} catalogs, {} folders, {} differences (xml: {} compared, {} skipped \
+         as not comparable; seed {}, oracle {:.1}s, total {:.1}s)",
+        homes.len(),
+        total.catalogs,
+        total.folders,
+        total.diffs.len(),
+        total.xml_compared,
+        total.xml_skipped,
+        seed,
+        oracle_time.as_secs_f64(),
+        started.elapsed().as_secs_f64()
+    );
+    if keep {
+        let kept = tmp.keep();
+        eprintln!("parity: homes kept in {}", kept.join("root").display());
+    }
+    if !total.diffs.is_empty() {
+        panic!(
+            "parity: {} differences between skilltui and CAO 2.5.4 (reproduce with \
+             SKILLTUI_PARITY_SEED={} SKILLTUI_PARITY_COUNT={} SKILLTUI_PARITY_KEEP=1)",
+            total.diffs.len(),
+            seed,
+            count
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// one home
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Default)]
+struct HomeResult {
+    catalogs: usize,
+    folders: usize,
+    xml_compared: usize,
+    xml_skipped: usize,
+    diffs: Vec<Diff>,
+}
+
+struct Diff {
+    category: &'static str,
+    home: String,
+    command: String,
+    expected: String,
+    actual: String,
+}
+
+struct Ctx<'a> {
+    bin: &'a Path,
+    cwd: &'a Path,
+    id: String,
+    home: String,
+    fake_home: String,
+}
+
+impl Ctx<'_> {
+    fn run(&self, args: &[&str]) -> RunOut {
+        let mut cmd = Command::new(self.bin);
+        cmd.arg("--home")
+            .arg(&self.home)
+            .args(args)
+            .current_dir(self.cwd)
+            .env_remove("CAO_HOME_DIR")
+            .env("HOME", &self.fake_home)
+            .env(
+                "XDG_CONFIG_HOME",
+                Path::new(&self.fake_home).join(".config"),
+            )
+            .env("NO_COLOR", "1");
+        run_with_timeout(cmd, RUN_TIMEOUT)
+    }
+
+    fn command(&self, args: &[&str]) -> String {
+        let mut s = format!("HOME={} skilltui --home {}", self.fake_home, self.home);
+        for a in args {
+            s.push(' ');
+            s.push_str(&shell_quote(a));
+        }
+        s
+    }
+
+    fn diff(
+        &self,
+        out: &mut HomeResult,
+        category: &'static str,
+        args: &[&str],
+        expected: String,
+        actual: String,
+    ) {
+        out.diffs.push(Diff {
+            category,
+            home: self.id.clone(),
+            command: self.command(args),
+            expected,
+            actual,
+        });
+    }
+}
+
+fn check_home(bin: &Path, cwd: &Path, h: &Value) -> HomeResult {
+    let ctx = Ctx {
+        bin,
+        cwd,
+        id: format!(
+            "{} ({})",
+            h["id"].as_str().unwrap(),
+            h["home"].as_str().unwrap()
+        ),
+        home: h["home"].as_str().unwrap().to_string(),
+        fake_home: h["fake_home"].as_str().unwrap().to_string(),
+    };
+    let mut out = HomeResult::default();
+    check_list(&ctx, h, &mut out);
+    check_validate(&ctx, h, &mut out);
+    for p in h["profiles"].as_array().unwrap() {
+        check_catalog(&ctx, p, &mut out);
+    }
+    out
+}
+
+fn check_list(ctx: &Ctx, h: &Value, out: &mut HomeResult) {
+    let args = ["list", "--json"];
+    let r = ctx.run(&args);
+    let expected_pairs: Vec<(String, String)> = h["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p[0].as_str().unwrap().to_string(),
+                p[1].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let arr = match (r.code, serde_json::from_slice::<Value>(&r.stdout)) {
+        (Some(0), Ok(Value::Array(a))) => a,
+        _ => {
+            ctx.diff(
+                out,
+                "list",
+                &args,
+                "exit 0 and a JSON array".into(),
+                r.describe(),
+            );
+            return;
+        }
+    };
+    // 1. the `ok` entries, in array order, are CAO's list_skills()
+    let actual_pairs: Vec<(String, String)> = arr
+        .iter()
+        .filter(|e| e["status"] == "ok")
+        .map(|e| (str_field(e, "name"), str_field(e, "description")))
+        .collect();
+    if actual_pairs != expected_pairs {
+        let (e, a) = first_difference(&expected_pairs, &actual_pairs);
+        ctx.diff(
+            out,
+            "list",
+            &args,
+            format!(
+                "{} ok skills; first difference: {}",
+                expected_pairs.len(),
+                e
+            ),
+            format!("{} ok skills; first difference: {}", actual_pairs.len(), a),
+        );
+    }
+    // 2. every candidate folder is listed with CAO's verdict on it (ok / shadowed / invalid),
+    //    and nothing else is
+    let mut actual_status: HashMap<PathBuf, String> = HashMap::new();
+    for e in &arr {
+        let p = normalize(e["path"].as_str().unwrap_or(""));
+        actual_status
+            .entry(p)
+            .or_insert_with(|| str_field(e, "status"));
+    }
+    let mut expected_paths = Vec::new();
+    for s in h["statuses"].as_array().unwrap() {
+        let path = s["path"].as_str().unwrap();
+        let want = s["status"].as_str().unwrap();
+        let np = normalize(path);
+        match actual_status.get(&np) {
+            Some(got) if got == want => {}
+            got => ctx.diff(
+                out,
+                "list-status",
+                &args,
+                format!("{path}: {want}"),
+                format!(
+                    "{path}: {}",
+                    got.map(|s| s.as_str()).unwrap_or("<not listed>")
+                ),
+            ),
+        }
+        expected_paths.push(np);
+    }
+    for (p, st) in &actual_status {
+        if !expected_paths.contains(p) {
+            ctx.diff(
+                out,
+                "list-status",
+                &args,
+                format!("{}: <not a candidate: CAO ignores it>", p.display()),
+                format!("{}: {st}", p.display()),
+            );
+        }
+    }
+}
+
+fn check_validate(ctx: &Ctx, h: &Value, out: &mut HomeResult) {
+    let folders = h["folders"].as_array().unwrap();
+    out.folders += folders.len();
+    let mut args: Vec<&str> = vec!["validate"];
+    for f in folders {
+        args.push(f["path"].as_str().unwrap());
+    }
+    args.push("--json");
+    let r = ctx.run(&args);
+    let any_invalid = folders.iter().any(|f| f["valid"] == false);
+    let want_code = if any_invalid { 1 } else { 0 };
+    let arr = match serde_json::from_slice::<Value>(&r.stdout) {
+        Ok(Value::Array(a)) if a.len() == folders.len() => a,
+        _ => {
+            ctx.diff(
+                out,
+                "validate",
+                &args,
+                format!(
+                    "exit {want_code} and a JSON array of {} objects",
+                    folders.len()
+                ),
+                r.describe(),
+            );
+            return;
+        }
+    };
+    if r.code != Some(want_code) {
+        ctx.diff(
+            out,
+            "validate",
+            &args,
+            format!("exit {want_code}"),
+            format!("exit {:?}", r.code),
+        );
+    }
+    for (f, a) in folders.iter().zip(&arr) {
+        let path = f["path"].as_str().unwrap();
+        let single = ["validate", path, "--json"];
+        let want_valid = f["valid"].as_bool().unwrap();
+        if a["valid"].as_bool() != Some(want_valid) {
+            ctx.diff(
+                out,
+                "validate",
+                &single,
+                format!("valid={want_valid} {}", expected_nd(f)),
+                format!("valid={} errors={}", a["valid"], a["errors"]),
+            );
+        } else if want_valid
+            && (a["name"].as_str() != f["name"].as_str()
+                || a["description"].as_str() != f["description"].as_str())
+        {
+            ctx.diff(
+                out,
+                "validate",
+                &single,
+                expected_nd(f),
+                format!("name={} description={}", a["name"], a["description"]),
+            );
+        }
+    }
+}
+
+fn check_catalog(ctx: &Ctx, p: &Value, out: &mut HomeResult) {
+    let name = p["name"].as_str().unwrap();
+    let ok = p["ok"].as_bool().unwrap();
+    out.catalogs += 1;
+
+    let args = ["catalog", name];
+    let r = ctx.run(&args);
+    if ok {
+        let catalog = p["catalog"].as_str().unwrap();
+        let want = if catalog.is_empty() {
+            String::new()
+        } else {
+            format!("{catalog}\n")
+        };
+        if r.code != Some(0) || r.stdout != want.as_bytes() {
+            ctx.diff(
+                out,
+                "catalog",
+                &args,
+                format!("exit 0, stdout {}", show(want.as_bytes())),
+                r.describe(),
+            );
+        }
+    } else if !is_load_error(&r) {
+        ctx.diff(
+            out,
+            "catalog",
+            &args,
+            format!(
+                "exit 1, stderr starting `error:` (CAO raises {})",
+                p["error"]
+            ),
+            r.describe(),
+        );
+    }
+
+    let args = ["catalog", name, "--format", "xml"];
+    if ok && !p["xml_comparable"].as_bool().unwrap() {
+        out.xml_skipped += 1;
+        return;
+    }
+    out.xml_compared += 1;
+    let r = ctx.run(&args);
+    if ok {
+        let want = format!("{}\n", p["xml"].as_str().unwrap());
+        if r.code != Some(0) || r.stdout != want.as_bytes() {
+            ctx.diff(
+                out,
+                "xml",
+                &args,
+                format!("exit 0, stdout {}", show(want.as_bytes())),
+                r.describe(),
+            );
+        }
+    } else if !is_load_error(&r) {
+        ctx.diff(
+            out,
+            "xml",
+            &args,
+            format!(
+                "exit 1, stderr starting `error:` (CAO raises {})",
+                p["error"]
+            ),
+            r.describe(),
+        );
+    }
+}
+
+fn is_load_error(r: &RunOut) -> bool {
+    r.code == Some(1)
+        && String::from_utf8_lossy(&r.stderr)
+            .lines()
+            .next()
+            .is_some_and(|l| l.starts_with("error:"))
+}
+
+fn expected_nd(f: &Value) -> String {
+    if f["valid"] == true {
+        format!("name={} description={}", f["name"], f["description"])
+    } else {
+        format!("(CAO raises {})", f["error"])
+    }
+}
+
+fn str_field(v: &Value, key: &str) -> String {
+    match &v[key] {
+        Value::String(s) => s.clone(),
+        other => format!("<non-string {other}>"),
+    }
+}
+
+fn first_difference(e: &[(String, String)], a: &[(String, String)]) -> (String, String) {
+    let n = e.len().max(a.len());
+    for i in 0..n {
+        if e.get(i) != a.get(i) {
+            let f = |x: Option<&(String, String)>| match x {
+                Some((n, d)) => format!("#{i} {n:?}: {d:?}"),
+                None => format!("#{i} <none>"),
+            };
+            return (clip(&f(e.get(i))), clip(&f(a.get(i))));
+        }
+    }
+    (String::new(), String::new())
+}
+
+/// Lexical normalisation (what pathlib does): no `.` components, no doubled or trailing `/`.
+fn normalize(p: &str) -> PathBuf {
+    Path::new(p)
+        .components()
+        .filter(|c| !matches!(c, Component::CurDir))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// running the binary
+// ---------------------------------------------------------------------------------------------
+
+struct RunOut {
+    code: Option<i32>,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+    timed_out: bool,
+}
+
+impl RunOut {
+    fn describe(&self) -> String {
+        if self.timed_out {
+            return format!("TIMEOUT after {}s", RUN_TIMEOUT.as_secs());
+        }
+        format!(
+            "exit {:?}, stdout {}, stderr {}",
+            self.code,
+            show(&self.stdout),
+            show(&self.stderr)
+        )
+    }
+}
+
+fn run_with_timeout(mut cmd: Command, timeout: Duration) -> RunOut {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            return RunOut {
+                code: None,
+                stdout: Vec::new(),
+                stderr: format!("spawn failed: {e}").into_bytes(),
+                timed_out: false,
+            };
+        }
+    };
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let t_out = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = so.read_to_end(&mut b);
+        b
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = se.read_to_end(&mut b);
+        b
+    });
+    let deadline = Instant::now() + timeout;
+    let mut timed_out = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => break Some(st),
+            Ok(None) if Instant::now() >= deadline => {
+                let _ = child.kill();
+                timed_out = true;
+                break child.wait().ok();
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(1)),
+            Err(_) => break None,
+        }
+    };
+    RunOut {
+        code: status.and_then(|s| s.code()),
+        stdout: t_out.join().unwrap_or_default(),
+        stderr: t_err.join().unwrap_or_default(),
+        timed_out,
+    }
+}
+
+fn show(b: &[u8]) -> String {
+    clip(&format!("{:?}", String::from_utf8_lossy(b)))
+}
+
+fn clip(s: &str) -> String {
+    const MAX: usize = 900;
+    if s.chars().count() <= MAX {
+        return s.to_string();
+    }
+    let head: String = s.chars().take(MAX).collect();
+    format!("{head}... ({} chars)", s.chars().count())
+}
+
+fn shell_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// the oracle venv
+// ---------------------------------------------------------------------------------------------
+
+fn env_usize(key: &str, default: usize) -> usize {
+    match std::env::var(key) {
+        Ok(v) => v
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{key}={v:?} is not a number")),
+        Err(_) => default,
+    }
+}
+
+fn find_python3() -> Option<PathBuf> {
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Ok(p) = std::env::var("SKILLTUI_PYTHON") {
+        candidates.push(p.into());
+    }
+    candidates.push("python3".into());
+    if cfg!(windows) {
+        candidates.push("python".into());
+    }
+    candidates.into_iter().find(|c| {
+        Command::new(c)
+            .args([
+                "-c",
+                "import sys, venv; sys.exit(0 if sys.version_info >= (3, 10) else 1)",
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })
+}
+
+fn venv_python(venv: &Path) -> PathBuf {
+    if cfg!(windows) {
+        venv.join("Scripts").join("python.exe")
+    } else {
+        venv.join("bin").join("python")
+    }
+}
+
+/// `<target>/parity-venv`, created once (atomically: built aside, then renamed into place).
+fn ensure_venv(python: &Path) -> PathBuf {
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+    let venv = target.join("parity-venv");
+    let marker_text = REQUIREMENTS.join(" ");
+    let ready = |v: &Path| {
+        std::fs::read_to_string(v.join(".skilltui-parity-ready"))
+            .is_ok_and(|s| s.trim() == marker_text)
+            && venv_python(v).exists()
+    };
+    if ready(&venv) {
+        return venv_python(&venv);
+    }
+    eprintln!(
+        "parity: creating the oracle venv {} (one time: {})",
+        venv.display(),
+        marker_text
+    );
+    std::fs::create_dir_all(&target).expect("create target dir");
+    let tmp = target.join(format!("parity-venv.tmp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let st = Command::new(python)
+        .args(["-m", "venv"])
+        .arg(&tmp)
+        .status()
+        .expect("run python3 -m venv");
+    assert!(
+        st.success(),
+        "parity: `{} -m venv {}` failed",
+        python.display(),
+        tmp.display()
+    );
+    let st = Command::new(venv_python(&tmp))
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--disable-pip-version-check",
+            "--no-input",
+            "-q",
+        ])
+        .args(REQUIREMENTS)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .status()
+        .expect("run pip");
+    if !st.success() {
+        let _ = std::fs::remove_dir_all(&tmp);
+        panic!(
+            "parity: `pip install {marker_text}` failed (network?); set SKILLTUI_SKIP_PARITY=1 to skip"
+        );
+    }
+    std::fs::write(tmp.join(".skilltui-parity-ready"), &marker_text).expect("write venv marker");
+    if !ready(&venv) {
+        let _ = std::fs::remove_dir_all(&venv); // a stale, incomplete one
+    }
+    if std::fs::rename(&tmp, &venv).is_err() {
+        // another test process won the race
+        let _ = std::fs::remove_dir_all(&tmp);
+        assert!(
+            ready(&venv),
+            "parity: could not put the venv in place at {}",
+            venv.display()
+        );
+    }
+    venv_python(&venv)
+}
