@@ -150,18 +150,19 @@ pub fn run(cli: &Cli, command: &Command) -> Outcome {
     }
 }
 
-/// Stdout that sanitizes only when a person is looking at it.
+/// Stdout that sanitizes only when a person is looking at it; buffered
+/// (flushed when dropped) so a long listing is one write, not one a line.
 pub struct Output {
     tty: bool,
-    inner: std::io::Stdout,
+    inner: std::io::BufWriter<std::io::Stdout>,
 }
 
 impl Output {
     pub fn stdout() -> Output {
-        let inner = std::io::stdout();
+        let stdout = std::io::stdout();
         Output {
-            tty: inner.is_terminal(),
-            inner,
+            tty: stdout.is_terminal(),
+            inner: std::io::BufWriter::with_capacity(64 * 1024, stdout),
         }
     }
 

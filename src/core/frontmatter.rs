@@ -114,6 +114,16 @@ impl std::fmt::Display for ParseError {
 
 /// Parses normalized text the way `frontmatter.loads` does.
 pub fn parse(norm: &str) -> Result<Frontmatter, ParseError> {
+    parse_with(norm, true)
+}
+
+/// Like [`parse`] but leaves `body` empty: listing a large store only
+/// needs the metadata, and copying every body would double the work.
+pub fn parse_head(norm: &str) -> Result<Frontmatter, ParseError> {
+    parse_with(norm, false)
+}
+
+fn parse_with(norm: &str, keep_body: bool) -> Result<Frontmatter, ParseError> {
     let lead = norm.len() - norm.trim_start_matches(py_isspace).len();
     let text = py_strip(norm);
     let (format, fences) = if yaml_fence_at(text, 0).is_some() {
@@ -121,14 +131,18 @@ pub fn parse(norm: &str) -> Result<Frontmatter, ParseError> {
     } else if json_fence_at(text, 0).is_some() {
         (Format::Json, find_fences(text, json_fence_at))
     } else {
-        return Ok(no_frontmatter(text, false));
+        return Ok(no_frontmatter(text, false, keep_body));
     };
     let Some((first, second)) = fences else {
         // python-frontmatter cannot split and silently keeps the whole text.
-        return Ok(no_frontmatter(text, true));
+        return Ok(no_frontmatter(text, true, keep_body));
     };
     let fm = &text[first.end..second.start];
-    let body = py_strip(&text[second.end..]).to_string();
+    let body = if keep_body {
+        py_strip(&text[second.end..]).to_string()
+    } else {
+        String::new()
+    };
     let root = match format {
         Format::Json => Some(Rc::new(json_to_node(&format!("{{{fm}}}"))?)),
         _ => yaml::load(fm).map_err(|e| ParseError {
@@ -168,11 +182,15 @@ fn check_keys(pairs: &[(Rc<Node>, Rc<Node>)], format: Format) -> Result<(), Pars
     Ok(())
 }
 
-fn no_frontmatter(text: &str, unterminated: bool) -> Frontmatter {
+fn no_frontmatter(text: &str, unterminated: bool, keep_body: bool) -> Frontmatter {
     Frontmatter {
         format: Format::None,
         root: None,
-        body: text.to_string(),
+        body: if keep_body {
+            text.to_string()
+        } else {
+            String::new()
+        },
         fm_range: 0..0,
         unterminated,
     }

@@ -88,8 +88,15 @@ pub fn read_doc(skill_md: &Path) -> Result<SkillDoc, String> {
 
 /// Splits already-read text (the in-app editor validates unsaved text).
 pub fn doc_from_text(text: &str) -> Result<SkillDoc, String> {
+    split_doc(text, frontmatter::parse)
+}
+
+fn split_doc(
+    text: &str,
+    parse: fn(&str) -> Result<Frontmatter, frontmatter::ParseError>,
+) -> Result<SkillDoc, String> {
     let norm = Normalized::new(text);
-    let frontmatter = frontmatter::parse(&norm.text).map_err(|e| e.to_string())?;
+    let frontmatter = parse(&norm.text).map_err(|e| e.to_string())?;
     let fm_text = norm.text[frontmatter.fm_range.clone()].to_string();
     Ok(SkillDoc {
         frontmatter,
@@ -100,8 +107,20 @@ pub fn doc_from_text(text: &str) -> Result<SkillDoc, String> {
 
 /// Reads a file as UTF-8 text with one clear error for each way it fails.
 pub fn read_text(path: &Path) -> Result<String, String> {
+    let mut bytes = Vec::new();
+    read_bytes(path, &mut bytes)?;
+    utf8(path, &bytes)?;
+    String::from_utf8(bytes).map_err(|_| format!("{} is not valid UTF-8", path.display()))
+}
+
+/// Reads a file into `buf` (reused across calls), refusing huge files.
+fn read_bytes(path: &Path, buf: &mut Vec<u8>) -> Result<(), String> {
     let file = fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    read_open(file, size, path, buf)
+}
+
+fn read_open(file: fs::File, size: u64, path: &Path, buf: &mut Vec<u8>) -> Result<(), String> {
     if size > MAX_SKILL_MD_BYTES {
         return Err(format!(
             "{} is {:.1} MiB, over skilltui's {} MiB limit: split it into referenced files",
@@ -110,34 +129,103 @@ pub fn read_text(path: &Path) -> Result<String, String> {
             MAX_SKILL_MD_BYTES / (1024 * 1024)
         ));
     }
-    let mut bytes = Vec::with_capacity(size as usize);
-    file.take(MAX_SKILL_MD_BYTES + 1)
-        .read_to_end(&mut bytes)
+    let mut file = file;
+    // One read of the size fstat gave, then a check for more (a file that
+    // grew meanwhile); the common case costs a single read call.
+    buf.clear();
+    buf.resize(size as usize, 0);
+    let filled =
+        read_full(&mut file, buf).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    buf.truncate(filled);
+    if filled == size as usize && size > 0 {
+        return Ok(());
+    }
+    file.take(MAX_SKILL_MD_BYTES + 1 - filled as u64)
+        .read_to_end(buf)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    String::from_utf8(bytes).map_err(|e| {
+    Ok(())
+}
+
+fn read_full(file: &mut fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// CAO decodes the whole file, so one bad byte anywhere fails it.
+fn utf8<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a str, String> {
+    std::str::from_utf8(bytes).map_err(|e| {
         format!(
             "{} is not valid UTF-8 (byte {}): CAO cannot read it; save it as UTF-8",
             path.display(),
-            e.utf8_error().valid_up_to()
+            e.valid_up_to()
         )
+    })
+}
+
+thread_local! {
+    /// One read buffer per thread: listing a large store then allocates
+    /// (and page-faults) once, not once per skill.
+    static READ_BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The metadata of an opened SKILL.md, without keeping its body.
+fn read_head(file: fs::File, size: u64, skill_md: &Path) -> Result<SkillDoc, String> {
+    READ_BUF.with_borrow_mut(|buf| {
+        read_open(file, size, skill_md, buf)?;
+        let text = utf8(skill_md, buf)?;
+        if text.contains('\r') {
+            return split_doc(text, frontmatter::parse_head);
+        }
+        let frontmatter = frontmatter::parse_head(text).map_err(|e| e.to_string())?;
+        let fm_text = text[frontmatter.fm_range.clone()].to_string();
+        Ok(SkillDoc {
+            frontmatter,
+            fm_text,
+            had_bom: text.starts_with('\u{feff}'),
+        })
     })
 }
 
 /// CAO's verdict on a folder, plus our lints when `lint` is set.
 pub fn check_folder(path: &Path, lint: bool) -> Checked {
+    if let Err(e) = check_structure(path) {
+        return Checked {
+            path: path.to_path_buf(),
+            errors: vec![e],
+            ..Checked::default()
+        };
+    }
+    check_candidate(path, lint).unwrap_or_else(|| Checked {
+        path: path.to_path_buf(),
+        errors: vec![format!("cannot read {}", path.join("SKILL.md").display())],
+        ..Checked::default()
+    })
+}
+
+/// Checks a subfolder of a search dir, or `None` when it holds no regular
+/// SKILL.md (CAO then ignores it silently). Opens SKILL.md once: listing a
+/// large store is mostly system calls.
+pub fn check_candidate(path: &Path, lint: bool) -> Option<Checked> {
+    let skill_md = path.join("SKILL.md");
+    let file = fs::File::open(&skill_md).ok()?;
+    let meta = file.metadata().ok().filter(|m| m.is_file())?;
     let mut out = Checked {
         path: path.to_path_buf(),
         ..Checked::default()
     };
-    if let Err(e) = check_structure(path) {
-        out.errors.push(e);
-        return out;
-    }
-    let doc = match read_doc(&path.join("SKILL.md")) {
+    let doc = match read_head(file, meta.len(), &skill_md) {
         Ok(doc) => doc,
         Err(e) => {
             out.errors.push(e);
-            return out;
+            return Some(out);
         }
     };
     check_doc(&doc, &folder_name(path), &mut out);
@@ -145,7 +233,7 @@ pub fn check_folder(path: &Path, lint: bool) -> Checked {
         lint_doc(&doc, &mut out.warnings);
         lint_folder(path, &mut out.warnings);
     }
-    out
+    Some(out)
 }
 
 /// The checks CAO makes before reading SKILL.md.

@@ -209,29 +209,30 @@ impl Listing {
 /// Lists the store and extra dirs; `lint` adds the spec lints (slower: it
 /// walks each folder).
 pub fn list(home: &Home, lint: bool) -> Listing {
-    let mut candidates = Vec::new();
-    for (order, dir) in home.skill_search_dirs().into_iter().enumerate() {
-        for folder in candidate_folders(&dir) {
-            candidates.push((order, dir.clone(), folder));
+    let mut folders = Vec::new();
+    for dir in home.skill_search_dirs() {
+        for folder in subfolders(&dir) {
+            folders.push((dir.clone(), folder));
         }
     }
-    let checked = check_all(&candidates, lint);
+    let checked = check_all(&folders, lint);
     let mut seen = HashSet::new();
-    let mut entries: Vec<Entry> = candidates
+    let mut entries: Vec<Entry> = folders
         .into_iter()
         .zip(checked)
-        .map(|((_, dir, folder), checked)| {
+        .filter_map(|((dir, folder), checked)| {
+            let checked = checked?;
             let status = match checked.is_valid() {
                 false => Status::Invalid,
                 true if seen.insert(folder.clone()) => Status::Ok,
                 true => Status::Shadowed,
             };
-            Entry {
+            Some(Entry {
                 folder,
                 source_dir: dir,
                 status,
                 checked,
-            }
+            })
         })
         .collect();
     // Stable: equal names keep search order.
@@ -239,15 +240,19 @@ pub fn list(home: &Home, lint: bool) -> Listing {
     Listing { entries }
 }
 
-/// Immediate subfolders that contain a SKILL.md file (others are ignored).
-fn candidate_folders(dir: &Path) -> Vec<String> {
+/// Immediate subfolders (following symlinks), sorted; whether each holds a
+/// SKILL.md is decided when it is checked.
+fn subfolders(dir: &Path) -> Vec<String> {
     let Ok(entries) = fs::read_dir(dir) else {
         return Vec::new();
     };
     let mut out: Vec<String> = entries
         .flatten()
-        .filter(|e| fs::metadata(e.path()).is_ok_and(|m| m.is_dir()))
-        .filter(|e| fs::metadata(e.path().join("SKILL.md")).is_ok_and(|m| m.is_file()))
+        .filter(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => true,
+            Ok(t) if t.is_symlink() => fs::metadata(e.path()).is_ok_and(|m| m.is_dir()),
+            _ => false,
+        })
         .filter_map(|e| e.file_name().into_string().ok())
         .collect();
     out.sort();
@@ -255,27 +260,19 @@ fn candidate_folders(dir: &Path) -> Vec<String> {
 }
 
 /// Checks folders on all cores: a large store is mostly file reads.
-fn check_all(candidates: &[(usize, PathBuf, String)], lint: bool) -> Vec<Checked> {
+fn check_all(folders: &[(PathBuf, String)], lint: bool) -> Vec<Option<Checked>> {
+    let check = |(d, f): &(PathBuf, String)| skill::check_candidate(&d.join(f), lint);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8);
-    if candidates.len() < 64 || threads == 1 {
-        return candidates
-            .iter()
-            .map(|(_, d, f)| skill::check_folder(&d.join(f), lint))
-            .collect();
+    if folders.len() < 64 || threads == 1 {
+        return folders.iter().map(check).collect();
     }
-    let chunk = candidates.len().div_ceil(threads);
+    let chunk = folders.len().div_ceil(threads);
     std::thread::scope(|s| {
-        let handles: Vec<_> = candidates
+        let handles: Vec<_> = folders
             .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    part.iter()
-                        .map(|(_, d, f)| skill::check_folder(&d.join(f), lint))
-                        .collect::<Vec<_>>()
-                })
-            })
+            .map(|part| s.spawn(move || part.iter().map(check).collect::<Vec<_>>()))
             .collect();
         handles
             .into_iter()

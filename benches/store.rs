@@ -1,0 +1,146 @@
+//! `cargo bench --bench store`: whole-process timings of `skilltui list` and
+//! `skilltui catalog P` on a generated store of 1000 skills (3-30 sections
+//! each, about 16 MiB), side by side with CAO 2.5.4 doing the same work in
+//! the parity venv (`target/parity-venv`, made by `cargo test --test
+//! cao_parity`). Prints medians and peak memory; asserts nothing, since
+//! shared machines are noisy.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const SKILLS: usize = 1000;
+const RUNS: usize = 15;
+
+fn main() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let home = tmp.path().join("home");
+    let bytes = generate(&home);
+    println!(
+        "store: {SKILLS} skills, {:.1} MiB, in {}",
+        bytes as f64 / 1048576.0,
+        home.display()
+    );
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_skilltui"));
+    let ours = |args: &[&str]| {
+        let mut c = Command::new(&bin);
+        c.arg("--home").arg(&home).args(args);
+        c
+    };
+    let list = measure(|| ours(&["list"]));
+    let catalog = measure(|| ours(&["catalog", "bench"]));
+    report("skilltui list", &list);
+    report("skilltui catalog bench", &catalog);
+    match venv_python() {
+        Some(py) => {
+            let cao = |code: &str| {
+                let mut c = Command::new(&py);
+                c.args(["-c", code])
+                    .env("CAO_HOME_DIR", &home)
+                    .env("HOME", tmp.path());
+                c
+            };
+            let cao_cli = measure(|| cao(CAO_CLI_LIST));
+            report("CAO `cao skills list` (its CLI)", &cao_cli);
+            let cao_list = measure(|| cao(CAO_LIST));
+            let cao_catalog = measure(|| cao(CAO_CATALOG));
+            report("CAO list_skills (python process)", &cao_list);
+            report("CAO catalog for bench (python process)", &cao_catalog);
+            println!(
+                "speed-up: list {:.0}x against `cao skills list`, {:.0}x against list_skills(); catalog {:.0}x",
+                cao_cli.median.as_secs_f64() / list.median.as_secs_f64(),
+                cao_list.median.as_secs_f64() / list.median.as_secs_f64(),
+                cao_catalog.median.as_secs_f64() / catalog.median.as_secs_f64()
+            );
+        }
+        None => {
+            println!("CAO: no venv at target/parity-venv; run `cargo test --test cao_parity` first")
+        }
+    }
+}
+
+const CAO_CLI_LIST: &str = "import sys\nsys.argv = ['cao', 'skills', 'list']\nfrom cli_agent_orchestrator.cli.main import cli\ncli()";
+const CAO_LIST: &str =
+    "from cli_agent_orchestrator.utils.skills import list_skills\nfor s in list_skills(): pass";
+const CAO_CATALOG: &str = "from cli_agent_orchestrator.utils.agent_profiles import load_agent_profile\nfrom cli_agent_orchestrator.utils.skills import build_skill_catalog\nprint(build_skill_catalog(load_agent_profile('bench').skills)[:0], end='')";
+
+struct Stats {
+    median: Duration,
+    min: Duration,
+    peak_kib: i64,
+}
+
+fn measure(make: impl Fn() -> Command) -> Stats {
+    let mut times = Vec::new();
+    let mut peak = 0;
+    for _ in 0..RUNS {
+        let mut cmd = make();
+        let start = Instant::now();
+        let mut child = cmd
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn");
+        let pid = child.id() as libc::pid_t;
+        let mut status = 0;
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: waits for our own child; rusage is a plain C struct.
+        unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        times.push(start.elapsed());
+        peak = peak.max(usage.ru_maxrss);
+        let _ = child.try_wait();
+    }
+    times.sort();
+    Stats {
+        median: times[RUNS / 2],
+        min: times[0],
+        peak_kib: peak,
+    }
+}
+
+fn report(what: &str, s: &Stats) {
+    println!(
+        "{what:40} median {:7.1} ms  min {:7.1} ms  peak RSS {:6.1} MiB",
+        s.median.as_secs_f64() * 1000.0,
+        s.min.as_secs_f64() * 1000.0,
+        s.peak_kib as f64 / 1024.0
+    );
+}
+
+/// A deterministic store: skill i has 3 + i % 28 sections of prose, lists
+/// and code; profile `bench` selects about half of them by pattern.
+fn generate(home: &Path) -> u64 {
+    let mut total = 0;
+    for i in 0..SKILLS {
+        let name = format!("skill-{i:04}");
+        let dir = home.join("skills").join(&name);
+        fs::create_dir_all(&dir).expect("mkdir");
+        let mut text = format!(
+            "---\nname: {name}\ndescription: \"Skill {i}: does task {i} well, and says when to use it.\"\nlicense: Apache-2.0\n---\n\n# {name}\n"
+        );
+        for s in 0..(3 + i % 28) {
+            let _ = write!(
+                text,
+                "\n## Section {s}\n\n{}\n\n- point one about {name}\n- point two\n\n```python\ndef f_{s}(x):\n    return x * {s}\n```\n",
+                "Prose that explains the step in enough detail to be useful. "
+                    .repeat(10 + (i + s) % 10)
+            );
+        }
+        total += text.len() as u64;
+        fs::write(dir.join("SKILL.md"), text).expect("write");
+    }
+    fs::create_dir_all(home.join("agent-store")).expect("mkdir");
+    fs::write(
+        home.join("agent-store/bench.md"),
+        "---\nname: bench\ndescription: d\nskills: ['skill-0*', 'skill-[1-4]*']\n---\nPrompt\n",
+    )
+    .expect("write");
+    total
+}
+
+fn venv_python() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/parity-venv/bin/python");
+    root.exists().then_some(root)
+}
