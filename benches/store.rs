@@ -5,13 +5,13 @@
 //! cao_parity`). Prints medians and peak memory; asserts nothing, since
 //! shared machines are noisy.
 
-use std::fmt::Write as _;
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const SKILLS: usize = 1000;
+mod common;
+use common::{SKILLS, generate};
+
 const RUNS: usize = 15;
 
 fn main() {
@@ -107,37 +107,6 @@ fn report(what: &str, s: &Stats) {
         s.min.as_secs_f64() * 1000.0,
         s.peak_kib as f64 / 1024.0
     );
-}
-
-/// A deterministic store: skill i has 3 + i % 28 sections of prose, lists
-/// and code; profile `bench` selects about half of them by pattern.
-fn generate(home: &Path) -> u64 {
-    let mut total = 0;
-    for i in 0..SKILLS {
-        let name = format!("skill-{i:04}");
-        let dir = home.join("skills").join(&name);
-        fs::create_dir_all(&dir).expect("mkdir");
-        let mut text = format!(
-            "---\nname: {name}\ndescription: \"Skill {i}: does task {i} well, and says when to use it.\"\nlicense: Apache-2.0\n---\n\n# {name}\n"
-        );
-        for s in 0..(3 + i % 28) {
-            let _ = write!(
-                text,
-                "\n## Section {s}\n\n{}\n\n- point one about {name}\n- point two\n\n```python\ndef f_{s}(x):\n    return x * {s}\n```\n",
-                "Prose that explains the step in enough detail to be useful. "
-                    .repeat(10 + (i + s) % 10)
-            );
-        }
-        total += text.len() as u64;
-        fs::write(dir.join("SKILL.md"), text).expect("write");
-    }
-    fs::create_dir_all(home.join("agent-store")).expect("mkdir");
-    fs::write(
-        home.join("agent-store/bench.md"),
-        "---\nname: bench\ndescription: d\nskills: ['skill-0*', 'skill-[1-4]*']\n---\nPrompt\n",
-    )
-    .expect("write");
-    total
 }
 
 fn venv_python() -> Option<PathBuf> {

@@ -1,8 +1,6 @@
 //! The catalog block a profile injects (cao-compat 6) and the other formats
 //! skilltui offers, plus Python's `fnmatch.fnmatchcase` for `skills` patterns.
 
-use std::path::PathBuf;
-
 use crate::core::skill;
 use crate::core::store::{Entry, Listing};
 use crate::core::yaml::Value;
@@ -238,12 +236,12 @@ pub fn compose_prompt(body: &str, block: &str) -> String {
 }
 
 /// Sizes for the Catalog pane: what the block costs up front, and what the
-/// skills' bodies would cost if loaded.
+/// offered skills' bodies would cost once loaded.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cost {
     pub block_chars: usize,
     pub block_tokens: usize,
-    pub bodies_chars: usize,
+    pub bodies_bytes: usize,
     pub bodies_tokens: usize,
 }
 
@@ -252,18 +250,15 @@ pub fn estimate_tokens(chars: usize) -> usize {
     chars.div_ceil(4)
 }
 
-pub fn cost(block: &str, offered_paths: &[PathBuf]) -> Cost {
+/// Uses the body sizes the listing already measured: no file is read.
+pub fn cost(block: &str, offered: &[&Entry]) -> Cost {
     let block_chars = block.chars().count();
-    let bodies_chars: usize = offered_paths
-        .iter()
-        .filter_map(|p| skill::read_doc(&p.join("SKILL.md")).ok())
-        .map(|d| d.frontmatter.body.chars().count())
-        .sum();
+    let bodies_bytes: usize = offered.iter().map(|e| e.checked.body_bytes).sum();
     Cost {
         block_chars,
         block_tokens: estimate_tokens(block_chars),
-        bodies_chars,
-        bodies_tokens: estimate_tokens(bodies_chars),
+        bodies_bytes,
+        bodies_tokens: estimate_tokens(bodies_bytes),
     }
 }
 

@@ -75,6 +75,8 @@ pub struct Frontmatter {
     pub root: Option<Rc<Node>>,
     /// The stripped body (CAO's `content.strip()`).
     pub body: String,
+    /// The body's length in bytes, known even when `body` was not kept.
+    pub body_len: usize,
     /// Where the frontmatter text sits in the normalized text (YAML only:
     /// node spans are relative to its start).
     pub fm_range: Range<usize>,
@@ -138,8 +140,10 @@ fn parse_with(norm: &str, keep_body: bool) -> Result<Frontmatter, ParseError> {
         return Ok(no_frontmatter(text, true, keep_body));
     };
     let fm = &text[first.end..second.start];
+    let body_text = py_strip(&text[second.end..]);
+    let body_len = body_text.len();
     let body = if keep_body {
-        py_strip(&text[second.end..]).to_string()
+        body_text.to_string()
     } else {
         String::new()
     };
@@ -157,6 +161,7 @@ fn parse_with(norm: &str, keep_body: bool) -> Result<Frontmatter, ParseError> {
         format,
         root,
         body,
+        body_len,
         fm_range: lead + first.end..lead + second.start,
         unterminated: false,
     })
@@ -191,6 +196,7 @@ fn no_frontmatter(text: &str, unterminated: bool, keep_body: bool) -> Frontmatte
         } else {
             String::new()
         },
+        body_len: text.len(),
         fm_range: 0..0,
         unterminated,
     }

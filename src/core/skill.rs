@@ -29,6 +29,8 @@ pub struct Checked {
     pub errors: Vec<String>,
     /// Lints: never block what CAO accepts.
     pub warnings: Vec<String>,
+    /// Bytes of the body an agent loads on demand (0 when unreadable).
+    pub body_bytes: usize,
 }
 
 impl Checked {
@@ -228,6 +230,7 @@ pub fn check_candidate(path: &Path, lint: bool) -> Option<Checked> {
             return Some(out);
         }
     };
+    out.body_bytes = doc.frontmatter.body_len;
     check_doc(&doc, &folder_name(path), &mut out);
     if lint {
         lint_doc(&doc, &mut out.warnings);

@@ -1,0 +1,38 @@
+//! The store both benches run on.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+
+pub const SKILLS: usize = 1000;
+
+/// A deterministic store: skill i has 3 + i % 28 sections of prose, lists
+/// and code; profile `bench` selects about half of them by pattern.
+pub fn generate(home: &Path) -> u64 {
+    let mut total = 0;
+    for i in 0..SKILLS {
+        let name = format!("skill-{i:04}");
+        let dir = home.join("skills").join(&name);
+        fs::create_dir_all(&dir).expect("mkdir");
+        let mut text = format!(
+            "---\nname: {name}\ndescription: \"Skill {i}: does task {i} well, and says when to use it.\"\nlicense: Apache-2.0\n---\n\n# {name}\n"
+        );
+        for s in 0..(3 + i % 28) {
+            let _ = write!(
+                text,
+                "\n## Section {s}\n\n{}\n\n- point one about {name}\n- point two\n\n```python\ndef f_{s}(x):\n    return x * {s}\n```\n",
+                "Prose that explains the step in enough detail to be useful. "
+                    .repeat(10 + (i + s) % 10)
+            );
+        }
+        total += text.len() as u64;
+        fs::write(dir.join("SKILL.md"), text).expect("write");
+    }
+    fs::create_dir_all(home.join("agent-store")).expect("mkdir");
+    fs::write(
+        home.join("agent-store/bench.md"),
+        "---\nname: bench\ndescription: d\nskills: ['skill-0*', 'skill-[1-4]*']\n---\nPrompt\n",
+    )
+    .expect("write");
+    total
+}

@@ -1,0 +1,590 @@
+//! Drawing the App: four panes (two or one when narrow), the dialogs, and
+//! the status line. Text read from disk is sanitized before it is drawn.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{
+    Block, BorderType, Borders, Clear, List, ListItem, ListState, Paragraph, Wrap,
+};
+
+use crate::core::store::Status;
+use crate::core::text::{sanitize, sanitize_line};
+use crate::tui::app::{App, Areas, Dialog, Pane, Tick, mark};
+
+/// Wide enough for all four panes at once.
+const FULL_WIDTH: u16 = 100;
+/// Below this, one pane at a time.
+const PAIR_WIDTH: u16 = 60;
+
+pub fn draw(frame: &mut Frame, app: &mut App) {
+    let area = frame.area();
+    frame.render_widget(Block::default().style(app.theme.base), area);
+    let [body, status] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
+    app.areas = layout(body, app.focus);
+    let a = app.areas;
+    draw_skills(frame, app, a.skills);
+    draw_preview(frame, app, a.preview);
+    draw_profiles(frame, app, a.profiles);
+    draw_catalog(frame, app, a.catalog);
+    draw_status(frame, app, status);
+    draw_dialog(frame, app, area);
+}
+
+/// Where each pane goes; a pane that does not fit gets an empty rect.
+pub fn layout(body: Rect, focus: Pane) -> Areas {
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(38), Constraint::Percentage(62)]).areas(body);
+    if body.width >= FULL_WIDTH && body.height >= 16 {
+        let [skills, profiles] =
+            Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(left);
+        let [preview, catalog] =
+            Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(right);
+        return Areas {
+            skills,
+            preview,
+            profiles,
+            catalog,
+        };
+    }
+    let mut a = Areas::default();
+    if body.width < PAIR_WIDTH {
+        match focus {
+            Pane::Skills => a.skills = body,
+            Pane::Preview => a.preview = body,
+            Pane::Profiles => a.profiles = body,
+            Pane::Catalog => a.catalog = body,
+        }
+    } else if matches!(focus, Pane::Skills | Pane::Preview) {
+        (a.skills, a.preview) = (left, right);
+    } else {
+        (a.profiles, a.catalog) = (left, right);
+    }
+    a
+}
+
+fn pane_block<'a>(app: &App, pane: Pane, title: String) -> Block<'a> {
+    let focused = app.focus == pane;
+    let n = Pane::ALL.iter().position(|p| *p == pane).unwrap_or(0) + 1;
+    Block::default()
+        .borders(Borders::ALL)
+        .border_type(if focused {
+            BorderType::Thick
+        } else {
+            BorderType::Rounded
+        })
+        .border_style(if focused {
+            app.theme.border_focused
+        } else {
+            app.theme.border
+        })
+        .title(Line::from(vec![
+            Span::styled(format!(" {n} "), app.theme.dim),
+            Span::styled(format!("{title} "), app.theme.title),
+        ]))
+}
+
+fn draw_skills(frame: &mut Frame, app: &mut App, area: Rect) {
+    if area.is_empty() {
+        return;
+    }
+    let title = format!(
+        "Skills ({}/{})",
+        app.filtered.len(),
+        app.listing.entries.len()
+    );
+    let block = pane_block(app, Pane::Skills, title);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let show_filter = app.filtering || !app.filter.is_empty();
+    let [filter_area, list_area] = Layout::vertical([
+        Constraint::Length(u16::from(show_filter)),
+        Constraint::Min(0),
+    ])
+    .areas(inner);
+    if show_filter {
+        let cursor = if app.filtering { "▏" } else { "" };
+        let line = Line::from(vec![
+            Span::styled("/", app.theme.accent),
+            Span::raw(format!("{}{cursor}", sanitize_line(&app.filter))),
+        ]);
+        frame.render_widget(Paragraph::new(line), filter_area);
+    }
+    if app.listing.entries.is_empty() {
+        let hint = "No skills in the store.\nPress S to seed the defaults, a to install a folder.";
+        frame.render_widget(
+            Paragraph::new(hint)
+                .style(app.theme.dim)
+                .wrap(Wrap { trim: true }),
+            list_area,
+        );
+        return;
+    }
+    let items: Vec<ListItem> = app
+        .filtered
+        .iter()
+        .map(|&i| {
+            let e = &app.listing.entries[i];
+            let style = match e.status {
+                Status::Ok => app.theme.ok,
+                Status::Invalid => app.theme.invalid_mark,
+                Status::Shadowed => app.theme.shadowed_mark,
+            };
+            let desc = e.description().lines().next().unwrap_or("");
+            ListItem::new(Line::from(vec![
+                Span::styled(format!("{} ", mark(e.status)), style),
+                Span::styled(
+                    sanitize_line(e.name()).into_owned(),
+                    if e.status == Status::Ok {
+                        app.theme.base
+                    } else {
+                        style
+                    },
+                ),
+                Span::styled(format!("  {}", sanitize_line(desc)), app.theme.dim),
+            ]))
+        })
+        .collect();
+    let mut state = ListState::default().with_selected(Some(app.skill_sel));
+    let list = List::new(items).highlight_style(app.theme.selected);
+    frame.render_stateful_widget(list, list_area, &mut state);
+}
+
+fn draw_preview(frame: &mut Frame, app: &mut App, area: Rect) {
+    if area.is_empty() {
+        return;
+    }
+    let title = match app.selected_entry() {
+        Some(e) => format!(
+            "Preview · {}",
+            sanitize_line(&e.checked.path.display().to_string())
+        ),
+        None => "Preview".into(),
+    };
+    let block = pane_block(app, Pane::Preview, title);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let mut lines: Vec<Line> = Vec::new();
+    if let Some(e) = app.selected_entry() {
+        let status = match e.status {
+            Status::Ok => Span::styled("✓ CAO loads this skill", app.theme.ok),
+            Status::Invalid => Span::styled("✗ CAO skips this folder", app.theme.error),
+            Status::Shadowed => Span::styled(
+                "◌ shadowed: an earlier folder of this name wins",
+                app.theme.warning,
+            ),
+        };
+        lines.push(Line::from(status));
+        for err in &e.checked.errors {
+            lines.push(Line::styled(
+                format!("  ✗ {}", sanitize_line(err)),
+                app.theme.error,
+            ));
+        }
+        for w in &e.checked.warnings {
+            lines.push(Line::styled(
+                format!("  ! {}", sanitize_line(w)),
+                app.theme.warning,
+            ));
+        }
+        lines.push(Line::default());
+    }
+    let rendered = app.preview(inner.width.saturating_sub(1));
+    let total = lines.len() + rendered.lines.len();
+    lines.extend(rendered.lines.iter().cloned());
+    let max = total.saturating_sub(inner.height as usize) as u16;
+    app.preview_scroll = app.preview_scroll.min(max);
+    frame.render_widget(
+        Paragraph::new(Text::from(lines)).scroll((app.preview_scroll, 0)),
+        inner,
+    );
+}
+
+fn draw_profiles(frame: &mut Frame, app: &mut App, area: Rect) {
+    if area.is_empty() {
+        return;
+    }
+    let block = pane_block(
+        app,
+        Pane::Profiles,
+        format!("Profiles ({})", app.profiles.len()),
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let list_height = (app.profiles.len() as u16).clamp(1, (inner.height / 3).max(1));
+    let [list_area, detail_area, checks_area] = Layout::vertical([
+        Constraint::Length(list_height),
+        Constraint::Length(2),
+        Constraint::Min(0),
+    ])
+    .areas(inner);
+    let items: Vec<ListItem> = app
+        .profiles
+        .iter()
+        .map(|r| {
+            let broken = r.loaded.is_err();
+            ListItem::new(Line::from(vec![
+                Span::styled(if broken { "✗ " } else { "  " }, app.theme.error),
+                Span::raw(sanitize_line(&r.listed.name).into_owned()),
+                Span::styled(format!("  {}", r.listed.location.source), app.theme.dim),
+            ]))
+        })
+        .collect();
+    let highlight = if app.in_checklist {
+        app.theme.accent.add_modifier(Modifier::BOLD)
+    } else {
+        app.theme.selected
+    };
+    let mut state = ListState::default().with_selected(Some(app.profile_sel));
+    frame.render_stateful_widget(
+        List::new(items).highlight_style(highlight),
+        list_area,
+        &mut state,
+    );
+    frame.render_widget(
+        Paragraph::new(profile_detail(app)).wrap(Wrap { trim: true }),
+        detail_area,
+    );
+    draw_checklist(frame, app, checks_area);
+}
+
+fn profile_detail(app: &App) -> Text<'static> {
+    let Some(row) = app.selected_profile() else {
+        return Text::styled("no profiles: add one to the agent store", app.theme.dim);
+    };
+    let where_ = match &row.listed.location.path {
+        Some(p) => sanitize_line(&p.display().to_string()).into_owned(),
+        None => "built into CAO (read-only)".into(),
+    };
+    let skills = match &row.loaded {
+        Err(e) => Line::styled(format!("✗ {}", sanitize_line(e)), app.theme.error),
+        Ok(p) => match &p.skills {
+            None => Line::styled("skills: (not listed: every skill)", app.theme.dim),
+            Some(s) if s.is_empty() => Line::styled("skills: [] (no catalog)", app.theme.dim),
+            Some(s) => Line::styled(
+                format!("skills: {}", sanitize_line(&s.join(", "))),
+                app.theme.dim,
+            ),
+        },
+    };
+    Text::from(vec![Line::styled(where_, app.theme.dim), skills])
+}
+
+fn draw_checklist(frame: &mut Frame, app: &App, area: Rect) {
+    let ticks = app.ticks();
+    let items: Vec<ListItem> = app
+        .valid_skills()
+        .iter()
+        .zip(&ticks)
+        .map(|(e, tick)| {
+            let (box_, style) = match tick {
+                Tick::Off => ("[ ]", app.theme.checkbox_off),
+                Tick::Exact => ("[x]", app.theme.checkbox_on),
+                Tick::Pattern(_) => ("[*]", app.theme.pattern_match),
+                Tick::All => ("[x]", app.theme.dim),
+            };
+            let mut spans = vec![
+                Span::styled(format!("{box_} "), style),
+                Span::raw(sanitize_line(e.name()).into_owned()),
+            ];
+            if let Tick::Pattern(p) = tick {
+                spans.push(Span::styled(
+                    format!("  via {}", sanitize_line(&p.join(", "))),
+                    app.theme.pattern_match,
+                ));
+            }
+            ListItem::new(Line::from(spans))
+        })
+        .collect();
+    let mut state = ListState::default().with_selected(app.in_checklist.then_some(app.check_sel));
+    frame.render_stateful_widget(
+        List::new(items).highlight_style(app.theme.selected),
+        area,
+        &mut state,
+    );
+}
+
+fn draw_catalog(frame: &mut Frame, app: &mut App, area: Rect) {
+    if area.is_empty() {
+        return;
+    }
+    let c = &app.cost;
+    let title = format!(
+        "Catalog · {} · {} chars ≈{} tok · bodies ≈{} tok on demand",
+        app.format.name(),
+        c.block_chars,
+        c.block_tokens,
+        c.bodies_tokens
+    );
+    let block = pane_block(app, Pane::Catalog, title);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let mut lines: Vec<Line> = app
+        .unmatched
+        .iter()
+        .map(|p| {
+            Line::styled(
+                format!(
+                    "! pattern '{}' matches no installed skill",
+                    sanitize_line(p)
+                ),
+                app.theme.warning,
+            )
+        })
+        .collect();
+    match &app.catalog_text {
+        Err(e) => lines.push(Line::styled(sanitize_line(e).into_owned(), app.theme.error)),
+        Ok(t) if t.is_empty() => lines.push(Line::styled(
+            "(empty: this profile injects no catalog)",
+            app.theme.dim,
+        )),
+        Ok(t) => lines.extend(sanitize(t).lines().map(|l| Line::raw(l.to_string()))),
+    }
+    let total = wrapped_height(&lines, inner.width);
+    let para = Paragraph::new(Text::from(lines)).wrap(Wrap { trim: false });
+    app.catalog_scroll = app.catalog_scroll.min(total.saturating_sub(inner.height));
+    frame.render_widget(para.scroll((app.catalog_scroll, 0)), inner);
+}
+
+/// Rows the lines take when wrapped at `width` (an upper bound is enough:
+/// it only clamps scrolling).
+fn wrapped_height(lines: &[Line], width: u16) -> u16 {
+    let w = usize::from(width.max(1));
+    let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(w)).sum();
+    rows.min(usize::from(u16::MAX)) as u16
+}
+
+fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
+    let line = match &app.status {
+        Some((msg, true)) => {
+            Line::styled(format!(" {} ", sanitize_line(msg)), app.theme.status_err)
+        }
+        Some((msg, false)) => {
+            Line::styled(format!(" {} ", sanitize_line(msg)), app.theme.status_ok)
+        }
+        None => Line::styled(
+            " ? help  q quit  Tab/1-4 panes  / filter  a add  d remove  S seed  e edit  Space toggle  f format  y copy",
+            app.theme.dim,
+        ),
+    };
+    frame.render_widget(Paragraph::new(line), area);
+}
+
+/// A centered popup of at most `w` x `h`.
+fn popup(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+fn draw_dialog(frame: &mut Frame, app: &mut App, area: Rect) {
+    let Some(dialog) = app.dialog.as_mut() else {
+        return;
+    };
+    let theme = &app.theme;
+    let frame_block = |title: &str| {
+        Block::default()
+            .borders(Borders::ALL)
+            .border_type(BorderType::Double)
+            .border_style(theme.border_focused)
+            .title(Span::styled(format!(" {title} "), theme.title))
+            .style(theme.base)
+    };
+    let (title, body, size): (&str, Text, (u16, u16)) = match dialog {
+        Dialog::Help => ("Keys", help_text(), (64, 30)),
+        Dialog::Install(i) => {
+            let mut lines = vec![
+                Line::from("Install a skill folder (Tab completes, Enter installs, Esc cancels)"),
+                Line::from(vec![
+                    Span::styled("path: ", theme.accent),
+                    Span::raw(format!("{}▏", sanitize_line(&i.input))),
+                ]),
+            ];
+            if !i.completions.is_empty() {
+                lines.push(Line::styled(
+                    sanitize_line(&i.completions.join("  ")).into_owned(),
+                    theme.dim,
+                ));
+            }
+            if let Some(c) = &i.preview {
+                lines.push(Line::default());
+                lines.push(Line::from(format!(
+                    "name: {}",
+                    sanitize_line(c.name.as_deref().unwrap_or("?"))
+                )));
+                lines.push(Line::from(format!(
+                    "description: {}",
+                    sanitize_line(c.description.as_deref().unwrap_or("?"))
+                )));
+                lines.extend(
+                    c.errors
+                        .iter()
+                        .map(|e| Line::styled(format!("✗ {}", sanitize_line(e)), theme.error)),
+                );
+                lines.extend(
+                    c.warnings
+                        .iter()
+                        .map(|w| Line::styled(format!("! {}", sanitize_line(w)), theme.warning)),
+                );
+                if c.is_valid() {
+                    lines.push(Line::styled("✓ CAO will load it", theme.ok));
+                }
+            }
+            ("Install", Text::from(lines), (80, 16))
+        }
+        Dialog::Force { src, name, diff } => {
+            let mut lines = vec![
+                Line::from(format!("'{}' is already installed.", sanitize_line(name))),
+                Line::from(format!(
+                    "Replace it with {}?",
+                    sanitize_line(&src.display().to_string())
+                )),
+                Line::default(),
+            ];
+            let files = |sign: &str, v: &Vec<String>, style: Style| {
+                v.iter()
+                    .take(8)
+                    .map(move |f| Line::styled(format!("  {sign} {}", sanitize_line(f)), style))
+                    .collect::<Vec<_>>()
+            };
+            lines.extend(files("+", &diff.added, theme.ok));
+            lines.extend(files("-", &diff.removed, theme.error));
+            lines.extend(files("~", &diff.changed, theme.warning));
+            if diff.added.is_empty() && diff.removed.is_empty() && diff.changed.is_empty() {
+                lines.push(Line::styled("  (no file differs)", theme.dim));
+            }
+            lines.push(Line::default());
+            lines.push(Line::from("y replace (atomic)   n keep the installed one"));
+            ("Replace?", Text::from(lines), (72, 20))
+        }
+        Dialog::Remove { name, path } => (
+            "Remove?",
+            Text::from(vec![
+                Line::from(format!("Remove the skill '{}'?", sanitize_line(name))),
+                Line::from(format!(
+                    "This deletes the folder {}",
+                    sanitize_line(&path.display().to_string())
+                )),
+                Line::default(),
+                Line::from("y remove   n keep"),
+            ]),
+            (72, 7),
+        ),
+        Dialog::Seed {
+            items,
+            chosen,
+            cursor,
+        } => {
+            let mut lines = vec![
+                Line::from("Default skills (Space picks, Enter seeds, Esc closes)"),
+                Line::default(),
+            ];
+            for (i, (d, c)) in items.iter().zip(chosen.iter()).enumerate() {
+                let (box_, note) = if d.present {
+                    ("   ", "already present (kept)")
+                } else if *c {
+                    ("[x]", "new")
+                } else {
+                    ("[ ]", "new")
+                };
+                let style = if i == *cursor {
+                    theme.selected
+                } else if d.present {
+                    theme.dim
+                } else {
+                    theme.base
+                };
+                lines.push(Line::styled(format!("{box_} {:28} {note}", d.name), style));
+            }
+            (
+                "Seed defaults",
+                Text::from(lines),
+                (72, items.len() as u16 + 5),
+            )
+        }
+        Dialog::Materialize { profile, skill } => (
+            "Write an explicit list?",
+            Text::from(vec![
+                Line::from(format!(
+                    "'{}' has no skills: list, so CAO offers it every skill.",
+                    sanitize_line(profile)
+                )),
+                Line::from(format!(
+                    "Turning '{}' off writes an explicit list of all the others.",
+                    sanitize_line(skill)
+                )),
+                Line::default(),
+                Line::from("y write the list   n leave the profile as it is"),
+            ]),
+            (76, 7),
+        ),
+        Dialog::Edit(edit) => {
+            let rect = popup(
+                area,
+                area.width.saturating_sub(4),
+                area.height.saturating_sub(2),
+            );
+            frame.render_widget(Clear, rect);
+            let block = frame_block("Edit SKILL.md · Ctrl-S save · Esc close");
+            let inner = block.inner(rect);
+            frame.render_widget(block, rect);
+            let [text_area, msg] =
+                Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(inner);
+            frame.render_widget(&edit.area, text_area);
+            let line = match &edit.message {
+                Some((m, true)) => Line::styled(sanitize_line(m).into_owned(), theme.error),
+                Some((m, false)) => Line::styled(sanitize_line(m).into_owned(), theme.ok),
+                None => Line::styled(
+                    sanitize_line(&edit.path.display().to_string()).into_owned(),
+                    theme.dim,
+                ),
+            };
+            frame.render_widget(Paragraph::new(line), msg);
+            return;
+        }
+    };
+    // As tall as the content needs, up to the requested size.
+    let content_width = size.0.min(area.width).saturating_sub(2);
+    let needed = wrapped_height(&body.lines, content_width).saturating_add(2);
+    let rect = popup(area, size.0, size.1.min(needed));
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(body)
+            .block(frame_block(title))
+            .wrap(Wrap { trim: false }),
+        rect,
+    );
+}
+
+pub const KEYS: &[(&str, &str)] = &[
+    ("Tab / Shift-Tab, 1-4", "move between panes"),
+    ("↑ ↓ / j k, PgUp PgDn, g G", "move or scroll"),
+    ("Enter", "open: preview, a profile's checklist"),
+    ("Space", "toggle a skill in the profile (checklist)"),
+    ("← / Esc", "leave the checklist; clear the filter"),
+    ("/", "fuzzy filter the skills"),
+    ("a", "install a skill folder"),
+    ("d", "remove the selected skill"),
+    ("S", "seed the default skills"),
+    ("e", "edit the selected SKILL.md"),
+    ("f", "catalog format: cao, v1, xml, json"),
+    ("y", "copy the catalog block"),
+    ("r", "reload from disk"),
+    ("?", "this help"),
+    ("q, Ctrl-C", "quit"),
+    ("mouse", "click selects, wheel scrolls"),
+];
+
+fn help_text() -> Text<'static> {
+    Text::from(
+        KEYS.iter()
+            .map(|(k, v)| Line::from(format!("{k:28} {v}")))
+            .collect::<Vec<_>>(),
+    )
+}

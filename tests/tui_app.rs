@@ -1,0 +1,486 @@
+//! The TUI without a terminal: keys fed into the App, its state and the
+//! files on disk checked, and every pane and dialog rendered on ratatui's
+//! TestBackend as insta snapshots at 120x40 and 80x24.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use skilltui::core::store::{self, Home};
+use skilltui::tui::app::{App, Dialog, Pane, Tick};
+use skilltui::tui::theme::Theme;
+use skilltui::tui::ui;
+
+struct Fixture {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    app: App,
+}
+
+const SUPERVISOR: &str = "---\nname: supervisor\ndescription: Coordinates workers\nskills:\n  - cao-supervisor-protocols  # delegation rules\n  - \"code-*\"\n---\nYou supervise.\n";
+
+/// A home with the defaults, one invalid skill, a shadowed one, a profile
+/// with a list and one without.
+fn fixture() -> Fixture {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("home");
+    let home = Home::at(root.clone(), tmp.path().to_path_buf());
+    store::seed(&home, None).unwrap();
+    skill_at(&root.join("skills"), "broken-yes", "yes");
+    let extra = tmp.path().join("extra");
+    skill_at(&extra, "code-style", "\"An older copy\"");
+    fs::write(
+        root.join("settings.json"),
+        format!(
+            "{{\"skills\": {{\"extra_dirs\": [\"{}\"]}}}}",
+            extra.display()
+        ),
+    )
+    .unwrap();
+    fs::create_dir_all(root.join("agent-store")).unwrap();
+    fs::write(root.join("agent-store/supervisor.md"), SUPERVISOR).unwrap();
+    fs::write(
+        root.join("agent-store/writer.md"),
+        "---\nname: writer\ndescription: Writes docs\n---\nWrite.\n",
+    )
+    .unwrap();
+    let app = App::new(
+        Home::at(root.clone(), tmp.path().to_path_buf()),
+        Theme::dark(),
+    );
+    Fixture {
+        _tmp: tmp,
+        root,
+        app,
+    }
+}
+
+fn skill_at(dir: &Path, name: &str, desc: &str) {
+    fs::create_dir_all(dir.join(name)).unwrap();
+    fs::write(
+        dir.join(name).join("SKILL.md"),
+        format!("---\nname: {name}\ndescription: {desc}\n---\n# {name}\n\nSome *text*.\n\n```rust\nfn main() {{}}\n```\n"),
+    )
+    .unwrap();
+}
+
+fn press(app: &mut App, keys: &str) {
+    for c in keys.chars() {
+        key(app, KeyCode::Char(c));
+    }
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn render(app: &mut App, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| ui::draw(f, app)).unwrap();
+    t
+}
+
+fn snapshot(name: &str, f: &mut Fixture, w: u16, h: u16) {
+    let t = render(&mut f.app, w, h);
+    // Temp dirs differ per run: hide their random part.
+    let tmp = regex::Regex::new(r"/tmp/\.tmp[A-Za-z0-9]*").unwrap();
+    let text = tmp
+        .replace_all(&format!("{}", t.backend()), "[TMP]")
+        .into_owned();
+    insta::assert_snapshot!(name, text);
+}
+
+fn select_profile(app: &mut App, name: &str) {
+    key(app, KeyCode::Char('3'));
+    let pos = app
+        .profiles
+        .iter()
+        .position(|p| p.listed.name == name)
+        .expect("profile exists");
+    app.profile_sel = pos;
+    app.refresh_catalog();
+    key(app, KeyCode::Enter);
+}
+
+fn check_skill(app: &mut App, skill: &str) {
+    app.check_sel = app
+        .valid_skills()
+        .iter()
+        .position(|e| e.folder == skill)
+        .expect("skill exists");
+}
+
+#[test]
+fn statuses_and_selection() {
+    let f = fixture();
+    let names: Vec<_> = f
+        .app
+        .listing
+        .entries
+        .iter()
+        .map(|e| (e.name().to_string(), e.status))
+        .collect();
+    assert!(
+        names
+            .iter()
+            .any(|(n, s)| n == "broken-yes" && *s == store::Status::Invalid)
+    );
+    assert!(
+        names
+            .iter()
+            .any(|(n, s)| n == "code-style" && *s == store::Status::Shadowed)
+    );
+    assert!(
+        f.app.dialog.is_none(),
+        "a home with skills opens without the seed menu"
+    );
+}
+
+#[test]
+fn panes_filter_and_movement() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    key(app, KeyCode::Tab);
+    assert_eq!(app.focus, Pane::Preview);
+    key(app, KeyCode::BackTab);
+    press(app, "4");
+    assert_eq!(app.focus, Pane::Catalog);
+    press(app, "1jj");
+    assert_eq!(app.skill_sel, 2);
+    press(app, "G");
+    assert_eq!(app.skill_sel, app.filtered.len() - 1);
+    press(app, "/pytest");
+    assert!(app.filtering);
+    assert_eq!(app.selected_entry().unwrap().folder, "python-testing");
+    key(app, KeyCode::Esc);
+    assert!(!app.filtering && app.filter.is_empty());
+    assert_eq!(app.filtered.len(), app.listing.entries.len());
+}
+
+#[test]
+fn space_toggles_through_the_editor_and_the_catalog_follows() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "supervisor");
+    check_skill(&mut f.app, "python-testing");
+    assert_eq!(f.app.ticks()[f.app.check_sel], Tick::Off);
+    key(&mut f.app, KeyCode::Char(' '));
+    let path = f.root.join("agent-store/supervisor.md");
+    let on = fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        on,
+        SUPERVISOR.replace("  - \"code-*\"\n", "  - \"code-*\"\n  - python-testing\n")
+    );
+    assert!(
+        f.app
+            .catalog_text
+            .as_ref()
+            .unwrap()
+            .contains("- **python-testing**:")
+    );
+    key(&mut f.app, KeyCode::Char(' '));
+    assert_eq!(fs::read_to_string(&path).unwrap(), SUPERVISOR);
+    assert!(
+        !f.app
+            .catalog_text
+            .as_ref()
+            .unwrap()
+            .contains("python-testing")
+    );
+    check_skill(&mut f.app, "code-style");
+    assert_eq!(
+        f.app.ticks()[f.app.check_sel],
+        Tick::Pattern(vec!["code-*".into()])
+    );
+    key(&mut f.app, KeyCode::Char(' '));
+    assert!(
+        f.app
+            .status
+            .as_ref()
+            .is_some_and(|(m, err)| *err && m.contains("pattern 'code-*'"))
+    );
+    assert_eq!(fs::read_to_string(&path).unwrap(), SUPERVISOR);
+}
+
+#[test]
+fn a_profile_without_a_list_asks_before_writing_one() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "writer");
+    check_skill(&mut f.app, "code-style");
+    key(&mut f.app, KeyCode::Char(' '));
+    assert!(matches!(f.app.dialog, Some(Dialog::Materialize { .. })));
+    let path = f.root.join("agent-store/writer.md");
+    let before = fs::read_to_string(&path).unwrap();
+    key(&mut f.app, KeyCode::Char('n'));
+    assert_eq!(fs::read_to_string(&path).unwrap(), before);
+    key(&mut f.app, KeyCode::Char(' '));
+    key(&mut f.app, KeyCode::Char('y'));
+    let after = fs::read_to_string(&path).unwrap();
+    assert!(
+        after.contains("skills:\n  - cao-supervisor-protocols\n")
+            && !after.contains("- code-style"),
+        "{after}"
+    );
+}
+
+#[test]
+fn install_force_prompt_both_ways() {
+    let mut f = fixture();
+    let src = f._tmp.path().join("src");
+    skill_at(&src, "code-style", "\"A replacement\"");
+    fs::write(src.join("code-style/extra.md"), "more").unwrap();
+    let installed = f.root.join("skills/code-style/SKILL.md");
+    let original = fs::read_to_string(&installed).unwrap();
+    for answer in ['n', 'y'] {
+        press(&mut f.app, "a");
+        press(&mut f.app, &src.join("code-style").display().to_string());
+        let Some(Dialog::Install(i)) = &f.app.dialog else {
+            panic!("install dialog")
+        };
+        assert_eq!(
+            i.preview.as_ref().and_then(|c| c.name.clone()).as_deref(),
+            Some("code-style")
+        );
+        key(&mut f.app, KeyCode::Enter);
+        let Some(Dialog::Force { diff, .. }) = &f.app.dialog else {
+            panic!("force prompt")
+        };
+        assert_eq!(
+            (diff.added.clone(), diff.changed.clone()),
+            (vec!["extra.md".to_string()], vec!["SKILL.md".to_string()])
+        );
+        press(&mut f.app, &answer.to_string());
+        assert!(f.app.dialog.is_none());
+    }
+    assert_ne!(fs::read_to_string(&installed).unwrap(), original);
+    assert!(f.root.join("skills/code-style/extra.md").exists());
+}
+
+#[test]
+fn remove_asks_and_names_the_folder() {
+    let mut f = fixture();
+    let pos = f
+        .app
+        .filtered
+        .iter()
+        .position(|&i| f.app.listing.entries[i].folder == "broken-yes")
+        .unwrap();
+    f.app.skill_sel = pos;
+    press(&mut f.app, "d");
+    let Some(Dialog::Remove { path, .. }) = &f.app.dialog else {
+        panic!("remove dialog")
+    };
+    assert_eq!(path, &f.root.join("skills/broken-yes"));
+    press(&mut f.app, "n");
+    assert!(f.root.join("skills/broken-yes").exists());
+    press(&mut f.app, "dy");
+    assert!(!f.root.join("skills/broken-yes").exists());
+    assert!(
+        !f.app
+            .listing
+            .entries
+            .iter()
+            .any(|e| e.folder == "broken-yes")
+    );
+}
+
+#[test]
+fn first_run_offers_the_seed_menu() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = Home::at(tmp.path().join("new-home"), tmp.path().to_path_buf());
+    let mut app = App::new(home, Theme::dark());
+    let Some(Dialog::Seed { items, chosen, .. }) = &app.dialog else {
+        panic!("seed menu")
+    };
+    assert!(items.len() >= 5 && chosen.iter().all(|c| *c));
+    key(&mut app, KeyCode::Char(' '));
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.listing.entries.len(), items_len(&app) - 1);
+    press(&mut app, "S");
+    let Some(Dialog::Seed { items, chosen, .. }) = &app.dialog else {
+        panic!("seed menu")
+    };
+    assert_eq!(items.iter().filter(|d| d.present).count(), items.len() - 1);
+    assert_eq!(
+        chosen.iter().filter(|c| **c).count(),
+        1,
+        "only the missing one is pre-picked"
+    );
+}
+
+fn items_len(app: &App) -> usize {
+    store::defaults(&app.home).len()
+}
+
+#[test]
+fn the_editor_validates_and_refuses_stale_saves() {
+    let mut f = fixture();
+    let pos = f
+        .app
+        .filtered
+        .iter()
+        .position(|&i| f.app.listing.entries[i].folder == "python-testing")
+        .unwrap();
+    f.app.skill_sel = pos;
+    press(&mut f.app, "e");
+    assert!(matches!(f.app.dialog, Some(Dialog::Edit(_))));
+    // Break the name: CAO would skip the folder, so the save is refused.
+    key(&mut f.app, KeyCode::Down);
+    key(&mut f.app, KeyCode::End);
+    press(&mut f.app, "-x");
+    f.app
+        .on_key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+    let Some(Dialog::Edit(edit)) = &f.app.dialog else {
+        panic!("still editing")
+    };
+    assert!(
+        edit.message
+            .as_ref()
+            .is_some_and(|(m, e)| *e && m.contains("does not match")),
+        "{:?}",
+        edit.message
+    );
+    key(&mut f.app, KeyCode::Backspace);
+    key(&mut f.app, KeyCode::Backspace);
+    let path = f.root.join("skills/python-testing/SKILL.md");
+    fs::write(
+        &path,
+        fs::read_to_string(&path).unwrap() + "\nchanged outside\n",
+    )
+    .unwrap();
+    f.app
+        .on_key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+    let Some(Dialog::Edit(edit)) = &f.app.dialog else {
+        panic!("still editing")
+    };
+    assert!(
+        edit.message
+            .as_ref()
+            .is_some_and(|(m, _)| m.contains("changed on disk")),
+        "{:?}",
+        edit.message
+    );
+}
+
+#[test]
+fn format_key_cycles_the_catalog() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "supervisor");
+    key(&mut f.app, KeyCode::Esc);
+    for want in ["v1", "xml", "json", "cao"] {
+        press(&mut f.app, "f");
+        assert_eq!(f.app.format.name(), want);
+    }
+    press(&mut f.app, "fff");
+    assert!(
+        f.app
+            .catalog_text
+            .as_ref()
+            .unwrap()
+            .contains("available_skills_update")
+    );
+}
+
+#[test]
+fn hostile_text_never_reaches_the_screen() {
+    let mut f = fixture();
+    skill_at(
+        &f.root.join("skills"),
+        "evil",
+        "\"x\\e]52;c;ZXZpbA==\\a\\e[2J\"",
+    );
+    fs::write(f.root.join("skills/evil/SKILL.md"), "---\nname: evil\ndescription: \"bad \\e[2J \\e]52;c;eA==\\a\"\n---\nBody \u{1b}[31m red\t\u{202e}tab\n").unwrap();
+    f.app.reload();
+    let pos = f
+        .app
+        .filtered
+        .iter()
+        .position(|&i| f.app.listing.entries[i].folder == "evil")
+        .unwrap();
+    f.app.skill_sel = pos;
+    let t = render(&mut f.app, 120, 40);
+    for cell in t.backend().buffer().content() {
+        assert!(
+            !cell
+                .symbol()
+                .chars()
+                .any(|c| c.is_control() || c == '\u{202e}'),
+            "raw control in {:?}",
+            cell.symbol()
+        );
+    }
+    assert!(format!("{}", t.backend()).contains("␛[2J"));
+}
+
+#[test]
+fn draws_at_every_small_size_without_panicking() {
+    let mut f = fixture();
+    let states: [&dyn Fn(&mut App); 4] = [&|_| {}, &|a| press(a, "3"), &|a| press(a, "?"), &|a| {
+        press(a, "a/tmp")
+    }];
+    for state in states {
+        let mut app = App::new(f.app.home.clone(), Theme::dark());
+        state(&mut app);
+        for w in 1..=30 {
+            for h in 1..=10 {
+                render(&mut app, w, h);
+            }
+        }
+    }
+    // Resizing keeps state.
+    press(&mut f.app, "jj");
+    let sel = f.app.skill_sel;
+    render(&mut f.app, 20, 5);
+    render(&mut f.app, 120, 40);
+    assert_eq!(f.app.skill_sel, sel);
+}
+
+#[test]
+fn snapshots_of_every_pane_and_dialog() {
+    for (w, h) in [(120u16, 40u16), (80, 24)] {
+        let sized = |name: &str| format!("{name}_{w}x{h}");
+        let mut f = fixture();
+        snapshot(&sized("skills"), &mut f, w, h);
+        let pos = f
+            .app
+            .filtered
+            .iter()
+            .position(|&i| f.app.listing.entries[i].folder == "cao-worker-protocols")
+            .unwrap();
+        f.app.skill_sel = pos;
+        press(&mut f.app, "2");
+        snapshot(&sized("preview"), &mut f, w, h);
+        press(&mut f.app, "1/sec");
+        snapshot(&sized("filter"), &mut f, w, h);
+        key(&mut f.app, KeyCode::Esc);
+        select_profile(&mut f.app, "supervisor");
+        snapshot(&sized("profiles"), &mut f, w, h);
+        key(&mut f.app, KeyCode::Esc);
+        press(&mut f.app, "4ff");
+        snapshot(&sized("catalog_xml"), &mut f, w, h);
+        press(&mut f.app, "?");
+        snapshot(&sized("help"), &mut f, w, h);
+        key(&mut f.app, KeyCode::Esc);
+        press(&mut f.app, "S");
+        snapshot(&sized("seed"), &mut f, w, h);
+        key(&mut f.app, KeyCode::Esc);
+        let src = f._tmp.path().join("src");
+        skill_at(&src, "code-style", "\"A replacement\"");
+        press(&mut f.app, "a");
+        press(&mut f.app, &src.join("code-style").display().to_string());
+        snapshot(&sized("install"), &mut f, w, h);
+        key(&mut f.app, KeyCode::Enter);
+        snapshot(&sized("force"), &mut f, w, h);
+        press(&mut f.app, "n1");
+        f.app.skill_sel = 0;
+        press(&mut f.app, "d");
+        snapshot(&sized("remove"), &mut f, w, h);
+        press(&mut f.app, "ne");
+        snapshot(&sized("edit"), &mut f, w, h);
+        key(&mut f.app, KeyCode::Esc);
+        select_profile(&mut f.app, "writer");
+        key(&mut f.app, KeyCode::Char(' '));
+        snapshot(&sized("materialize"), &mut f, w, h);
+    }
+}
