@@ -484,3 +484,122 @@ fn snapshots_of_every_pane_and_dialog() {
         snapshot(&sized("materialize"), &mut f, w, h);
     }
 }
+
+#[test]
+fn reload_keeps_the_checklist_cursor_on_the_same_skill() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "supervisor");
+    check_skill(&mut f.app, "python-testing");
+    // A skill that sorts first appears: positions shift, the cursor must not.
+    skill_at(&f.root.join("skills"), "aaa-first", "\"New\"");
+    f.app.reload();
+    let on = f.app.valid_skills()[f.app.check_sel].folder.clone();
+    assert_eq!(on, "python-testing");
+    key(&mut f.app, KeyCode::Char(' '));
+    let text = fs::read_to_string(f.root.join("agent-store/supervisor.md")).unwrap();
+    assert!(text.contains("python-testing"), "{text}");
+    assert!(!text.contains("aaa-first"), "{text}");
+}
+
+#[test]
+fn enter_in_the_checklist_does_not_toggle() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "supervisor");
+    check_skill(&mut f.app, "python-testing");
+    let before = fs::read_to_string(f.root.join("agent-store/supervisor.md")).unwrap();
+    key(&mut f.app, KeyCode::Enter);
+    let after = fs::read_to_string(f.root.join("agent-store/supervisor.md")).unwrap();
+    assert_eq!(before, after);
+}
+
+fn click(app: &mut App, column: u16, row: u16) {
+    use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    app.on_mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    });
+}
+
+#[test]
+fn clicks_select_the_row_under_the_pointer() {
+    let mut f = fixture();
+    for i in 0..40 {
+        skill_at(
+            &f.root.join("skills"),
+            &format!("zz-extra-{i:02}"),
+            "\"More\"",
+        );
+    }
+    f.app.reload();
+    // With a filter line, the first list row is one lower.
+    press(&mut f.app, "/zz-extra");
+    key(&mut f.app, KeyCode::Enter);
+    render(&mut f.app, 120, 40);
+    let list = f.app.areas.skills_list;
+    click(&mut f.app, list.x + 2, list.y);
+    assert_eq!(f.app.selected_entry().unwrap().folder, "zz-extra-00");
+    // Scrolled: the clicked row is offset + row.
+    key(&mut f.app, KeyCode::Char('G'));
+    render(&mut f.app, 120, 40);
+    assert!(f.app.offsets.skills > 0);
+    let want = f.app.filtered[f.app.offsets.skills + 1];
+    click(&mut f.app, list.x + 2, list.y + 1);
+    assert_eq!(
+        f.app.selected_entry().unwrap().folder,
+        f.app.listing.entries[want].folder
+    );
+    // A profile row, then a checkbox.
+    let profiles = f.app.areas.profiles_list;
+    let writer = f
+        .app
+        .profiles
+        .iter()
+        .position(|p| p.listed.name == "writer")
+        .unwrap();
+    click(&mut f.app, profiles.x + 2, profiles.y + writer as u16);
+    assert_eq!(f.app.focus, Pane::Profiles);
+    assert_eq!(f.app.selected_profile().unwrap().listed.name, "writer");
+    render(&mut f.app, 120, 40);
+    let checks = f.app.areas.checklist;
+    click(&mut f.app, checks.x + 2, checks.y + 2);
+    assert!(f.app.in_checklist);
+    assert_eq!(f.app.check_sel, f.app.offsets.checklist + 2);
+}
+
+#[test]
+fn ctrl_c_in_the_editor_asks_before_dropping_unsaved_text() {
+    let mut f = fixture();
+    key(&mut f.app, KeyCode::Char('e'));
+    assert!(matches!(f.app.dialog, Some(Dialog::Edit(_))));
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    // Nothing typed: Ctrl-C quits at once.
+    f.app.on_key(ctrl_c);
+    assert!(f.app.quit);
+    f.app.quit = false;
+    press(&mut f.app, "x");
+    f.app.on_key(ctrl_c);
+    assert!(!f.app.quit, "unsaved text: the first Ctrl-C only asks");
+    assert!(matches!(f.app.dialog, Some(Dialog::Edit(_))));
+    f.app.on_key(ctrl_c);
+    assert!(f.app.quit);
+}
+
+#[test]
+fn a_reload_under_a_filter_keeps_the_selection_and_the_scroll() {
+    let mut f = fixture();
+    press(&mut f.app, "/cao");
+    key(&mut f.app, KeyCode::Enter);
+    key(&mut f.app, KeyCode::Down);
+    let picked = f.app.selected_entry().unwrap().folder.clone();
+    f.app.preview_scroll = 3;
+    skill_at(&f.root.join("skills"), "another", "\"Other\"");
+    f.app.reload();
+    assert_eq!(f.app.selected_entry().unwrap().folder, picked);
+    assert_eq!(f.app.preview_scroll, 3);
+    // Esc clears the filter and stays on the same skill.
+    key(&mut f.app, KeyCode::Esc);
+    assert!(f.app.filter.is_empty());
+    assert_eq!(f.app.selected_entry().unwrap().folder, picked);
+}

@@ -105,6 +105,8 @@ pub struct Edit {
     pub area: ratatui_textarea::TextArea<'static>,
     pub message: Option<(String, bool)>,
     pub confirm_discard: bool,
+    /// Ctrl-C was pressed once over unsaved text.
+    pub confirm_quit: bool,
 }
 
 impl std::fmt::Debug for Edit {
@@ -120,6 +122,19 @@ pub struct Areas {
     pub preview: Rect,
     pub profiles: Rect,
     pub catalog: Rect,
+    /// The rows of each list inside its pane.
+    pub skills_list: Rect,
+    pub profiles_list: Rect,
+    pub checklist: Rect,
+}
+
+/// First visible row of each list, kept between frames so the view does
+/// not jump and a click can be mapped to an item.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Offsets {
+    pub skills: usize,
+    pub profiles: usize,
+    pub checklist: usize,
 }
 
 pub struct App {
@@ -149,6 +164,7 @@ pub struct App {
     pub status: Option<(String, bool)>,
     pub quit: bool,
     pub areas: Areas,
+    pub offsets: Offsets,
     preview: Option<(PreviewKey, Arc<Rendered>)>,
 }
 
@@ -187,6 +203,7 @@ impl App {
             status: None,
             quit: false,
             areas: Areas::default(),
+            offsets: Offsets::default(),
             preview: None,
         };
         app.reload();
@@ -206,6 +223,10 @@ impl App {
             .selected_entry()
             .map(|e| (e.folder.clone(), e.source_dir.clone()));
         let profile = self.selected_profile().map(|p| p.listed.name.clone());
+        let checked = self
+            .valid_skills()
+            .get(self.check_sel)
+            .map(|e| e.folder.clone());
         self.home.reload_settings();
         self.listing = store::list(&self.home, true);
         self.profiles = profile::list(&self.home)
@@ -232,8 +253,14 @@ impl App {
         {
             self.profile_sel = pos;
         }
+        // By name: a skill added above must not shift Space onto another one.
+        if let Some(folder) = checked
+            && let Some(pos) = self.valid_skills().iter().position(|e| e.folder == folder)
+        {
+            self.check_sel = pos;
+        }
         self.clamp();
-        self.preview = None;
+        // The rendered preview stays: its key holds the file's mtime.
         self.refresh_catalog();
     }
 
@@ -269,8 +296,6 @@ impl App {
             .collect();
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         self.filtered = scored.into_iter().map(|(_, i)| i).collect();
-        self.skill_sel = 0;
-        self.preview_scroll = 0;
     }
 
     pub fn selected_entry(&self) -> Option<&Entry> {
@@ -391,8 +416,7 @@ impl App {
             return;
         }
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-            self.quit = true;
-            return;
+            return self.interrupt();
         }
         // A message stays until the next key.
         self.status = None;
@@ -413,6 +437,24 @@ impl App {
             Pane::Profiles => self.profiles_key(key),
             Pane::Catalog => self.catalog_scroll = scroll(self.catalog_scroll, key),
         }
+    }
+
+    /// Ctrl-C quits, unless the editor holds unsaved text: then it asks
+    /// once, like Esc does.
+    fn interrupt(&mut self) {
+        if let Some(Dialog::Edit(edit)) = &mut self.dialog
+            && edit_text(edit) != edit.original
+            && !edit.confirm_quit
+        {
+            edit.confirm_quit = true;
+            edit.confirm_discard = false;
+            edit.message = Some((
+                "unsaved changes: Ctrl-C again to quit without saving, Ctrl-S to save".into(),
+                true,
+            ));
+            return;
+        }
+        self.quit = true;
     }
 
     /// Keys that work in every pane. True when handled.
@@ -454,8 +496,8 @@ impl App {
     fn filter_key(&mut self, key: KeyEvent) {
         match key.code {
             KeyCode::Esc => {
-                self.filter.clear();
                 self.filtering = false;
+                return self.clear_filter();
             }
             KeyCode::Enter => self.filtering = false,
             KeyCode::Backspace => {
@@ -470,15 +512,23 @@ impl App {
             _ => return,
         }
         self.apply_filter();
+        // A new query: start at its best match.
+        self.skill_sel = 0;
+        self.preview_scroll = 0;
+    }
+
+    /// Esc on a filter: show every skill again, still on the one picked.
+    fn clear_filter(&mut self) {
+        let picked = self.filtered.get(self.skill_sel).copied();
+        self.filter.clear();
+        self.apply_filter();
+        self.skill_sel = picked.unwrap_or(0);
     }
 
     fn skills_key(&mut self, key: KeyEvent) {
         let before = self.skill_sel;
         match key.code {
-            KeyCode::Esc if !self.filter.is_empty() => {
-                self.filter.clear();
-                self.apply_filter();
-            }
+            KeyCode::Esc if !self.filter.is_empty() => self.clear_filter(),
             KeyCode::Enter => self.focus = Pane::Preview,
             _ => self.skill_sel = move_in(self.skill_sel, self.filtered.len(), key),
         }
@@ -502,7 +552,7 @@ impl App {
         }
         match key.code {
             KeyCode::Esc | KeyCode::Left | KeyCode::Char('h') => self.in_checklist = false,
-            KeyCode::Char(' ') | KeyCode::Enter => self.toggle_selected(),
+            KeyCode::Char(' ') => self.toggle_selected(),
             _ => self.check_sel = move_in(self.check_sel, self.valid_skills().len(), key),
         }
     }
@@ -526,11 +576,7 @@ impl App {
         match m.kind {
             MouseEventKind::Down(_) => {
                 self.focus = pane;
-                let row = m.row.saturating_sub(a_of(&a, pane).y + 1) as usize;
-                if pane == Pane::Skills && row < self.filtered.len() {
-                    self.skill_sel = row;
-                    self.preview_scroll = 0;
-                }
+                self.click(at);
             }
             MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
                 let code = if m.kind == MouseEventKind::ScrollDown {
@@ -550,6 +596,33 @@ impl App {
         }
     }
 
+    /// A click on a list row selects that item (after the list's scroll).
+    fn click(&mut self, at: Position) {
+        let a = self.areas;
+        let row = |r: Rect, offset: usize| usize::from(at.y - r.y) + offset;
+        if a.skills_list.contains(at) {
+            let i = row(a.skills_list, self.offsets.skills);
+            if i < self.filtered.len() && i != self.skill_sel {
+                self.skill_sel = i;
+                self.preview_scroll = 0;
+            }
+        } else if a.profiles_list.contains(at) {
+            let i = row(a.profiles_list, self.offsets.profiles);
+            self.in_checklist = false;
+            if i < self.profiles.len() && i != self.profile_sel {
+                self.profile_sel = i;
+                self.catalog_scroll = 0;
+                self.refresh_catalog();
+            }
+        } else if a.checklist.contains(at) {
+            let i = row(a.checklist, self.offsets.checklist);
+            if i < self.valid_skills().len() {
+                self.in_checklist = true;
+                self.check_sel = i;
+            }
+        }
+    }
+
     // ---- actions --------------------------------------------------------
 
     fn copy_catalog(&mut self) {
@@ -563,6 +636,12 @@ impl App {
         match outcome {
             CopyOutcome::System => self.set_status(
                 format!("copied {n} characters to the system clipboard"),
+                false,
+            ),
+            CopyOutcome::Osc52 if self.clipboard.in_tmux() => self.set_status(
+                format!(
+                    "sent {n} characters by OSC 52 through tmux: it reaches the clipboard if tmux has `set -g set-clipboard on` or `allow-passthrough on`"
+                ),
                 false,
             ),
             CopyOutcome::Osc52 => self.set_status(
@@ -672,6 +751,7 @@ impl App {
                     area,
                     message: None,
                     confirm_discard: false,
+                    confirm_quit: false,
                 })));
             }
             Err(err) => self.set_status(err, true),
@@ -740,7 +820,7 @@ impl App {
     fn install_key(&mut self, mut i: Install, key: KeyEvent) -> Option<Dialog> {
         match key.code {
             KeyCode::Esc => return None,
-            KeyCode::Tab => complete_path(&mut i),
+            KeyCode::Tab => complete_path(&mut i, &self.home.user_home),
             KeyCode::Backspace => {
                 i.input.pop();
             }
@@ -845,9 +925,11 @@ impl App {
                 "unsaved changes: Esc again to discard, Ctrl-S to save".into(),
                 true,
             ));
+            edit.confirm_quit = false;
             return Some(Dialog::Edit(edit));
         }
         edit.confirm_discard = false;
+        edit.confirm_quit = false;
         if ctrl && key.code == KeyCode::Char('s') {
             return self.save_edit(edit);
         }
@@ -905,15 +987,6 @@ fn list_or_none(v: &[String]) -> String {
     }
 }
 
-fn a_of(a: &Areas, p: Pane) -> Rect {
-    match p {
-        Pane::Skills => a.skills,
-        Pane::Preview => a.preview,
-        Pane::Profiles => a.profiles,
-        Pane::Catalog => a.catalog,
-    }
-}
-
 /// Cursor movement shared by every list.
 pub fn move_in(sel: usize, len: usize, key: KeyEvent) -> usize {
     if len == 0 {
@@ -952,17 +1025,14 @@ fn expand(input: &str, home: &Home) -> PathBuf {
 
 /// Tab in the install box: complete the folder name; with several
 /// candidates, complete their common prefix and list them.
-fn complete_path(i: &mut Install) {
+fn complete_path(i: &mut Install, user_home: &Path) {
     let (dir, prefix) = match i.input.rfind('/') {
         Some(pos) => (i.input[..=pos].to_string(), i.input[pos + 1..].to_string()),
         None => (String::new(), i.input.clone()),
     };
-    let user_home = std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .unwrap_or_default();
     let base = store::expand_user(
         Path::new(if dir.is_empty() { "." } else { &dir }),
-        &user_home,
+        user_home,
     );
     let Ok(entries) = std::fs::read_dir(&base) else {
         i.completions.clear();

@@ -103,6 +103,11 @@ impl Clipboard {
 
     /// Copies `text`, writing OSC 52 (if needed) to the process's stdout,
     /// which is the terminal the TUI draws on.
+    /// True inside tmux, where OSC 52 depends on tmux's settings.
+    pub fn in_tmux(&self) -> bool {
+        self.env.tmux
+    }
+
     pub fn copy(&mut self, text: &str) -> CopyOutcome {
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
@@ -144,15 +149,19 @@ impl Default for Clipboard {
     }
 }
 
-/// The OSC 52 "set clipboard" sequence for `text`; inside tmux it is wrapped
-/// in tmux's passthrough (`ESC P tmux; ... ESC \`, inner ESCs doubled).
+/// The OSC 52 "set clipboard" sequence for `text`. Inside tmux it is sent
+/// twice: plain, which tmux itself takes when `set-clipboard` is on (and
+/// forwards), and wrapped in tmux's passthrough (`ESC P tmux; ... ESC \`,
+/// inner ESCs doubled), which reaches the outer terminal when
+/// `allow-passthrough` is on. tmux's defaults (`set-clipboard external`,
+/// `allow-passthrough off`) drop both, so the status line says so.
 pub fn osc52_sequence(text: &str, tmux: bool) -> Vec<u8> {
     let osc = format!("\x1b]52;c;{}\x07", STANDARD.encode(text));
     if !tmux {
         return osc.into_bytes();
     }
     let inner = osc.replace('\x1b', "\x1b\x1b");
-    format!("\x1bPtmux;{inner}\x1b\\").into_bytes()
+    format!("{osc}\x1bPtmux;{inner}\x1b\\").into_bytes()
 }
 
 fn write_osc52(term: &mut dyn Write, text: &str, tmux: bool) -> std::io::Result<()> {
@@ -210,7 +219,7 @@ mod tests {
     fn osc52_tmux_wrapped_with_doubled_escapes() {
         assert_eq!(
             osc52_sequence("hi", true),
-            b"\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\"
+            b"\x1b]52;c;aGk=\x07\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\"
         );
     }
 

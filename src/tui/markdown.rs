@@ -905,6 +905,18 @@ fn words(spans: &[Span<'static>]) -> Vec<Word> {
     words
 }
 
+/// One line word-wrapped to `width` columns, keeping its styles.
+pub fn wrap_line(line: &Line<'static>, width: usize) -> Vec<Line<'static>> {
+    let mut lines: Vec<Line<'static>> = wrap_spans(&line.spans, width)
+        .into_iter()
+        .map(|spans| Line::from(spans).style(line.style))
+        .collect();
+    if lines.is_empty() {
+        lines.push(Line::default().style(line.style));
+    }
+    lines
+}
+
 /// Greedy word wrap to `width` columns; words longer than a line are cut.
 fn wrap_spans(spans: &[Span<'static>], width: usize) -> Vec<Vec<Span<'static>>> {
     let width = width.max(1);

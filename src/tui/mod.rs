@@ -38,7 +38,12 @@ pub enum AppEvent {
 pub fn run(cli: &Cli) -> Result<(), String> {
     let theme = pick_theme(cli.theme.as_deref())?;
     let home = Home::locate(cli.home.as_deref());
-    let mut terminal = ratatui::init();
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err("the TUI needs a terminal: run it in one, or use a command such as `skilltui list` (see --help)".into());
+    }
+    let mut terminal =
+        ratatui::try_init().map_err(|e| format!("cannot set up the terminal: {e}"))?;
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     install_panic_cleanup();
     let result = event_loop(&mut terminal, App::new(home, theme));

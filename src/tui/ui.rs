@@ -12,6 +12,7 @@ use ratatui::widgets::{
 use crate::core::store::Status;
 use crate::core::text::{sanitize, sanitize_line};
 use crate::tui::app::{App, Areas, Dialog, Pane, Tick, mark};
+use crate::tui::markdown::wrap_line;
 
 /// Wide enough for all four panes at once.
 const FULL_WIDTH: u16 = 100;
@@ -46,6 +47,7 @@ pub fn layout(body: Rect, focus: Pane) -> Areas {
             preview,
             profiles,
             catalog,
+            ..Areas::default()
         };
     }
     let mut a = Areas::default();
@@ -146,9 +148,13 @@ fn draw_skills(frame: &mut Frame, app: &mut App, area: Rect) {
             ]))
         })
         .collect();
-    let mut state = ListState::default().with_selected(Some(app.skill_sel));
+    let mut state = ListState::default()
+        .with_selected(Some(app.skill_sel))
+        .with_offset(app.offsets.skills);
     let list = List::new(items).highlight_style(app.theme.selected);
     frame.render_stateful_widget(list, list_area, &mut state);
+    app.offsets.skills = state.offset();
+    app.areas.skills_list = list_area;
 }
 
 fn draw_preview(frame: &mut Frame, app: &mut App, area: Rect) {
@@ -190,15 +196,23 @@ fn draw_preview(frame: &mut Frame, app: &mut App, area: Rect) {
         }
         lines.push(Line::default());
     }
+    let width = usize::from(inner.width.saturating_sub(1));
+    let header: Vec<Line> = lines.iter().flat_map(|l| wrap_line(l, width)).collect();
     let rendered = app.preview(inner.width.saturating_sub(1));
-    let total = lines.len() + rendered.lines.len();
-    lines.extend(rendered.lines.iter().cloned());
-    let max = total.saturating_sub(inner.height as usize) as u16;
-    app.preview_scroll = app.preview_scroll.min(max);
-    frame.render_widget(
-        Paragraph::new(Text::from(lines)).scroll((app.preview_scroll, 0)),
-        inner,
-    );
+    let total = header.len() + rendered.lines.len();
+    let max = total.saturating_sub(inner.height as usize);
+    app.preview_scroll = app
+        .preview_scroll
+        .min(max.min(usize::from(u16::MAX)) as u16);
+    // Only the visible rows are cloned: a 500 KiB SKILL.md has thousands.
+    let visible: Vec<Line> = header
+        .iter()
+        .chain(rendered.lines.iter())
+        .skip(usize::from(app.preview_scroll))
+        .take(usize::from(inner.height))
+        .cloned()
+        .collect();
+    frame.render_widget(Paragraph::new(Text::from(visible)), inner);
 }
 
 fn draw_profiles(frame: &mut Frame, app: &mut App, area: Rect) {
@@ -213,9 +227,12 @@ fn draw_profiles(frame: &mut Frame, app: &mut App, area: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let list_height = (app.profiles.len() as u16).clamp(1, (inner.height / 3).max(1));
+    let detail = profile_detail(app);
+    // The path and the skills line wrap rather than hide each other.
+    let detail_height = wrapped_height(&detail.lines, inner.width).clamp(2, 5);
     let [list_area, detail_area, checks_area] = Layout::vertical([
         Constraint::Length(list_height),
-        Constraint::Length(2),
+        Constraint::Length(detail_height),
         Constraint::Min(0),
     ])
     .areas(inner);
@@ -236,14 +253,18 @@ fn draw_profiles(frame: &mut Frame, app: &mut App, area: Rect) {
     } else {
         app.theme.selected
     };
-    let mut state = ListState::default().with_selected(Some(app.profile_sel));
+    let mut state = ListState::default()
+        .with_selected(Some(app.profile_sel))
+        .with_offset(app.offsets.profiles);
     frame.render_stateful_widget(
         List::new(items).highlight_style(highlight),
         list_area,
         &mut state,
     );
+    app.offsets.profiles = state.offset();
+    app.areas.profiles_list = list_area;
     frame.render_widget(
-        Paragraph::new(profile_detail(app)).wrap(Wrap { trim: true }),
+        Paragraph::new(detail).wrap(Wrap { trim: false }),
         detail_area,
     );
     draw_checklist(frame, app, checks_area);
@@ -271,7 +292,7 @@ fn profile_detail(app: &App) -> Text<'static> {
     Text::from(vec![Line::styled(where_, app.theme.dim), skills])
 }
 
-fn draw_checklist(frame: &mut Frame, app: &App, area: Rect) {
+fn draw_checklist(frame: &mut Frame, app: &mut App, area: Rect) {
     let ticks = app.ticks();
     let items: Vec<ListItem> = app
         .valid_skills()
@@ -297,12 +318,16 @@ fn draw_checklist(frame: &mut Frame, app: &App, area: Rect) {
             ListItem::new(Line::from(spans))
         })
         .collect();
-    let mut state = ListState::default().with_selected(app.in_checklist.then_some(app.check_sel));
+    let mut state = ListState::default()
+        .with_selected(app.in_checklist.then_some(app.check_sel))
+        .with_offset(app.offsets.checklist);
     frame.render_stateful_widget(
         List::new(items).highlight_style(app.theme.selected),
         area,
         &mut state,
     );
+    app.offsets.checklist = state.offset();
+    app.areas.checklist = area;
 }
 
 fn draw_catalog(frame: &mut Frame, app: &mut App, area: Rect) {
@@ -310,14 +335,19 @@ fn draw_catalog(frame: &mut Frame, app: &mut App, area: Rect) {
         return;
     }
     let c = &app.cost;
-    let title = format!(
-        "Catalog · {} · {} chars ≈{} tok · bodies ≈{} tok on demand",
-        app.format.name(),
-        c.block_chars,
-        c.block_tokens,
-        c.bodies_tokens
-    );
-    let block = pane_block(app, Pane::Catalog, title);
+    let title = format!("Catalog · {}", app.format.name());
+    // The cost sits on the bottom border, where it is not cut by the title.
+    let (chars, tok, bodies) = (c.block_chars, c.block_tokens, c.bodies_tokens);
+    let cost = [
+        format!(" {chars} chars ≈{tok} tok · bodies ≈{bodies} tok on demand "),
+        format!(" {chars} chars ≈{tok} tok · bodies ≈{bodies} tok "),
+        format!(" {chars} chars ≈{tok} tok "),
+    ]
+    .into_iter()
+    .find(|t| t.chars().count() + 4 <= usize::from(area.width))
+    .unwrap_or_default();
+    let block = pane_block(app, Pane::Catalog, title)
+        .title_bottom(Line::styled(cost, app.theme.dim).right_aligned());
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let mut lines: Vec<Line> = app
@@ -347,13 +377,23 @@ fn draw_catalog(frame: &mut Frame, app: &mut App, area: Rect) {
     frame.render_widget(para.scroll((app.catalog_scroll, 0)), inner);
 }
 
-/// Rows the lines take when wrapped at `width` (an upper bound is enough:
-/// it only clamps scrolling).
+/// Rows the lines take when word-wrapped at `width`, as ratatui wraps them.
 fn wrapped_height(lines: &[Line], width: u16) -> u16 {
-    let w = usize::from(width.max(1));
-    let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(w)).sum();
-    rows.min(usize::from(u16::MAX)) as u16
+    let para = Paragraph::new(Text::from(lines.to_vec())).wrap(Wrap { trim: false });
+    para.line_count(width.max(1)).min(usize::from(u16::MAX)) as u16
 }
+
+/// Key hints, longest first: the widest that fits is shown.
+const HINTS: [&str; 3] = [
+    " ? help  q quit  Tab/1-4 panes  / filter  a add  d remove  S seed  e edit  Space toggle  f format  y copy",
+    " ? help  q quit  Tab panes  / filter  a add  d remove  S seed  e edit  y copy",
+    " ? help  q quit  Tab panes  / filter",
+];
+/// In a profile's checklist, the keys that matter there.
+const CHECKLIST_HINTS: [&str; 2] = [
+    " Space toggle the skill in this profile  ← back to the profiles  f format  y copy  ? help",
+    " Space toggle  ← back  ? help",
+];
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     let line = match &app.status {
@@ -363,13 +403,22 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         Some((msg, false)) => {
             Line::styled(format!(" {} ", sanitize_line(msg)), app.theme.status_ok)
         }
-        None => Line::styled(
-            " ? help  q quit  Tab/1-4 panes  / filter  a add  d remove  S seed  e edit  Space toggle  f format  y copy",
-            app.theme.dim,
-        ),
+        None => {
+            let hints: &[&str] = if app.in_checklist && app.focus == Pane::Profiles {
+                &CHECKLIST_HINTS
+            } else {
+                &HINTS
+            };
+            let width = usize::from(area.width);
+            let fits = hints.iter().find(|h| h.chars().count() <= width);
+            Line::styled(*fits.unwrap_or(&hints[hints.len() - 1]), app.theme.dim)
+        }
     };
     frame.render_widget(Paragraph::new(line), area);
 }
+
+/// Files listed per kind (added, removed, changed) in the replace prompt.
+const FORCE_FILES_SHOWN: usize = 6;
 
 /// A centered popup of at most `w` x `h`.
 fn popup(area: Rect, w: u16, h: u16) -> Rect {
@@ -397,7 +446,7 @@ fn draw_dialog(frame: &mut Frame, app: &mut App, area: Rect) {
             .style(theme.base)
     };
     let (title, body, size): (&str, Text, (u16, u16)) = match dialog {
-        Dialog::Help => ("Keys", help_text(), (64, 30)),
+        Dialog::Help => ("Keys", help_text(), (80, 30)),
         Dialog::Install(i) => {
             let mut lines = vec![
                 Line::from("Install a skill folder (Tab completes, Enter installs, Esc cancels)"),
@@ -448,10 +497,16 @@ fn draw_dialog(frame: &mut Frame, app: &mut App, area: Rect) {
                 Line::default(),
             ];
             let files = |sign: &str, v: &Vec<String>, style: Style| {
-                v.iter()
-                    .take(8)
-                    .map(move |f| Line::styled(format!("  {sign} {}", sanitize_line(f)), style))
-                    .collect::<Vec<_>>()
+                let mut out: Vec<Line> = v
+                    .iter()
+                    .take(FORCE_FILES_SHOWN)
+                    .map(|f| Line::styled(format!("  {sign} {}", sanitize_line(f)), style))
+                    .collect();
+                if v.len() > FORCE_FILES_SHOWN {
+                    let more = v.len() - FORCE_FILES_SHOWN;
+                    out.push(Line::styled(format!("  {sign} … and {more} more"), style));
+                }
+                out
             };
             lines.extend(files("+", &diff.added, theme.ok));
             lines.extend(files("-", &diff.removed, theme.error));
@@ -461,7 +516,7 @@ fn draw_dialog(frame: &mut Frame, app: &mut App, area: Rect) {
             }
             lines.push(Line::default());
             lines.push(Line::from("y replace (atomic)   n keep the installed one"));
-            ("Replace?", Text::from(lines), (72, 20))
+            ("Replace?", Text::from(lines), (72, 30))
         }
         Dialog::Remove { name, path } => (
             "Remove?",
@@ -525,11 +580,8 @@ fn draw_dialog(frame: &mut Frame, app: &mut App, area: Rect) {
             (76, 7),
         ),
         Dialog::Edit(edit) => {
-            let rect = popup(
-                area,
-                area.width.saturating_sub(4),
-                area.height.saturating_sub(2),
-            );
+            // The whole screen: an editor wants every column.
+            let rect = area;
             frame.render_widget(Clear, rect);
             let block = frame_block("Edit SKILL.md · Ctrl-S save · Esc close");
             let inner = block.inner(rect);
@@ -565,14 +617,18 @@ fn draw_dialog(frame: &mut Frame, app: &mut App, area: Rect) {
 pub const KEYS: &[(&str, &str)] = &[
     ("Tab / Shift-Tab, 1-4", "move between panes"),
     ("↑ ↓ / j k, PgUp PgDn, g G", "move or scroll"),
-    ("Enter", "open: preview, a profile's checklist"),
-    ("Space", "toggle a skill in the profile (checklist)"),
+    (
+        "Enter / →",
+        "open: a skill's preview, a profile's checklist",
+    ),
+    ("Space", "toggle the skill in the profile (checklist)"),
     ("← / Esc", "leave the checklist; clear the filter"),
-    ("/", "fuzzy filter the skills"),
-    ("a", "install a skill folder"),
+    ("/", "fuzzy filter the skills (Enter keeps it)"),
+    ("a", "install a skill folder (Tab completes)"),
     ("d", "remove the selected skill"),
     ("S", "seed the default skills"),
     ("e", "edit the selected SKILL.md"),
+    ("Ctrl-S / Esc", "in the editor: save / close"),
     ("f", "catalog format: cao, v1, xml, json"),
     ("y", "copy the catalog block"),
     ("r", "reload from disk"),
