@@ -23,7 +23,7 @@ use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::{Color, Modifier};
 use skilltui::core::store::{self, Home};
-use skilltui::tui::app::App;
+use skilltui::tui::app::{App, Dialog};
 use skilltui::tui::theme::Theme;
 use skilltui::tui::ui;
 use unicode_width::UnicodeWidthStr;
@@ -133,10 +133,21 @@ fn skill_at(dir: &Path, folder: &str, text: &str) -> Res<()> {
 
 /// Wipes and rebuilds the demo at a fixed path.
 fn build_demo() -> Res<Demo> {
-    let base = std::env::temp_dir().join("skilltui-demo");
+    // A fixed path, not $TMPDIR: the paths shown must not differ by machine.
+    let base = PathBuf::from("/tmp/skilltui-demo");
+    let marker = base.join(".skilltui-demo");
     if base.exists() {
+        if !marker.is_file() {
+            return Err(format!(
+                "{} exists but was not made by this example: move it away first",
+                base.display()
+            )
+            .into());
+        }
         fs::remove_dir_all(&base)?;
     }
+    fs::create_dir_all(&base)?;
+    fs::write(&marker, "made by `cargo run --example screenshots`\n")?;
     let demo = Demo {
         root: base.join("home"),
         user: base.join("user"),
@@ -256,6 +267,15 @@ struct Shot {
     app: App,
 }
 
+/// Each screen must show what its name says, or the run fails.
+fn want(ok: bool, what: &str) -> Res<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("screenshot setup did not reach {what}").into())
+    }
+}
+
 fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     let (root, user) = (&demo.root, &demo.user);
     let mut out = Vec::new();
@@ -274,7 +294,12 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     shot("main", 120, 40, app);
 
     // An invalid skill: CAO's verdict and why.
-    let app = new_app(root, user);
+    let mut app = new_app(root, user);
+    select_skill(&mut app, "broken-yes")?;
+    want(
+        !app.selected_entry().is_some_and(|e| e.checked.is_valid()),
+        "an invalid skill selected",
+    )?;
     shot("invalid", 120, 40, app);
 
     // Preview focused, scrolled to the code blocks.
@@ -299,6 +324,7 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     key(&mut app, KeyCode::Char('4'));
     key(&mut app, KeyCode::Char('f'));
     key(&mut app, KeyCode::Char('f'));
+    want(app.format.name() == "xml", "the xml format")?;
     shot("catalog-xml", 120, 40, app);
 
     // The fuzzy filter, still typing.
@@ -310,6 +336,7 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     // Help.
     let mut app = new_app(root, user);
     key(&mut app, KeyCode::Char('?'));
+    want(matches!(app.dialog, Some(Dialog::Help)), "the help dialog")?;
     shot("help", 120, 40, app);
 
     // Install: a path typed, the folder previewed.
@@ -319,6 +346,10 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
         &mut app,
         &demo.incoming.join("git-commits").to_string_lossy(),
     );
+    want(
+        matches!(&app.dialog, Some(Dialog::Install(i)) if i.preview.is_some()),
+        "the install dialog previewing a folder",
+    )?;
     shot("install", 120, 40, app);
 
     // Install over an existing skill: the force prompt.
@@ -329,12 +360,20 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
         &demo.incoming.join("code-style").to_string_lossy(),
     );
     key(&mut app, KeyCode::Enter);
+    want(
+        matches!(app.dialog, Some(Dialog::Force { .. })),
+        "the force prompt",
+    )?;
     shot("force", 120, 40, app);
 
     // Remove: the confirmation names the folder.
     let mut app = new_app(root, user);
     select_skill(&mut app, "python-testing")?;
     key(&mut app, KeyCode::Char('d'));
+    want(
+        matches!(app.dialog, Some(Dialog::Remove { .. })),
+        "the remove prompt",
+    )?;
     shot("remove", 120, 40, app);
 
     // Seed: new and already-present defaults, one unpicked.
@@ -342,10 +381,18 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     key(&mut app, KeyCode::Char('S'));
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Char(' '));
+    want(
+        matches!(app.dialog, Some(Dialog::Seed { .. })),
+        "the seed menu",
+    )?;
     shot("seed", 120, 40, app);
 
     // First run on an empty home: the seed menu opens by itself.
     let app = new_app(&demo.empty, user);
+    want(
+        matches!(app.dialog, Some(Dialog::Seed { .. })),
+        "the first-run seed menu",
+    )?;
     shot("seed-first-run", 120, 40, app);
 
     // The in-app editor, cursor moved into the text.
@@ -356,6 +403,7 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
         key(&mut app, KeyCode::Down);
     }
     key(&mut app, KeyCode::End);
+    want(matches!(app.dialog, Some(Dialog::Edit(_))), "the editor")?;
     shot("editor", 120, 40, app);
 
     // The editor refusing an invalid save.
@@ -369,6 +417,10 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     }
     typed(&mut app, "Code Style");
     ctrl(&mut app, 's');
+    want(
+        matches!(&app.dialog, Some(Dialog::Edit(e)) if e.message.as_ref().is_some_and(|m| m.1)),
+        "the editor refusing to save",
+    )?;
     shot("editor-invalid", 120, 40, app);
 
     // Space on a profile with no skills list.
@@ -378,6 +430,10 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     key(&mut app, KeyCode::Enter);
     select_check(&mut app, "python-testing")?;
     key(&mut app, KeyCode::Char(' '));
+    want(
+        matches!(app.dialog, Some(Dialog::Materialize { .. })),
+        "the list prompt",
+    )?;
     shot("materialize", 120, 40, app);
 
     // 80x24: the focused pair of panes.
@@ -873,6 +929,16 @@ fn flush(out: &mut String, run: Run, y: f64) {
     }
     if lk.dim {
         attrs.push_str(r#" fill-opacity="0.6""#);
+    }
+    // Pin a run to its cells: a fallback font narrower or wider than the
+    // cell would otherwise drift into the borders.
+    let cells = text.width();
+    if cells > 1 {
+        let _ = write!(
+            attrs,
+            r#" textLength="{}" lengthAdjust="spacingAndGlyphs""#,
+            num(CELL_W * cells as f64)
+        );
     }
     let _ = writeln!(
         out,

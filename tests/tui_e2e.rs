@@ -56,9 +56,15 @@ struct Env {
 
 impl Env {
     fn new() -> Env {
+        // Under /tmp, not $TMPDIR: a CI runner's long TMPDIR would push the
+        // paths the tests look for off the edge of a pane.
         let tmp = tempfile::Builder::new()
             .prefix("skt")
-            .tempdir()
+            .tempdir_in(if cfg!(unix) {
+                Path::new("/tmp")
+            } else {
+                Path::new(".")
+            })
             .expect("temp dir");
         fs::create_dir_all(tmp.path().join("user")).unwrap();
         Env { tmp }
@@ -141,7 +147,7 @@ impl Tui {
         );
         let script = format!(
             "unset CAO_HOME_DIR NO_COLOR TMUX; export HOME={home}; \
-             {bin} --home {root}; \
+             timeout --foreground 300 {bin} --home {root}; \
              echo \"{EXITED} with $?]\"; \
              stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; \
              echo; sleep 60",
@@ -435,6 +441,16 @@ fn toggle_a_skill_into_a_profile() {
         "every other byte is kept"
     );
     assert!(after.contains("# Skills this agent may load; keep this comment.\n"));
+    assert_eq!(
+        a[added - 1].trim(),
+        "- \"security-*\"",
+        "appended to the list:\n{after}"
+    );
+    let loaded = skilltui::core::profile::load(&env.home(), "reviewer").expect("CAO loads it");
+    assert_eq!(
+        loaded.skills.as_deref(),
+        Some(&["code-style", "security-*", "python-testing"].map(String::from)[..])
+    );
     tui.wait_pane("4 Catalog", "the catalog with python-testing", |p| {
         p.contains("- **code-style**:") && p.contains("- **python-testing**:")
     });
@@ -535,6 +551,53 @@ fn seed_from_the_menu() {
         );
     }
     assert!(dialog(&tui.settled()).is_empty(), "the menu closed");
+}
+
+#[test]
+fn seed_menu_seeds_only_the_picked_and_keeps_the_present() {
+    if !tmux_available() {
+        return;
+    }
+    let env = Env::new();
+    let defaults = store::defaults(&env.home());
+    let (present, rest) = defaults.split_at(2);
+    let names: Vec<String> = present.iter().map(|d| d.name.clone()).collect();
+    store::seed(&env.home(), Some(&names)).expect("seed two");
+    // A local change to a present default must survive the menu.
+    let kept_md = env.skills().join(&present[0].name).join("SKILL.md");
+    let mut kept = fs::read_to_string(&kept_md).unwrap();
+    kept.push_str("\nMy own note.\n");
+    fs::write(&kept_md, &kept).unwrap();
+    let tui = Tui::start(&env);
+    tui.wait_text("Skills (2/2)");
+    tui.keys(&["S"]);
+    tui.wait_for("the seed menu with present ones kept", |s| {
+        let d = dialog(s);
+        present
+            .iter()
+            .all(|x| d.contains(&format!("{:28} already present (kept)", x.name)))
+            && rest
+                .iter()
+                .all(|x| d.contains(&format!("[x] {:28} new", x.name)))
+    });
+    // Down past the present two, untick the first new one.
+    tui.keys(&["j", "j", "Space"]);
+    let dropped = &rest[0].name;
+    tui.wait_for("the first new one unticked", |s| {
+        dialog(s).contains(&format!("[ ] {dropped:28} new"))
+    });
+    tui.keys(&["Enter"]);
+    tui.wait_text("seeded ");
+    let n = defaults.len() - 1;
+    tui.wait_text(&format!("Skills ({n}/{n})"));
+    assert!(
+        !env.skills().join(dropped).exists(),
+        "{dropped} was unticked"
+    );
+    for x in &rest[1..] {
+        assert!(env.skills().join(&x.name).join("SKILL.md").is_file());
+    }
+    assert_eq!(fs::read_to_string(&kept_md).unwrap(), kept, "present kept");
 }
 
 #[test]

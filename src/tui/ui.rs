@@ -161,10 +161,12 @@ fn draw_preview(frame: &mut Frame, app: &mut App, area: Rect) {
     if area.is_empty() {
         return;
     }
+    // Borders, the pane number and "Preview · " take 15 columns.
+    let room = usize::from(area.width).saturating_sub(15);
     let title = match app.selected_entry() {
         Some(e) => format!(
             "Preview · {}",
-            sanitize_line(&e.checked.path.display().to_string())
+            elide_left(&sanitize_line(&e.checked.path.display().to_string()), room)
         ),
         None => "Preview".into(),
     };
@@ -213,6 +215,29 @@ fn draw_preview(frame: &mut Frame, app: &mut App, area: Rect) {
         .cloned()
         .collect();
     frame.render_widget(Paragraph::new(Text::from(visible)), inner);
+}
+
+/// `text` cut to `max` columns from the left, so a path keeps its end.
+fn elide_left(text: &str, max: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let width: usize = text.chars().map(|c| c.width().unwrap_or(0)).sum();
+    if width <= max {
+        return text.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut kept = Vec::new();
+    let mut used = 1; // the ellipsis
+    for c in text.chars().rev() {
+        let w = c.width().unwrap_or(0);
+        if used + w > max {
+            break;
+        }
+        used += w;
+        kept.push(c);
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
 }
 
 fn draw_profiles(frame: &mut Frame, app: &mut App, area: Rect) {
@@ -643,4 +668,19 @@ fn help_text() -> Text<'static> {
             .map(|(k, v)| Line::from(format!("{k:28} {v}")))
             .collect::<Vec<_>>(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::elide_left;
+
+    #[test]
+    fn elide_left_keeps_the_end_within_the_width() {
+        assert_eq!(elide_left("/a/b/skill", 20), "/a/b/skill");
+        assert_eq!(elide_left("/long/path/to/skill", 8), "…o/skill");
+        assert_eq!(elide_left("/x/技能", 5), "…技能");
+        assert_eq!(elide_left("/x/技能", 6), "…/技能");
+        assert_eq!(elide_left("abc", 1), "…");
+        assert_eq!(elide_left("abc", 0), "");
+    }
 }
