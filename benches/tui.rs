@@ -54,7 +54,53 @@ fn main() {
         "key to redrawn frame, toggle + write + catalog: median {:.2} ms",
         ms(toggles)
     );
+    big_preview(&root, &home());
     println!("peak memory (VmHWM): {}", peak_memory());
+}
+
+/// A 500 KiB SKILL.md: the first frame renders and highlights it (once),
+/// the frames after only scroll.
+fn big_preview(root: &std::path::Path, home: &Home) {
+    use std::fmt::Write as _;
+    let dir = root.join("skills").join("aaa-big");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let mut text = String::from("---\nname: aaa-big\ndescription: A very long skill\n---\n");
+    let mut s = 0;
+    while text.len() < 500 * 1024 {
+        let _ = write!(
+            text,
+            "\n## Part {s}\n\nSome *prose* with `code` and a [link](https://example.com/{s}). {}\n\n1. one\n   - nested\n2. two\n\n| a | b |\n|---|---|\n| {s} | x |\n\n```rust\nfn part_{s}(x: u32) -> u32 {{\n    x * {s}\n}}\n```\n",
+            "Words that wrap. ".repeat(20)
+        );
+        s += 1;
+    }
+    std::fs::write(dir.join("SKILL.md"), &text).expect("write");
+    let mut term = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    let mut app = App::new(home.clone(), Theme::dark());
+    // Highlighting loaded, as it is a moment after start.
+    app.hl.warm();
+    let start = Instant::now();
+    term.draw(|f| ui::draw(f, &mut app)).expect("draw");
+    println!(
+        "500 KiB SKILL.md, first frame (render + highlight, once per selection): {:.1} ms",
+        ms(start.elapsed())
+    );
+    app.on_key(KeyEvent::new(KeyCode::Char('2'), KeyModifiers::NONE));
+    let scrolls = median_of(
+        (0..50)
+            .map(|_| {
+                let start = Instant::now();
+                app.on_key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE));
+                term.draw(|f| ui::draw(f, &mut app)).expect("draw");
+                start.elapsed()
+            })
+            .collect(),
+    );
+    assert!(app.preview_scroll > 0, "the preview scrolled");
+    println!(
+        "500 KiB SKILL.md, key to redrawn frame while scrolling: median {:.2} ms",
+        ms(scrolls)
+    );
 }
 
 fn ms(d: Duration) -> f64 {

@@ -158,6 +158,9 @@ pub struct App {
     pub catalog_scroll: u16,
     pub format: Format,
     pub catalog_text: Result<String, String>,
+    /// (width, rows) of the wrapped catalog, cached: wrapping a
+    /// 1000-skill block on every frame costs more than the rest of a frame.
+    pub catalog_rows: Option<(u16, u16)>,
     pub cost: Cost,
     pub unmatched: Vec<String>,
     pub dialog: Option<Dialog>,
@@ -197,6 +200,7 @@ impl App {
             catalog_scroll: 0,
             format: Format::Cao,
             catalog_text: Ok(String::new()),
+            catalog_rows: None,
             cost: Cost::default(),
             unmatched: Vec::new(),
             dialog: None,
@@ -339,6 +343,7 @@ impl App {
     /// Recomputes the catalog block and its cost for the selected profile.
     pub fn refresh_catalog(&mut self) {
         self.unmatched.clear();
+        self.catalog_rows = None;
         let Some(row) = self.selected_profile() else {
             self.catalog_text = Err("no agent profiles found".into());
             self.cost = Cost::default();

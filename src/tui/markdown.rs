@@ -46,6 +46,10 @@ impl Rendered {
 
 /// How many rendered documents the highlighter keeps.
 const CACHE_ENTRIES: usize = 16;
+/// Source bytes the render cache may hold in all. A rendered line costs
+/// tens of times its text, so one 500 KiB skill is never kept twice (the
+/// app holds the selected one itself).
+const CACHE_BYTES: usize = 256 * 1024;
 /// Code bigger than this is shown plain: syntect's regexes can take seconds
 /// on huge generated blobs, and the preview must stay responsive.
 const MAX_HIGHLIGHT_BYTES: usize = 256 * 1024;
@@ -74,8 +78,11 @@ pub struct Highlighter {
     syntaxes: OnceLock<SyntaxSet>,
     themes: OnceLock<LazyThemeSet>,
     /// Most recently used last.
-    cache: Mutex<Vec<(CacheKey, Arc<Vec<Line<'static>>>)>>,
+    cache: Mutex<Vec<Cached>>,
 }
+
+/// A rendered document and the size of its source.
+type Cached = (CacheKey, Arc<Vec<Line<'static>>>, usize);
 
 impl Highlighter {
     /// A highlighter that has loaded nothing yet.
@@ -123,26 +130,31 @@ impl Highlighter {
         self.lock_cache().clear();
     }
 
-    fn lock_cache(&self) -> std::sync::MutexGuard<'_, Vec<(CacheKey, Arc<Vec<Line<'static>>>)>> {
+    fn lock_cache(&self) -> std::sync::MutexGuard<'_, Vec<Cached>> {
         // A panic while holding the lock leaves a usable Vec behind.
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn cached(&self, key: &CacheKey) -> Option<Arc<Vec<Line<'static>>>> {
         let mut cache = self.lock_cache();
-        let at = cache.iter().position(|(k, _)| k == key)?;
+        let at = cache.iter().position(|(k, _, _)| k == key)?;
         let entry = cache.remove(at);
         let lines = Arc::clone(&entry.1);
         cache.push(entry);
         Some(lines)
     }
 
-    fn store(&self, key: CacheKey, lines: Arc<Vec<Line<'static>>>) {
+    fn store(&self, key: CacheKey, lines: Arc<Vec<Line<'static>>>, bytes: usize) {
+        if bytes > CACHE_BYTES / 2 {
+            return;
+        }
         let mut cache = self.lock_cache();
-        if cache.len() >= CACHE_ENTRIES {
+        while cache.len() >= CACHE_ENTRIES
+            || cache.iter().map(|c| c.2).sum::<usize>() + bytes > CACHE_BYTES
+        {
             cache.remove(0);
         }
-        cache.push((key, lines));
+        cache.push((key, lines, bytes));
     }
 }
 
@@ -204,7 +216,9 @@ pub fn render_markdown(
         return lines.as_ref().clone();
     }
     let lines = Renderer::new(usize::from(width), theme, hl).run(body);
-    hl.store(key, Arc::new(lines.clone()));
+    if body.len() <= CACHE_BYTES / 2 {
+        hl.store(key, Arc::new(lines.clone()), body.len());
+    }
     lines
 }
 
@@ -625,7 +639,7 @@ impl<'a> Renderer<'a> {
             p.used = true;
         }
         spans.extend(content);
-        self.out.push(Line::from(spans));
+        self.out.push(Line::from(coalesce(spans)));
     }
 
     /// Emits the blank line a finished block asked for, if any.
@@ -945,7 +959,21 @@ fn wrap_spans(spans: &[Span<'static>], width: usize) -> Vec<Vec<Span<'static>>> 
     if !line.is_empty() {
         lines.push(line);
     }
-    lines
+    lines.into_iter().map(coalesce).collect()
+}
+
+/// Joins neighbouring spans of one style: wrapping leaves a span per word
+/// and per space, and a 500 KiB document would keep millions of them.
+fn coalesce(spans: Vec<Span<'static>>) -> Vec<Span<'static>> {
+    let mut out: Vec<Span<'static>> = Vec::with_capacity(spans.len());
+    for span in spans {
+        match out.last_mut() {
+            Some(last) if last.style == span.style => last.content.to_mut().push_str(&span.content),
+            _ => out.push(span),
+        }
+    }
+    out.shrink_to_fit();
+    out
 }
 
 /// Cuts spans into lines of at most `width` columns (a char wider than the

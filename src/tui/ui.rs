@@ -123,8 +123,19 @@ fn draw_skills(frame: &mut Frame, app: &mut App, area: Rect) {
         );
         return;
     }
-    let items: Vec<ListItem> = app
-        .filtered
+    let sel = app.skill_sel;
+    let first = window(
+        app.offsets.skills,
+        Some(sel),
+        app.filtered.len(),
+        list_area.height,
+    );
+    let shown = &app.filtered[first
+        ..app
+            .filtered
+            .len()
+            .min(first + usize::from(list_area.height))];
+    let items: Vec<ListItem> = shown
         .iter()
         .map(|&i| {
             let e = &app.listing.entries[i];
@@ -148,13 +159,27 @@ fn draw_skills(frame: &mut Frame, app: &mut App, area: Rect) {
             ]))
         })
         .collect();
-    let mut state = ListState::default()
-        .with_selected(Some(app.skill_sel))
-        .with_offset(app.offsets.skills);
+    let mut state = ListState::default().with_selected(sel.checked_sub(first));
     let list = List::new(items).highlight_style(app.theme.selected);
     frame.render_stateful_widget(list, list_area, &mut state);
-    app.offsets.skills = state.offset();
+    app.offsets.skills = first;
     app.areas.skills_list = list_area;
+}
+
+/// The first row of a list window `height` rows tall that shows `selected`,
+/// moving from the previous `offset` as little as possible. Only that
+/// window is built: a 1000-skill list costs no more than a short one.
+fn window(offset: usize, selected: Option<usize>, len: usize, height: u16) -> usize {
+    let height = usize::from(height.max(1));
+    let mut first = offset.min(len.saturating_sub(height));
+    if let Some(sel) = selected {
+        if sel < first {
+            first = sel;
+        } else if sel >= first + height {
+            first = sel + 1 - height;
+        }
+    }
+    first
 }
 
 fn draw_preview(frame: &mut Frame, app: &mut App, area: Rect) {
@@ -319,10 +344,14 @@ fn profile_detail(app: &App) -> Text<'static> {
 
 fn draw_checklist(frame: &mut Frame, app: &mut App, area: Rect) {
     let ticks = app.ticks();
-    let items: Vec<ListItem> = app
-        .valid_skills()
+    let valid = app.valid_skills();
+    let sel = app.in_checklist.then_some(app.check_sel);
+    let first = window(app.offsets.checklist, sel, valid.len(), area.height);
+    let items: Vec<ListItem> = valid
         .iter()
         .zip(&ticks)
+        .skip(first)
+        .take(usize::from(area.height))
         .map(|(e, tick)| {
             let (box_, style) = match tick {
                 Tick::Off => ("[ ]", app.theme.checkbox_off),
@@ -343,15 +372,13 @@ fn draw_checklist(frame: &mut Frame, app: &mut App, area: Rect) {
             ListItem::new(Line::from(spans))
         })
         .collect();
-    let mut state = ListState::default()
-        .with_selected(app.in_checklist.then_some(app.check_sel))
-        .with_offset(app.offsets.checklist);
+    let mut state = ListState::default().with_selected(sel.and_then(|s| s.checked_sub(first)));
     frame.render_stateful_widget(
         List::new(items).highlight_style(app.theme.selected),
         area,
         &mut state,
     );
-    app.offsets.checklist = state.offset();
+    app.offsets.checklist = first;
     app.areas.checklist = area;
 }
 
@@ -396,9 +423,21 @@ fn draw_catalog(frame: &mut Frame, app: &mut App, area: Rect) {
         )),
         Ok(t) => lines.extend(sanitize(t).lines().map(|l| Line::raw(l.to_string()))),
     }
-    let total = wrapped_height(&lines, inner.width);
     let para = Paragraph::new(Text::from(lines)).wrap(Wrap { trim: false });
-    app.catalog_scroll = app.catalog_scroll.min(total.saturating_sub(inner.height));
+    // Clamping needs the wrapped height, which is only worth computing
+    // (once per catalog and width) when the pane is scrolled.
+    if app.catalog_scroll > 0 {
+        let total = match app.catalog_rows {
+            Some((w, rows)) if w == inner.width => rows,
+            _ => {
+                let rows = para.line_count(inner.width.max(1));
+                let rows = rows.min(usize::from(u16::MAX)) as u16;
+                app.catalog_rows = Some((inner.width, rows));
+                rows
+            }
+        };
+        app.catalog_scroll = app.catalog_scroll.min(total.saturating_sub(inner.height));
+    }
     frame.render_widget(para.scroll((app.catalog_scroll, 0)), inner);
 }
 
@@ -673,6 +712,19 @@ fn help_text() -> Text<'static> {
 #[cfg(test)]
 mod tests {
     use super::elide_left;
+
+    #[test]
+    fn window_follows_the_selection_and_fills_the_view() {
+        use super::window;
+        assert_eq!(window(0, Some(3), 100, 10), 0);
+        assert_eq!(window(0, Some(10), 100, 10), 1);
+        assert_eq!(window(50, Some(49), 100, 10), 49);
+        assert_eq!(window(50, Some(55), 100, 10), 50);
+        // A shorter list (a filter) pulls the window back to fill the view.
+        assert_eq!(window(50, Some(2), 5, 10), 0);
+        assert_eq!(window(95, None, 100, 10), 90);
+        assert_eq!(window(7, None, 0, 0), 0);
+    }
 
     #[test]
     fn elide_left_keeps_the_end_within_the_width() {
