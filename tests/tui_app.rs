@@ -610,3 +610,48 @@ fn a_reload_under_a_filter_keeps_the_selection_and_the_scroll() {
     assert!(f.app.filter.is_empty());
     assert_eq!(f.app.selected_entry().unwrap().folder, picked);
 }
+
+#[test]
+fn enter_keeps_a_pick_made_while_filtering() {
+    let mut f = fixture();
+    press(&mut f.app, "/c");
+    render(&mut f.app, 120, 40);
+    let list = f.app.areas.skills_list;
+    click(&mut f.app, list.x + 2, list.y + 2);
+    let picked = f.app.selected_entry().unwrap().folder.clone();
+    assert_eq!(f.app.skill_sel, 2);
+    key(&mut f.app, KeyCode::Enter);
+    assert!(!f.app.filtering);
+    assert_eq!(f.app.selected_entry().unwrap().folder, picked);
+}
+
+#[test]
+fn findings_wrap_under_their_mark() {
+    let mut f = fixture();
+    let t = render(&mut f.app, 80, 24);
+    let screen = format!("{}", t.backend());
+    // broken-yes is first: its error starts indented with its mark, and
+    // the wrapped rest is indented under the text.
+    let rows: Vec<&str> = screen.lines().collect();
+    let at = rows
+        .iter()
+        .position(|r| r.contains("  ✗ `description: yes`"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(rows[at + 1].contains("│    "), "{}", rows[at + 1]);
+}
+
+#[test]
+fn an_unanswered_question_in_the_editor_goes_away() {
+    let mut f = fixture();
+    key(&mut f.app, KeyCode::Char('e'));
+    press(&mut f.app, "x");
+    f.app
+        .on_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    let message = |app: &App| match &app.dialog {
+        Some(Dialog::Edit(e)) => e.message.clone(),
+        _ => panic!("the editor closed"),
+    };
+    assert!(message(&f.app).is_some());
+    press(&mut f.app, "y");
+    assert_eq!(message(&f.app), None);
+}

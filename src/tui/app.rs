@@ -251,6 +251,9 @@ impl App {
             })
         {
             self.skill_sel = pos;
+        } else {
+            // The skill went away: the next one starts at its top.
+            self.preview_scroll = 0;
         }
         if let Some(name) = profile
             && let Some(pos) = self.profiles.iter().position(|p| p.listed.name == name)
@@ -499,27 +502,30 @@ impl App {
     }
 
     fn filter_key(&mut self, key: KeyEvent) {
+        let before = self.filter.len();
         match key.code {
             KeyCode::Esc => {
                 self.filtering = false;
                 return self.clear_filter();
             }
-            KeyCode::Enter => self.filtering = false,
+            // Keep the query and whatever is picked in its results.
+            KeyCode::Enter => return self.filtering = false,
             KeyCode::Backspace => {
                 self.filter.pop();
             }
             KeyCode::Char(c) => self.filter.push(c),
             KeyCode::Down | KeyCode::Up => {
                 self.filtering = false;
-                self.skills_key(key);
-                return;
+                return self.skills_key(key);
             }
             _ => return,
         }
-        self.apply_filter();
-        // A new query: start at its best match.
-        self.skill_sel = 0;
-        self.preview_scroll = 0;
+        if self.filter.len() != before {
+            self.apply_filter();
+            // A new query: start at its best match.
+            self.skill_sel = 0;
+            self.preview_scroll = 0;
+        }
     }
 
     /// Esc on a filter: show every skill again, still on the one picked.
@@ -645,7 +651,7 @@ impl App {
             ),
             CopyOutcome::Osc52 if self.clipboard.in_tmux() => self.set_status(
                 format!(
-                    "sent {n} characters by OSC 52 through tmux: it reaches the clipboard if tmux has `set -g set-clipboard on` or `allow-passthrough on`"
+                    "sent {n} chars by OSC 52 (tmux needs `set -g set-clipboard on` or `set -g allow-passthrough on`)"
                 ),
                 false,
             ),
@@ -933,8 +939,10 @@ impl App {
             edit.confirm_quit = false;
             return Some(Dialog::Edit(edit));
         }
-        edit.confirm_discard = false;
-        edit.confirm_quit = false;
+        if std::mem::take(&mut edit.confirm_discard) | std::mem::take(&mut edit.confirm_quit) {
+            // The question was not answered: do not leave it showing.
+            edit.message = None;
+        }
         if ctrl && key.code == KeyCode::Char('s') {
             return self.save_edit(edit);
         }

@@ -101,13 +101,13 @@ impl Clipboard {
         }
     }
 
-    /// Copies `text`, writing OSC 52 (if needed) to the process's stdout,
-    /// which is the terminal the TUI draws on.
     /// True inside tmux, where OSC 52 depends on tmux's settings.
     pub fn in_tmux(&self) -> bool {
         self.env.tmux
     }
 
+    /// Copies `text`, writing OSC 52 (if needed) to the process's stdout,
+    /// which is the terminal the TUI draws on.
     pub fn copy(&mut self, text: &str) -> CopyOutcome {
         let stdout = std::io::stdout();
         let mut out = stdout.lock();

@@ -88,9 +88,19 @@ fn event_loop(terminal: &mut ratatui::DefaultTerminal, mut app: App) -> Result<(
             return Ok(());
         }
         let Ok(first) = rx.recv() else { return Ok(()) };
+        let mut keyed = is_key(&first);
         let mut changed = handle(&mut app, first);
         // Drain what queued up meanwhile: one redraw for a burst of events.
         while let Ok(ev) = rx.try_recv() {
+            // A click is mapped through the last frame: draw the keys
+            // before it first, or it could land on a row that moved.
+            if keyed && matches!(ev, AppEvent::Input(Event::Mouse(_))) {
+                terminal
+                    .draw(|f| ui::draw(f, &mut app))
+                    .map_err(|e| format!("cannot draw: {e}"))?;
+                keyed = false;
+            }
+            keyed |= is_key(&ev);
             changed |= handle(&mut app, ev);
         }
         if changed {
@@ -98,6 +108,10 @@ fn event_loop(terminal: &mut ratatui::DefaultTerminal, mut app: App) -> Result<(
             watcher.follow(&app);
         }
     }
+}
+
+fn is_key(ev: &AppEvent) -> bool {
+    matches!(ev, AppEvent::Input(Event::Key(_)))
 }
 
 /// Applies one event; true when the disk changed and a reload is due.

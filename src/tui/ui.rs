@@ -186,8 +186,8 @@ fn draw_preview(frame: &mut Frame, app: &mut App, area: Rect) {
     if area.is_empty() {
         return;
     }
-    // Borders, the pane number and "Preview · " take 15 columns.
-    let room = usize::from(area.width).saturating_sub(15);
+    // Borders, " 2 ", "Preview · " and the trailing space take 16 columns.
+    let room = usize::from(area.width).saturating_sub(16);
     let title = match app.selected_entry() {
         Some(e) => format!(
             "Preview · {}",
@@ -198,7 +198,8 @@ fn draw_preview(frame: &mut Frame, app: &mut App, area: Rect) {
     let block = pane_block(app, Pane::Preview, title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let mut lines: Vec<Line> = Vec::new();
+    let width = usize::from(inner.width.saturating_sub(1));
+    let mut header: Vec<Line> = Vec::new();
     if let Some(e) = app.selected_entry() {
         let status = match e.status {
             Status::Ok => Span::styled("✓ CAO loads this skill", app.theme.ok),
@@ -208,23 +209,15 @@ fn draw_preview(frame: &mut Frame, app: &mut App, area: Rect) {
                 app.theme.warning,
             ),
         };
-        lines.push(Line::from(status));
+        header.extend(wrap_line(&Line::from(status), width));
         for err in &e.checked.errors {
-            lines.push(Line::styled(
-                format!("  ✗ {}", sanitize_line(err)),
-                app.theme.error,
-            ));
+            header.extend(finding("✗", err, app.theme.error, width));
         }
         for w in &e.checked.warnings {
-            lines.push(Line::styled(
-                format!("  ! {}", sanitize_line(w)),
-                app.theme.warning,
-            ));
+            header.extend(finding("!", w, app.theme.warning, width));
         }
-        lines.push(Line::default());
+        header.push(Line::default());
     }
-    let width = usize::from(inner.width.saturating_sub(1));
-    let header: Vec<Line> = lines.iter().flat_map(|l| wrap_line(l, width)).collect();
     let rendered = app.preview(inner.width.saturating_sub(1));
     let total = header.len() + rendered.lines.len();
     let max = total.saturating_sub(inner.height as usize);
@@ -240,6 +233,26 @@ fn draw_preview(frame: &mut Frame, app: &mut App, area: Rect) {
         .cloned()
         .collect();
     frame.render_widget(Paragraph::new(Text::from(visible)), inner);
+}
+
+/// A finding under the verdict: `  ✗ message`, wrapped with the message's
+/// later lines indented under its first.
+fn finding(mark: &str, text: &str, style: Style, width: usize) -> Vec<Line<'static>> {
+    let body = Line::styled(sanitize_line(text).into_owned(), style);
+    wrap_line(&body, width.saturating_sub(4).max(1))
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let lead = if i == 0 {
+                format!("  {mark} ")
+            } else {
+                "    ".into()
+            };
+            let mut spans = vec![Span::raw(lead)];
+            spans.extend(l.spans);
+            Line::from(spans).style(style)
+        })
+        .collect()
 }
 
 /// `text` cut to `max` columns from the left, so a path keeps its end.
