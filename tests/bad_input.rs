@@ -43,8 +43,11 @@ fn snapshot(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
             } else if meta.is_dir() {
                 out.insert(p.clone(), b"<dir>".to_vec());
                 stack.push(p);
-            } else {
+            } else if meta.is_file() {
                 out.insert(p.clone(), fs::read(&p).unwrap());
+            } else {
+                // A FIFO or device: reading it could block.
+                out.insert(p.clone(), b"<special>".to_vec());
             }
         }
     }
@@ -215,4 +218,59 @@ fn toggle_on_then_off_restores_the_file_and_catalog_follows() {
         0
     );
     assert_eq!(fs::read(&path).unwrap(), original);
+}
+
+/// Runs skilltui and fails if it has not finished after a generous while:
+/// the point is "does not hang", not how fast.
+fn skilltui_or_hang(home: &Path, args: &[&str]) -> (i32, String, String) {
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skilltui"))
+        .arg("--home")
+        .arg(home)
+        .args(args)
+        .env_remove("CAO_HOME_DIR")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("skilltui {args:?} hung");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("output");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
+}
+
+#[test]
+fn fifos_where_files_belong_never_hang() {
+    let (_tmp, home) = setup();
+    fs::create_dir_all(home.join("skills/fifo-skill")).unwrap();
+    mkfifo(&home.join("skills/fifo-skill/SKILL.md"));
+    mkfifo(&home.join("agent-store/fifo-profile.md"));
+    mkfifo(&home.join(".env"));
+    let before = snapshot(&home);
+    // CAO skips a SKILL.md that is not a regular file; so does the listing.
+    let (code, out, _) = skilltui_or_hang(&home, &["list"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("good") && !out.contains("fifo-skill"), "{out}");
+    let (code, _, err) = skilltui_or_hang(&home, &["catalog", "fifo-profile"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not a regular file"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let (code, _, _) = skilltui_or_hang(&home, &["catalog", "dev"]);
+    assert_eq!(code, 0);
+    assert_eq!(snapshot(&home), before);
 }

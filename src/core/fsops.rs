@@ -15,6 +15,36 @@ pub const STAGING_PREFIX: &str = ".skilltui-";
 /// Files CAO itself leaves out when it copies a skill.
 const NEVER_COPIED: &[&str] = &[".cao-projection.json"];
 
+/// Opens `path` for reading only if it is a regular file. The open does not
+/// block: a FIFO named SKILL.md or `agent.md` would otherwise hang skilltui
+/// (and CAO) until something writes to it.
+pub fn open_regular(path: &Path) -> std::io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = options.open(path)?;
+    if file.metadata()?.is_file() {
+        Ok(file)
+    } else {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a folder, FIFO or device): replace it with a file",
+        ))
+    }
+}
+
+/// The whole of a regular file (see [`open_regular`]).
+pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    open_regular(path)?.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// Writes `bytes` to `path` atomically. When `expected` is given, refuses
 /// (and writes nothing) if the file on disk no longer holds those bytes.
 pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Result<(), String> {
@@ -33,7 +63,7 @@ pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Resul
         let _ = fs::set_permissions(tmp.path(), meta.permissions());
     }
     if let Some(expected) = expected {
-        let now = fs::read(path).unwrap_or_default();
+        let now = read_regular(path).unwrap_or_default();
         if now != expected {
             return Err(format!(
                 "{} changed on disk since it was read: nothing was written; reload and try again",
@@ -226,7 +256,9 @@ pub fn diff_folders(old: &Path, new: &Path) -> FolderDiff {
     for (rel, _) in &b {
         match a.iter().find(|(r, _)| r == rel) {
             None => diff.added.push(rel.clone()),
-            Some((_, old_path)) if fs::read(old_path).ok() != fs::read(new.join(rel)).ok() => {
+            Some((_, old_path))
+                if read_regular(old_path).ok() != read_regular(&new.join(rel)).ok() =>
+            {
                 diff.changed.push(rel.clone())
             }
             Some(_) => {}

@@ -246,7 +246,8 @@ pub fn load(home: &Home, name: &str) -> Result<Profile, String> {
             raw: None,
         });
     };
-    let raw = fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let raw = crate::core::fsops::read_regular(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let raw = String::from_utf8(raw).map_err(|e| {
         format!(
             "{} is not valid UTF-8 (byte {}): save it as UTF-8",
@@ -450,7 +451,10 @@ fn lax_int(v: &Value) -> Option<i128> {
 /// quotes, ` #` comments, and `${VAR}` expansion from earlier keys.
 pub fn load_env(path: &Path) -> HashMap<String, String> {
     let mut env = HashMap::new();
-    let Ok(text) = fs::read_to_string(path) else {
+    let Some(text) = crate::core::fsops::read_regular(path)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+    else {
         return env;
     };
     for line in text.lines() {

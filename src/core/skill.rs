@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use crate::core::frontmatter::{self, Format, Frontmatter, Normalized};
+use crate::core::fsops;
 use crate::core::text::py_strip;
 use crate::core::yaml::{Node, Style, Value};
 
@@ -117,7 +118,8 @@ pub fn read_text(path: &Path) -> Result<String, String> {
 
 /// Reads a file into `buf` (reused across calls), refusing huge files.
 fn read_bytes(path: &Path, buf: &mut Vec<u8>) -> Result<(), String> {
-    let file = fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let file =
+        fsops::open_regular(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     read_open(file, size, path, buf)
 }
@@ -217,8 +219,8 @@ pub fn check_folder(path: &Path, lint: bool) -> Checked {
 /// large store is mostly system calls.
 pub fn check_candidate(path: &Path, lint: bool) -> Option<Checked> {
     let skill_md = path.join("SKILL.md");
-    let file = fs::File::open(&skill_md).ok()?;
-    let meta = file.metadata().ok().filter(|m| m.is_file())?;
+    let file = fsops::open_regular(&skill_md).ok()?;
+    let meta = file.metadata().ok()?;
     let mut out = Checked {
         path: path.to_path_buf(),
         ..Checked::default()

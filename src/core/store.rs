@@ -105,8 +105,9 @@ pub fn absolute(p: &Path) -> PathBuf {
 
 /// Unreadable or non-object JSON means "no settings".
 fn read_settings(path: &Path) -> Json {
-    fs::read_to_string(path)
+    crate::core::fsops::read_regular(path)
         .ok()
+        .and_then(|b| String::from_utf8(b).ok())
         .and_then(|s| crate::core::pyjson::parse(&s).ok())
         .map(|j| crate::core::pyjson::to_serde(&j))
         .filter(Json::is_object)
