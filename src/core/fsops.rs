@@ -18,7 +18,8 @@ const NEVER_COPIED: &[&str] = &[".cao-projection.json"];
 /// Opens `path` for reading only if it is a regular file. The open does not
 /// block: a FIFO named SKILL.md or `agent.md` would otherwise hang skilltui
 /// (and CAO) until something writes to it.
-pub fn open_regular(path: &Path) -> std::io::Result<fs::File> {
+/// The metadata comes along: listing a store is mostly system calls.
+pub fn open_regular(path: &Path) -> std::io::Result<(fs::File, fs::Metadata)> {
     let mut options = fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -27,8 +28,9 @@ pub fn open_regular(path: &Path) -> std::io::Result<fs::File> {
         options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
     }
     let file = options.open(path)?;
-    if file.metadata()?.is_file() {
-        Ok(file)
+    let meta = file.metadata()?;
+    if meta.is_file() {
+        Ok((file, meta))
     } else {
         Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
@@ -41,7 +43,7 @@ pub fn open_regular(path: &Path) -> std::io::Result<fs::File> {
 pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::new();
-    open_regular(path)?.read_to_end(&mut bytes)?;
+    open_regular(path)?.0.read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 

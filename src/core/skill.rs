@@ -118,10 +118,9 @@ pub fn read_text(path: &Path) -> Result<String, String> {
 
 /// Reads a file into `buf` (reused across calls), refusing huge files.
 fn read_bytes(path: &Path, buf: &mut Vec<u8>) -> Result<(), String> {
-    let file =
+    let (file, meta) =
         fsops::open_regular(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    read_open(file, size, path, buf)
+    read_open(file, meta.len(), path, buf)
 }
 
 fn read_open(file: fs::File, size: u64, path: &Path, buf: &mut Vec<u8>) -> Result<(), String> {
@@ -219,8 +218,7 @@ pub fn check_folder(path: &Path, lint: bool) -> Checked {
 /// large store is mostly system calls.
 pub fn check_candidate(path: &Path, lint: bool) -> Option<Checked> {
     let skill_md = path.join("SKILL.md");
-    let file = fsops::open_regular(&skill_md).ok()?;
-    let meta = file.metadata().ok()?;
+    let (file, meta) = fsops::open_regular(&skill_md).ok()?;
     let mut out = Checked {
         path: path.to_path_buf(),
         ..Checked::default()
