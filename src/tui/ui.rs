@@ -634,10 +634,18 @@ fn draw_dialog(frame: &mut Frame, app: &mut App, area: Rect) {
                 };
                 lines.push(Line::styled(format!("{box_} {:28} {note}", d.name), style));
             }
+            // What the highlighted one is for, so the pick is informed.
+            if let Some(d) = items.get(*cursor) {
+                lines.push(Line::default());
+                lines.push(Line::styled(
+                    sanitize_line(&d.description).into_owned(),
+                    theme.dim,
+                ));
+            }
             (
                 "Seed defaults",
                 Text::from(lines),
-                (72, items.len() as u16 + 5),
+                (72, items.len() as u16 + 12),
             )
         }
         Dialog::Materialize { profile, skill } => (
