@@ -272,6 +272,20 @@ pub struct Parsed {
     pub skills: Option<Vec<String>>,
     pub body: String,
     pub frontmatter: Frontmatter,
+    /// The frontmatter's text, which the nodes' spans index.
+    pub fm_text: String,
+}
+
+/// A profile's frontmatter as (key, value) pairs for display, after `.env`
+/// substitution as CAO sees it; empty for a built-in or unparsable one.
+pub fn fields(home: &Home, profile: &Profile) -> Vec<(String, String)> {
+    let Some(raw) = &profile.raw else {
+        return Vec::new();
+    };
+    match parse_text(home, raw) {
+        Ok(p) => crate::core::skill::metadata_pairs(&p.frontmatter, &p.fm_text),
+        Err(_) => Vec::new(),
+    }
 }
 
 /// `parse_agent_profile_text(resolve_env_vars(raw))`, with AgentProfile's
@@ -292,6 +306,7 @@ pub fn parse_text(home: &Home, raw: &str) -> Result<Parsed, String> {
     Ok(Parsed {
         skills,
         body: fm.body.clone(),
+        fm_text: fm_text.to_string(),
         frontmatter: fm,
     })
 }

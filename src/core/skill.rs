@@ -57,19 +57,20 @@ impl SkillDoc {
 
     /// Top-level metadata as (key, source text) pairs for display.
     pub fn pairs(&self) -> Vec<(String, String)> {
-        let Some(Value::Map(pairs)) = self.frontmatter.metadata().map(|m| &m.value) else {
-            return Vec::new();
-        };
-        pairs
-            .iter()
-            .map(|(k, v)| {
-                (
-                    display_value(k, &self.fm_text),
-                    display_value(v, &self.fm_text),
-                )
-            })
-            .collect()
+        metadata_pairs(&self.frontmatter, &self.fm_text)
     }
+}
+
+/// Top-level frontmatter entries as (key, value) text: strings as read,
+/// anything else as written in the source.
+pub fn metadata_pairs(fm: &Frontmatter, fm_text: &str) -> Vec<(String, String)> {
+    let Some(Value::Map(pairs)) = fm.metadata().map(|m| &m.value) else {
+        return Vec::new();
+    };
+    pairs
+        .iter()
+        .map(|(k, v)| (display_value(k, fm_text), display_value(v, fm_text)))
+        .collect()
 }
 
 fn display_value(node: &Node, fm_text: &str) -> String {

@@ -50,6 +50,23 @@ impl Pane {
 pub struct ProfileRow {
     pub listed: Listed,
     pub loaded: Result<Profile, String>,
+    /// Its frontmatter as (key, value), for the detail under the list.
+    pub fields: Vec<(String, String)>,
+}
+
+impl ProfileRow {
+    fn load(home: &Home, listed: Listed) -> ProfileRow {
+        let loaded = profile::load(home, &listed.name);
+        let fields = loaded
+            .as_ref()
+            .map(|p| profile::fields(home, p))
+            .unwrap_or_default();
+        ProfileRow {
+            listed,
+            loaded,
+            fields,
+        }
+    }
 }
 
 /// How the selected profile gets one skill, for its checkbox.
@@ -235,10 +252,7 @@ impl App {
         self.listing = store::list(&self.home, true);
         self.profiles = profile::list(&self.home)
             .into_iter()
-            .map(|listed| {
-                let loaded = profile::load(&self.home, &listed.name);
-                ProfileRow { listed, loaded }
-            })
+            .map(|listed| ProfileRow::load(&self.home, listed))
             .collect();
         // The user's own (editable) profiles first, CAO's built-ins after.
         self.profiles
@@ -713,7 +727,7 @@ impl App {
     /// Re-reads one profile (after our own write) and the catalog.
     fn reload_profile(&mut self, name: &str) {
         if let Some(row) = self.profiles.iter_mut().find(|r| r.listed.name == name) {
-            row.loaded = profile::load(&self.home, name);
+            *row = ProfileRow::load(&self.home, row.listed.clone());
         }
         self.refresh_catalog();
     }

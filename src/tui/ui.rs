@@ -290,9 +290,10 @@ fn draw_profiles(frame: &mut Frame, app: &mut App, area: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let list_height = (app.profiles.len() as u16).clamp(1, (inner.height / 3).max(1));
-    let detail = profile_detail(app);
+    let detail = profile_detail(app, usize::from(inner.width));
     // The path and the skills line wrap rather than hide each other.
-    let detail_height = wrapped_height(&detail.lines, inner.width).clamp(2, 5);
+    let detail_height =
+        wrapped_height(&detail.lines, inner.width).clamp(2, (inner.height / 3).max(2));
     let [list_area, detail_area, checks_area] = Layout::vertical([
         Constraint::Length(list_height),
         Constraint::Length(detail_height),
@@ -333,7 +334,7 @@ fn draw_profiles(frame: &mut Frame, app: &mut App, area: Rect) {
     draw_checklist(frame, app, checks_area);
 }
 
-fn profile_detail(app: &App) -> Text<'static> {
+fn profile_detail(app: &App, width: usize) -> Text<'static> {
     let Some(row) = app.selected_profile() else {
         return Text::styled("no profiles: add one to the agent store", app.theme.dim);
     };
@@ -352,7 +353,44 @@ fn profile_detail(app: &App) -> Text<'static> {
             ),
         },
     };
-    Text::from(vec![Line::styled(where_, app.theme.dim), skills])
+    let mut lines = vec![Line::styled(where_, app.theme.dim), skills];
+    // The other frontmatter fields after, one row each: they matter less
+    // than `skills` and are the first to go when the pane is short.
+    for (key, value) in row.fields.iter().filter(|(k, _)| k != "skills") {
+        let key = format!("{}: ", sanitize_line(key));
+        let room = width.saturating_sub(key.chars().count());
+        let mut first = sanitize_line(value.lines().next().unwrap_or("")).into_owned();
+        if value.trim_end().contains('\n') {
+            first.push_str(" …");
+        }
+        lines.push(Line::from(vec![
+            Span::styled(key, app.theme.accent),
+            Span::styled(elide_right(&first, room), app.theme.dim),
+        ]));
+    }
+    Text::from(lines)
+}
+
+/// `text` cut to `max` columns, an ellipsis marking the cut.
+fn elide_right(text: &str, max: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let width = |c: char| c.width().unwrap_or(0);
+    if text.chars().map(width).sum::<usize>() <= max {
+        return text.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut used = 1; // the ellipsis
+    let mut out: String = text
+        .chars()
+        .take_while(|&c| {
+            used += width(c);
+            used <= max
+        })
+        .collect();
+    out.push('…');
+    out
 }
 
 fn draw_checklist(frame: &mut Frame, app: &mut App, area: Rect) {
@@ -745,6 +783,15 @@ mod tests {
         assert_eq!(window(50, Some(2), 5, 10), 0);
         assert_eq!(window(95, None, 100, 10), 90);
         assert_eq!(window(7, None, 0, 0), 0);
+    }
+
+    #[test]
+    fn elide_right_keeps_the_start_within_the_width() {
+        use super::elide_right;
+        assert_eq!(elide_right("sonnet", 6), "sonnet");
+        assert_eq!(elide_right("Reviews diffs", 8), "Reviews…");
+        assert_eq!(elide_right("技能技能", 5), "技能…");
+        assert_eq!(elide_right("abc", 0), "");
     }
 
     #[test]
