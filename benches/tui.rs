@@ -82,7 +82,7 @@ fn big_preview(root: &std::path::Path, home: &Home) {
     let start = Instant::now();
     term.draw(|f| ui::draw(f, &mut app)).expect("draw");
     println!(
-        "500 KiB SKILL.md, first frame (render + highlight, once per selection): {:.1} ms",
+        "500 KiB SKILL.md, render + highlight (once per selection; on a worker thread in the app): {:.1} ms",
         ms(start.elapsed())
     );
     app.on_key(KeyEvent::new(KeyCode::Char('2'), KeyModifiers::NONE));

@@ -655,3 +655,39 @@ fn an_unanswered_question_in_the_editor_goes_away() {
     press(&mut f.app, "y");
     assert_eq!(message(&f.app), None);
 }
+
+#[test]
+fn a_big_skill_renders_off_the_ui_thread() {
+    use skilltui::tui::AppEvent;
+    let mut f = fixture();
+    let body = "Words that wrap over the line. ".repeat(4000);
+    fs::create_dir_all(f.root.join("skills/aaa-big")).unwrap();
+    fs::write(
+        f.root.join("skills/aaa-big/SKILL.md"),
+        format!("---\nname: aaa-big\ndescription: Big\n---\n# Big one\n\n{body}\n"),
+    )
+    .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    f.app.renders = Some(tx);
+    f.app.reload();
+    key(&mut f.app, KeyCode::Char('g'));
+    assert_eq!(f.app.selected_entry().unwrap().folder, "aaa-big");
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(screen.contains("rendering…"), "{screen}");
+    let event = rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the worker reports back");
+    let AppEvent::PreviewReady(done) = event else {
+        panic!("another event");
+    };
+    let (done_key, rendered) = *done;
+    f.app.preview_ready(done_key, rendered);
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(screen.contains("Big one"), "{screen}");
+    assert!(!screen.contains("rendering…"), "{screen}");
+    // A small skill still renders at once.
+    key(&mut f.app, KeyCode::Down);
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(!screen.contains("rendering…"), "{screen}");
+    assert!(rx.try_recv().is_err(), "no worker for a small skill");
+}

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::mpsc::Sender;
 
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind,
@@ -15,6 +16,7 @@ use crate::core::fsops::{self, FolderDiff};
 use crate::core::profile::{self, Listed, Profile};
 use crate::core::skill::{self, Checked};
 use crate::core::store::{self, DefaultSkill, Entry, Home, Listing, Status};
+use crate::tui::AppEvent;
 use crate::tui::clipboard::{Clipboard, CopyOutcome};
 use crate::tui::markdown::{Highlighter, Rendered};
 use crate::tui::theme::{NO_SYNTAX_THEME, Theme};
@@ -185,11 +187,21 @@ pub struct App {
     pub quit: bool,
     pub areas: Areas,
     pub offsets: Offsets,
+    /// Where worker threads report finished previews; `None` (tests, tools)
+    /// renders every preview on the spot.
+    pub renders: Option<Sender<AppEvent>>,
+    /// The preview being rendered on a worker thread.
+    rendering: Option<PreviewKey>,
     preview: Option<(PreviewKey, Arc<Rendered>)>,
 }
 
+/// SKILL.md files bigger than this render off the UI thread: a 500 KiB one
+/// takes about 100 ms the first time, several frames.
+const BACKGROUND_RENDER_BYTES: u64 = 64 * 1024;
+
+/// What a rendered preview depends on.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct PreviewKey {
+pub struct PreviewKey {
     path: PathBuf,
     modified: Option<std::time::SystemTime>,
     width: u16,
@@ -225,6 +237,8 @@ impl App {
             quit: false,
             areas: Areas::default(),
             offsets: Offsets::default(),
+            renders: None,
+            rendering: None,
             preview: None,
         };
         app.reload();
@@ -384,15 +398,18 @@ impl App {
     }
 
     /// The rendered preview of the selected skill at `width`, rendered once
-    /// per (file, mtime, width) and plain until syntect has loaded.
+    /// per (file, mtime, width) and plain until syntect has loaded. A big
+    /// file renders on a worker thread when the event loop listens for it
+    /// (`renders`); its old rendering, or a note, shows meanwhile.
     pub fn preview(&mut self, width: u16) -> Arc<Rendered> {
         let Some(entry) = self.selected_entry() else {
             return Arc::new(Rendered::default());
         };
         let skill_md = entry.checked.path.join("SKILL.md");
+        let meta = std::fs::metadata(&skill_md).ok();
         let key = PreviewKey {
-            modified: std::fs::metadata(&skill_md).and_then(|m| m.modified()).ok(),
-            path: skill_md.clone(),
+            modified: meta.as_ref().and_then(|m| m.modified().ok()),
+            path: skill_md,
             width,
             highlighted: self.hl.is_ready(),
         };
@@ -401,23 +418,39 @@ impl App {
         {
             return r.clone();
         }
-        let rendered = Arc::new(match skill::read_doc(&skill_md) {
-            Ok(doc) => {
-                let mut theme = self.theme.clone();
-                if !key.highlighted {
-                    theme.syntax_theme = NO_SYNTAX_THEME.into();
-                }
-                Rendered::skill(&doc.pairs(), &doc.frontmatter.body, width, &theme, &self.hl)
-            }
-            Err(e) => Rendered {
-                lines: vec![ratatui::text::Line::styled(
-                    crate::core::text::sanitize_line(&e).into_owned(),
-                    self.theme.error,
-                )],
-            },
-        });
+        let big = meta.is_some_and(|m| m.len() > BACKGROUND_RENDER_BYTES);
+        if big && let Some(tx) = self.renders.clone() {
+            return self.render_in_background(key, tx);
+        }
+        let rendered = Arc::new(render_file(&key, &self.theme, &self.hl));
         self.preview = Some((key, rendered.clone()));
         rendered
+    }
+
+    fn render_in_background(&mut self, key: PreviewKey, tx: Sender<AppEvent>) -> Arc<Rendered> {
+        if self.rendering.as_ref() != Some(&key) {
+            self.rendering = Some(key.clone());
+            let (theme, hl) = (self.theme.clone(), self.hl.clone());
+            std::thread::spawn(move || {
+                let rendered = Arc::new(render_file(&key, &theme, &hl));
+                let _ = tx.send(AppEvent::PreviewReady(Box::new((key, rendered))));
+            });
+        }
+        match &self.preview {
+            // The same file at another width or mtime: better than nothing.
+            Some((k, r)) if Some(&k.path) == self.rendering.as_ref().map(|r| &r.path) => r.clone(),
+            _ => Arc::new(Rendered {
+                lines: vec![ratatui::text::Line::styled("rendering…", self.theme.dim)],
+            }),
+        }
+    }
+
+    /// A worker thread finished rendering a preview.
+    pub fn preview_ready(&mut self, key: PreviewKey, rendered: Arc<Rendered>) {
+        if self.rendering.as_ref() == Some(&key) {
+            self.rendering = None;
+        }
+        self.preview = Some((key, rendered));
     }
 
     pub fn set_status(&mut self, msg: impl Into<String>, error: bool) {
@@ -989,6 +1022,26 @@ impl App {
                 Some(Dialog::Edit(edit))
             }
         }
+    }
+}
+
+/// A SKILL.md rendered for the preview (plain when highlighting is not
+/// loaded yet), or its read error.
+fn render_file(key: &PreviewKey, theme: &Theme, hl: &Highlighter) -> Rendered {
+    match skill::read_doc(&key.path) {
+        Ok(doc) => {
+            let mut theme = theme.clone();
+            if !key.highlighted {
+                theme.syntax_theme = NO_SYNTAX_THEME.into();
+            }
+            Rendered::skill(&doc.pairs(), &doc.frontmatter.body, key.width, &theme, hl)
+        }
+        Err(e) => Rendered {
+            lines: vec![ratatui::text::Line::styled(
+                crate::core::text::sanitize_line(&e).into_owned(),
+                theme.error,
+            )],
+        },
     }
 }
 

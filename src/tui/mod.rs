@@ -32,6 +32,8 @@ pub enum AppEvent {
     Changed,
     /// Syntax highlighting finished loading: re-render the preview.
     HighlighterReady,
+    /// A worker thread rendered a big preview.
+    PreviewReady(Box<(app::PreviewKey, std::sync::Arc<markdown::Rendered>)>),
 }
 
 /// `skilltui` with no command.
@@ -71,6 +73,7 @@ fn install_panic_cleanup() {
 
 fn event_loop(terminal: &mut ratatui::DefaultTerminal, mut app: App) -> Result<(), String> {
     let (tx, rx) = mpsc::channel();
+    app.renders = Some(tx.clone());
     spawn_input(tx.clone());
     let hl = app.hl.clone();
     let warm_tx = tx.clone();
@@ -122,6 +125,10 @@ fn handle(app: &mut App, ev: AppEvent) -> bool {
         AppEvent::Input(_) => {}
         AppEvent::Changed => return true,
         AppEvent::HighlighterReady => {}
+        AppEvent::PreviewReady(done) => {
+            let (key, rendered) = *done;
+            app.preview_ready(key, rendered);
+        }
     }
     false
 }
