@@ -142,6 +142,14 @@ fn edit(home: &Home, p: &Profile, wanted: &[String], op: Op) -> Result<String, S
     let mut out = raw.clone();
     for (range, text) in splices.into_iter().rev() {
         let raw_range = norm.raw_offset(range.start)..norm.raw_offset(range.end);
+        // A plan that does not fit the text is a bug here, never a reason
+        // to panic or to write a mangled file.
+        if raw_range.start > raw_range.end || out.get(raw_range.clone()).is_none() {
+            return Err(format!(
+                "could not edit the skills of '{}' safely: edit the file by hand",
+                p.name
+            ));
+        }
         out.replace_range(raw_range, &text.replace('\n', norm.newline()));
     }
     let back = profile::parse_text(home, &out)
@@ -210,6 +218,12 @@ fn plan_splices(norm: &Normalized, wanted: &[String], op: Op) -> Result<Vec<Spli
         Value::Seq(items) => items.clone(),
         _ => Vec::new(),
     };
+    if !written_in_place(key, value, &items) {
+        return Err(
+            "`skills` uses a YAML alias (`*name`), so its text is elsewhere: edit it by hand"
+                .into(),
+        );
+    }
     let whole_value = || {
         let colon = base + key.span.end + fm_text[key.span.end..].find(':').unwrap_or(0);
         let end = match items.last() {
@@ -248,6 +262,21 @@ fn plan_splices(norm: &Normalized, wanted: &[String], op: Op) -> Result<Vec<Spli
         }
         _ => Err("`skills` is not a list: fix it by hand".into()),
     }
+}
+
+/// True when the value follows its key and each item follows the one
+/// before, inside the value. An alias (`*a`) breaks this: its node, and so
+/// its span, is the anchored one written earlier, where an edit must not go.
+fn written_in_place(key: &Node, value: &Node, items: &[Rc<Node>]) -> bool {
+    if value.span.start < key.span.end {
+        return false;
+    }
+    let mut after = value.span.start;
+    items.iter().all(|item| {
+        let ok = item.span.start >= after && item.span.end <= value.span.end;
+        after = item.span.end.max(item.span.start + 1);
+        ok
+    })
 }
 
 /// Removes every item equal to `name`: in a flow list each run of removed
@@ -456,6 +485,22 @@ mod tests {
             out,
             "---\nname: p\ndescription: |\n  multi\n  line\nskills:\n  - a\n  - c\n  - \"yes\"\n  - new\nrole: r\n---\nbody"
         );
+    }
+
+    #[test]
+    fn aliased_lists_and_items_are_refused_not_mangled() {
+        let (_t, h) = home();
+        let l = listing(&["a", "b"]);
+        for raw in [
+            "---\nbase: &s [a]\nskills: *s\n---\nbody\n",
+            "---\nx: &n a\nskills: [*n, b]\n---\n",
+            "---\nx: &n a\nskills:\n  - b\n  - *n\n---\n",
+            "---\nskills: [&n a, *n]\n---\n",
+        ] {
+            let p = profile(&h, raw);
+            let err = disable(&h, &l, &p, "a").unwrap_err();
+            assert!(err.contains("alias"), "{raw:?}: {err}");
+        }
     }
 
     #[test]
