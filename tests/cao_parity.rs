@@ -89,6 +89,7 @@ fn cao_parity() {
         &std::fs::read(root.join("expected.json")).expect("read expected.json"),
     )
     .expect("parse expected.json");
+    check_built_in_profiles(&expected["built_in_profiles"]);
     let homes = expected["homes"].as_array().expect("homes").clone();
     let cwd = PathBuf::from(expected["cwd"].as_str().expect("cwd"));
 
@@ -460,6 +461,10 @@ fn check_catalog(ctx: &Ctx, p: &Value, out: &mut HomeResult) {
         );
     }
 
+    if ok {
+        check_prompt(ctx, p, out);
+    }
+
     let args = ["catalog", name, "--format", "xml"];
     if ok && !p["xml_comparable"].as_bool().unwrap() {
         out.xml_skipped += 1;
@@ -487,6 +492,49 @@ fn check_catalog(ctx: &Ctx, p: &Value, out: &mut HomeResult) {
                 "exit 1, stderr starting `error:` (CAO raises {})",
                 p["error"]
             ),
+            r.describe(),
+        );
+    }
+}
+
+/// The built-in profiles skilltui embeds are CAO's packaged ones, unchanged.
+fn check_built_in_profiles(packaged: &Value) {
+    let packaged = packaged.as_object().expect("built_in_profiles");
+    let ours: Vec<&str> = skilltui::core::profile::BUILT_IN
+        .iter()
+        .map(|(n, _)| *n)
+        .collect();
+    let theirs: Vec<&str> = packaged.keys().map(String::as_str).collect();
+    assert_eq!(
+        ours, theirs,
+        "parity: built-in profile names differ from CAO's"
+    );
+    for (name, text) in skilltui::core::profile::BUILT_IN {
+        assert_eq!(
+            Some(*text),
+            packaged[*name].as_str(),
+            "parity: src/core/cao_builtin/{name}.md differs from CAO's packaged copy"
+        );
+    }
+}
+
+/// `catalog P --prompt`: body, blank line, block, as CAO's provider
+/// composes them (built-in profiles included).
+fn check_prompt(ctx: &Ctx, p: &Value, out: &mut HomeResult) {
+    let args = ["catalog", p["name"].as_str().unwrap(), "--prompt"];
+    let prompt = p["prompt"].as_str().unwrap();
+    let want = if prompt.is_empty() {
+        String::new()
+    } else {
+        format!("{prompt}\n")
+    };
+    let r = ctx.run(&args);
+    if r.code != Some(0) || r.stdout != want.as_bytes() {
+        ctx.diff(
+            out,
+            "prompt",
+            &args,
+            format!("exit 0, stdout {}", show(want.as_bytes())),
             r.describe(),
         );
     }

@@ -2,6 +2,7 @@
 //! catalogs. No terminal code lives here.
 
 pub mod catalog;
+pub mod dotenv;
 pub mod editor;
 pub mod frontmatter;
 pub mod fsops;

@@ -13,16 +13,31 @@ use crate::core::frontmatter::{self, Frontmatter, Normalized};
 use crate::core::store::{Home, expand_user, nested_list};
 use crate::core::yaml::{Node, Value};
 
-/// Profiles packaged inside CAO 2.5.4. None of them declares `skills`, so
-/// each is offered every skill; skilltui cannot edit them.
-pub const BUILT_IN: &[&str] = &[
-    "code_supervisor",
-    "developer",
-    "memory_manager",
-    "retrospector",
-    "reviewer",
-    "workflow_scout",
+/// Profiles packaged inside CAO 2.5.4, as (name, file text); see
+/// `cao_builtin/README.md`. None of them declares `skills`, so each is
+/// offered every skill; skilltui cannot edit them.
+pub const BUILT_IN: &[(&str, &str)] = &[
+    (
+        "code_supervisor",
+        include_str!("cao_builtin/code_supervisor.md"),
+    ),
+    ("developer", include_str!("cao_builtin/developer.md")),
+    (
+        "memory_manager",
+        include_str!("cao_builtin/memory_manager.md"),
+    ),
+    ("retrospector", include_str!("cao_builtin/retrospector.md")),
+    ("reviewer", include_str!("cao_builtin/reviewer.md")),
+    (
+        "workflow_scout",
+        include_str!("cao_builtin/workflow_scout.md"),
+    ),
 ];
+
+/// The text of the profile built into CAO under `name`.
+pub fn built_in_text(name: &str) -> Option<&'static str> {
+    BUILT_IN.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
 
 /// Where a profile was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,7 +58,8 @@ pub struct Profile {
     pub skills: Option<Vec<String>>,
     /// The system prompt: the body, stripped, after `.env` substitution.
     pub body: String,
-    /// The raw file text (before substitution), for the editor.
+    /// The raw file text (before substitution), for the editor; for a
+    /// built-in profile, the text packaged in CAO.
     pub raw: Option<String>,
 }
 
@@ -195,7 +211,7 @@ pub fn locate(home: &Home, name: &str) -> Result<Location, String> {
             return found(path, "custom");
         }
     }
-    if BUILT_IN.contains(&name) {
+    if built_in_text(name).is_some() {
         return Ok(Location {
             path: None,
             source: "built-in".into(),
@@ -238,12 +254,17 @@ fn inside(dir: &Path, path: &Path) -> bool {
 pub fn load(home: &Home, name: &str) -> Result<Profile, String> {
     let location = locate(home, name)?;
     let Some(path) = location.path.clone() else {
+        // Built in: read as CAO reads it (with `.env` substitution), never
+        // written, since there is no path to write to.
+        let raw = built_in_text(name).unwrap_or_default();
+        let parsed =
+            parse_text(home, raw).map_err(|e| format!("profile '{name}' (built into CAO): {e}"))?;
         return Ok(Profile {
             name: name.into(),
             location,
-            skills: None,
-            body: String::new(),
-            raw: None,
+            skills: parsed.skills,
+            body: parsed.body,
+            raw: Some(raw.to_string()),
         });
     };
     let raw = crate::core::fsops::read_regular(&path)
@@ -277,7 +298,7 @@ pub struct Parsed {
 }
 
 /// A profile's frontmatter as (key, value) pairs for display, after `.env`
-/// substitution as CAO sees it; empty for a built-in or unparsable one.
+/// substitution as CAO sees it; empty for an unparsable one.
 pub fn fields(home: &Home, profile: &Profile) -> Vec<(String, String)> {
     let Some(raw) = &profile.raw else {
         return Vec::new();
@@ -291,7 +312,7 @@ pub fn fields(home: &Home, profile: &Profile) -> Vec<(String, String)> {
 /// `parse_agent_profile_text(resolve_env_vars(raw))`, with AgentProfile's
 /// validation of every field it declares.
 pub fn parse_text(home: &Home, raw: &str) -> Result<Parsed, String> {
-    let env = load_env(&home.root.join(".env"));
+    let env = crate::core::dotenv::load(&home.root.join(".env"));
     let text = safe_substitute(raw, &env);
     let norm = Normalized::new(&text);
     let fm = frontmatter::parse(&norm.text).map_err(|e| e.to_string())?;
@@ -462,70 +483,6 @@ fn lax_int(v: &Value) -> Option<i128> {
     }
 }
 
-/// `dotenv_values()` for the common forms: `KEY=value`, `export KEY=...`,
-/// quotes, ` #` comments, and `${VAR}` expansion from earlier keys.
-pub fn load_env(path: &Path) -> HashMap<String, String> {
-    let mut env = HashMap::new();
-    let Some(text) = crate::core::fsops::read_regular(path)
-        .ok()
-        .and_then(|b| String::from_utf8(b).ok())
-    else {
-        return env;
-    };
-    for line in text.lines() {
-        let line = line.trim();
-        let line = line.strip_prefix("export ").unwrap_or(line).trim_start();
-        if line.starts_with('#') {
-            continue;
-        }
-        let Some((key, value)) = line.split_once('=') else {
-            continue;
-        };
-        let value = dotenv_value(value.trim());
-        let expanded = expand_dotenv(&value, &env);
-        env.insert(key.trim().to_string(), expanded);
-    }
-    env
-}
-
-fn dotenv_value(v: &str) -> String {
-    for q in ['"', '\''] {
-        if let Some(rest) = v.strip_prefix(q)
-            && let Some(end) = rest.find(q)
-        {
-            let inner = &rest[..end];
-            return if q == '"' {
-                inner.replace("\\n", "\n").replace("\\\"", "\"")
-            } else {
-                inner.to_string()
-            };
-        }
-    }
-    match v.find(" #") {
-        Some(i) => v[..i].trim_end().to_string(),
-        None => v.to_string(),
-    }
-}
-
-fn expand_dotenv(v: &str, env: &HashMap<String, String>) -> String {
-    let mut out = String::new();
-    let mut rest = v;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let Some(end) = rest[start..].find('}') else {
-            out.push_str(&rest[start..]);
-            return out;
-        };
-        let inner = &rest[start + 2..start + end];
-        let (name, default) = inner.split_once(":-").unwrap_or((inner, ""));
-        let found = env.get(name).cloned().or_else(|| std::env::var(name).ok());
-        out.push_str(&found.unwrap_or_else(|| default.to_string()));
-        rest = &rest[start + end + 1..];
-    }
-    out.push_str(rest);
-    out
-}
-
 /// Python's `string.Template(text).safe_substitute(env)`: `$$` becomes `$`,
 /// `$name` and `${name}` are replaced when known, anything else stays.
 pub fn safe_substitute(text: &str, env: &HashMap<String, String>) -> String {
@@ -601,7 +558,7 @@ pub fn list(home: &Home) -> Vec<Listed> {
             }
         }
     }
-    for name in BUILT_IN {
+    for (name, _) in BUILT_IN {
         if !out.iter().any(|l| l.name == *name) {
             out.push(Listed {
                 name: name.to_string(),
@@ -671,7 +628,7 @@ mod tests {
             "A=1\nexport B=\"x y\" # c\nC=${A}2\nE=v # com\n# skip\nF\n",
         )
         .unwrap();
-        let e = load_env(&p);
+        let e = crate::core::dotenv::load(&p);
         assert_eq!(
             (
                 e["A"].as_str(),

@@ -748,7 +748,7 @@ WELLTYPED = [
 def profile_text(rng, pname, names, env_keys, L):
     v = wchoice(rng, [(85, "fm"), (5, "nofm"), (3, "nonmap"), (4, "broken"), (2, "bom"), (1, "unterminated")])
     L.add("profile-" + v)
-    body = rng.choice(["You are a helpful agent.\n", "", "# Agent\n\nDo things with $HOME and ${SKT_A}.\n", "Body $$ dollars\n"])
+    body = rng.choice(["You are a helpful agent.\n", "", "# Agent\n\nDo things with $HOME and ${SKT_A}.\n", "Body $$ dollars\n", "Trap: [${SKT_TRAP}] [${SKT_ONE}] [$SKT_REF]\n"])
     if v == "nofm":
         return finish_profile(rng, body or "Just a body.\n", L)
     if v == "nonmap":
@@ -929,6 +929,21 @@ def env_text(rng, names, L):
         lines.append("SKT_EMPTY=")
         keys.append("SKT_EMPTY")
     lines.append("SKT_DESC=" + wchoice(rng, [(8, "Described by env"), (1, '"multi\\nline"'), (1, "'x: y'")]))
+    if chance(rng, 0.6):
+        # python-dotenv's parser: escapes, comments, bad lines, BOM, CR
+        for _ in range(rng.randint(1, 3)):
+            lines.append(rng.choice([
+                'SKT_TRAP="say \\"hi\\""', 'SKT_TRAP="a\\tb"', 'SKT_TRAP="a\\\\b"', 'SKT_TRAP="a\\qb"',
+                'SKT_TRAP="multi\nline"', 'SKT_TRAP="x" trailing', "SKT_TRAP='it\\'s'", "SKT_TRAP='a\\nb'",
+                "SKT_TRAP=a\t#b", "SKT_TRAP=a#b", "SKT_TRAP= # c", "SKT_TRAP=  a b  # c", "'SKT_TRAP'=qk",
+                "SKT_TRAP=a\rSKT_ONE=cr", "SKT_TRAP=${SKT_TRAP}x", "SKT_TRAP=${SKT_NONE:-dflt}", "SKT_TRAP=${A:x}",
+                'SKT_TRAP="open', "=novalue", "exportSKT_TRAP=glued", "SKT_TRAP=\u3000spaced\u3000",
+            ]))
+        keys.append("SKT_TRAP")
+        L.add("env-dotenv-trap")
+    if chance(rng, 0.1):
+        lines.insert(0, "\ufeff" + lines.pop(0) if lines else "\ufeff")
+        L.add("env-bom")
     lines.append("SKT_A=alpha")
     return "\n".join(lines) + "\n", keys
 
@@ -1120,9 +1135,10 @@ def make_home(root, seed, idx):
             other = profile_text(rng, pname, names_all, env_keys, L)
             write(user / ".kiro" / "agents" / (pname + ".md") if loc == "store" else home / "agent-context" / (pname + ".md"), other)
         profiles.append(pname)
-    if chance(rng, 0.2):
-        profiles.append("developer")
-        L.add("profile-builtin-developer")
+    if chance(rng, 0.3):
+        builtin = rng.choice(BUILT_IN_PROFILES)
+        profiles.append(builtin)
+        L.add("profile-builtin-" + builtin)
     if chance(rng, 0.03):
         p = rng.choice(RESERVED_EPHEMERAL)
         write(home / "agent-store" / (p + ".md"), "---\nskills: ['*']\n---\nreserved\n")
@@ -1167,12 +1183,16 @@ def make_home(root, seed, idx):
 # ---------------------------------------------------------------------------------------------
 
 
+BUILT_IN_PROFILES = ["code_supervisor", "developer", "memory_manager", "retrospector", "reviewer", "workflow_scout"]
+
+
 def import_cao():
     import logging
 
     logging.disable(logging.CRITICAL)
     import cli_agent_orchestrator.agent_store  # noqa: F401  (the built-in profiles package)
     import cli_agent_orchestrator.constants  # noqa: F401
+    import cli_agent_orchestrator.providers.base  # noqa: F401  (the prompt's composition)
     import cli_agent_orchestrator.services.settings_service  # noqa: F401
     import cli_agent_orchestrator.utils.agent_profiles  # noqa: F401
     import cli_agent_orchestrator.utils.env  # noqa: F401
@@ -1326,6 +1346,10 @@ def answers(spec):
             continue
         catalog = S.build_skill_catalog(prof.skills)
         entry.update(ok=True, catalog=catalog, skills=prof.skills)
+        # the runtime prompt: CAO's own composition of body and block
+        from cli_agent_orchestrator.providers.base import BaseProvider
+        stub = types.SimpleNamespace(_skill_prompt=catalog)
+        entry["prompt"] = BaseProvider._apply_skill_prompt(stub, prof.system_prompt or "")
         # which skills CAO offered: run CAO's own filter over tokenised stand-ins
         real = S.list_skills
         try:
@@ -1382,6 +1406,18 @@ def answers(spec):
             folders.append({"path": p, "valid": False, "error": type(exc).__name__})
     out["folders"] = folders
     return out
+
+
+def built_in_profiles():
+    """The profiles packaged in CAO, name -> text, which skilltui embeds."""
+    from importlib import resources
+
+    store = resources.files("cli_agent_orchestrator.agent_store")
+    return {
+        item.name[:-3]: item.read_text(encoding="utf-8")
+        for item in sorted(store.iterdir(), key=lambda i: i.name)
+        if item.name.endswith(".md")
+    }
 
 
 def oracle_home_mode(spec_file):
@@ -1472,6 +1508,7 @@ def main():
         "root": str(root),
         "cwd": str(cwd),
         "repointed_globals": len(rp.slots),
+        "built_in_profiles": built_in_profiles(),
         "homes": results,
     }
     (root / "expected.json").write_text(json.dumps(out, ensure_ascii=True, indent=1))
