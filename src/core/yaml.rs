@@ -136,16 +136,54 @@ pub fn load(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
     parse_lenient_quotes(text)
 }
 
-/// libyaml accepts a quoted scalar whose continuation lines sit at column
-/// 0; saphyr does not. On that error only, parse again with continuation
-/// lines indented (folding drops that indentation, so values are unchanged).
+/// saphyr's complaint about `key:<TAB>value`, which libyaml accepts.
+const TAB_AFTER_COLON: &str = "':' must be followed by a valid YAML whitespace";
+
+/// Where saphyr is stricter than libyaml, parse again on that error only:
+/// a quoted scalar whose continuation lines sit at column 0 gets them
+/// indented (folding drops that indentation, so values are unchanged); a
+/// tab separating `:` from a plain value becomes a space.
 fn parse_lenient_quotes(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
     match Builder::new(text).run() {
         Err(e) if e.message.contains("indentation in quoted scalar") => {
             Builder::new(&indent_quoted_continuations(text)).run()
         }
+        Err(e) if e.message.contains(TAB_AFTER_COLON) => match space_tab_separators(text) {
+            Some(fixed) => parse_lenient_quotes(&fixed),
+            None => Err(e),
+        },
         other => other,
     }
+}
+
+/// The text with each tab that saphyr refuses right after a `:` turned into
+/// a space. Same length, so every span still indexes the source.
+fn space_tab_separators(text: &str) -> Option<String> {
+    let mut fixed = text.to_string();
+    for _ in 0..256 {
+        let Some((message, at)) = first_scan_error(&fixed) else {
+            return Some(fixed);
+        };
+        if !message.contains(TAB_AFTER_COLON) {
+            return Some(fixed);
+        }
+        let byte = fixed.char_indices().nth(at).map_or(fixed.len(), |(i, _)| i);
+        let before = fixed[..byte].trim_end_matches('\t');
+        if !before.ends_with(':') || before.len() == byte {
+            return None;
+        }
+        let tab = before.len();
+        fixed.replace_range(tab..tab + 1, " ");
+    }
+    None
+}
+
+/// saphyr's first error as (message, char index).
+fn first_scan_error(text: &str) -> Option<(String, usize)> {
+    Parser::new_from_str(text).find_map(|item| {
+        item.err()
+            .map(|e| (e.info().to_string(), e.marker().index()))
+    })
 }
 
 fn indent_quoted_continuations(text: &str) -> String {
@@ -962,6 +1000,20 @@ mod tests {
             get("a: \"it's\n  \\\"q\\\"\"", "a").as_str(),
             Some("it's \"q\"")
         );
+    }
+
+    #[test]
+    fn a_tab_after_the_colon_separates_as_in_libyaml() {
+        assert_eq!(
+            get("description:\tUse it\n", "description").as_str(),
+            Some("Use it")
+        );
+        assert_eq!(get("a: 1\nb:\t\tx y\nc:\tz\n", "c").as_str(), Some("z"));
+        let root = load("a:\tplain\nm: {k:\tv}\n").unwrap().unwrap();
+        assert_eq!(root.get("a").unwrap().span, 3..8);
+        assert!(matches!(&root.get("m").unwrap().value, Value::Map(p) if p.len() == 1));
+        // a tab that is part of a value is never touched
+        assert_eq!(get("q: \"a:\tb\"\n", "q").as_str(), Some("a:\tb"));
     }
 
     #[test]

@@ -298,7 +298,7 @@ def name_variant(rng, n, typed, L):
     if v == "tag":
         return [], ["name: !!str " + (n if plain_ok(n) else dq(n))], []
     if v == "tab-sep":
-        return [], ["name:\t" + dq(n)], []
+        return [], ["name:\t" + (dq(n) if not plain_ok(n) or chance(rng, 0.3) else n)], []
     if v == "hash-nospace":
         return [], ["name: " + (n if plain_ok(n) else "cao") + "#frag"], []
     raise AssertionError(v)
@@ -313,7 +313,7 @@ def desc_variant(rng, L):
         (2, "dash-indented"), (2, "dash-col0"), (1, "cr-escape"), (1, "tab-escape"),
         (1, "long"), (2, "raw-linesep"), (0.5, "binary"), (0.5, "custom-tag"),
         (0.5, "undefined-alias"), (0.5, "dup-anchor"), (3, "html"), (1, "list"), (1, "map"),
-        (1, "nul-escape"), (1, "dollar"),
+        (1, "nul-escape"), (1, "dollar"), (2, "tab-sep"),
     ])
     L.add("desc-" + v)
     d = rng.choice(DESCS)
@@ -325,6 +325,10 @@ def desc_variant(rng, L):
         return [], ["description: " + sq(d)], []
     if v == "comment":
         return [], ["description: Handles data # not part of it"], []
+    if v == "tab-sep":
+        # libyaml takes tabs after the colon as the separator
+        sep = rng.choice(["\t", "\t\t", " \t", "\t "])
+        return [], ["description:" + sep + rng.choice([qany(rng, d), "Handles data: fast", "x:\ty"])], []
     if v == "hash-nospace":
         return [], ["description: C#-and-F#tools #real comment"], []
     if v == "padded":
