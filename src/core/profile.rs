@@ -336,6 +336,8 @@ fn skills_value(node: &Rc<Node>, fm_text: &str) -> Result<Option<Vec<String>>, S
     let items = match &node.value {
         Value::Null => return Ok(None),
         Value::Seq(items) => items,
+        // `!!omap []`: pydantic takes an empty list of pairs as `[]`.
+        Value::Pairs(pairs) if pairs.is_empty() => return Ok(Some(Vec::new())),
         other => {
             return Err(format!(
                 "`skills` is {}, not a list of skill names: write `skills: [name, ...]`",
@@ -347,6 +349,10 @@ fn skills_value(node: &Rc<Node>, fm_text: &str) -> Result<Option<Vec<String>>, S
         .iter()
         .map(|item| match &item.value {
             Value::Str(s) => Ok(s.clone()),
+            // pydantic decodes bytes (`!!binary`) into a str.
+            Value::Bytes(b) if std::str::from_utf8(b).is_ok() => {
+                Ok(String::from_utf8_lossy(b).into_owned())
+            }
             other => Err(crate::core::skill::not_a_string(
                 "skills item",
                 item,
@@ -373,6 +379,8 @@ enum Field {
     Concurrency,
     PermissionMode,
     Engine,
+    /// `ContainerConfig`: an optional `path_maps` list of {host, guest}.
+    Container,
 }
 
 const FIELDS: &[(&str, Field)] = &[
@@ -400,6 +408,7 @@ const FIELDS: &[(&str, Field)] = &[
     ("grokNativeWorkflows", Field::LaxBool),
     ("kimiSwarm", Field::StrictBool),
     ("provider_init_timeout", Field::LaxInt),
+    ("container", Field::Container),
     ("kimiSwarmMaxConcurrency", Field::Concurrency),
     ("permissionMode", Field::PermissionMode),
     ("engine", Field::Engine),
@@ -440,7 +449,11 @@ fn field_ok(kind: Field, v: &Value) -> bool {
     match kind {
         Field::Str => is_text(v),
         Field::NonEmptyStr => is_text(v) && !matches!(v, Value::Str(s) if s.is_empty()),
-        Field::StrList => matches!(v, Value::Seq(items) if items.iter().all(|i| is_text(&i.value))),
+        Field::StrList => match v {
+            Value::Seq(items) => items.iter().all(|i| is_text(&i.value)),
+            Value::Pairs(pairs) => pairs.is_empty(),
+            _ => false,
+        },
         Field::Dict => matches!(v, Value::Map(p) if p.iter().all(|(k, _)| is_text(&k.value))),
         Field::StrDict => {
             matches!(v, Value::Map(p) if p.iter().all(|(k, x)| is_text(&k.value) && is_text(&x.value)))
@@ -453,7 +466,27 @@ fn field_ok(kind: Field, v: &Value) -> bool {
             matches!(v, Value::Str(s) if ["default", "acceptEdits", "plan", "auto", "bypassPermissions"].contains(&s.as_str()))
         }
         Field::Engine => matches!(v, Value::Str(s) if s == "v2" || s == "kas"),
+        Field::Container => container_ok(v),
     }
+}
+
+fn container_ok(v: &Value) -> bool {
+    let Value::Map(pairs) = v else { return false };
+    let path_map_ok = |item: &Rc<Node>| match &item.value {
+        Value::Map(_) => ["host", "guest"]
+            .iter()
+            .all(|k| item.get(k).is_some_and(|n| is_text(&n.value))),
+        _ => false,
+    };
+    pairs.iter().all(|(k, x)| match k.value.as_str() {
+        Some("path_maps") => match &x.value {
+            Value::Null => true,
+            Value::Seq(items) => items.iter().all(path_map_ok),
+            Value::Pairs(p) => p.is_empty(),
+            _ => false,
+        },
+        _ => true,
+    })
 }
 
 fn is_text(v: &Value) -> bool {
@@ -478,9 +511,28 @@ fn lax_int(v: &Value) -> Option<i128> {
         Value::Int(i) => Some(*i),
         Value::Bool(b) => Some(*b as i128),
         Value::Float(f) if f.fract() == 0.0 && f.is_finite() => Some(*f as i128),
-        Value::Str(s) => s.trim().parse().ok(),
+        Value::Str(s) => pydantic_int_str(s),
         _ => None,
     }
+}
+
+/// pydantic's lax int from a str: blanks around, a sign, digits with single
+/// `_` between them, and an optional `.0…` tail (`"30"`, `" 1_000 "`, `"12.00"`).
+fn pydantic_int_str(s: &str) -> Option<i128> {
+    let s = crate::core::text::py_strip(s);
+    let (int, zeros) = s.split_once('.').unwrap_or((s, "0"));
+    if zeros.is_empty() || !zeros.bytes().all(|b| b == b'0') {
+        return None;
+    }
+    let digits = int.strip_prefix(['+', '-']).unwrap_or(int);
+    let well_formed = !digits.is_empty()
+        && !digits.starts_with('_')
+        && !digits.ends_with('_')
+        && !digits.contains("__")
+        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_');
+    well_formed
+        .then(|| int.replace('_', "").parse().ok())
+        .flatten()
 }
 
 /// Python's `string.Template(text).safe_substitute(env)`: `$$` becomes `$`,
@@ -648,6 +700,46 @@ mod tests {
     }
 
     #[test]
+    fn pydantic_coercions_and_nested_models() {
+        for ok in [
+            "'1.0'",
+            "' 1_000 '",
+            "'-12.00'",
+            "'+1_0'",
+            "2.0",
+            "'\u{3000}7'",
+        ] {
+            let src = format!("---\nprovider_init_timeout: {ok}\n---\n");
+            assert!(parse(&src).is_ok(), "{ok}");
+        }
+        for bad in ["'1.5'", "'1__0'", "'1.'", "'_1'", "'1e3'", "1.5"] {
+            let src = format!("---\nprovider_init_timeout: {bad}\n---\n");
+            assert!(parse(&src).is_err(), "{bad}");
+        }
+        for ok in [
+            "{}",
+            "{path_maps: ~}",
+            "{path_maps: [{host: a, guest: b, x: 1}]}",
+        ] {
+            assert!(
+                parse(&format!("---\ncontainer: {ok}\n---\n")).is_ok(),
+                "{ok}"
+            );
+        }
+        for bad in [
+            "[]",
+            "{path_maps: [{host: a}]}",
+            "{path_maps: {}}",
+            "{path_maps: [[a]]}",
+        ] {
+            assert!(
+                parse(&format!("---\ncontainer: {bad}\n---\n")).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
     fn skills_field_rules() {
         assert_eq!(parse("---\nname: p\n---\nbody").unwrap(), None);
         assert_eq!(parse("---\nskills:\n---\n").unwrap(), None);
@@ -664,6 +756,14 @@ mod tests {
         );
         assert!(parse("---\ndescription: 5\n---\n").is_err());
         assert_eq!(parse("no frontmatter at all").unwrap(), None);
+        assert_eq!(
+            parse("---\nskills: !!omap []\n---\n").unwrap(),
+            Some(vec![])
+        );
+        assert_eq!(
+            parse("---\nskills: [!!binary YWxwaGE=]\n---\n").unwrap(),
+            Some(vec!["alpha".into()])
+        );
         assert_eq!(parse("---\n- a list\n---\n").unwrap(), None);
     }
 }

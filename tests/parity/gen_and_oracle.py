@@ -708,7 +708,9 @@ def skills_field(rng, names, env_keys, L):
         return [rng.choice(["skills: []", "skills: [ ]", "skills: []  # nothing"])]
     if v == "nonlist":
         return [rng.choice(["skills: cao-x", "skills: " + dq("cao-*"), "skills: 5", "skills: yes",
-                            "skills: {a: b}", "skills: 1.5", "skills: ''", "skills: no"])]
+                            "skills: {a: b}", "skills: 1.5", "skills: ''", "skills: no",
+                            "skills: !!omap []", "skills: !!pairs [a: 1]", "skills: !!set {a}",
+                            "skills: [!!binary Y2FvLXg=]", "skills: [!!binary /w==]"])]
     pats = choose_patterns(rng, names, L)
     if v == "nonstr-items":
         bad = rng.choice(["yes", "1", "null", "~", "1.5", "2024-01-01", "[a]", "{a: 1}", "off", "0x1F"])
@@ -740,12 +742,18 @@ MISTYPED = [
     "provider: 5", "tools: bash", "permissionMode: yolo", "kimiSwarm: \"yes\"", "codexProfile: ''",
     "mcpServers: [a]", "engine: v3", "model: 1.5", "role: {a: 1}", "tags: x",
     "provider_init_timeout: 1.5", "capabilities: [1, 2]", "hooks: []", "name: 2024-01-01",
+    "provider_init_timeout: '1.5'", "provider_init_timeout: '1__0'", "provider_init_timeout: '1.'",
+    "container: []", "container: {path_maps: [{host: a}]}", "container: {path_maps: {}}",
+    "container: {path_maps: [[host, a]]}", "container: {path_maps: [{host: 1, guest: b}]}",
 ]
 WELLTYPED = [
     "role: developer", "tags: [coding, tests]", "capabilities:\n  - review code", "provider: claude_code",
     "engine: v2", "provider_init_timeout: \"30\"", "provider_init_timeout: 2.0",
     "useLegacyMcpJson: \"yes\"", "kimiSwarm: yes", "model: sonnet", "unknown_key: whatever",
     "permissionMode: plan", "x-custom: [1, 2]", "system_prompt: overwritten by body",
+    "provider_init_timeout: '1.0'", "provider_init_timeout: ' 1_000 '", "provider_init_timeout: '-12.00'",
+    "container: {}", "container: {path_maps: ~}", "container: {path_maps: [{host: a, guest: b, x: 1}]}",
+    "container:\n  path_maps:\n    - host: /h\n      guest: /g", "tags: !!omap []",
 ]
 
 
