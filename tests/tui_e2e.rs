@@ -551,6 +551,20 @@ fn seed_from_the_menu() {
         );
     }
     assert!(dialog(&tui.settled()).is_empty(), "the menu closed");
+
+    // The store did not exist when the UI started; it is watched now.
+    write_skill(&env.skills(), "zz-outside", "Added by another process");
+    let m = n + 1;
+    tui.wait_all(&[
+        &format!("Skills ({m}/{m})"),
+        "✓ zz-outside  Added by another process",
+    ]);
+    // And a profile dir created later is picked up too.
+    env.write_profile(
+        "late",
+        "---\nname: late\ndescription: d\nskills: [zz-*]\n---\n",
+    );
+    tui.wait_text("late  local");
 }
 
 #[test]
@@ -665,6 +679,42 @@ fn external_edits_appear_and_keep_the_selection() {
     // And it moves on from there: the next skill is python-testing.
     tui.keys(&["j"]);
     tui.wait_text(&preview_title_for(&env, "python-testing"));
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    if !tmux_available() {
+        return;
+    }
+    let env = Env::seeded();
+    let tui = Tui::start(&env);
+    tui.wait_text("Skills (5/5)");
+    let pid = tui.display("#{pane_pid}");
+    // The pane runs sh, which runs timeout, which runs skilltui: kill the
+    // skilltui of this pane's session only (tests run side by side).
+    let killed = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "for p in $(pgrep -x skilltui); do \
+               if [ \"$(ps -o sid= -p $p | tr -d ' ')\" = \"$(ps -o sid= -p {pid} | tr -d ' ')\" ]; then kill -TERM $p; echo $p; fi; \
+             done"
+        ))
+        .output()
+        .expect("run sh");
+    assert!(
+        !killed.stdout.is_empty(),
+        "found no skilltui process in the pane's session"
+    );
+    let screen = tui.wait_text(EXITED);
+    assert!(screen.contains(&format!("{EXITED} with 143]")), "{screen}");
+    assert_eq!(tui.display("#{alternate_on}"), "0", "alternate screen left");
+    assert_eq!(tui.display("#{mouse_any_flag}"), "0", "mouse capture off");
+    assert_eq!(tui.display("#{cursor_flag}"), "1", "cursor shown");
+    let screen = tui.wait_for("stty's report", |s| s.contains("icanon"));
+    assert!(
+        !screen.contains("-icanon") && !screen.contains("-echo"),
+        "raw mode left:\n{screen}"
+    );
 }
 
 #[test]

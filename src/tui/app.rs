@@ -185,6 +185,8 @@ pub struct App {
     pub dialog: Option<Dialog>,
     pub status: Option<(String, bool)>,
     pub quit: bool,
+    /// The signal that ended the UI, for the exit status (128 + it).
+    pub exit_signal: Option<i32>,
     pub areas: Areas,
     pub offsets: Offsets,
     /// Where worker threads report finished previews; `None` (tests, tools)
@@ -235,6 +237,7 @@ impl App {
             dialog: None,
             status: None,
             quit: false,
+            exit_signal: None,
             areas: Areas::default(),
             offsets: Offsets::default(),
             renders: None,

@@ -34,6 +34,8 @@ pub enum AppEvent {
     HighlighterReady,
     /// A worker thread rendered a big preview.
     PreviewReady(Box<(app::PreviewKey, std::sync::Arc<markdown::Rendered>)>),
+    /// SIGTERM, SIGHUP or SIGINT: leave the way `q` does, terminal restored.
+    Terminate(i32),
 }
 
 /// `skilltui` with no command.
@@ -51,7 +53,14 @@ pub fn run(cli: &Cli) -> Result<(), String> {
     let result = event_loop(&mut terminal, App::new(home, theme));
     let _ = execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
-    result
+    // Dropping the terminal shows the cursor again; exit() would skip it.
+    drop(terminal);
+    match result {
+        // Killed by a signal: the shell's convention, once the screen is back.
+        Ok(Some(signal)) => std::process::exit(128 + signal),
+        Ok(None) => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// `--theme NAME`, else the default for the environment (NO_COLOR aware).
@@ -71,10 +80,15 @@ fn install_panic_cleanup() {
     }));
 }
 
-fn event_loop(terminal: &mut ratatui::DefaultTerminal, mut app: App) -> Result<(), String> {
+/// Runs until quit; `Some(signal)` when a signal ended it.
+fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    mut app: App,
+) -> Result<Option<i32>, String> {
     let (tx, rx) = mpsc::channel();
     app.renders = Some(tx.clone());
     spawn_input(tx.clone());
+    spawn_signals(tx.clone());
     let hl = app.hl.clone();
     let warm_tx = tx.clone();
     std::thread::spawn(move || {
@@ -88,9 +102,11 @@ fn event_loop(terminal: &mut ratatui::DefaultTerminal, mut app: App) -> Result<(
             .draw(|f| ui::draw(f, &mut app))
             .map_err(|e| format!("cannot draw: {e}"))?;
         if app.quit {
-            return Ok(());
+            return Ok(app.exit_signal);
         }
-        let Ok(first) = rx.recv() else { return Ok(()) };
+        let Ok(first) = rx.recv() else {
+            return Ok(None);
+        };
         let mut keyed = is_key(&first);
         let mut changed = handle(&mut app, first);
         // Drain what queued up meanwhile: one redraw for a burst of events.
@@ -108,8 +124,9 @@ fn event_loop(terminal: &mut ratatui::DefaultTerminal, mut app: App) -> Result<(
         }
         if changed {
             app.reload();
-            watcher.follow(&app);
         }
+        // A key may have created a directory (seeding makes the store).
+        watcher.follow(&app);
     }
 }
 
@@ -129,8 +146,26 @@ fn handle(app: &mut App, ev: AppEvent) -> bool {
             let (key, rendered) = *done;
             app.preview_ready(key, rendered);
         }
+        AppEvent::Terminate(signal) => {
+            app.quit = true;
+            app.exit_signal = Some(signal);
+        }
     }
     false
+}
+
+/// A signal must not leave the terminal in raw mode on the alternate
+/// screen with the mouse captured: it becomes an orderly quit.
+fn spawn_signals(tx: Sender<AppEvent>) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            let _ = tx.send(AppEvent::Terminate(signal));
+        }
+    });
 }
 
 fn spawn_input(tx: Sender<AppEvent>) {
@@ -147,7 +182,7 @@ fn spawn_input(tx: Sender<AppEvent>) {
 struct Watch {
     tx: Sender<AppEvent>,
     debouncer: Option<Debouncer<RecommendedWatcher, RecommendedCache>>,
-    watched: Vec<PathBuf>,
+    watched: Vec<(PathBuf, bool)>,
 }
 
 impl Watch {
@@ -159,19 +194,11 @@ impl Watch {
         }
     }
 
-    /// (Re)starts watching when the set of existing directories changed
+    /// (Re)starts watching when the set of directories to watch changed
     /// (seeding creates the store, settings can add dirs).
     fn follow(&mut self, app: &App) {
-        let mut dirs: Vec<PathBuf> = app.home.skill_search_dirs();
-        dirs.extend(
-            crate::core::profile::search_dirs(&app.home)
-                .into_iter()
-                .map(|(d, _)| d),
-        );
-        dirs.retain(|d| d.is_dir());
-        dirs.sort();
-        dirs.dedup();
-        if self.debouncer.is_some() && dirs == self.watched {
+        let targets = watch_targets(&app.home);
+        if self.debouncer.is_some() && targets == self.watched {
             return;
         }
         let tx = self.tx.clone();
@@ -186,13 +213,49 @@ impl Watch {
         ) else {
             return;
         };
-        let _ = debouncer.watch(&app.home.root, RecursiveMode::NonRecursive);
-        for d in &dirs {
-            let _ = debouncer.watch(d, RecursiveMode::Recursive);
+        for (dir, recursive) in &targets {
+            let mode = match recursive {
+                true => RecursiveMode::Recursive,
+                false => RecursiveMode::NonRecursive,
+            };
+            let _ = debouncer.watch(dir, mode);
         }
         self.debouncer = Some(debouncer);
-        self.watched = dirs;
+        self.watched = targets;
     }
+}
+
+/// What to watch, as (dir, recursive): every search dir that exists, whole;
+/// for one that does not exist yet, its parent, so that its creation (by
+/// seeding, `cao init` or `skilltui init` elsewhere) is seen; the home
+/// itself, or its nearest existing ancestor when there is no home yet.
+fn watch_targets(home: &Home) -> Vec<(PathBuf, bool)> {
+    let mut dirs: Vec<PathBuf> = home.skill_search_dirs();
+    dirs.extend(
+        crate::core::profile::search_dirs(home)
+            .into_iter()
+            .map(|(d, _)| d),
+    );
+    let mut targets: Vec<(PathBuf, bool)> = Vec::new();
+    for dir in dirs {
+        if dir.is_dir() {
+            targets.push((dir, true));
+        } else if let Some(parent) = dir.parent().filter(|p| p.is_dir()) {
+            targets.push((parent.to_path_buf(), false));
+        }
+    }
+    let home_or_ancestor = home.root.ancestors().find(|a| a.is_dir());
+    targets.extend(home_or_ancestor.map(|a| (a.to_path_buf(), false)));
+    targets.sort();
+    targets.dedup();
+    // A dir watched whole needs no shallow watch too.
+    let whole: Vec<PathBuf> = targets
+        .iter()
+        .filter(|t| t.1)
+        .map(|t| t.0.clone())
+        .collect();
+    targets.retain(|(d, recursive)| *recursive || !whole.contains(d));
+    targets
 }
 
 /// For tests and tools: a channel the App could be driven from.
