@@ -336,7 +336,10 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     // Help.
     let mut app = new_app(root, user);
     key(&mut app, KeyCode::Char('?'));
-    want(matches!(app.dialog, Some(Dialog::Help)), "the help dialog")?;
+    want(
+        matches!(app.dialog, Some(Dialog::Help { .. })),
+        "the help dialog",
+    )?;
     shot("help", 120, 40, app);
 
     // Install: a path typed, the folder previewed.

@@ -691,3 +691,48 @@ fn a_big_skill_renders_off_the_ui_thread() {
     assert!(!screen.contains("rendering…"), "{screen}");
     assert!(rx.try_recv().is_err(), "no worker for a small skill");
 }
+
+fn ctrl(app: &mut App, c: char) {
+    app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
+}
+
+#[test]
+fn text_fields_edit_like_a_shell_and_never_type_control_keys() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    press(app, "/pytest");
+    for c in ['x', 'q', 'z'] {
+        app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT));
+    }
+    assert_eq!(app.filter.as_str(), "pytest", "Alt keys are not typed");
+    key(app, KeyCode::Left);
+    key(app, KeyCode::Left);
+    press(app, "X");
+    assert_eq!(app.filter.as_str(), "pyteXst");
+    key(app, KeyCode::Delete);
+    ctrl(app, 'a');
+    press(app, ">");
+    ctrl(app, 'e');
+    press(app, "<");
+    assert_eq!(app.filter.as_str(), ">pyteXt<");
+    ctrl(app, 'w');
+    assert_eq!(app.filter.as_str(), "");
+    press(app, "code");
+    ctrl(app, 'u');
+    assert!(app.filter.is_empty() && app.filtering);
+
+    key(app, KeyCode::Esc);
+    press(app, "a");
+    press(app, "/tmp/some/deep/path");
+    ctrl(app, 'w');
+    let Some(Dialog::Install(i)) = &app.dialog else {
+        panic!("install dialog open")
+    };
+    assert_eq!(i.input.as_str(), "/tmp/some/deep/");
+    key(app, KeyCode::Home);
+    ctrl(app, 'k');
+    let Some(Dialog::Install(i)) = &app.dialog else {
+        panic!("install dialog open")
+    };
+    assert!(i.input.is_empty());
+}

@@ -87,9 +87,17 @@ pub fn disable(home: &Home, listing: &Listing, p: &Profile, skill: &str) -> Resu
     }
     let wanted: Vec<String> = list.iter().filter(|s| *s != skill).cloned().collect();
     let text = edit(home, p, &wanted, Op::Remove(skill))?;
+    let still = wanted.iter().find(|pat| Pattern::new(pat).matches(skill));
+    let message = match still {
+        Some(pattern) => format!(
+            "removed '{skill}' from the list of '{}', but the pattern '{pattern}' still offers it",
+            p.name
+        ),
+        None => format!("disabled '{skill}' for '{}'", p.name),
+    };
     Ok(Plan {
         new_text: Some(text),
-        message: format!("disabled '{skill}' for '{}'", p.name),
+        message,
     })
 }
 
@@ -523,6 +531,13 @@ mod tests {
             enable(&h, &l, &p, "zzz")
                 .unwrap_err()
                 .contains("no valid skill")
+        );
+        let both = profile(&h, "---\nskills: [a, '[ab]*']\n---\n");
+        let plan = disable(&h, &l, &both, "a").unwrap();
+        assert!(
+            plan.message.contains("'[ab]*' still offers it"),
+            "{}",
+            plan.message
         );
     }
 }

@@ -85,7 +85,10 @@ pub enum Tick {
 
 #[derive(Debug)]
 pub enum Dialog {
-    Help,
+    /// Every key; scrolls when the screen is too small for it.
+    Help {
+        scroll: u16,
+    },
     Install(Install),
     /// Replace an installed skill: shows what would change.
     Force {
@@ -110,9 +113,105 @@ pub enum Dialog {
     },
 }
 
+/// A one-line text field: the filter and the install path. Keys edit as
+/// in a shell: arrows, Home/End, Ctrl-A/E/B/F, Ctrl-U/K, Ctrl-W (back to
+/// the previous space or `/`), Delete; other Ctrl and Alt keys are ignored,
+/// never typed as letters.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineInput {
+    text: String,
+    /// A byte offset on a char boundary.
+    cursor: usize,
+}
+
+impl LineInput {
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
+    /// Replaces the text, cursor at the end.
+    pub fn set(&mut self, text: impl Into<String>) {
+        self.text = text.into();
+        self.cursor = self.text.len();
+    }
+
+    pub fn clear(&mut self) {
+        self.set("");
+    }
+
+    /// The text before and after the cursor.
+    pub fn split(&self) -> (&str, &str) {
+        self.text.split_at(self.cursor)
+    }
+
+    fn prev(&self) -> usize {
+        self.text[..self.cursor]
+            .char_indices()
+            .next_back()
+            .map_or(0, |(i, _)| i)
+    }
+
+    fn next(&self) -> usize {
+        self.text[self.cursor..]
+            .chars()
+            .next()
+            .map_or(self.cursor, |c| self.cursor + c.len_utf8())
+    }
+
+    /// Where Ctrl-W deletes back to: past blanks and separators, then to
+    /// the previous space or `/`.
+    fn word_start(&self) -> usize {
+        let before = &self.text[..self.cursor];
+        let trimmed = before.trim_end_matches([' ', '/']);
+        trimmed.rfind([' ', '/']).map_or(0, |i| i + 1)
+    }
+
+    /// Applies an editing key; false when the key is not one.
+    pub fn key(&mut self, key: KeyEvent) -> bool {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let alt = key.modifiers.contains(KeyModifiers::ALT);
+        match key.code {
+            KeyCode::Char(c) if !ctrl && !alt => {
+                self.text.insert(self.cursor, c);
+                self.cursor += c.len_utf8();
+            }
+            KeyCode::Char('a') | KeyCode::Home if !alt => self.cursor = 0,
+            KeyCode::Char('e') | KeyCode::End if !alt => self.cursor = self.text.len(),
+            KeyCode::Char('b') | KeyCode::Left if !alt => self.cursor = self.prev(),
+            KeyCode::Char('f') | KeyCode::Right if !alt => self.cursor = self.next(),
+            KeyCode::Char('u') if ctrl => {
+                self.text.drain(..self.cursor);
+                self.cursor = 0;
+            }
+            KeyCode::Char('k') if ctrl => self.text.truncate(self.cursor),
+            KeyCode::Char('w') if ctrl => {
+                let start = self.word_start();
+                self.text.drain(start..self.cursor);
+                self.cursor = start;
+            }
+            KeyCode::Backspace if self.cursor > 0 => {
+                let start = self.prev();
+                self.text.drain(start..self.cursor);
+                self.cursor = start;
+            }
+            KeyCode::Delete if self.cursor < self.text.len() => {
+                let end = self.next();
+                self.text.drain(self.cursor..end);
+            }
+            KeyCode::Backspace | KeyCode::Delete => {}
+            _ => return false,
+        }
+        true
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct Install {
-    pub input: String,
+    pub input: LineInput,
     pub completions: Vec<String>,
     /// The verdict on the folder typed so far, if it is one.
     pub preview: Option<Checked>,
@@ -167,7 +266,7 @@ pub struct App {
     /// Indices into `listing.entries` that pass the filter.
     pub filtered: Vec<usize>,
     pub skill_sel: usize,
-    pub filter: String,
+    pub filter: LineInput,
     pub filtering: bool,
     pub profile_sel: usize,
     /// True when the cursor is in the selected profile's skill checklist.
@@ -222,7 +321,7 @@ impl App {
             focus: Pane::Skills,
             filtered: Vec::new(),
             skill_sel: 0,
-            filter: String::new(),
+            filter: LineInput::default(),
             filtering: false,
             profile_sel: 0,
             in_checklist: false,
@@ -318,7 +417,11 @@ impl App {
             self.filtered = (0..self.listing.entries.len()).collect();
             return;
         }
-        let pattern = Pattern::parse(&self.filter, CaseMatching::Smart, Normalization::Smart);
+        let pattern = Pattern::parse(
+            self.filter.as_str(),
+            CaseMatching::Smart,
+            Normalization::Smart,
+        );
         let mut matcher = Matcher::new(Config::DEFAULT);
         let mut buf = Vec::new();
         let mut scored: Vec<(u32, usize)> = self
@@ -519,7 +622,7 @@ impl App {
     fn global_key(&mut self, key: KeyEvent) -> bool {
         match key.code {
             KeyCode::Char('q') => self.quit = true,
-            KeyCode::Char('?') => self.dialog = Some(Dialog::Help),
+            KeyCode::Char('?') => self.dialog = Some(Dialog::Help { scroll: 0 }),
             KeyCode::Tab => self.focus = self.focus.step(1),
             KeyCode::BackTab => self.focus = self.focus.step(-1),
             KeyCode::Char(c @ '1'..='4') => self.focus = Pane::ALL[(c as u8 - b'1') as usize],
@@ -552,7 +655,7 @@ impl App {
     }
 
     fn filter_key(&mut self, key: KeyEvent) {
-        let before = self.filter.len();
+        let before = self.filter.as_str().to_string();
         match key.code {
             KeyCode::Esc => {
                 self.filtering = false;
@@ -560,17 +663,15 @@ impl App {
             }
             // Keep the query and whatever is picked in its results.
             KeyCode::Enter => return self.filtering = false,
-            KeyCode::Backspace => {
-                self.filter.pop();
-            }
-            KeyCode::Char(c) => self.filter.push(c),
             KeyCode::Down | KeyCode::Up => {
                 self.filtering = false;
                 return self.skills_key(key);
             }
-            _ => return,
+            _ => {
+                self.filter.key(key);
+            }
         }
-        if self.filter.len() != before {
+        if self.filter.as_str() != before {
             self.apply_filter();
             // A new query: start at its best match.
             self.skill_sel = 0;
@@ -826,9 +927,12 @@ impl App {
             return;
         };
         self.dialog = match dialog {
-            Dialog::Help => match key.code {
+            Dialog::Help { scroll } => match key.code {
                 KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') | KeyCode::Enter => None,
-                _ => Some(Dialog::Help),
+                // Drawing clamps it to the text's end.
+                _ => Some(Dialog::Help {
+                    scroll: self::scroll(scroll, key),
+                }),
             },
             Dialog::Install(i) => self.install_key(i, key),
             Dialog::Force { src, name, diff } => match key.code {
@@ -882,24 +986,25 @@ impl App {
         match key.code {
             KeyCode::Esc => return None,
             KeyCode::Tab => complete_path(&mut i, &self.home.user_home),
-            KeyCode::Backspace => {
-                i.input.pop();
-            }
-            KeyCode::Char(c) => i.input.push(c),
             KeyCode::Enter => return self.submit_install(i),
+            _ if i.input.key(key) => {}
             _ => return Some(Dialog::Install(i)),
         }
         if key.code != KeyCode::Tab {
             i.completions.clear();
         }
-        let path = expand(&i.input, &self.home);
+        let path = expand(i.input.as_str(), &self.home);
         i.preview = (!i.input.is_empty() && path.join("SKILL.md").is_file())
             .then(|| skill::check_folder(&path, true));
         Some(Dialog::Install(i))
     }
 
     fn submit_install(&mut self, i: Install) -> Option<Dialog> {
-        let src = expand(&i.input, &self.home);
+        if i.input.as_str().trim().is_empty() {
+            self.set_status("type the path of a skill folder (Tab completes)", true);
+            return Some(Dialog::Install(i));
+        }
+        let src = expand(i.input.as_str(), &self.home);
         let checked = skill::check_folder(&src, false);
         if let Some(e) = checked.errors.first() {
             self.set_status(e.clone(), true);
@@ -916,7 +1021,9 @@ impl App {
     }
 
     fn install(&mut self, src: &Path, force: bool) {
-        let r = store::add(&self.home, src, force).map(|a| match a.replaced {
+        let added = store::add(&self.home, src, force);
+        let name = added.as_ref().ok().map(|a| a.name.clone());
+        let r = added.map(|a| match a.replaced {
             Some(d) => format!(
                 "replaced '{}': {} added, {} removed, {} changed",
                 a.name,
@@ -928,6 +1035,22 @@ impl App {
         });
         self.report(r);
         self.reload();
+        if let Some(name) = name {
+            self.select_skill(&name);
+        }
+    }
+
+    /// Moves the selection to the skill CAO loads under `name`, if shown.
+    fn select_skill(&mut self, name: &str) {
+        let store = self.home.skills_dir();
+        let pos = self.filtered.iter().position(|&i| {
+            let e = &self.listing.entries[i];
+            e.folder == name && e.source_dir == store
+        });
+        if let Some(pos) = pos {
+            self.skill_sel = pos;
+            self.preview_scroll = 0;
+        }
     }
 
     fn seed_key(
@@ -1109,9 +1232,10 @@ fn expand(input: &str, home: &Home) -> PathBuf {
 /// Tab in the install box: complete the folder name; with several
 /// candidates, complete their common prefix and list them.
 fn complete_path(i: &mut Install, user_home: &Path) {
-    let (dir, prefix) = match i.input.rfind('/') {
-        Some(pos) => (i.input[..=pos].to_string(), i.input[pos + 1..].to_string()),
-        None => (String::new(), i.input.clone()),
+    let input = i.input.as_str();
+    let (dir, prefix) = match input.rfind('/') {
+        Some(pos) => (input[..=pos].to_string(), input[pos + 1..].to_string()),
+        None => (String::new(), input.to_string()),
     };
     let base = store::expand_user(
         Path::new(if dir.is_empty() { "." } else { &dir }),
@@ -1131,7 +1255,7 @@ fn complete_path(i: &mut Install, user_home: &Path) {
     match names.as_slice() {
         [] => i.completions.clear(),
         [one] => {
-            i.input = format!("{dir}{one}/");
+            i.input.set(format!("{dir}{one}/"));
             i.completions.clear();
         }
         many => {
@@ -1142,7 +1266,7 @@ fn complete_path(i: &mut Install, user_home: &Path) {
                     .map(|(a, _)| a)
                     .collect()
             });
-            i.input = format!("{dir}{common}");
+            i.input.set(format!("{dir}{common}"));
             i.completions = many.to_vec();
         }
     }

@@ -22,7 +22,9 @@ const PAIR_WIDTH: u16 = 60;
 pub fn draw(frame: &mut Frame, app: &mut App) {
     let area = frame.area();
     frame.render_widget(Block::default().style(app.theme.base), area);
-    let [body, status] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
+    let status_rows = status_height(app, area);
+    let [body, status] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(status_rows)]).areas(area);
     app.areas = layout(body, app.focus);
     let a = app.areas;
     draw_skills(frame, app, a.skills);
@@ -109,7 +111,7 @@ fn draw_skills(frame: &mut Frame, app: &mut App, area: Rect) {
         let cursor = if app.filtering { "▏" } else { "" };
         let line = Line::from(vec![
             Span::styled("/", app.theme.accent),
-            Span::raw(format!("{}{cursor}", sanitize_line(&app.filter))),
+            Span::raw(with_cursor(&app.filter, cursor)),
         ]);
         frame.render_widget(Paragraph::new(line), filter_area);
     }
@@ -289,11 +291,14 @@ fn draw_profiles(frame: &mut Frame, app: &mut App, area: Rect) {
     );
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let list_height = (app.profiles.len() as u16).clamp(1, (inner.height / 3).max(1));
     let detail = profile_detail(app, usize::from(inner.width));
     // The path and the skills line wrap rather than hide each other.
     let detail_height =
         wrapped_height(&detail.lines, inner.width).clamp(2, (inner.height / 3).max(2));
+    // The list gets a third, and whatever a short checklist leaves unused.
+    let checks = app.listing.valid().count() as u16;
+    let spare = inner.height.saturating_sub(detail_height + checks);
+    let list_height = (app.profiles.len() as u16).clamp(1, (inner.height / 3).max(spare).max(1));
     let [list_area, detail_area, checks_area] = Layout::vertical([
         Constraint::Length(list_height),
         Constraint::Length(detail_height),
@@ -510,6 +515,18 @@ const CHECKLIST_HINTS: [&str; 2] = [
     " Space toggle  ← back  ? help",
 ];
 
+/// A message takes up to three rows, wrapped, so that its fix stays
+/// readable; the key hints take one.
+fn status_height(app: &App, area: Rect) -> u16 {
+    let Some((msg, _)) = &app.status else {
+        return 1;
+    };
+    let width = usize::from(area.width.max(1));
+    let cols = unicode_width::UnicodeWidthStr::width(sanitize_line(msg).as_ref()) + 2;
+    let rows = cols.div_ceil(width).clamp(1, 3) as u16;
+    rows.min(area.height / 4).max(1)
+}
+
 fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     let line = match &app.status {
         Some((msg, true)) => {
@@ -529,7 +546,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
             Line::styled(*fits.unwrap_or(&hints[hints.len() - 1]), app.theme.dim)
         }
     };
-    frame.render_widget(Paragraph::new(line), area);
+    frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: false }), area);
 }
 
 /// Files listed per kind (added, removed, changed) in the replace prompt.
@@ -561,13 +578,33 @@ fn draw_dialog(frame: &mut Frame, app: &mut App, area: Rect) {
             .style(theme.base)
     };
     let (title, body, size): (&str, Text, (u16, u16)) = match dialog {
-        Dialog::Help => ("Keys", help_text(), (80, 30)),
+        Dialog::Help { scroll } => {
+            let rect = popup(area, 80, (KEYS.len() as u16).saturating_add(2));
+            let width = usize::from(rect.width.saturating_sub(2));
+            let text = help_text(width);
+            let view = rect.height.saturating_sub(2);
+            let max = (text.lines.len() as u16).saturating_sub(view);
+            *scroll = (*scroll).min(max);
+            let title = if max > 0 {
+                "Keys · j/k scroll"
+            } else {
+                "Keys"
+            };
+            frame.render_widget(Clear, rect);
+            frame.render_widget(
+                Paragraph::new(text)
+                    .block(frame_block(title))
+                    .scroll((*scroll, 0)),
+                rect,
+            );
+            return;
+        }
         Dialog::Install(i) => {
             let mut lines = vec![
                 Line::from("Install a skill folder (Tab completes, Enter installs, Esc cancels)"),
                 Line::from(vec![
                     Span::styled("path: ", theme.accent),
-                    Span::raw(format!("{}▏", sanitize_line(&i.input))),
+                    Span::raw(with_cursor(&i.input, "▏")),
                 ]),
             ];
             if !i.completions.is_empty() {
@@ -760,12 +797,38 @@ pub const KEYS: &[(&str, &str)] = &[
     ("mouse", "click selects, wheel scrolls"),
 ];
 
-fn help_text() -> Text<'static> {
-    Text::from(
-        KEYS.iter()
-            .map(|(k, v)| Line::from(format!("{k:28} {v}")))
-            .collect::<Vec<_>>(),
-    )
+/// A field's text, sanitized, with `mark` where the cursor is.
+fn with_cursor(input: &crate::tui::app::LineInput, mark: &str) -> String {
+    let (before, after) = input.split();
+    format!("{}{mark}{}", sanitize_line(before), sanitize_line(after))
+}
+
+/// The keys in two columns, wrapped under their description; when the
+/// width is too small for two columns, each key above its description.
+fn help_text(width: usize) -> Text<'static> {
+    const KEY_COL: usize = 29;
+    let mut lines = Vec::new();
+    for (k, v) in KEYS {
+        let (first, indent) = if width >= KEY_COL + 20 {
+            (format!("{k:28} "), KEY_COL)
+        } else {
+            lines.push(Line::from(k.to_string()));
+            (String::from("  "), 2)
+        };
+        let desc = Line::from(v.to_string());
+        let rows = wrap_line(&desc, width.saturating_sub(indent).max(1));
+        for (n, row) in rows.into_iter().enumerate() {
+            let lead = if n == 0 {
+                first.clone()
+            } else {
+                " ".repeat(indent)
+            };
+            let mut spans = vec![Span::raw(lead)];
+            spans.extend(row.spans);
+            lines.push(Line::from(spans));
+        }
+    }
+    Text::from(lines)
 }
 
 #[cfg(test)]
