@@ -1162,13 +1162,36 @@ fn render_file(key: &PreviewKey, theme: &Theme, hl: &Highlighter) -> Rendered {
             }
             Rendered::skill(&doc.pairs(), &doc.frontmatter.body, key.width, &theme, hl)
         }
-        Err(e) => Rendered {
-            lines: vec![ratatui::text::Line::styled(
-                crate::core::text::sanitize_line(&e).into_owned(),
-                theme.error,
-            )],
+        // The findings above already say why; show what can be shown.
+        Err(_) => Rendered {
+            lines: lossy_lines(&key.path, key.width, theme),
         },
     }
+}
+
+/// A SKILL.md that is not UTF-8, as plain text with each bad byte as `�`,
+/// so the user can find it; nothing for a file that cannot be read.
+fn lossy_lines(path: &Path, width: u16, theme: &Theme) -> Vec<ratatui::text::Line<'static>> {
+    use ratatui::text::Line;
+    let Ok(bytes) = fsops::read_regular(path) else {
+        return Vec::new();
+    };
+    if std::str::from_utf8(&bytes).is_ok() {
+        return Vec::new();
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let mut lines = vec![
+        Line::styled("(not UTF-8: each invalid byte shows as �)", theme.dim),
+        Line::default(),
+    ];
+    for l in crate::core::text::sanitize(&text).lines() {
+        let line = Line::raw(l.to_string());
+        lines.extend(crate::tui::markdown::wrap_line(
+            &line,
+            usize::from(width.max(1)),
+        ));
+    }
+    lines
 }
 
 /// The editor's text with the file's own newline style and final newline.

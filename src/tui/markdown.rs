@@ -776,12 +776,23 @@ fn table_lines(table: &TableState, avail: usize, border: Style) -> Vec<Vec<Span<
     let widths = fit_columns(&natural, avail.saturating_sub(3 * ncols + 1));
     let mut out = vec![rule_line(&widths, ['┌', '┬', '┐'], border)];
     for (i, row) in table.rows.iter().enumerate() {
-        let cells = (0..ncols).map(|c| row.get(c).cloned().unwrap_or_default());
-        let cells: Vec<_> = cells
-            .zip(&widths)
-            .map(|(cell, w)| truncate(cell, *w))
+        // A cell wider than its column wraps onto more lines of the row.
+        let wrapped: Vec<Vec<Vec<Span<'static>>>> = (0..ncols)
+            .map(|c| {
+                row.get(c)
+                    .map(|cell| wrap_spans(cell, widths[c]))
+                    .unwrap_or_default()
+            })
             .collect();
-        out.push(row_line(cells, &widths, &table.aligns, border));
+        let height = wrapped.iter().map(Vec::len).max().unwrap_or(0).max(1);
+        for line in 0..height {
+            let cells: Vec<_> = wrapped
+                .iter()
+                .zip(&widths)
+                .map(|(rows, w)| truncate(rows.get(line).cloned().unwrap_or_default(), *w))
+                .collect();
+            out.push(row_line(cells, &widths, &table.aligns, border));
+        }
         if i + 1 == table.header_rows && table.rows.len() > table.header_rows {
             out.push(rule_line(&widths, ['├', '┼', '┤'], border));
         }
@@ -1125,11 +1136,18 @@ mod tests {
     }
 
     #[test]
-    fn wide_tables_truncate_cells_to_fit() {
+    fn wide_tables_wrap_cells_to_fit() {
         let md = "| name | description |\n|---|---|\n| x | a very long description indeed |\n";
         let lines = render(md, 24);
         assert!(widest(&lines) <= 24, "{lines:#?}");
-        assert!(lines.iter().any(|l| l.contains('…')), "{lines:#?}");
+        assert!(!lines.iter().any(|l| l.contains('…')), "{lines:#?}");
+        let text: String = lines.iter().map(|l| l.replace(['│', ' '], "")).collect();
+        assert!(text.contains("averylongdescriptionindeed"), "{lines:#?}");
+        assert_eq!(
+            lines.len(),
+            4 + 3,
+            "the body row takes three lines: {lines:#?}"
+        );
     }
 
     #[test]
