@@ -736,3 +736,22 @@ fn text_fields_edit_like_a_shell_and_never_type_control_keys() {
     };
     assert!(i.input.is_empty());
 }
+
+#[test]
+fn page_keys_move_by_what_the_view_shows() {
+    let mut f = fixture();
+    for i in 0..60 {
+        skill_at(&f.root.join("skills"), &format!("zz-{i:02}"), "filler");
+    }
+    let app = &mut f.app;
+    app.reload();
+    render(app, 120, 40);
+    let rows = usize::from(app.areas.skills_list.height);
+    assert!(rows > 5, "a real list area: {rows}");
+    key(app, KeyCode::PageDown);
+    assert_eq!(app.skill_sel, rows - 1, "one row kept for context");
+    key(app, KeyCode::PageDown);
+    assert_eq!(app.skill_sel, 2 * (rows - 1));
+    key(app, KeyCode::PageUp);
+    assert_eq!(app.skill_sel, rows - 1);
+}

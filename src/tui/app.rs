@@ -594,9 +594,15 @@ impl App {
         }
         match self.focus {
             Pane::Skills => self.skills_key(key),
-            Pane::Preview => self.preview_scroll = scroll(self.preview_scroll, key),
+            Pane::Preview => {
+                self.preview_scroll =
+                    scroll(self.preview_scroll, key, page(inner(self.areas.preview)))
+            }
             Pane::Profiles => self.profiles_key(key),
-            Pane::Catalog => self.catalog_scroll = scroll(self.catalog_scroll, key),
+            Pane::Catalog => {
+                self.catalog_scroll =
+                    scroll(self.catalog_scroll, key, page(inner(self.areas.catalog)))
+            }
         }
     }
 
@@ -692,7 +698,14 @@ impl App {
         match key.code {
             KeyCode::Esc if !self.filter.is_empty() => self.clear_filter(),
             KeyCode::Enter => self.focus = Pane::Preview,
-            _ => self.skill_sel = move_in(self.skill_sel, self.filtered.len(), key),
+            _ => {
+                self.skill_sel = move_in(
+                    self.skill_sel,
+                    self.filtered.len(),
+                    key,
+                    page(self.areas.skills_list),
+                )
+            }
         }
         if before != self.skill_sel {
             self.preview_scroll = 0;
@@ -704,7 +717,14 @@ impl App {
             let before = self.profile_sel;
             match key.code {
                 KeyCode::Enter | KeyCode::Right | KeyCode::Char('l') => self.in_checklist = true,
-                _ => self.profile_sel = move_in(self.profile_sel, self.profiles.len(), key),
+                _ => {
+                    self.profile_sel = move_in(
+                        self.profile_sel,
+                        self.profiles.len(),
+                        key,
+                        page(self.areas.profiles_list),
+                    )
+                }
             }
             if before != self.profile_sel {
                 self.catalog_scroll = 0;
@@ -715,7 +735,14 @@ impl App {
         match key.code {
             KeyCode::Esc | KeyCode::Left | KeyCode::Char('h') => self.in_checklist = false,
             KeyCode::Char(' ') => self.toggle_selected(),
-            _ => self.check_sel = move_in(self.check_sel, self.valid_skills().len(), key),
+            _ => {
+                self.check_sel = move_in(
+                    self.check_sel,
+                    self.valid_skills().len(),
+                    key,
+                    page(self.areas.checklist),
+                )
+            }
         }
     }
 
@@ -749,9 +776,15 @@ impl App {
                 let key = KeyEvent::new(code, KeyModifiers::NONE);
                 match pane {
                     Pane::Skills => self.skills_key(key),
-                    Pane::Preview => self.preview_scroll = scroll(self.preview_scroll, key),
+                    Pane::Preview => {
+                        self.preview_scroll =
+                            scroll(self.preview_scroll, key, page(inner(self.areas.preview)))
+                    }
                     Pane::Profiles => self.profiles_key(key),
-                    Pane::Catalog => self.catalog_scroll = scroll(self.catalog_scroll, key),
+                    Pane::Catalog => {
+                        self.catalog_scroll =
+                            scroll(self.catalog_scroll, key, page(inner(self.areas.catalog)))
+                    }
                 }
             }
             _ => {}
@@ -931,7 +964,7 @@ impl App {
                 KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') | KeyCode::Enter => None,
                 // Drawing clamps it to the text's end.
                 _ => Some(Dialog::Help {
-                    scroll: self::scroll(scroll, key),
+                    scroll: self::scroll(scroll, key, 10),
                 }),
             },
             Dialog::Install(i) => self.install_key(i, key),
@@ -1089,7 +1122,7 @@ impl App {
                 self.reload();
                 return None;
             }
-            _ => cursor = move_in(cursor, items.len(), key),
+            _ => cursor = move_in(cursor, items.len(), key, 10),
         }
         Some(Dialog::Seed {
             items,
@@ -1217,7 +1250,26 @@ fn list_or_none(v: &[String]) -> String {
 }
 
 /// Cursor movement shared by every list.
-pub fn move_in(sel: usize, len: usize, key: KeyEvent) -> usize {
+/// Rows PgUp/PgDn move in a view: what shows, less one kept for context.
+/// A rect not drawn yet counts as ten rows.
+fn page(view: Rect) -> u16 {
+    match view.height {
+        0 => 10,
+        h => h.saturating_sub(1).max(1),
+    }
+}
+
+/// A bordered pane's inside.
+fn inner(pane: Rect) -> Rect {
+    Rect {
+        height: pane.height.saturating_sub(2),
+        ..pane
+    }
+}
+
+/// A list's selection after a movement key; `page` rows for PgUp/PgDn.
+pub fn move_in(sel: usize, len: usize, key: KeyEvent, page: u16) -> usize {
+    let page = usize::from(page);
     if len == 0 {
         return 0;
     }
@@ -1225,8 +1277,8 @@ pub fn move_in(sel: usize, len: usize, key: KeyEvent) -> usize {
     match key.code {
         KeyCode::Down | KeyCode::Char('j') => (sel + 1).min(last),
         KeyCode::Up | KeyCode::Char('k') => sel.saturating_sub(1),
-        KeyCode::PageDown => (sel + 10).min(last),
-        KeyCode::PageUp => sel.saturating_sub(10),
+        KeyCode::PageDown => (sel + page).min(last),
+        KeyCode::PageUp => sel.saturating_sub(page),
         KeyCode::Home | KeyCode::Char('g') => 0,
         KeyCode::End | KeyCode::Char('G') => last,
         _ => sel.min(last),
@@ -1234,12 +1286,12 @@ pub fn move_in(sel: usize, len: usize, key: KeyEvent) -> usize {
 }
 
 /// Scrolling shared by the text panes (clamped when drawn).
-fn scroll(offset: u16, key: KeyEvent) -> u16 {
+fn scroll(offset: u16, key: KeyEvent, page: u16) -> u16 {
     match key.code {
         KeyCode::Down | KeyCode::Char('j') => offset.saturating_add(1),
         KeyCode::Up | KeyCode::Char('k') => offset.saturating_sub(1),
-        KeyCode::PageDown | KeyCode::Char(' ') => offset.saturating_add(15),
-        KeyCode::PageUp => offset.saturating_sub(15),
+        KeyCode::PageDown | KeyCode::Char(' ') => offset.saturating_add(page),
+        KeyCode::PageUp => offset.saturating_sub(page),
         KeyCode::Home | KeyCode::Char('g') => 0,
         KeyCode::End | KeyCode::Char('G') => u16::MAX,
         _ => offset,

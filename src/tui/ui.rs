@@ -125,6 +125,20 @@ fn draw_skills(frame: &mut Frame, app: &mut App, area: Rect) {
         );
         return;
     }
+    if app.filtered.is_empty() {
+        let hint = format!(
+            "No skill matches “{}”.\nBackspace edits the filter, Esc clears it.",
+            sanitize_line(app.filter.as_str())
+        );
+        frame.render_widget(
+            Paragraph::new(hint)
+                .style(app.theme.dim)
+                .wrap(Wrap { trim: true }),
+            list_area,
+        );
+        app.areas.skills_list = list_area;
+        return;
+    }
     let sel = app.skill_sel;
     let first = window(
         app.offsets.skills,
