@@ -798,6 +798,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Space", "toggle the skill in the profile (checklist)"),
     ("← / Esc", "leave the checklist; clear the filter"),
     ("/", "fuzzy filter the skills (Enter keeps it)"),
+    (
+        "← → Home End, Ctrl-A E U K W",
+        "in a text field: move; delete to start, to end, a word",
+    ),
     ("a", "install a skill folder (Tab completes)"),
     ("d", "remove the selected skill"),
     ("S", "seed the default skills"),
