@@ -165,6 +165,11 @@ fn read_full(file: &mut fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
 
 /// CAO decodes the whole file, so one bad byte anywhere fails it.
 fn utf8<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a str, String> {
+    // SIMD first: every byte of every SKILL.md is checked when listing;
+    // the std check runs only to say where a bad byte is.
+    if let Ok(text) = simdutf8::basic::from_utf8(bytes) {
+        return Ok(text);
+    }
     std::str::from_utf8(bytes).map_err(|e| {
         format!(
             "{} is not valid UTF-8 (byte {}): CAO cannot read it; save it as UTF-8",

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Duration;
 
-use notify_debouncer_full::notify::{RecommendedWatcher, RecursiveMode};
+use notify_debouncer_full::notify::{EventKind, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use ratatui::crossterm::execute;
@@ -206,7 +206,7 @@ impl Watch {
             Duration::from_millis(250),
             None,
             move |r: DebounceEventResult| {
-                if r.is_ok_and(|events| !events.is_empty()) {
+                if r.is_ok_and(|events| events.iter().any(|e| is_change(&e.kind))) {
                     let _ = tx.send(AppEvent::Changed);
                 }
             },
@@ -223,6 +223,14 @@ impl Watch {
         self.debouncer = Some(debouncer);
         self.watched = targets;
     }
+}
+
+/// True for an event that can change what skilltui shows. Opening or
+/// reading a file is not one: a reload reads every SKILL.md, so counting
+/// those would reload forever.
+fn is_change(kind: &EventKind) -> bool {
+    // `Other` stays a change: notify reports a lost-events rescan so.
+    !matches!(kind, EventKind::Access(_))
 }
 
 /// What to watch, as (dir, recursive): every search dir that exists, whole;
@@ -261,4 +269,29 @@ fn watch_targets(home: &Home) -> Vec<(PathBuf, bool)> {
 /// For tests and tools: a channel the App could be driven from.
 pub fn channel() -> (Sender<AppEvent>, Receiver<AppEvent>) {
     mpsc::channel()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use notify_debouncer_full::notify::event::{
+        AccessKind, AccessMode, CreateKind, DataChange, ModifyKind, RemoveKind,
+    };
+
+    #[test]
+    fn reading_files_is_not_a_change_but_writing_them_is() {
+        assert!(!is_change(&EventKind::Access(AccessKind::Open(
+            AccessMode::Any
+        ))));
+        assert!(!is_change(&EventKind::Access(AccessKind::Close(
+            AccessMode::Read
+        ))));
+        assert!(is_change(&EventKind::Create(CreateKind::Folder)));
+        assert!(is_change(&EventKind::Modify(ModifyKind::Data(
+            DataChange::Content
+        ))));
+        assert!(is_change(&EventKind::Remove(RemoveKind::File)));
+        assert!(is_change(&EventKind::Any));
+        assert!(is_change(&EventKind::Other));
+    }
 }
