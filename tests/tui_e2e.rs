@@ -705,16 +705,26 @@ fn sigterm_restores_the_terminal() {
         !killed.stdout.is_empty(),
         "found no skilltui process in the pane's session"
     );
+    assert_restored(&tui, 143);
+}
+
+/// After skilltui exited with `code`: the screen, mouse, cursor and tty
+/// modes are back as they were; returns the final screen.
+fn assert_restored(tui: &Tui, code: i32) -> String {
     let screen = tui.wait_text(EXITED);
-    assert!(screen.contains(&format!("{EXITED} with 143]")), "{screen}");
+    assert!(
+        screen.contains(&format!("{EXITED} with {code}]")),
+        "{screen}"
+    );
     assert_eq!(tui.display("#{alternate_on}"), "0", "alternate screen left");
     assert_eq!(tui.display("#{mouse_any_flag}"), "0", "mouse capture off");
     assert_eq!(tui.display("#{cursor_flag}"), "1", "cursor shown");
     let screen = tui.wait_for("stty's report", |s| s.contains("icanon"));
     assert!(
-        !screen.contains("-icanon") && !screen.contains("-echo"),
-        "raw mode left:\n{screen}"
+        screen.contains("icanon") && !screen.contains("-icanon") && !screen.contains("-echo"),
+        "raw mode left (stty: icanon and echo on):\n{screen}"
     );
+    screen
 }
 
 #[test]
@@ -732,16 +742,7 @@ fn quit_restores_the_terminal() {
     );
     assert_eq!(tui.display("#{mouse_any_flag}"), "1", "mouse captured");
     tui.keys(&["q"]);
-    let screen = tui.wait_text(EXITED);
-    assert!(screen.contains(&format!("{EXITED} with 0]")), "{screen}");
-    assert_eq!(tui.display("#{alternate_on}"), "0", "alternate screen left");
-    assert_eq!(tui.display("#{mouse_any_flag}"), "0", "mouse capture off");
-    assert_eq!(tui.display("#{cursor_flag}"), "1", "cursor shown");
-    let screen = tui.wait_for("stty's report", |s| s.contains("icanon"));
-    assert!(
-        screen.contains("icanon") && !screen.contains("-icanon") && !screen.contains("-echo"),
-        "raw mode left (stty: icanon and echo on):\n{screen}"
-    );
+    let screen = assert_restored(&tui, 0);
     for ui in ["Skills (", "Catalog", "? help"] {
         assert!(!screen.contains(ui), "{ui:?} left on the screen:\n{screen}");
     }
