@@ -8,18 +8,26 @@ use std::path::Path;
 use crate::core::text::py_isspace;
 
 /// The variables of a `.env` file; empty when it is missing or unreadable.
-pub fn load(path: &Path) -> HashMap<String, String> {
-    let Some(text) = crate::core::fsops::read_regular(path)
-        .ok()
-        .and_then(|b| String::from_utf8(b).ok())
-    else {
-        return HashMap::new();
+/// One that is not UTF-8 is an error: CAO then fails to load any profile.
+pub fn load(path: &Path) -> Result<HashMap<String, String>, String> {
+    let Ok(bytes) = crate::core::fsops::read_regular(path) else {
+        return Ok(HashMap::new());
     };
-    let environ: HashMap<String, String> = std::env::vars().collect();
-    resolve(parse(&text), &environ)
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{} is not valid UTF-8 (byte {}), so CAO cannot read it: save it as UTF-8",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    // A variable that is not Unicode cannot be one Python interpolates.
+    let environ: HashMap<String, String> = std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .collect();
+    Ok(resolve(parse(&text), &environ)
         .into_iter()
         .filter_map(|(k, v)| Some((k, v?)))
-        .collect()
+        .collect())
 }
 
 /// (key, value) bindings in file order; `None` for a key without `=`.

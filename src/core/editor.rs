@@ -226,7 +226,7 @@ fn plan_splices(norm: &Normalized, wanted: &[String], op: Op) -> Result<Vec<Spli
         Value::Seq(items) => items.clone(),
         _ => Vec::new(),
     };
-    if !written_in_place(key, value, &items) {
+    if !written_in_place(fm_text, &root, key, value, &items) {
         return Err(
             "`skills` uses a YAML alias (`*name`), so its text is elsewhere: edit it by hand"
                 .into(),
@@ -275,7 +275,22 @@ fn plan_splices(norm: &Normalized, wanted: &[String], op: Op) -> Result<Vec<Spli
 /// True when the value follows its key and each item follows the one
 /// before, inside the value. An alias (`*a`) breaks this: its node, and so
 /// its span, is the anchored one written earlier, where an edit must not go.
-fn written_in_place(key: &Node, value: &Node, items: &[Rc<Node>]) -> bool {
+fn written_in_place(
+    fm_text: &str,
+    root: &Node,
+    key: &Node,
+    value: &Node,
+    items: &[Rc<Node>],
+) -> bool {
+    // A key merged in (`<<: *base`) is written elsewhere: not at the start
+    // of a line in the column of the top mapping's keys.
+    let column = |at: usize| at - fm_text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let before_key = &fm_text[key.span.start - column(key.span.start)..key.span.start];
+    if !before_key.trim_start_matches(' ').is_empty()
+        || column(key.span.start) != column(root.span.start)
+    {
+        return false;
+    }
     if value.span.start < key.span.end {
         return false;
     }
@@ -504,6 +519,8 @@ mod tests {
             "---\nx: &n a\nskills: [*n, b]\n---\n",
             "---\nx: &n a\nskills:\n  - b\n  - *n\n---\n",
             "---\nskills: [&n a, *n]\n---\n",
+            "---\nb: &b {skills: [a]}\n<<: *b\n---\n",
+            "---\nb: &b\n  skills: [a]\n<<: *b\n---\n",
         ] {
             let p = profile(&h, raw);
             let err = disable(&h, &l, &p, "a").unwrap_err();

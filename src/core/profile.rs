@@ -312,7 +312,7 @@ pub fn fields(home: &Home, profile: &Profile) -> Vec<(String, String)> {
 /// `parse_agent_profile_text(resolve_env_vars(raw))`, with AgentProfile's
 /// validation of every field it declares.
 pub fn parse_text(home: &Home, raw: &str) -> Result<Parsed, String> {
-    let env = crate::core::dotenv::load(&home.root.join(".env"));
+    let env = crate::core::dotenv::load(&home.root.join(".env"))?;
     let text = safe_substitute(raw, &env);
     let norm = Normalized::new(&text);
     let fm = frontmatter::parse(&norm.text).map_err(|e| e.to_string())?;
@@ -478,15 +478,17 @@ fn container_ok(v: &Value) -> bool {
             .all(|k| item.get(k).is_some_and(|n| is_text(&n.value))),
         _ => false,
     };
-    pairs.iter().all(|(k, x)| match k.value.as_str() {
-        Some("path_maps") => match &x.value {
-            Value::Null => true,
-            Value::Seq(items) => items.iter().all(path_map_ok),
-            Value::Pairs(p) => p.is_empty(),
-            _ => false,
-        },
-        _ => true,
-    })
+    // PyYAML keeps the last of duplicate keys: only that one counts.
+    let path_maps = pairs
+        .iter()
+        .rev()
+        .find(|(k, _)| k.value.as_str() == Some("path_maps"));
+    match path_maps.map(|(_, x)| &x.value) {
+        None | Some(Value::Null) => true,
+        Some(Value::Seq(items)) => items.iter().all(path_map_ok),
+        Some(Value::Pairs(p)) => p.is_empty(),
+        Some(_) => false,
+    }
 }
 
 fn is_text(v: &Value) -> bool {
@@ -512,6 +514,7 @@ fn lax_int(v: &Value) -> Option<i128> {
         Value::Bool(b) => Some(*b as i128),
         Value::Float(f) if f.fract() == 0.0 && f.is_finite() => Some(*f as i128),
         Value::Str(s) => pydantic_int_str(s),
+        Value::Bytes(b) => std::str::from_utf8(b).ok().and_then(pydantic_int_str),
         _ => None,
     }
 }
@@ -519,7 +522,9 @@ fn lax_int(v: &Value) -> Option<i128> {
 /// pydantic's lax int from a str: blanks around, a sign, digits with single
 /// `_` between them, and an optional `.0…` tail (`"30"`, `" 1_000 "`, `"12.00"`).
 fn pydantic_int_str(s: &str) -> Option<i128> {
-    let s = crate::core::text::py_strip(s);
+    // pydantic trims Unicode White_Space, which Rust's trim matches (not
+    // Python's isspace, which adds U+001C-001F).
+    let s = s.trim();
     let (int, zeros) = s.split_once('.').unwrap_or((s, "0"));
     if zeros.is_empty() || !zeros.bytes().all(|b| b == b'0') {
         return None;
@@ -530,9 +535,13 @@ fn pydantic_int_str(s: &str) -> Option<i128> {
         && !digits.ends_with('_')
         && !digits.contains("__")
         && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_');
-    well_formed
-        .then(|| int.replace('_', "").parse().ok())
-        .flatten()
+    // Python ints have no bound: past i128 it saturates, still an int.
+    let saturated = if int.starts_with('-') {
+        i128::MIN
+    } else {
+        i128::MAX
+    };
+    well_formed.then(|| int.replace('_', "").parse().unwrap_or(saturated))
 }
 
 /// Python's `string.Template(text).safe_substitute(env)`: `$$` becomes `$`,
@@ -680,7 +689,7 @@ mod tests {
             "A=1\nexport B=\"x y\" # c\nC=${A}2\nE=v # com\n# skip\nF\n",
         )
         .unwrap();
-        let e = crate::core::dotenv::load(&p);
+        let e = crate::core::dotenv::load(&p).unwrap();
         assert_eq!(
             (
                 e["A"].as_str(),
@@ -712,7 +721,23 @@ mod tests {
             let src = format!("---\nprovider_init_timeout: {ok}\n---\n");
             assert!(parse(&src).is_ok(), "{ok}");
         }
-        for bad in ["'1.5'", "'1__0'", "'1.'", "'_1'", "'1e3'", "1.5"] {
+        for ok in [
+            "'99999999999999999999999999999999999999999'",
+            "!!binary MTI=",
+        ] {
+            let src = format!("---\nprovider_init_timeout: {ok}\n---\n");
+            assert!(parse(&src).is_ok(), "{ok}");
+        }
+        assert!(parse("---\ncontainer: {path_maps: 5, path_maps: ~}\n---\n").is_ok());
+        for bad in [
+            "'1.5'",
+            "'1__0'",
+            "'1.'",
+            "'_1'",
+            "'1e3'",
+            "1.5",
+            "\"\\x1c7\"",
+        ] {
             let src = format!("---\nprovider_init_timeout: {bad}\n---\n");
             assert!(parse(&src).is_err(), "{bad}");
         }

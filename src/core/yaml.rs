@@ -144,13 +144,18 @@ const TAB_AFTER_COLON: &str = "':' must be followed by a valid YAML whitespace";
 /// indented (folding drops that indentation, so values are unchanged); a
 /// tab separating `:` from a plain value becomes a space.
 fn parse_lenient_quotes(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
+    parse_lenient(text, false)
+}
+
+/// Each fix is applied at most once, then the text is parsed again.
+fn parse_lenient(text: &str, quotes_fixed: bool) -> Result<Option<Rc<Node>>, YamlError> {
     match Builder::new(text).run() {
-        Err(e) if e.message.contains("indentation in quoted scalar") => {
-            Builder::new(&indent_quoted_continuations(text)).run()
+        Err(e) if !quotes_fixed && e.message.contains("indentation in quoted scalar") => {
+            parse_lenient(&indent_quoted_continuations(text), true)
         }
         Err(e) if e.message.contains(TAB_AFTER_COLON) => match space_tab_separators(text) {
-            Some(fixed) => parse_lenient_quotes(&fixed),
-            None => Err(e),
+            Some(fixed) if fixed != text => parse_lenient(&fixed, quotes_fixed),
+            _ => Err(e),
         },
         other => other,
     }
@@ -1012,6 +1017,8 @@ mod tests {
         let root = load("a:\tplain\nm: {k:\tv}\n").unwrap().unwrap();
         assert_eq!(root.get("a").unwrap().span, 3..8);
         assert!(matches!(&root.get("m").unwrap().value, Value::Map(p) if p.len() == 1));
+        // with a quoted scalar continued at column 0 before it
+        assert_eq!(get("a: \"x\ny\"\nb:\tz\n", "b").as_str(), Some("z"));
         // a tab that is part of a value is never touched
         assert_eq!(get("q: \"a:\tb\"\n", "q").as_str(), Some("a:\tb"));
     }

@@ -98,12 +98,13 @@ fn event_loop(
     let mut watcher = Watch::new(tx);
     watcher.follow(&app);
     loop {
-        terminal
-            .draw(|f| ui::draw(f, &mut app))
-            .map_err(|e| format!("cannot draw: {e}"))?;
+        // Before drawing: after SIGHUP the terminal is gone.
         if app.quit {
             return Ok(app.exit_signal);
         }
+        terminal
+            .draw(|f| ui::draw(f, &mut app))
+            .map_err(|e| format!("cannot draw: {e}"))?;
         let Ok(first) = rx.recv() else {
             return Ok(None);
         };
@@ -162,7 +163,15 @@ fn spawn_signals(tx: Sender<AppEvent>) {
         return;
     };
     std::thread::spawn(move || {
-        if let Some(signal) = signals.forever().next() {
+        let mut asked = false;
+        for signal in signals.forever() {
+            if asked {
+                // A second signal while the loop is busy: leave at once.
+                let _ = execute!(std::io::stdout(), DisableMouseCapture);
+                ratatui::restore();
+                std::process::exit(128 + signal);
+            }
+            asked = true;
             let _ = tx.send(AppEvent::Terminate(signal));
         }
     });

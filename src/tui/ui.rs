@@ -593,7 +593,9 @@ fn draw_dialog(frame: &mut Frame, app: &mut App, area: Rect) {
     };
     let (title, body, size): (&str, Text, (u16, u16)) = match dialog {
         Dialog::Help { scroll } => {
-            let rect = popup(area, 80, (KEYS.len() as u16).saturating_add(2));
+            // As tall as the text at the widest the popup gets.
+            let full = help_text(78).lines.len() as u16;
+            let rect = popup(area, 80, full.saturating_add(2));
             let width = usize::from(rect.width.saturating_sub(2));
             let text = help_text(width);
             let view = rect.height.saturating_sub(2);
@@ -799,7 +801,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("← / Esc", "leave the checklist; clear the filter"),
     ("/", "fuzzy filter the skills (Enter keeps it)"),
     (
-        "← → Home End, Ctrl-A E U K W",
+        "← → Home End ^A ^E ^U ^K ^W",
         "in a text field: move; delete to start, to end, a word",
     ),
     ("a", "install a skill folder (Tab completes)"),
