@@ -433,21 +433,14 @@ fn check_catalog(ctx: &Ctx, p: &Value, out: &mut HomeResult) {
     let args = ["catalog", name];
     let r = ctx.run(&args);
     if ok {
-        let catalog = p["catalog"].as_str().unwrap();
-        let want = if catalog.is_empty() {
-            String::new()
-        } else {
-            format!("{catalog}\n")
-        };
-        if r.code != Some(0) || r.stdout != want.as_bytes() {
-            ctx.diff(
-                out,
-                "catalog",
-                &args,
-                format!("exit 0, stdout {}", show(want.as_bytes())),
-                r.describe(),
-            );
-        }
+        expect_block(
+            ctx,
+            out,
+            "catalog",
+            &args,
+            &r,
+            p["catalog"].as_str().unwrap(),
+        );
     } else if !is_load_error(&r) {
         ctx.diff(
             out,
@@ -522,18 +515,29 @@ fn check_built_in_profiles(packaged: &Value) {
 /// composes them (built-in profiles included).
 fn check_prompt(ctx: &Ctx, p: &Value, out: &mut HomeResult) {
     let args = ["catalog", p["name"].as_str().unwrap(), "--prompt"];
-    let prompt = p["prompt"].as_str().unwrap();
-    let want = if prompt.is_empty() {
+    let r = ctx.run(&args);
+    expect_block(ctx, out, "prompt", &args, &r, p["prompt"].as_str().unwrap());
+}
+
+/// Exit 0 and stdout `text` plus one newline, or nothing when it is empty.
+fn expect_block(
+    ctx: &Ctx,
+    out: &mut HomeResult,
+    kind: &'static str,
+    args: &[&str],
+    r: &RunOut,
+    text: &str,
+) {
+    let want = if text.is_empty() {
         String::new()
     } else {
-        format!("{prompt}\n")
+        format!("{text}\n")
     };
-    let r = ctx.run(&args);
     if r.code != Some(0) || r.stdout != want.as_bytes() {
         ctx.diff(
             out,
-            "prompt",
-            &args,
+            kind,
+            args,
             format!("exit 0, stdout {}", show(want.as_bytes())),
             r.describe(),
         );

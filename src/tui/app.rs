@@ -284,6 +284,8 @@ pub struct App {
     pub dialog: Option<Dialog>,
     pub status: Option<(String, bool)>,
     pub quit: bool,
+    /// Counts reloads: the watcher follows the dirs again after each.
+    pub reloads: u64,
     /// The signal that ended the UI, for the exit status (128 + it).
     pub exit_signal: Option<i32>,
     pub areas: Areas,
@@ -336,6 +338,7 @@ impl App {
             dialog: None,
             status: None,
             quit: false,
+            reloads: 0,
             exit_signal: None,
             areas: Areas::default(),
             offsets: Offsets::default(),
@@ -356,6 +359,7 @@ impl App {
 
     /// Re-reads the store and profiles, keeping the selections by name.
     pub fn reload(&mut self) {
+        self.reloads += 1;
         let skill = self
             .selected_entry()
             .map(|e| (e.folder.clone(), e.source_dir.clone()));

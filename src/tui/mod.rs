@@ -51,8 +51,7 @@ pub fn run(cli: &Cli) -> Result<(), String> {
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     install_panic_cleanup();
     let result = event_loop(&mut terminal, App::new(home, theme));
-    let _ = execute!(std::io::stdout(), DisableMouseCapture);
-    ratatui::restore();
+    restore_terminal();
     // Dropping the terminal shows the cursor again; exit() would skip it.
     drop(terminal);
     match result {
@@ -69,6 +68,12 @@ pub fn pick_theme(name: Option<&str>) -> Result<Theme, String> {
         Some(n) => Theme::load(n, Theme::user_dir().as_deref()).map_err(|e| format!("{e:#}")),
         None => Ok(Theme::default_for_env()),
     }
+}
+
+/// Mouse capture off, then ratatui's restore (raw mode, alternate screen).
+fn restore_terminal() {
+    let _ = execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
 }
 
 /// ratatui's hook restores the screen; mouse capture must be undone too.
@@ -97,6 +102,7 @@ fn event_loop(
     });
     let mut watcher = Watch::new(tx);
     watcher.follow(&app);
+    let mut followed = app.reloads;
     loop {
         // Before drawing: after SIGHUP the terminal is gone.
         if app.quit {
@@ -126,8 +132,11 @@ fn event_loop(
         if changed {
             app.reload();
         }
-        // A key may have created a directory (seeding makes the store).
-        watcher.follow(&app);
+        // A reload (after seeding, say) may find dirs that did not exist.
+        if app.reloads != followed {
+            watcher.follow(&app);
+            followed = app.reloads;
+        }
     }
 }
 
@@ -167,8 +176,7 @@ fn spawn_signals(tx: Sender<AppEvent>) {
         for signal in signals.forever() {
             if asked {
                 // A second signal while the loop is busy: leave at once.
-                let _ = execute!(std::io::stdout(), DisableMouseCapture);
-                ratatui::restore();
+                restore_terminal();
                 std::process::exit(128 + signal);
             }
             asked = true;
