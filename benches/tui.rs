@@ -96,7 +96,7 @@ fn big_preview(root: &std::path::Path, home: &Home) {
             })
             .collect(),
     );
-    assert!(app.preview_scroll > 0, "the preview scrolled");
+    assert!(app.preview.scroll > 0, "the preview scrolled");
     println!(
         "500 KiB SKILL.md, key to redrawn frame while scrolling: median {:.2} ms",
         ms(scrolls)

@@ -7,12 +7,16 @@
 
 pub mod app;
 pub mod clipboard;
+pub mod dialogs;
+pub mod input;
+pub mod keymap;
 pub mod markdown;
+pub mod panes;
 pub mod theme;
 pub mod ui;
 
 use std::path::PathBuf;
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Sender};
 use std::time::Duration;
 
 use notify_debouncer_full::notify::{EventKind, RecommendedWatcher, RecursiveMode};
@@ -33,7 +37,12 @@ pub enum AppEvent {
     /// Syntax highlighting finished loading: re-render the preview.
     HighlighterReady,
     /// A worker thread rendered a big preview.
-    PreviewReady(Box<(app::PreviewKey, std::sync::Arc<markdown::Rendered>)>),
+    PreviewReady(
+        Box<(
+            panes::preview::PreviewKey,
+            std::sync::Arc<markdown::Rendered>,
+        )>,
+    ),
     /// SIGTERM, SIGHUP or SIGINT: leave the way `q` does, terminal restored.
     Terminate(i32),
 }
@@ -91,7 +100,7 @@ fn event_loop(
     mut app: App,
 ) -> Result<Option<i32>, String> {
     let (tx, rx) = mpsc::channel();
-    app.renders = Some(tx.clone());
+    app.preview.renders = Some(tx.clone());
     spawn_input(tx.clone());
     spawn_signals(tx.clone());
     let hl = app.hl.clone();
@@ -108,9 +117,7 @@ fn event_loop(
         if app.quit {
             return Ok(app.exit_signal);
         }
-        terminal
-            .draw(|f| ui::draw(f, &mut app))
-            .map_err(|e| format!("cannot draw: {e}"))?;
+        draw(terminal, &mut app)?;
         let Ok(first) = rx.recv() else {
             return Ok(None);
         };
@@ -121,9 +128,7 @@ fn event_loop(
             // A click is mapped through the last frame: draw the keys
             // before it first, or it could land on a row that moved.
             if keyed && matches!(ev, AppEvent::Input(Event::Mouse(_))) {
-                terminal
-                    .draw(|f| ui::draw(f, &mut app))
-                    .map_err(|e| format!("cannot draw: {e}"))?;
+                draw(terminal, &mut app)?;
                 keyed = false;
             }
             keyed |= is_key(&ev);
@@ -138,6 +143,16 @@ fn event_loop(
             followed = app.reloads;
         }
     }
+}
+
+/// The update pass, then a draw that only reads the App.
+fn draw(terminal: &mut ratatui::DefaultTerminal, app: &mut App) -> Result<(), String> {
+    let size = terminal.size().map_err(|e| format!("cannot draw: {e}"))?;
+    app.update(ratatui::layout::Rect::new(0, 0, size.width, size.height));
+    terminal
+        .draw(|f| ui::render(f, app))
+        .map_err(|e| format!("cannot draw: {e}"))?;
+    Ok(())
 }
 
 fn is_key(ev: &AppEvent) -> bool {
@@ -214,7 +229,7 @@ impl Watch {
     /// (Re)starts watching when the set of directories to watch changed
     /// (seeding creates the store, settings can add dirs).
     fn follow(&mut self, app: &App) {
-        let targets = watch_targets(&app.home);
+        let targets = watch_targets(&app.data.home);
         if self.debouncer.is_some() && targets == self.watched {
             return;
         }
@@ -281,11 +296,6 @@ fn watch_targets(home: &Home) -> Vec<(PathBuf, bool)> {
         .collect();
     targets.retain(|(d, recursive)| *recursive || !whole.contains(d));
     targets
-}
-
-/// For tests and tools: a channel the App could be driven from.
-pub fn channel() -> (Sender<AppEvent>, Receiver<AppEvent>) {
-    mpsc::channel()
 }
 
 #[cfg(test)]
