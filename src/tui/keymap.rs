@@ -477,4 +477,27 @@ mod tests {
             }
         }
     }
+
+    /// The README's `### Keys` table, as (keys, what they do).
+    fn readme_rows() -> Vec<(String, String)> {
+        let readme = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"));
+        let section = readme.split("### Keys").nth(1).expect("a Keys section");
+        let section = section.split("\n#").next().unwrap_or("");
+        section
+            .lines()
+            .filter(|l| l.starts_with("| ") && !l.starts_with("| key |"))
+            .map(|l| {
+                let cells: Vec<&str> = l.trim_matches('|').split(" | ").collect();
+                (cells[0].trim().to_string(), cells[1].trim().to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_readme_key_table_is_the_keymap() {
+        let keymap: Vec<(String, String)> = help_rows()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        assert_eq!(readme_rows(), keymap);
+    }
 }
