@@ -811,3 +811,23 @@ fn enter_does_not_answer_the_remove_question() {
     assert!(broken.exists(), "Enter does not delete");
     assert!(f.app.dialog.is_some());
 }
+
+#[test]
+fn the_preview_lints_the_folder_it_shows_and_again_after_a_reload() {
+    let mut f = fixture();
+    skill_at(&f.root.join("skills"), "aaa-heavy", "\"Heavy\"");
+    f.app.reload();
+    key(&mut f.app, KeyCode::Char('g'));
+    assert_eq!(f.app.selected_entry().unwrap().folder, "aaa-heavy");
+    let lint = "keep files under 512 KiB";
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(!screen.contains(lint), "{screen}");
+    fs::write(
+        f.root.join("skills/aaa-heavy/data.bin"),
+        vec![b'x'; 600 * 1024],
+    )
+    .unwrap();
+    f.app.reload();
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(screen.contains(lint), "{screen}");
+}

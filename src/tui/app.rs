@@ -190,7 +190,9 @@ impl App {
             .map(|e| e.folder.clone());
         let data = &mut self.data;
         data.home.reload_settings();
-        data.listing = store::list(&data.home, true);
+        // Without the lints, which walk every folder: the preview finds
+        // them for the skill it shows.
+        data.listing = store::list(&data.home, false);
         data.valid = (0..data.listing.entries.len())
             .filter(|&i| data.listing.entries[i].status == store::Status::Ok)
             .collect();
@@ -200,6 +202,7 @@ impl App {
             .collect();
         data.profiles
             .sort_by_key(|r| r.listed.location.path.is_none());
+        self.preview.forget_lints();
         if !self.skills.set_listing(&self.data.listing, skill) {
             // The skill went away: the next one starts at its top.
             self.preview.scroll = 0;
@@ -239,7 +242,7 @@ impl App {
     pub fn refresh_profile(&mut self) {
         self.profiles.refresh(&self.data);
         let row = self.profiles.selected(&self.data);
-        self.catalog.refresh(&self.data, row, &self.theme);
+        self.catalog.refresh(&self.data, row);
     }
 
     pub fn selected_entry(&self) -> Option<&Entry> {
@@ -259,7 +262,7 @@ impl App {
         let entry = self.skills.selected(&self.data.listing);
         self.preview.update(a.preview, entry, &self.theme, &self.hl);
         self.profiles.update(a.profiles, &self.data, &self.theme);
-        self.catalog.update(a.catalog);
+        self.catalog.update(a.catalog, &self.theme);
         if let Some(d) = &mut self.dialog {
             d.update(area);
         }

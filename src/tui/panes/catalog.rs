@@ -20,10 +20,11 @@ pub struct CatalogPane {
     pub cost: Cost,
     pub unmatched: Vec<String>,
     area: Rect,
-    /// The block's lines, sanitized and styled once per catalog.
-    lines: Vec<Line<'static>>,
-    /// Rows each line takes wrapped at `rows_width`: computed once per
-    /// catalog and width, so a frame draws only the lines on screen.
+    /// Byte ranges of the block's lines: a line is sanitized and styled
+    /// only when it is on screen.
+    spans: Vec<std::ops::Range<usize>>,
+    /// Rows each line takes wrapped at `rows_width`, measured only once the
+    /// pane is scrolled (once per catalog and width).
     rows: Vec<u16>,
     rows_width: u16,
 }
@@ -37,7 +38,7 @@ impl Default for CatalogPane {
             cost: Cost::default(),
             unmatched: Vec::new(),
             area: Rect::default(),
-            lines: Vec::new(),
+            spans: Vec::new(),
             rows: Vec::new(),
             rows_width: 0,
         }
@@ -52,7 +53,7 @@ impl CatalogPane {
     }
 
     /// Recomputes the block and its cost for `row`'s profile.
-    pub fn refresh(&mut self, data: &Data, row: Option<&ProfileRow>, theme: &Theme) {
+    pub fn refresh(&mut self, data: &Data, row: Option<&ProfileRow>) {
         self.unmatched.clear();
         self.cost = Cost::default();
         self.text = match row.map(|r| (&r.listed.name, &r.loaded)) {
@@ -67,49 +68,55 @@ impl CatalogPane {
                 text
             }
         };
-        self.lines = self.build_lines(theme);
+        self.spans = match &self.text {
+            Ok(t) if !t.is_empty() => line_spans(t),
+            // One line: the error or the note that the block is empty.
+            _ => std::iter::once(0..0).collect(),
+        };
         self.rows.clear();
     }
 
-    fn build_lines(&self, theme: &Theme) -> Vec<Line<'static>> {
-        let mut lines: Vec<Line<'static>> = self
-            .unmatched
-            .iter()
-            .map(|p| {
-                let text = format!(
-                    "! pattern '{}' matches no installed skill",
-                    sanitize_line(p)
-                );
-                Line::styled(text, theme.warning)
-            })
-            .collect();
-        match &self.text {
-            Err(e) => lines.push(Line::styled(sanitize_line(e).into_owned(), theme.error)),
-            Ok(t) if t.is_empty() => lines.push(Line::styled(
-                "(empty: this profile injects no catalog)",
-                theme.dim,
-            )),
-            Ok(t) => lines.extend(sanitize(t).lines().map(|l| Line::raw(l.to_string()))),
-        }
-        lines
+    fn len(&self) -> usize {
+        self.unmatched.len() + self.spans.len()
     }
 
-    /// Measures the wrapped block (once per catalog and width) and clamps
-    /// the scroll to it.
-    pub fn update(&mut self, area: Rect) {
+    /// Line `i`: the unmatched patterns' warnings, then the block (or why
+    /// there is none).
+    fn line(&self, i: usize, theme: &Theme) -> Line<'static> {
+        if let Some(p) = self.unmatched.get(i) {
+            let text = format!(
+                "! pattern '{}' matches no installed skill",
+                sanitize_line(p)
+            );
+            return Line::styled(text, theme.warning);
+        }
+        let span = self.spans[i - self.unmatched.len()].clone();
+        match &self.text {
+            Err(e) => Line::styled(sanitize_line(e).into_owned(), theme.error),
+            Ok(t) if t.is_empty() => {
+                Line::styled("(empty: this profile injects no catalog)", theme.dim)
+            }
+            Ok(t) => Line::raw(sanitize(&t[span]).into_owned()),
+        }
+    }
+
+    /// Measures the wrapped block (once per catalog and width, and only
+    /// once scrolled) and clamps the scroll to it.
+    pub fn update(&mut self, area: Rect, theme: &Theme) {
         self.area = area;
-        if area.is_empty() {
+        if area.is_empty() || self.scroll == 0 {
             return;
         }
         let inner = panes::inner(area);
-        if self.rows.len() != self.lines.len() || self.rows_width != inner.width {
+        if self.rows.len() != self.len() || self.rows_width != inner.width {
             self.rows_width = inner.width;
-            self.rows = self
-                .lines
-                .iter()
-                .map(|l| match l.width() <= usize::from(inner.width) {
-                    true => 1,
-                    false => panes::wrapped_height(std::slice::from_ref(l), inner.width),
+            self.rows = (0..self.len())
+                .map(|i| {
+                    let line = self.line(i, theme);
+                    match line.width() <= usize::from(inner.width) {
+                        true => 1,
+                        false => panes::wrapped_height(&[line], inner.width),
+                    }
                 })
                 .collect();
         }
@@ -147,12 +154,28 @@ impl CatalogPane {
             skip -= r;
             first += 1;
         }
-        let shown: Vec<Line> = self.lines[first.min(self.lines.len())..]
-            .iter()
-            .take(usize::from(inner.height) + 1)
-            .cloned()
+        let shown: Vec<Line> = (first..self.len())
+            .take(usize::from(inner.height))
+            .map(|i| self.line(i, look.theme))
             .collect();
         let para = Paragraph::new(Text::from(shown)).wrap(Wrap { trim: false });
         frame.render_widget(para.scroll((skip, 0)), inner);
     }
+}
+
+/// The byte range of each line of `text`, as `str::lines` splits it but
+/// keeping a `\r`, which the sanitizer shows.
+fn line_spans(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut spans = Vec::new();
+    let mut start = 0;
+    for (i, b) in text.bytes().enumerate() {
+        if b == b'\n' {
+            spans.push(start..i);
+            start = i + 1;
+        }
+    }
+    if start < text.len() {
+        spans.push(start..text.len());
+    }
+    spans
 }

@@ -45,6 +45,9 @@ pub struct PreviewPane {
     /// The preview being rendered on a worker thread.
     rendering: Option<PreviewKey>,
     cache: Option<(PreviewKey, Arc<Rendered>)>,
+    /// The spec lints of the selected folder: the listing skips them (they
+    /// walk every folder), so they are found for the one on screen only.
+    lints: Option<(PathBuf, Vec<String>)>,
     /// What the update pass picked for the next frame.
     header: Vec<Line<'static>>,
     body: Arc<Rendered>,
@@ -72,9 +75,13 @@ impl PreviewPane {
         }
         let inner = panes::inner(area);
         let width = inner.width.saturating_sub(1);
-        self.header = entry
-            .map(|e| header(e, theme, usize::from(width)))
-            .unwrap_or_default();
+        self.header = match entry {
+            Some(e) => {
+                let lints = self.lints(e);
+                header(e, lints, theme, usize::from(width))
+            }
+            None => Vec::new(),
+        };
         self.body = match entry {
             Some(e) => self.fetch(&e.checked.path.join("SKILL.md"), width, theme, hl),
             None => Arc::new(Rendered::default()),
@@ -82,6 +89,21 @@ impl PreviewPane {
         let total = self.header.len() + self.body.lines.len();
         let max = total.saturating_sub(usize::from(inner.height));
         self.scroll = self.scroll.min(max.min(usize::from(u16::MAX)) as u16);
+    }
+
+    /// The lints of `e`'s folder, found once per selection and reload.
+    fn lints(&mut self, e: &Entry) -> &[String] {
+        let path = &e.checked.path;
+        if self.lints.as_ref().is_none_or(|(p, _)| p != path) {
+            let found = skill::check_candidate(path, true).map(|c| c.warnings);
+            self.lints = Some((path.clone(), found.unwrap_or_default()));
+        }
+        self.lints.as_ref().map_or(&[], |(_, l)| l)
+    }
+
+    /// The folders may have changed: find the lints again.
+    pub fn forget_lints(&mut self) {
+        self.lints = None;
     }
 
     /// The rendering of `skill_md` at `width`, made once per (file, mtime,
@@ -178,7 +200,7 @@ impl PreviewPane {
 }
 
 /// The verdict and the findings above the rendered file.
-fn header(e: &Entry, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+fn header(e: &Entry, lints: &[String], theme: &Theme, width: usize) -> Vec<Line<'static>> {
     let status = match e.status {
         Status::Ok => Span::styled("✓ CAO loads this skill", theme.ok),
         Status::Invalid => Span::styled("✗ CAO skips this folder", theme.error),
@@ -191,7 +213,7 @@ fn header(e: &Entry, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     for err in &e.checked.errors {
         lines.extend(finding("✗", err, theme.error, width));
     }
-    for w in &e.checked.warnings {
+    for w in lints {
         lines.extend(finding("!", w, theme.warning, width));
     }
     lines.push(Line::default());
