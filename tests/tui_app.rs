@@ -3,7 +3,7 @@
 //! TestBackend as insta snapshots at 120x40 and 80x24.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -13,6 +13,9 @@ use skilltui::tui::app::{App, Mode, Pane, Tick};
 use skilltui::tui::dialogs::{Confirm, Dialog, Pending};
 use skilltui::tui::theme::Theme;
 use skilltui::tui::ui;
+
+mod common;
+use common::{select_folder, write_skill};
 
 struct Fixture {
     _tmp: tempfile::TempDir,
@@ -29,9 +32,9 @@ fn fixture() -> Fixture {
     let root = tmp.path().join("home");
     let home = Home::at(root.clone(), tmp.path().to_path_buf());
     store::seed(&home, None).unwrap();
-    skill_at(&root.join("skills"), "broken-yes", "yes");
+    write_skill(&root.join("skills"), "broken-yes", "yes");
     let extra = tmp.path().join("extra");
-    skill_at(&extra, "code-style", "\"An older copy\"");
+    write_skill(&extra, "code-style", "\"An older copy\"");
     fs::write(
         root.join("settings.json"),
         format!(
@@ -62,15 +65,6 @@ fn fixture() -> Fixture {
 /// must be the same length on every machine.
 fn snapshot_tempdir() -> tempfile::TempDir {
     tempfile::tempdir_in("/tmp").unwrap()
-}
-
-fn skill_at(dir: &Path, name: &str, desc: &str) {
-    fs::create_dir_all(dir.join(name)).unwrap();
-    fs::write(
-        dir.join(name).join("SKILL.md"),
-        format!("---\nname: {name}\ndescription: {desc}\n---\n# {name}\n\nSome *text*.\n\n```rust\nfn main() {{}}\n```\n"),
-    )
-    .unwrap();
 }
 
 fn press(app: &mut App, keys: &str) {
@@ -170,7 +164,10 @@ fn space_toggles_through_the_editor_and_the_catalog_follows() {
     let mut f = fixture();
     select_profile(&mut f.app, "supervisor");
     check_skill(&mut f.app, "python-testing");
-    assert_eq!(f.app.profiles.ticks[f.app.profiles.check_sel], Tick::Off);
+    assert_eq!(
+        f.app.profiles.tick(&f.app.data, f.app.profiles.check_sel),
+        Tick::Off
+    );
     key(&mut f.app, KeyCode::Char(' '));
     let path = f.root.join("agent-store/supervisor.md");
     let on = fs::read_to_string(&path).unwrap();
@@ -198,7 +195,7 @@ fn space_toggles_through_the_editor_and_the_catalog_follows() {
     );
     check_skill(&mut f.app, "code-style");
     assert_eq!(
-        f.app.profiles.ticks[f.app.profiles.check_sel],
+        f.app.profiles.tick(&f.app.data, f.app.profiles.check_sel),
         Tick::Pattern(vec!["code-*".into()])
     );
     key(&mut f.app, KeyCode::Char(' '));
@@ -241,7 +238,7 @@ fn a_profile_without_a_list_asks_before_writing_one() {
 fn install_force_prompt_both_ways() {
     let mut f = fixture();
     let src = f._tmp.path().join("src");
-    skill_at(&src, "code-style", "\"A replacement\"");
+    write_skill(&src, "code-style", "\"A replacement\"");
     fs::write(src.join("code-style/extra.md"), "more").unwrap();
     let installed = f.root.join("skills/code-style/SKILL.md");
     let original = fs::read_to_string(&installed).unwrap();
@@ -276,14 +273,7 @@ fn install_force_prompt_both_ways() {
 #[test]
 fn remove_asks_and_names_the_folder() {
     let mut f = fixture();
-    let pos = f
-        .app
-        .skills
-        .filtered
-        .iter()
-        .position(|&i| f.app.data.listing.entries[i].folder == "broken-yes")
-        .unwrap();
-    f.app.skills.sel = pos;
+    select_folder(&mut f.app, "broken-yes");
     press(&mut f.app, "d");
     let Some(Dialog::Confirm(Confirm {
         pending: Pending::Remove { path, .. },
@@ -340,14 +330,7 @@ fn items_len(app: &App) -> usize {
 #[test]
 fn the_editor_validates_and_refuses_stale_saves() {
     let mut f = fixture();
-    let pos = f
-        .app
-        .skills
-        .filtered
-        .iter()
-        .position(|&i| f.app.data.listing.entries[i].folder == "python-testing")
-        .unwrap();
-    f.app.skills.sel = pos;
+    select_folder(&mut f.app, "python-testing");
     press(&mut f.app, "e");
     assert!(matches!(f.app.dialog, Some(Dialog::Edit(_))));
     // Break the name: CAO would skip the folder, so the save is refused.
@@ -411,21 +394,14 @@ fn format_key_cycles_the_catalog() {
 #[test]
 fn hostile_text_never_reaches_the_screen() {
     let mut f = fixture();
-    skill_at(
+    write_skill(
         &f.root.join("skills"),
         "evil",
         "\"x\\e]52;c;ZXZpbA==\\a\\e[2J\"",
     );
     fs::write(f.root.join("skills/evil/SKILL.md"), "---\nname: evil\ndescription: \"bad \\e[2J \\e]52;c;eA==\\a\"\n---\nBody \u{1b}[31m red\t\u{202e}tab\n").unwrap();
     f.app.reload();
-    let pos = f
-        .app
-        .skills
-        .filtered
-        .iter()
-        .position(|&i| f.app.data.listing.entries[i].folder == "evil")
-        .unwrap();
-    f.app.skills.sel = pos;
+    select_folder(&mut f.app, "evil");
     let t = render(&mut f.app, 120, 40);
     for cell in t.backend().buffer().content() {
         assert!(
@@ -469,14 +445,7 @@ fn snapshots_of_every_pane_and_dialog() {
         let sized = |name: &str| format!("{name}_{w}x{h}");
         let mut f = fixture();
         snapshot(&sized("skills"), &mut f, w, h);
-        let pos = f
-            .app
-            .skills
-            .filtered
-            .iter()
-            .position(|&i| f.app.data.listing.entries[i].folder == "cao-worker-protocols")
-            .unwrap();
-        f.app.skills.sel = pos;
+        select_folder(&mut f.app, "cao-worker-protocols");
         press(&mut f.app, "2");
         snapshot(&sized("preview"), &mut f, w, h);
         press(&mut f.app, "1/sec");
@@ -494,7 +463,7 @@ fn snapshots_of_every_pane_and_dialog() {
         snapshot(&sized("seed"), &mut f, w, h);
         key(&mut f.app, KeyCode::Esc);
         let src = f._tmp.path().join("src");
-        skill_at(&src, "code-style", "\"A replacement\"");
+        write_skill(&src, "code-style", "\"A replacement\"");
         press(&mut f.app, "a");
         press(&mut f.app, &src.join("code-style").display().to_string());
         snapshot(&sized("install"), &mut f, w, h);
@@ -519,7 +488,7 @@ fn reload_keeps_the_checklist_cursor_on_the_same_skill() {
     select_profile(&mut f.app, "supervisor");
     check_skill(&mut f.app, "python-testing");
     // A skill that sorts first appears: positions shift, the cursor must not.
-    skill_at(&f.root.join("skills"), "aaa-first", "\"New\"");
+    write_skill(&f.root.join("skills"), "aaa-first", "\"New\"");
     f.app.reload();
     let on = f.app.data.valid_skill(f.app.profiles.check_sel).unwrap();
     let on = on.folder.clone();
@@ -555,7 +524,7 @@ fn click(app: &mut App, column: u16, row: u16) {
 fn clicks_select_the_row_under_the_pointer() {
     let mut f = fixture();
     for i in 0..40 {
-        skill_at(
+        write_skill(
             &f.root.join("skills"),
             &format!("zz-extra-{i:02}"),
             "\"More\"",
@@ -624,7 +593,7 @@ fn a_reload_under_a_filter_keeps_the_selection_and_the_scroll() {
     key(&mut f.app, KeyCode::Down);
     let picked = f.app.selected_entry().unwrap().folder.clone();
     f.app.preview.scroll = 3;
-    skill_at(&f.root.join("skills"), "another", "\"Other\"");
+    write_skill(&f.root.join("skills"), "another", "\"Other\"");
     f.app.reload();
     assert_eq!(f.app.selected_entry().unwrap().folder, picked);
     assert_eq!(f.app.preview.scroll, 3);
@@ -768,7 +737,7 @@ fn text_fields_edit_like_a_shell_and_never_type_control_keys() {
 fn page_keys_move_by_what_the_view_shows() {
     let mut f = fixture();
     for i in 0..60 {
-        skill_at(&f.root.join("skills"), &format!("zz-{i:02}"), "filler");
+        write_skill(&f.root.join("skills"), &format!("zz-{i:02}"), "filler");
     }
     let app = &mut f.app;
     app.reload();
@@ -798,14 +767,7 @@ fn right_opens_the_preview_and_h_l_move_in_and_out_of_the_checklist() {
 fn enter_does_not_answer_the_remove_question() {
     let mut f = fixture();
     let broken = f.root.join("skills/broken-yes");
-    let pos = f
-        .app
-        .skills
-        .filtered
-        .iter()
-        .position(|&i| f.app.data.listing.entries[i].folder == "broken-yes")
-        .unwrap();
-    f.app.skills.sel = pos;
+    select_folder(&mut f.app, "broken-yes");
     press(&mut f.app, "d");
     key(&mut f.app, KeyCode::Enter);
     assert!(broken.exists(), "Enter does not delete");
@@ -815,7 +777,7 @@ fn enter_does_not_answer_the_remove_question() {
 #[test]
 fn the_preview_lints_the_folder_it_shows_and_again_after_a_reload() {
     let mut f = fixture();
-    skill_at(&f.root.join("skills"), "aaa-heavy", "\"Heavy\"");
+    write_skill(&f.root.join("skills"), "aaa-heavy", "\"Heavy\"");
     f.app.reload();
     key(&mut f.app, KeyCode::Char('g'));
     assert_eq!(f.app.selected_entry().unwrap().folder, "aaa-heavy");

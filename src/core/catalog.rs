@@ -308,14 +308,6 @@ impl Pattern {
         let s: Vec<char> = name.chars().collect();
         match_at(&self.tokens, &s)
     }
-
-    /// True when the pattern is a plain name (no wildcard).
-    pub fn is_literal(pat: &str) -> bool {
-        Pattern::new(pat)
-            .tokens
-            .iter()
-            .all(|t| matches!(t, Token::Lit(_)))
-    }
 }
 
 /// The `[...]` branch of `fnmatch.translate`, from just after the `[`.

@@ -101,17 +101,6 @@ pub fn disable(home: &Home, listing: &Listing, p: &Profile, skill: &str) -> Resu
     })
 }
 
-/// Turns a profile without a list into an explicit list of every skill
-/// (the TUI asks first).
-pub fn materialize(home: &Home, listing: &Listing, p: &Profile) -> Result<Plan, String> {
-    let wanted: Vec<String> = listing.valid().map(|e| e.folder.clone()).collect();
-    let text = edit(home, p, &wanted, Op::Replace)?;
-    Ok(Plan {
-        new_text: Some(text),
-        message: format!("'{}' now lists its {} skills", p.name, wanted.len()),
-    })
-}
-
 /// Writes a plan atomically, refusing if the file changed since it was read.
 pub fn apply(p: &Profile, plan: &Plan) -> Result<Option<PathBuf>, String> {
     let (Some(text), Some(path), Some(raw)) = (&plan.new_text, &p.location.path, &p.raw) else {

@@ -38,12 +38,12 @@ pub struct ProfileRow {
 }
 
 impl ProfileRow {
+    /// One parse per profile: its fields come from the same one.
     fn load(home: &Home, listed: Listed) -> ProfileRow {
-        let loaded = profile::load(home, &listed.name);
-        let fields = loaded
-            .as_ref()
-            .map(|p| profile::fields(home, p))
-            .unwrap_or_default();
+        let (loaded, fields) = match profile::load_parsed(home, &listed.name) {
+            Ok((p, parsed)) => (Ok(p), profile::fields_of(&parsed)),
+            Err(e) => (Err(e), Vec::new()),
+        };
         ProfileRow {
             listed,
             loaded,
@@ -500,11 +500,10 @@ impl App {
             self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
             return;
         }
-        let tick = self.profiles.ticks.get(self.profiles.check_sel);
         let d = &self.data;
-        let plan = match tick {
-            None | Some(Tick::Off) => editor::enable(&d.home, &d.listing, &profile, &skill),
-            Some(_) => editor::disable(&d.home, &d.listing, &profile, &skill),
+        let plan = match self.profiles.tick(d, self.profiles.check_sel) {
+            Tick::Off => editor::enable(&d.home, &d.listing, &profile, &skill),
+            _ => editor::disable(&d.home, &d.listing, &profile, &skill),
         };
         self.apply_plan(&profile, plan);
     }

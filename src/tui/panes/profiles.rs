@@ -1,15 +1,13 @@
 //! The Profiles pane: the profiles, the selected one's detail, and its
 //! checklist of skills.
 
-use std::collections::HashMap;
-
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph, Wrap};
 
-use crate::core::catalog::{self, Offer};
+use crate::core::catalog::Pattern;
 use crate::core::text::sanitize_line;
 use crate::tui::app::{Data, ProfileRow};
 use crate::tui::keymap::Cmd;
@@ -47,9 +45,56 @@ pub struct ProfilesPane {
     pub list_area: Rect,
     pub checklist_area: Rect,
     detail_area: Rect,
-    /// How the selected profile gets each valid skill; recomputed when the
-    /// profile or the listing changes, not per frame.
-    pub ticks: Vec<Tick>,
+    /// How the selected profile picks skills, compiled once per profile
+    /// change; a checkbox is worked out only when it is on screen.
+    rule: Rule,
+}
+
+/// The selected profile's `skills:` value, ready to tick a skill.
+#[derive(Default)]
+enum Rule {
+    /// No profile, or one CAO cannot load.
+    #[default]
+    Nothing,
+    /// No list: every skill.
+    Every,
+    List(Vec<(String, Pattern)>),
+}
+
+impl Rule {
+    fn new(row: Option<&ProfileRow>) -> Rule {
+        match row.map(|r| &r.loaded) {
+            Some(Ok(p)) => match &p.skills {
+                None => Rule::Every,
+                Some(list) => {
+                    Rule::List(list.iter().map(|s| (s.clone(), Pattern::new(s))).collect())
+                }
+            },
+            _ => Rule::Nothing,
+        }
+    }
+
+    /// As `catalog::select` offers it: by any matching entry, an exact
+    /// name shown as such.
+    fn tick(&self, folder: &str) -> Tick {
+        let list = match self {
+            Rule::Nothing => return Tick::Off,
+            Rule::Every => return Tick::All,
+            Rule::List(list) => list,
+        };
+        let hits: Vec<String> = list
+            .iter()
+            .filter(|(_, p)| p.matches(folder))
+            .map(|(s, _)| s.clone())
+            .collect();
+        if hits.is_empty() {
+            Tick::Off
+        } else if list.iter().any(|(s, _)| s == folder) {
+            Tick::Exact
+        } else {
+            Tick::Pattern(hits)
+        }
+    }
 }
 
 /// What the app must do after a key or click in this pane.
@@ -116,11 +161,17 @@ impl ProfilesPane {
         Action::None
     }
 
-    /// Recomputes the ticks for the selected profile and clamps the cursors.
+    /// Takes in the selected profile's list and clamps the cursors.
     pub fn refresh(&mut self, data: &Data) {
         self.sel = self.sel.min(data.profiles.len().saturating_sub(1));
         self.check_sel = self.check_sel.min(data.valid.len().saturating_sub(1));
-        self.ticks = ticks(data, self.selected(data));
+        self.rule = Rule::new(self.selected(data));
+    }
+
+    /// How the selected profile gets the `n`th valid skill.
+    pub fn tick(&self, data: &Data, n: usize) -> Tick {
+        data.valid_skill(n)
+            .map_or(Tick::Off, |e| self.rule.tick(&e.folder))
     }
 
     /// Splits the pane into list, detail and checklist, and scrolls both
@@ -206,12 +257,12 @@ impl ProfilesPane {
     fn render_checklist(&self, frame: &mut Frame, look: &Look, data: &Data) {
         let theme = look.theme;
         let area = self.checklist_area;
-        let rows = data.valid.iter().zip(&self.ticks);
-        let items: Vec<ListItem> = rows
+        let items: Vec<ListItem> = data
+            .valid_entries()
             .skip(self.check_offset)
             .take(usize::from(area.height))
-            .map(|(&i, tick)| {
-                let e = &data.listing.entries[i];
+            .map(|e| {
+                let tick = self.rule.tick(&e.folder);
                 let (box_, style) = match tick {
                     Tick::Off => ("[ ]", theme.checkbox_off),
                     Tick::Exact => ("[x]", theme.checkbox_on),
@@ -222,7 +273,7 @@ impl ProfilesPane {
                     Span::styled(format!("{box_} "), style),
                     Span::raw(sanitize_line(e.name()).into_owned()),
                 ];
-                if let Tick::Pattern(p) = tick {
+                if let Tick::Pattern(p) = &tick {
                     spans.push(Span::styled(
                         format!("  via {}", sanitize_line(&p.join(", "))),
                         theme.pattern_match,
@@ -237,32 +288,6 @@ impl ProfilesPane {
         let list = List::new(items).highlight_style(theme.selected);
         frame.render_stateful_widget(list, area, &mut state);
     }
-}
-
-/// How `row`'s profile gets each valid skill. One pass over the offered
-/// skills: looking each one up in a list would cost skills x offered.
-fn ticks(data: &Data, row: Option<&ProfileRow>) -> Vec<Tick> {
-    let n = data.valid.len();
-    let Some(Ok(p)) = row.map(|r| &r.loaded) else {
-        return vec![Tick::Off; n];
-    };
-    let Some(list) = &p.skills else {
-        return vec![Tick::All; n];
-    };
-    let selection = catalog::select(&data.listing, Some(list));
-    let offered: HashMap<&str, &Offer> = selection
-        .offered
-        .iter()
-        .map(|(e, o)| (e.folder.as_str(), o))
-        .collect();
-    data.valid_entries()
-        .map(|e| match offered.get(e.folder.as_str()) {
-            None => Tick::Off,
-            Some(_) if list.contains(&e.folder) => Tick::Exact,
-            Some(Offer::Patterns(p)) => Tick::Pattern(p.clone()),
-            Some(Offer::All) => Tick::All,
-        })
-        .collect()
 }
 
 /// The selected profile's file, `skills:` value and other fields.
