@@ -365,9 +365,22 @@ fn the_editor_validates_and_refuses_stale_saves() {
     assert!(
         edit.message
             .as_ref()
-            .is_some_and(|s| s.text.contains("changed on disk")),
+            .is_some_and(|s| s.text.contains("changed on disk") && s.text.contains("Ctrl-L")),
         "{:?}",
         edit.message
+    );
+    // Ctrl-L takes the file as it is now; then a save goes through.
+    ctrl(&mut f.app, 'l');
+    let Some(Dialog::Edit(edit)) = &f.app.dialog else {
+        panic!("still editing")
+    };
+    assert!(edit.text().contains("changed outside"));
+    ctrl(&mut f.app, 's');
+    assert!(f.app.dialog.is_none(), "saved and closed");
+    assert!(
+        fs::read_to_string(&path)
+            .unwrap()
+            .contains("changed outside")
     );
 }
 

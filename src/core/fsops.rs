@@ -3,6 +3,7 @@
 //! swapped in with one atomic rename, so a crash leaves the old state or the
 //! new one, never a mix.
 
+use crate::core::error::WriteError;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -49,7 +50,7 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
 
 /// Writes `bytes` to `path` atomically. When `expected` is given, refuses
 /// (and writes nothing) if the file on disk no longer holds those bytes.
-pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Result<(), String> {
+pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Result<(), WriteError> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -57,24 +58,21 @@ pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Resul
     let mut tmp = tempfile::Builder::new()
         .prefix(STAGING_PREFIX)
         .tempfile_in(dir)
-        .map_err(|e| format!("cannot write in {}: {e}", dir.display()))?;
+        .map_err(|e| WriteError::Io(format!("cannot write in {}: {e}", dir.display())))?;
     tmp.write_all(bytes)
         .and_then(|_| tmp.as_file().sync_all())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        .map_err(|e| WriteError::Io(format!("cannot write {}: {e}", path.display())))?;
     if let Ok(meta) = fs::metadata(path) {
         let _ = fs::set_permissions(tmp.path(), meta.permissions());
     }
     if let Some(expected) = expected {
         let now = read_regular(path).unwrap_or_default();
         if now != expected {
-            return Err(format!(
-                "{} changed on disk since it was read: nothing was written; reload and try again",
-                path.display()
-            ));
+            return Err(WriteError::ChangedOnDisk(path.to_path_buf()));
         }
     }
     tmp.persist(path)
-        .map_err(|e| format!("cannot replace {}: {}", path.display(), e.error))?;
+        .map_err(|e| WriteError::Io(format!("cannot replace {}: {}", path.display(), e.error)))?;
     Ok(())
 }
 

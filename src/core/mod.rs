@@ -4,6 +4,7 @@
 pub mod catalog;
 pub mod dotenv;
 pub mod editor;
+pub mod error;
 pub mod frontmatter;
 pub mod fsops;
 pub mod profile;

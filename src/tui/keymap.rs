@@ -290,10 +290,11 @@ pub const ROWS: &[Row] = &[
         hints: &[hint(Bar::Main, 7, 1, 2, "e edit")],
     },
     Row {
-        keys: "Ctrl-S / Esc",
-        help: "in the editor: save / close",
+        keys: "Ctrl-S / Esc, Ctrl-L",
+        help: "in the editor: save / close; load a file changed on disk",
         binds: &[
             ctrl('s', Cmd::Save, &[Ctx::Editor]),
+            ctrl('l', Cmd::Reload, &[Ctx::Editor]),
             key(KeyCode::Esc, Cmd::Back, &[Ctx::Editor]),
         ],
         hints: &[],

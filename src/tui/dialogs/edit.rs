@@ -9,6 +9,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph};
 
+use crate::core::error::WriteError;
 use crate::core::fsops;
 use crate::core::skill::{self, Checked};
 use crate::core::text::sanitize_line;
@@ -24,6 +25,8 @@ pub enum Question {
     Discard,
     /// Ctrl-C was pressed once.
     Quit,
+    /// The file changed on disk: Ctrl-L loads it.
+    Reload,
 }
 
 pub struct Edit {
@@ -44,16 +47,25 @@ impl Edit {
     /// Opens `path`; its read error otherwise.
     pub fn open(path: PathBuf) -> Result<Edit, String> {
         let original = skill::read_text(&path)?;
-        let lines: Vec<String> = original.lines().map(String::from).collect();
-        let mut area = ratatui_textarea::TextArea::new(lines);
-        area.set_cursor_line_style(ratatui::style::Style::default());
         Ok(Edit {
+            area: text_area(&original),
             path,
             original,
-            area,
             message: None,
             asked: None,
         })
+    }
+
+    /// Loads the file as it is on disk now, dropping the edits.
+    fn reload(&mut self) {
+        match skill::read_text(&self.path) {
+            Ok(text) => {
+                self.area = text_area(&text);
+                self.original = text;
+                self.message = Some(Status::info("loaded the file as it is on disk now"));
+            }
+            Err(e) => self.message = Some(Status::error(e)),
+        }
     }
 
     /// The text with the file's own newline style and final newline.
@@ -102,6 +114,11 @@ impl Edit {
             );
             return Outcome::Keep;
         }
+        if cmd == Some(Cmd::Reload) && self.asked == Some(Question::Reload) {
+            self.asked = None;
+            self.reload();
+            return Outcome::Keep;
+        }
         if self.asked.take().is_some() {
             // The question was not answered: do not leave it showing.
             self.message = None;
@@ -129,8 +146,13 @@ impl Edit {
         }
         match fsops::atomic_write(&self.path, text.as_bytes(), Some(self.original.as_bytes())) {
             Ok(()) => Outcome::Saved(self.path.clone()),
+            Err(e @ WriteError::ChangedOnDisk(_)) => {
+                let offer = format!("{e}; Ctrl-L loads it (dropping your edits)");
+                self.ask(Question::Reload, &offer);
+                Outcome::Keep
+            }
             Err(e) => {
-                self.message = Some(Status::error(e));
+                self.message = Some(Status::error(e.to_string()));
                 Outcome::Keep
             }
         }
@@ -161,4 +183,11 @@ impl Edit {
         };
         frame.render_widget(Paragraph::new(line), msg);
     }
+}
+
+fn text_area(text: &str) -> ratatui_textarea::TextArea<'static> {
+    let lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut area = ratatui_textarea::TextArea::new(lines);
+    area.set_cursor_line_style(ratatui::style::Style::default());
+    area
 }

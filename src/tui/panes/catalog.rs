@@ -63,7 +63,9 @@ impl CatalogPane {
                 let selection = catalog::select(&data.listing, p.skills.as_deref());
                 self.unmatched = selection.unmatched.clone();
                 let offered: Vec<&Entry> = selection.offered.iter().map(|(e, _)| *e).collect();
-                let text = catalog::render(self.format, &data.listing, p.skills.as_deref(), name);
+                let skills = p.skills.as_deref();
+                let text =
+                    catalog::render_selection(self.format, &data.listing, skills, &selection, name);
                 self.cost = catalog::cost(text.as_deref().unwrap_or(""), &offered);
                 text
             }
