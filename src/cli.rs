@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::json;
 
 use crate::core::catalog::{self, Format};
+use crate::core::doctor;
 use crate::core::editor;
 use crate::core::profile;
 use crate::core::skill;
@@ -25,6 +26,11 @@ pub struct Cli {
     /// The CAO home (default: $CAO_HOME_DIR, else ~/.aws/cli-agent-orchestrator)
     #[arg(long, global = true, value_name = "DIR")]
     pub home: Option<PathBuf>,
+    /// The installed CAO: its package, its venv or its `cao` executable
+    /// (default: $SKILLTUI_CAO, else `cao` on PATH, else the uv tool and
+    /// pipx homes)
+    #[arg(long, global = true, value_name = "DIR")]
+    pub cao: Option<PathBuf>,
     /// Colour theme for the TUI (a file in themes/ or the user's config dir)
     #[arg(long, global = true, value_name = "NAME")]
     pub theme: Option<String>,
@@ -67,6 +73,11 @@ pub enum Command {
         /// Print the whole composed prompt: body, blank line, block
         #[arg(long)]
         prompt: bool,
+    },
+    /// Why CAO sees what it sees: home, dirs, the CAO found, warnings
+    Doctor {
+        #[arg(long)]
+        json: bool,
     },
     /// Agent profiles and their skills
     #[command(subcommand)]
@@ -118,7 +129,7 @@ pub type Outcome = Result<(), String>;
 
 /// Runs a parsed command (the TUI is started by `main` when none is given).
 pub fn run(cli: &Cli, command: &Command) -> Outcome {
-    let home = Home::locate(cli.home.as_deref());
+    let home = Home::locate(cli.home.as_deref()).with_cao(cli.cao.as_deref());
     let mut out = Output::stdout();
     match command {
         Command::List { json } => list(&home, *json, &mut out),
@@ -140,6 +151,12 @@ pub fn run(cli: &Cli, command: &Command) -> Outcome {
             format,
             prompt,
         } => catalog(&home, profile, (*format).into(), *prompt, &mut out),
+        Command::Doctor { json } => {
+            let clipboard = crate::tui::clipboard::ClipEnv::from_env().describe();
+            let report = doctor::report(&home, cli.home.as_deref(), clipboard);
+            doctor_print(&report, *json, &mut out);
+            Ok(())
+        }
         Command::Profile(ProfileCommand::List { json }) => profile_list(&home, *json, &mut out),
         Command::Profile(ProfileCommand::Enable { profile, skills }) => {
             toggle(&home, profile, skills, true, &mut out)
@@ -334,6 +351,53 @@ fn catalog(home: &Home, name: &str, format: Format, prompt: bool, out: &mut Outp
         out.line(&text);
     }
     Ok(())
+}
+
+fn doctor_print(r: &doctor::Report, json: bool, out: &mut Output) {
+    if json {
+        out.line(&serde_json::to_string_pretty(r).unwrap_or_default());
+        return;
+    }
+    let mark = |d: &doctor::Dir| if d.exists { "" } else { "  (missing)" };
+    out.line(&format!(
+        "home        {} (from {})",
+        r.home.display(),
+        r.home_from
+    ));
+    out.line(&format!("store       {}", r.store.display()));
+    for d in &r.extra_dirs {
+        out.line(&format!("extra dir   {}{}", d.path.display(), mark(d)));
+    }
+    for d in &r.profile_dirs {
+        let label = d.label.as_deref().unwrap_or("");
+        out.line(&format!(
+            "profiles    {} ({label}){}",
+            d.path.display(),
+            mark(d)
+        ));
+    }
+    match (&r.cao.package, &r.cao.version) {
+        (Some(p), v) => out.line(&format!(
+            "cao         {} {} (found by {})",
+            v.as_deref().unwrap_or("(unknown version)"),
+            p.display(),
+            r.cao.how
+        )),
+        (None, _) => out.line(&format!("cao         not found: {}", r.cao.how)),
+    }
+    let git = r.git.as_ref().map(|g| g.display().to_string());
+    out.line(&format!(
+        "git         {}",
+        git.as_deref().unwrap_or("not on PATH")
+    ));
+    out.line(&format!("clipboard   {}", r.clipboard));
+    out.line(&format!("colours     {}", r.colours));
+    for w in &r.warnings {
+        out.line(&format!("warning     {}", sanitize_line(w)));
+    }
+    if r.warnings.is_empty() {
+        out.line("warnings    none");
+    }
 }
 
 fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {

@@ -11,6 +11,9 @@
 //! Needs `tmux`; without it every test fails with a clear message, unless
 //! `SKILLTUI_SKIP_TMUX=1`, which skips them.
 
+#[path = "common/fake_cao.rs"]
+mod fake_cao;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -78,8 +81,17 @@ impl Env {
         self.tmp.path().join("user")
     }
 
+    /// The stand-in CAO every run of this env uses.
+    fn cao(&self) -> PathBuf {
+        let venv = self.tmp.path().join("cao-venv");
+        if !venv.exists() {
+            fake_cao::make(self.tmp.path());
+        }
+        venv
+    }
+
     fn home(&self) -> Home {
-        Home::at(self.root(), self.user())
+        Home::at(self.root(), self.user()).with_cao(Some(&self.cao()))
     }
 
     fn skills(&self) -> PathBuf {
@@ -146,12 +158,13 @@ impl Tui {
             N.fetch_add(1, Ordering::SeqCst)
         );
         let script = format!(
-            "unset CAO_HOME_DIR NO_COLOR TMUX; export HOME={home}; \
+            "unset CAO_HOME_DIR NO_COLOR TMUX; export HOME={home} SKILLTUI_CAO={cao}; \
              timeout --foreground 300 {bin} --home {root}; \
              echo \"{EXITED} with $?]\"; \
              stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; \
              echo; sleep 60",
             home = sh_quote(&env.user().to_string_lossy()),
+            cao = sh_quote(&env.cao().to_string_lossy()),
             bin = sh_quote(BIN),
             root = sh_quote(&env.root().to_string_lossy()),
         );

@@ -93,17 +93,23 @@ impl Staged {
 /// Copies `src` (following symlinks that stay inside it, refusing any that
 /// leave it) into a staging folder inside `store`.
 pub fn stage_copy(src: &Path, store: &Path, name: &str) -> Result<Staged, String> {
+    let staged = stage_empty(store, name)?;
+    copy_tree(src, src, &staged.path(), 0)?;
+    Ok(staged)
+}
+
+/// A fresh staging area inside `store` for a folder `name`, which the
+/// caller creates at [`Staged::path`].
+pub fn stage_empty(store: &Path, name: &str) -> Result<Staged, String> {
     fs::create_dir_all(store).map_err(|e| store_error(store, &e))?;
     let dir = tempfile::Builder::new()
         .prefix(STAGING_PREFIX)
         .tempdir_in(store)
         .map_err(|e| store_error(store, &e))?;
-    let staged = Staged {
+    Ok(Staged {
         dir,
         name: name.to_string(),
-    };
-    copy_tree(src, src, &staged.path(), 0)?;
-    Ok(staged)
+    })
 }
 
 fn store_error(store: &Path, e: &std::io::Error) -> String {

@@ -1,7 +1,9 @@
 //! Everything that knows about skills, frontmatter, profiles, the store and
 //! catalogs. No terminal code lives here.
 
+pub mod cao;
 pub mod catalog;
+pub mod doctor;
 pub mod dotenv;
 pub mod editor;
 pub mod frontmatter;

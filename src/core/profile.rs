@@ -13,30 +13,20 @@ use crate::core::frontmatter::{self, Frontmatter, Normalized};
 use crate::core::store::{Home, expand_user, nested_list};
 use crate::core::yaml::{Node, Value};
 
-/// Profiles packaged inside CAO 2.5.4, as (name, file text); see
-/// `cao_builtin/README.md`. None of them declares `skills`, so each is
-/// offered every skill; skilltui cannot edit them.
-pub const BUILT_IN: &[(&str, &str)] = &[
-    (
-        "code_supervisor",
-        include_str!("cao_builtin/code_supervisor.md"),
-    ),
-    ("developer", include_str!("cao_builtin/developer.md")),
-    (
-        "memory_manager",
-        include_str!("cao_builtin/memory_manager.md"),
-    ),
-    ("retrospector", include_str!("cao_builtin/retrospector.md")),
-    ("reviewer", include_str!("cao_builtin/reviewer.md")),
-    (
-        "workflow_scout",
-        include_str!("cao_builtin/workflow_scout.md"),
-    ),
+/// The built-in profiles CAO 2.5.4 ships, by name only: without a CAO
+/// install, asking for one says where it comes from.
+const CAO_PROFILE_NAMES: &[&str] = &[
+    "code_supervisor",
+    "developer",
+    "memory_manager",
+    "retrospector",
+    "reviewer",
+    "workflow_scout",
 ];
 
-/// The text of the profile built into CAO under `name`.
-pub fn built_in_text(name: &str) -> Option<&'static str> {
-    BUILT_IN.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+/// The file of the profile built into the user's CAO under `name`.
+fn built_in_path(home: &Home, name: &str) -> Option<PathBuf> {
+    home.cao().ok()?.built_in_path(name)
 }
 
 /// Where a profile was found.
@@ -211,11 +201,17 @@ pub fn locate(home: &Home, name: &str) -> Result<Location, String> {
             return found(path, "custom");
         }
     }
-    if built_in_text(name).is_some() {
+    if built_in_path(home, name).is_some() {
         return Ok(Location {
             path: None,
             source: "built-in".into(),
         });
+    }
+    if let (Err(why), true) = (home.cao(), CAO_PROFILE_NAMES.contains(&name)) {
+        return Err(format!(
+            "agent profile '{name}' comes with CAO, but {why}: {}",
+            crate::core::cao::INSTALL_HINT
+        ));
     }
     Err(format!(
         "agent profile '{name}' not found: put it in {} (`skilltui profile list` shows the known ones)",
@@ -254,9 +250,14 @@ fn inside(dir: &Path, path: &Path) -> bool {
 pub fn load(home: &Home, name: &str) -> Result<Profile, String> {
     let location = locate(home, name)?;
     let Some(path) = location.path.clone() else {
-        // Built in: read as CAO reads it (with `.env` substitution), never
-        // written, since there is no path to write to.
-        let raw = built_in_text(name).unwrap_or_default();
+        // Built in: read from the user's CAO as CAO reads it (with `.env`
+        // substitution), never written: it belongs to CAO's package.
+        let file = built_in_path(home, name).unwrap_or_default();
+        let raw = crate::core::fsops::read_regular(&file)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+            .ok_or_else(|| format!("cannot read CAO's built-in profile {}", file.display()))?;
+        let raw = raw.as_str();
         let parsed =
             parse_text(home, raw).map_err(|e| format!("profile '{name}' (built into CAO): {e}"))?;
         return Ok(Profile {
@@ -619,10 +620,11 @@ pub fn list(home: &Home) -> Vec<Listed> {
             }
         }
     }
-    for (name, _) in BUILT_IN {
-        if !out.iter().any(|l| l.name == *name) {
+    let built_in = home.cao().map(|c| c.built_in_profiles());
+    for name in built_in.unwrap_or_default() {
+        if !out.iter().any(|l| l.name == name) {
             out.push(Listed {
-                name: name.to_string(),
+                name,
                 location: Location {
                     path: None,
                     source: "built-in".into(),

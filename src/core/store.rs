@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use include_dir::{Dir, include_dir};
 use serde_json::Value as Json;
 
+use crate::core::cao;
 use crate::core::fsops;
 use crate::core::skill::{self, Checked};
 use crate::core::text::py_strip;
@@ -23,6 +24,10 @@ pub struct Home {
     /// The user's home (`$HOME`), for `~/.kiro/agents`.
     pub user_home: PathBuf,
     pub settings: Json,
+    /// `--cao`, and the CAO install found from it, looked up once on first
+    /// use and shared by every clone.
+    cao_flag: Option<PathBuf>,
+    cao: std::sync::Arc<std::sync::OnceLock<Result<cao::Install, String>>>,
 }
 
 impl Home {
@@ -48,7 +53,24 @@ impl Home {
             root,
             user_home,
             settings,
+            cao_flag: None,
+            cao: Default::default(),
         }
+    }
+
+    /// The same home with CAO taken from `--cao DIR` (when given).
+    pub fn with_cao(mut self, flag: Option<&Path>) -> Home {
+        self.cao_flag = flag.map(Path::to_path_buf);
+        self.cao = Default::default();
+        self
+    }
+
+    /// The user's installed CAO, or why none was found.
+    pub fn cao(&self) -> Result<&cao::Install, &str> {
+        self.cao
+            .get_or_init(|| cao::Search::from_env(self.cao_flag.as_deref(), &self.user_home).find())
+            .as_ref()
+            .map_err(String::as_str)
     }
 
     pub fn skills_dir(&self) -> PathBuf {
@@ -361,17 +383,73 @@ pub fn remove(home: &Home, name: &str) -> Result<PathBuf, String> {
     Ok(dest)
 }
 
+/// Where a default skill comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Bundled with the user's CAO (this version), seeded as `cao init` does.
+    Cao { version: String, folder: PathBuf },
+    /// One of skilltui's own, embedded in the binary.
+    Ours,
+}
+
+impl Origin {
+    /// The heading of this source's group in the seed menu.
+    pub fn heading(&self) -> String {
+        match self {
+            Origin::Cao { version, .. } => {
+                format!("Bundled with CAO {version} (as `cao init` seeds them)")
+            }
+            Origin::Ours => "skilltui's own".into(),
+        }
+    }
+
+    /// What a row says about where its skill comes from.
+    pub fn label(&self) -> String {
+        match self {
+            Origin::Cao { version, .. } => format!("from CAO {version}"),
+            Origin::Ours => "from skilltui".into(),
+        }
+    }
+}
+
 /// A default skill and whether the store already has one of that name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DefaultSkill {
     pub name: String,
     pub description: String,
     pub present: bool,
+    pub origin: Origin,
 }
 
-/// The shipped defaults, each marked new or already present.
+/// Where CAO's own skills come from, when no CAO was found (else `None`).
+pub fn cao_skills_note(home: &Home) -> Option<String> {
+    let why = home.cao().err()?;
+    Some(format!(
+        "CAO's own skills come with CAO and are seeded from its install; {why}: {}",
+        cao::INSTALL_HINT
+    ))
+}
+
+/// The defaults: CAO's bundled skills (when CAO is found), then ours, each
+/// group sorted by name and each marked new or already present.
 pub fn defaults(home: &Home) -> Vec<DefaultSkill> {
-    let mut out: Vec<DefaultSkill> = DEFAULT_SKILLS
+    let present = |name: &str| fs::symlink_metadata(home.skills_dir().join(name)).is_ok();
+    let mut out: Vec<DefaultSkill> = Vec::new();
+    if let Ok(install) = home.cao() {
+        for name in install.bundled_skills() {
+            let folder = install.skills_dir().join(&name);
+            out.push(DefaultSkill {
+                description: cao::skill_description(&folder),
+                present: present(&name),
+                origin: Origin::Cao {
+                    version: install.version_label().to_string(),
+                    folder,
+                },
+                name,
+            });
+        }
+    }
+    let mut ours: Vec<DefaultSkill> = DEFAULT_SKILLS
         .dirs()
         .filter_map(|d| {
             let name = d.path().file_name()?.to_str()?.to_string();
@@ -380,15 +458,17 @@ pub fn defaults(home: &Home) -> Vec<DefaultSkill> {
                 .ok()
                 .and_then(|doc| doc.string("description").map(|s| py_strip(s).to_string()))
                 .unwrap_or_default();
-            let present = fs::symlink_metadata(home.skills_dir().join(&name)).is_ok();
             Some(DefaultSkill {
+                present: present(&name),
                 name,
                 description,
-                present,
+                origin: Origin::Ours,
             })
         })
+        .filter(|d| !out.iter().any(|c| c.name == d.name))
         .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name));
+    ours.sort_by(|a, b| a.name.cmp(&b.name));
+    out.extend(ours);
     out
 }
 
@@ -400,7 +480,8 @@ pub struct Seeded {
 }
 
 /// Seeds the chosen defaults (all when `only` is `None`), never
-/// overwriting a skill of the same name.
+/// overwriting a skill of the same name: each is staged in the store and
+/// renamed into place, as CAO's `seed_default_skills` does.
 pub fn seed(home: &Home, only: Option<&[String]>) -> Result<Seeded, String> {
     let store = home.skills_dir();
     fs::create_dir_all(&store)
@@ -415,25 +496,33 @@ pub fn seed(home: &Home, only: Option<&[String]>) -> Result<Seeded, String> {
             report.kept.push(d.name);
             continue;
         }
-        let staged_root = tempfile::Builder::new()
-            .prefix(fsops::STAGING_PREFIX)
-            .tempdir_in(&store)
-            .map_err(|e| format!("cannot write to the skill store {}: {e}", store.display()))?;
-        let embedded = DEFAULT_SKILLS
-            .get_dir(&d.name)
-            .ok_or("embedded skill missing")?;
-        // `extract` writes files at their embedded paths (`name/...`) but
-        // does not create the folder of the dir it is called on.
-        fs::create_dir_all(staged_root.path().join(&d.name))
-            .and_then(|_| embedded.extract(staged_root.path()))
-            .map_err(|e| format!("cannot write to the skill store {}: {e}", store.display()))?;
-        match fs::rename(staged_root.path().join(&d.name), store.join(&d.name)) {
+        let staged = match &d.origin {
+            Origin::Cao { folder, .. } => fsops::stage_copy(folder, &store, &d.name)?,
+            Origin::Ours => stage_embedded(&store, &d.name)?,
+        };
+        let dest = store.join(&d.name);
+        match fsops::install_new(staged, &dest) {
             Ok(()) => report.seeded.push(d.name),
-            Err(_) if store.join(&d.name).exists() => report.kept.push(d.name),
-            Err(e) => return Err(format!("cannot seed {}: {e}", d.name)),
+            Err(_) if fs::symlink_metadata(&dest).is_ok() => report.kept.push(d.name),
+            Err(e) => return Err(e),
         }
     }
     Ok(report)
+}
+
+/// One of our embedded defaults, written into a staging folder.
+fn stage_embedded(store: &Path, name: &str) -> Result<fsops::Staged, String> {
+    let embedded = DEFAULT_SKILLS
+        .get_dir(name)
+        .ok_or("embedded skill missing")?;
+    let staged = fsops::stage_empty(store, name)?;
+    // `extract` writes files at their embedded paths (`name/...`) and does
+    // not create the folder of the dir it is called on.
+    let root = staged.path();
+    fs::create_dir_all(&root)
+        .and_then(|_| embedded.extract(root.parent().unwrap_or(&root)))
+        .map_err(|e| format!("cannot write to the skill store {}: {e}", store.display()))?;
+    Ok(staged)
 }
 
 #[cfg(test)]

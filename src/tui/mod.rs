@@ -41,7 +41,7 @@ pub enum AppEvent {
 /// `skilltui` with no command.
 pub fn run(cli: &Cli) -> Result<(), String> {
     let theme = pick_theme(cli.theme.as_deref())?;
-    let home = Home::locate(cli.home.as_deref());
+    let home = Home::locate(cli.home.as_deref()).with_cao(cli.cao.as_deref());
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err("the TUI needs a terminal: run it in one, or use a command such as `skilltui list` (see --help)".into());

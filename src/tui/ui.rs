@@ -594,10 +594,11 @@ fn draw_dialog(frame: &mut Frame, app: &mut App, area: Rect) {
     let (title, body, size): (&str, Text, (u16, u16)) = match dialog {
         Dialog::Help { scroll } => {
             // As tall as the text at the widest the popup gets.
-            let full = help_text(78).lines.len() as u16;
+            let cao = crate::core::cao::summary(app.home.cao());
+            let full = help_text(78, &cao).lines.len() as u16;
             let rect = popup(area, 80, full.saturating_add(2));
             let width = usize::from(rect.width.saturating_sub(2));
-            let text = help_text(width);
+            let text = help_text(width, &cao);
             let view = rect.height.saturating_sub(2);
             let max = (text.lines.len() as u16).saturating_sub(view);
             *scroll = (*scroll).min(max);
@@ -708,7 +709,13 @@ fn draw_dialog(frame: &mut Frame, app: &mut App, area: Rect) {
                 Line::from("Default skills (Space picks, Enter seeds, Esc closes)"),
                 Line::default(),
             ];
+            // Each source under its heading; the list scrolls with the cursor.
+            let mut rows: Vec<Line> = Vec::new();
+            let mut cursor_row = 0;
             for (i, (d, c)) in items.iter().zip(chosen.iter()).enumerate() {
+                if i == 0 || items[i - 1].origin.heading() != d.origin.heading() {
+                    rows.push(Line::styled(d.origin.heading(), theme.heading2));
+                }
                 let (box_, note) = if d.present {
                     ("   ", "already present (kept)")
                 } else if *c {
@@ -717,14 +724,24 @@ fn draw_dialog(frame: &mut Frame, app: &mut App, area: Rect) {
                     ("[ ]", "new")
                 };
                 let style = if i == *cursor {
+                    cursor_row = rows.len();
                     theme.selected
                 } else if d.present {
                     theme.dim
                 } else {
                     theme.base
                 };
-                lines.push(Line::styled(format!("{box_} {:28} {note}", d.name), style));
+                let origin = d.origin.label();
+                let row = format!("{box_} {:28} {note:22} {origin}", sanitize_line(&d.name));
+                rows.push(Line::styled(row, style));
             }
+            let note = crate::core::store::cao_skills_note(&app.home);
+            let view = area
+                .height
+                .saturating_sub(8 + 2 * u16::from(note.is_some()));
+            let first = window(0, Some(cursor_row), rows.len(), view);
+            let shown = rows.len().min(usize::from(view.max(1)));
+            lines.extend(rows.into_iter().skip(first).take(shown));
             // What the highlighted one is for, so the pick is informed.
             if let Some(d) = items.get(*cursor) {
                 lines.push(Line::default());
@@ -733,11 +750,12 @@ fn draw_dialog(frame: &mut Frame, app: &mut App, area: Rect) {
                     theme.dim,
                 ));
             }
-            (
-                "Seed defaults",
-                Text::from(lines),
-                (72, items.len() as u16 + 12),
-            )
+            if let Some(note) = note {
+                lines.push(Line::default());
+                lines.push(Line::styled(sanitize_line(&note).into_owned(), theme.dim));
+            }
+            let height = lines.len() as u16 + 4;
+            ("Seed defaults", Text::from(lines), (100, height))
         }
         Dialog::Materialize { profile, skill } => (
             "Write an explicit list?",
@@ -823,11 +841,13 @@ fn with_cursor(input: &crate::tui::app::LineInput, mark: &str) -> String {
     format!("{}{mark}{}", sanitize_line(before), sanitize_line(after))
 }
 
-/// The keys in two columns, wrapped under their description; when the
-/// width is too small for two columns, each key above its description.
-fn help_text(width: usize) -> Text<'static> {
+/// The CAO in use, then the keys in two columns, wrapped under their
+/// description; when the width is too small for two columns, each key
+/// above its description.
+fn help_text(width: usize, cao: &str) -> Text<'static> {
     const KEY_COL: usize = 29;
-    let mut lines = Vec::new();
+    let mut lines = wrap_line(&Line::from(sanitize_line(cao).into_owned()), width.max(1));
+    lines.push(Line::default());
     for (k, v) in KEYS {
         let (first, indent) = if width >= KEY_COL + 20 {
             (format!("{k:28} "), KEY_COL)

@@ -1,0 +1,397 @@
+//! The user's installed CAO: where its Python package lives, its version,
+//! and the files skilltui reads from it (built-in profiles, bundled skills).
+//! Found from the filesystem alone, never by running Python.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::core::skill;
+use crate::core::text::py_strip;
+
+/// The environment variable that overrides the search, like `--cao`.
+pub const ENV: &str = "SKILLTUI_CAO";
+
+/// The Python package's folder name.
+const PACKAGE: &str = "cli_agent_orchestrator";
+
+/// What to tell a user who has no CAO.
+pub const INSTALL_HINT: &str = "install CAO (`uv tool install cli-agent-orchestrator` or `pipx install cli-agent-orchestrator`) or point `--cao DIR` at it";
+
+/// How the install was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum How {
+    Flag,
+    Env,
+    /// The `cao` executable on PATH, at this path.
+    Path(PathBuf),
+    UvTool,
+    Pipx,
+}
+
+impl std::fmt::Display for How {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            How::Flag => write!(f, "--cao"),
+            How::Env => write!(f, "${ENV}"),
+            How::Path(p) => write!(f, "`cao` on PATH ({})", p.display()),
+            How::UvTool => write!(f, "uv tool home"),
+            How::Pipx => write!(f, "pipx home"),
+        }
+    }
+}
+
+/// An installed CAO package.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Install {
+    /// `.../site-packages/cli_agent_orchestrator`.
+    pub package: PathBuf,
+    /// From the `.dist-info`; `None` when it cannot be read.
+    pub version: Option<String>,
+    pub how: How,
+}
+
+impl Install {
+    pub fn version_label(&self) -> &str {
+        self.version.as_deref().unwrap_or("(unknown version)")
+    }
+
+    pub fn agent_store(&self) -> PathBuf {
+        self.package.join("agent_store")
+    }
+
+    pub fn skills_dir(&self) -> PathBuf {
+        self.package.join("skills")
+    }
+
+    /// Names of the built-in profiles (`agent_store/*.md`), sorted.
+    pub fn built_in_profiles(&self) -> Vec<String> {
+        let mut names: Vec<String> = read_names(&self.agent_store())
+            .into_iter()
+            .filter_map(|n| n.strip_suffix(".md").map(String::from))
+            .filter(|n| self.built_in_path(n).is_some())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// The file of built-in profile `name`, if CAO ships one.
+    pub fn built_in_path(&self, name: &str) -> Option<PathBuf> {
+        let path = self.agent_store().join(format!("{name}.md"));
+        let plain = path
+            .file_name()
+            .is_some_and(|f| *f == *format!("{name}.md"));
+        (plain && path.is_file()).then_some(path)
+    }
+
+    /// The bundled skills `cao init` seeds: subfolders holding a SKILL.md
+    /// file, sorted.
+    pub fn bundled_skills(&self) -> Vec<String> {
+        let dir = self.skills_dir();
+        let mut names: Vec<String> = read_names(&dir)
+            .into_iter()
+            .filter(|n| dir.join(n).is_dir() && dir.join(n).join("SKILL.md").is_file())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+fn read_names(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .map(|it| {
+            it.flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Where to look: an explicit choice, else PATH and the tool homes.
+#[derive(Clone, Debug, Default)]
+pub struct Search {
+    pub flag: Option<PathBuf>,
+    pub env: Option<String>,
+    pub path: Option<std::ffi::OsString>,
+    pub user_home: PathBuf,
+    /// `$PIPX_HOME`, `$UV_TOOL_DIR`, `$XDG_DATA_HOME`.
+    pub pipx_home: Option<PathBuf>,
+    pub uv_tool_dir: Option<PathBuf>,
+    pub xdg_data_home: Option<PathBuf>,
+}
+
+impl Search {
+    /// The search this process's environment describes.
+    pub fn from_env(flag: Option<&Path>, user_home: &Path) -> Search {
+        let var = |k: &str| {
+            std::env::var_os(k)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        Search {
+            flag: flag.map(Path::to_path_buf),
+            env: std::env::var(ENV)
+                .ok()
+                .map(|s| py_strip(&s).to_string())
+                .filter(|s| !s.is_empty()),
+            path: std::env::var_os("PATH"),
+            user_home: user_home.to_path_buf(),
+            pipx_home: var("PIPX_HOME"),
+            uv_tool_dir: var("UV_TOOL_DIR"),
+            xdg_data_home: var("XDG_DATA_HOME"),
+        }
+    }
+
+    /// Finds CAO, or says in one phrase why none was found.
+    pub fn find(&self) -> Result<Install, String> {
+        if let Some(dir) = &self.flag {
+            return at(dir, How::Flag)
+                .ok_or_else(|| format!("--cao {} holds no CAO package", dir.display()));
+        }
+        if let Some(dir) = &self.env {
+            return at(Path::new(dir), How::Env)
+                .ok_or_else(|| format!("${ENV}={dir} holds no CAO package"));
+        }
+        if let Some(found) = self.on_path() {
+            return Ok(found);
+        }
+        for (venv, how) in self.tool_venvs() {
+            if let Some(package) = package_in_venv(&venv) {
+                return Ok(install(package, how));
+            }
+        }
+        Err("no CAO was found (no `cao` on PATH, none in the uv tool or pipx homes)".into())
+    }
+
+    fn on_path(&self) -> Option<Install> {
+        let exe = which_in("cao", self.path.as_ref()?)?;
+        package_of_executable(&exe).map(|p| install(p, How::Path(exe)))
+    }
+
+    /// The venvs `uv tool install` and `pipx install` make, newest layout
+    /// first.
+    fn tool_venvs(&self) -> Vec<(PathBuf, How)> {
+        let data = self
+            .xdg_data_home
+            .clone()
+            .unwrap_or_else(|| self.user_home.join(".local/share"));
+        let uv = self.uv_tool_dir.clone().unwrap_or(data.join("uv/tools"));
+        let mut out = vec![(uv.join("cli-agent-orchestrator"), How::UvTool)];
+        let pipx_homes = match &self.pipx_home {
+            Some(h) => vec![h.clone()],
+            None => vec![data.join("pipx"), self.user_home.join(".local/pipx")],
+        };
+        for h in pipx_homes {
+            out.push((h.join("venvs/cli-agent-orchestrator"), How::Pipx));
+        }
+        out
+    }
+}
+
+/// The first file called `name` in the dirs of a PATH value.
+pub fn which_in(name: &str, path: &std::ffi::OsStr) -> Option<PathBuf> {
+    std::env::split_paths(path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+fn install(package: PathBuf, how: How) -> Install {
+    let version = version_of(&package);
+    Install {
+        package,
+        version,
+        how,
+    }
+}
+
+/// `dir` as the package itself, a venv holding it, or a `cao` executable.
+fn at(dir: &Path, how: How) -> Option<Install> {
+    let package = if dir.join("agent_store").is_dir() && dir.join("__init__.py").is_file() {
+        Some(dir.to_path_buf())
+    } else if dir.is_file() {
+        package_of_executable(dir)
+    } else {
+        package_in_venv(dir)
+    };
+    package.map(|p| install(crate::core::store::absolute(&p), how))
+}
+
+/// The package a `cao` script runs: the venv of its shebang's interpreter,
+/// else the venv the (symlink-resolved) script sits in, which also covers a
+/// venv moved after it was made.
+fn package_of_executable(exe: &Path) -> Option<PathBuf> {
+    let real = fs::canonicalize(exe).ok()?;
+    let from_shebang = interpreter(&real)
+        .and_then(|py| Some(py.parent()?.parent()?.to_path_buf()))
+        .and_then(|venv| package_in_venv(&venv));
+    from_shebang.or_else(|| package_in_venv(real.parent()?.parent()?))
+}
+
+/// The interpreter a script's shebang names; pip's `/bin/sh` trampoline for
+/// long paths (`'''exec' "/path/python" "$0" "$@"`) included.
+fn interpreter(script: &Path) -> Option<PathBuf> {
+    use std::io::Read;
+    let mut head = vec![0; 1024];
+    let mut file = fs::File::open(script).ok()?;
+    let n = file.read(&mut head).ok()?;
+    let head = String::from_utf8_lossy(&head[..n]);
+    let mut lines = head.lines();
+    let shebang = lines.next()?.strip_prefix("#!")?.trim();
+    if shebang == "/bin/sh" {
+        let exec = lines.next()?;
+        let start = exec.find("exec' \"")? + "exec' \"".len();
+        let end = exec[start..].find('"')? + start;
+        return Some(PathBuf::from(&exec[start..end]));
+    }
+    let first = shebang.split_whitespace().next()?;
+    (!first.ends_with("/env")).then(|| PathBuf::from(first))
+}
+
+/// `<venv>/lib/python3.*/site-packages/cli_agent_orchestrator`.
+fn package_in_venv(venv: &Path) -> Option<PathBuf> {
+    ["lib", "lib64"].iter().find_map(|lib| {
+        let mut pythons = read_names(&venv.join(lib));
+        pythons.retain(|n| n.starts_with("python"));
+        pythons.sort();
+        pythons.iter().rev().find_map(|py| {
+            let p = venv.join(lib).join(py).join("site-packages").join(PACKAGE);
+            p.join("__init__.py").is_file().then_some(p)
+        })
+    })
+}
+
+/// `Version:` of the package's `.dist-info/METADATA`, else the version in
+/// the `.dist-info` folder's name.
+fn version_of(package: &Path) -> Option<String> {
+    let site = package.parent()?;
+    let prefix = format!("{PACKAGE}-");
+    let mut infos: Vec<String> = read_names(site)
+        .into_iter()
+        .filter(|n| n.starts_with(&prefix) && n.ends_with(".dist-info"))
+        .collect();
+    infos.sort();
+    let info = infos.pop()?;
+    let metadata = fs::read_to_string(site.join(&info).join("METADATA")).unwrap_or_default();
+    metadata
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .find_map(|l| l.strip_prefix("Version:"))
+        .map(|v| v.trim().to_string())
+        .or_else(|| {
+            let v = info.strip_prefix(&prefix)?.strip_suffix(".dist-info")?;
+            Some(v.to_string())
+        })
+}
+
+/// One line on the CAO in use, for the TUI's help.
+pub fn summary(found: Result<&Install, &str>) -> String {
+    match found {
+        Ok(i) => format!("CAO {} at {}", i.version_label(), i.package.display()),
+        Err(why) => format!("CAO: {why}"),
+    }
+}
+
+/// A bundled skill's description, for the seed menu.
+pub fn skill_description(folder: &Path) -> String {
+    skill::read_doc(&folder.join("SKILL.md"))
+        .ok()
+        .and_then(|doc| doc.string("description").map(|s| py_strip(s).to_string()))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A venv at `root/venv` with CAO's package, its dist-info and a `cao`
+    /// script whose shebang names `shebang`.
+    fn fake_venv(root: &Path, shebang: &str) -> PathBuf {
+        let venv = root.join("venv");
+        let site = venv.join("lib/python3.12/site-packages");
+        fs::create_dir_all(site.join(PACKAGE).join("agent_store")).unwrap();
+        fs::create_dir_all(site.join(PACKAGE).join("skills/one")).unwrap();
+        fs::create_dir_all(site.join(PACKAGE).join("skills/not-a-skill")).unwrap();
+        fs::write(site.join(PACKAGE).join("__init__.py"), "").unwrap();
+        fs::write(site.join(PACKAGE).join("skills/one/SKILL.md"), "x").unwrap();
+        fs::write(site.join(PACKAGE).join("agent_store/dev.md"), "x").unwrap();
+        fs::write(site.join(PACKAGE).join("agent_store/notes.txt"), "x").unwrap();
+        fs::create_dir_all(site.join("cli_agent_orchestrator-9.1.dist-info")).unwrap();
+        fs::write(
+            site.join("cli_agent_orchestrator-9.1.dist-info/METADATA"),
+            "Metadata-Version: 2.4\nName: cli-agent-orchestrator\nVersion: 9.1.0rc1\n\nVersion: body\n",
+        )
+        .unwrap();
+        fs::create_dir_all(venv.join("bin")).unwrap();
+        fs::write(venv.join("bin/cao"), format!("{shebang}\nimport sys\n")).unwrap();
+        venv
+    }
+
+    fn search(root: &Path, path: Option<&Path>) -> Search {
+        Search {
+            path: path.map(|p| p.as_os_str().to_owned()),
+            user_home: root.join("user"),
+            ..Search::default()
+        }
+    }
+
+    #[test]
+    fn finds_cao_on_path_through_a_symlink_and_its_shebang() {
+        let tmp = tempfile::tempdir().unwrap();
+        let venv = fake_venv(tmp.path(), "");
+        // The script lives elsewhere; only its shebang leads to the venv.
+        let elsewhere = tmp.path().join("elsewhere/bin");
+        fs::create_dir_all(&elsewhere).unwrap();
+        let shebang = format!("#!{}/bin/python3", venv.display());
+        fs::write(elsewhere.join("cao-real"), format!("{shebang}\n")).unwrap();
+        let on_path = tmp.path().join("path");
+        fs::create_dir_all(&on_path).unwrap();
+        std::os::unix::fs::symlink(elsewhere.join("cao-real"), on_path.join("cao")).unwrap();
+        let found = search(tmp.path(), Some(&on_path)).find().unwrap();
+        assert_eq!(found.how, How::Path(on_path.join("cao")));
+        assert!(found.package.starts_with(&venv));
+        assert_eq!(found.version.as_deref(), Some("9.1.0rc1"));
+        assert_eq!(found.built_in_profiles(), vec!["dev"]);
+        assert_eq!(found.bundled_skills(), vec!["one"]);
+    }
+
+    #[test]
+    fn reads_pips_sh_trampoline_and_survives_a_moved_venv() {
+        let tmp = tempfile::tempdir().unwrap();
+        let venv = fake_venv(tmp.path(), "#!/bin/sh");
+        let script = venv.join("bin/cao");
+        let tramp = format!(
+            "#!/bin/sh\n'''exec' \"{}/bin/python\" \"$0\" \"$@\"\n' '''\n",
+            venv.display()
+        );
+        fs::write(&script, tramp).unwrap();
+        assert!(interpreter(&script).unwrap().starts_with(&venv));
+        // A shebang naming a venv that no longer exists: the script's own.
+        fs::write(&script, "#!/gone/bin/python\n").unwrap();
+        let found = search(tmp.path(), Some(&venv.join("bin"))).find().unwrap();
+        assert!(found.package.starts_with(&venv));
+    }
+
+    #[test]
+    fn falls_back_to_tool_homes_and_honours_overrides() {
+        let tmp = tempfile::tempdir().unwrap();
+        let tools = tmp.path().join("user/.local/share/uv/tools");
+        fs::create_dir_all(&tools).unwrap();
+        let venv = fake_venv(tmp.path(), "#!/usr/bin/env python3");
+        fs::rename(&venv, tools.join("cli-agent-orchestrator")).unwrap();
+        let empty = tmp.path().join("empty");
+        fs::create_dir_all(&empty).unwrap();
+        let s = search(tmp.path(), Some(&empty));
+        assert_eq!(s.find().unwrap().how, How::UvTool);
+        let flagged = Search {
+            flag: Some(empty.clone()),
+            ..s.clone()
+        };
+        assert!(flagged.find().unwrap_err().contains("--cao"));
+        let by_env = Search {
+            env: Some(tools.join("cli-agent-orchestrator").display().to_string()),
+            ..s.clone()
+        };
+        assert_eq!(by_env.find().unwrap().how, How::Env);
+        let none = search(tmp.path().join("nobody").as_path(), Some(&empty));
+        assert!(none.find().unwrap_err().contains("no CAO was found"));
+    }
+}
