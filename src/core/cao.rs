@@ -117,6 +117,8 @@ pub struct Search {
     pub pipx_home: Option<PathBuf>,
     pub uv_tool_dir: Option<PathBuf>,
     pub xdg_data_home: Option<PathBuf>,
+    /// Where the last PATH lookup is remembered (see [`Search::on_path`]).
+    pub cache: Option<PathBuf>,
 }
 
 impl Search {
@@ -138,6 +140,10 @@ impl Search {
             pipx_home: var("PIPX_HOME"),
             uv_tool_dir: var("UV_TOOL_DIR"),
             xdg_data_home: var("XDG_DATA_HOME"),
+            cache: var("XDG_CACHE_HOME")
+                .unwrap_or_else(|| user_home.join(".cache"))
+                .join("skilltui/cao.json")
+                .into(),
         }
     }
 
@@ -162,9 +168,36 @@ impl Search {
         Err("no CAO was found (no `cao` on PATH, none in the uv tool or pipx homes)".into())
     }
 
+    /// `cao` on PATH. What it leads to is cached, keyed by the script's
+    /// resolved path and mtime (an install or upgrade rewrites the script),
+    /// so a start-up costs a few stats instead of a venv walk.
     fn on_path(&self) -> Option<Install> {
         let exe = which_in("cao", self.path.as_ref()?)?;
-        package_of_executable(&exe).map(|p| install(p, How::Path(exe)))
+        let key = cache_key(&exe);
+        if let Some(hit) = self.cached(&key) {
+            return Some(install_cached(hit, How::Path(exe)));
+        }
+        let found = install(package_of_executable(&exe)?, How::Path(exe));
+        self.remember(key, &found);
+        Some(found)
+    }
+
+    fn cached(&self, key: &serde_json::Value) -> Option<serde_json::Value> {
+        let bytes = fs::read(self.cache.as_ref()?).ok()?;
+        let entry: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+        let package = Path::new(entry.get("package")?.as_str()?);
+        (entry.get("key")? == key && package.join("__init__.py").is_file()).then_some(entry)
+    }
+
+    /// Best effort: a cache that cannot be written only costs the walk.
+    fn remember(&self, key: serde_json::Value, found: &Install) {
+        let (Some(path), Some(package)) = (&self.cache, found.package.to_str()) else {
+            return;
+        };
+        let entry = serde_json::json!({"key": key, "package": package, "version": found.version});
+        if path.parent().is_some_and(|d| fs::create_dir_all(d).is_ok()) {
+            let _ = crate::core::fsops::atomic_write(path, entry.to_string().as_bytes(), None);
+        }
     }
 
     /// The venvs `uv tool install` and `pipx install` make, newest layout
@@ -184,6 +217,29 @@ impl Search {
             out.push((h.join("venvs/cli-agent-orchestrator"), How::Pipx));
         }
         out
+    }
+}
+
+/// What a cached PATH lookup is valid for: the script and its mtime.
+fn cache_key(exe: &Path) -> serde_json::Value {
+    let real = fs::canonicalize(exe).unwrap_or_else(|_| exe.to_path_buf());
+    let mtime = fs::metadata(&real)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    serde_json::json!([
+        exe.to_string_lossy(),
+        real.to_string_lossy(),
+        mtime.to_string()
+    ])
+}
+
+fn install_cached(entry: serde_json::Value, how: How) -> Install {
+    Install {
+        package: PathBuf::from(entry["package"].as_str().unwrap_or_default()),
+        version: entry["version"].as_str().map(String::from),
+        how,
     }
 }
 
@@ -351,6 +407,32 @@ mod tests {
         assert_eq!(found.version.as_deref(), Some("9.1.0rc1"));
         assert_eq!(found.built_in_profiles(), vec!["dev"]);
         assert_eq!(found.bundled_skills(), vec!["one"]);
+    }
+
+    #[test]
+    fn a_path_lookup_is_cached_until_the_script_changes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let venv = fake_venv(tmp.path(), "#!/gone/bin/python");
+        let s = Search {
+            cache: Some(tmp.path().join("cache/cao.json")),
+            ..search(tmp.path(), Some(&venv.join("bin")))
+        };
+        let first = s.find().unwrap();
+        assert_eq!(first.version.as_deref(), Some("9.1.0rc1"));
+        // The cache answers without reading the dist-info again...
+        let info = first
+            .package
+            .with_file_name("cli_agent_orchestrator-9.1.dist-info");
+        fs::write(info.join("METADATA"), "Version: 9.2\n").unwrap();
+        assert_eq!(s.find().unwrap(), first);
+        // ...until the script is rewritten, as an upgrade does.
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+        let script = fs::File::options()
+            .write(true)
+            .open(venv.join("bin/cao"))
+            .unwrap();
+        script.set_modified(later).unwrap();
+        assert_eq!(s.find().unwrap().version.as_deref(), Some("9.2"));
     }
 
     #[test]
