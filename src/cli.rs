@@ -378,7 +378,7 @@ fn doctor_print(r: &doctor::Report, json: bool, out: &mut Output) {
     }
     match (&r.cao.package, &r.cao.version) {
         (Some(p), v) => out.line(&format!(
-            "cao         {} {} (found by {})",
+            "cao         {} {} (via {})",
             v.as_deref().unwrap_or("(unknown version)"),
             p.display(),
             r.cao.how

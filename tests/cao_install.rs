@@ -185,6 +185,8 @@ fn profiles_and_doctor_see_the_installed_cao() {
     skill(&home.join("skills"), "twin", "first");
     skill(&extra, "twin", "second");
     skill(&home.join("skills"), "broken", "yes");
+    fs::create_dir_all(home.join("agent-store")).unwrap();
+    fs::write(home.join("agent-store/bad.md"), "---\nname: [\n---\n").unwrap();
     let missing = sandbox.tmp.path().join("missing");
     let settings = serde_json::json!({"skills": {"extra_dirs": [extra, missing]}});
     fs::write(home.join("settings.json"), settings.to_string()).unwrap();

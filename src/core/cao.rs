@@ -33,7 +33,7 @@ impl std::fmt::Display for How {
         match self {
             How::Flag => write!(f, "--cao"),
             How::Env => write!(f, "${ENV}"),
-            How::Path(p) => write!(f, "`cao` on PATH ({})", p.display()),
+            How::Path(p) => write!(f, "`cao` on PATH: {}", p.display()),
             How::UvTool => write!(f, "uv tool home"),
             How::Pipx => write!(f, "pipx home"),
         }

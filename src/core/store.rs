@@ -618,6 +618,66 @@ mod tests {
         }
     }
 
+    /// A CAO package with bundled skills `a` (with an executable script)
+    /// and `code-style`, which one of ours is also called.
+    fn fake_cao(tmp: &Path) -> PathBuf {
+        let pkg = tmp.join("cli_agent_orchestrator");
+        fs::create_dir_all(pkg.join("agent_store")).unwrap();
+        fs::write(pkg.join("__init__.py"), "").unwrap();
+        write_skill(&pkg.join("skills"), "a", "a", "CAO's a");
+        write_skill(&pkg.join("skills"), "code-style", "code-style", "CAO's");
+        let script = pkg.join("skills/a/run.sh");
+        fs::write(&script, "#!/bin/sh\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+        pkg
+    }
+
+    #[test]
+    fn seeding_puts_caos_skills_first_and_copies_them_as_they_are() {
+        let tmp = tempfile::tempdir().unwrap();
+        let pkg = fake_cao(tmp.path());
+        let h = home(tmp.path()).with_cao(Some(&pkg));
+        write_skill(&h.skills_dir(), "a", "a", "mine");
+        let d = defaults(&h);
+        let got: Vec<_> = d.iter().map(|d| (d.name.as_str(), d.present)).collect();
+        assert_eq!(
+            got,
+            [
+                ("a", true),
+                ("code-style", false),
+                ("python-testing", false),
+                ("security-review", false)
+            ]
+        );
+        assert_eq!(d[1].origin.label(), "from CAO (unknown version)");
+        assert_eq!(d[2].origin, Origin::Ours);
+        let report = seed(&h, None).unwrap();
+        assert_eq!(report.kept, ["a"]);
+        assert!(resolve(&h, "a").unwrap().description.as_deref() == Some("mine"));
+        let seeded = fs::read(h.skills_dir().join("code-style/SKILL.md")).unwrap();
+        assert_eq!(
+            seeded,
+            fs::read(pkg.join("skills/code-style/SKILL.md")).unwrap()
+        );
+        // Seeding again from scratch keeps the script's mode bits.
+        remove(&h, "a").unwrap();
+        seed(&h, Some(&["a".to_string()])).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(h.skills_dir().join("a/run.sh"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o755);
+        assert!(cao_skills_note(&h).is_none());
+        let none = home(tmp.path()).with_cao(Some(&tmp.path().join("none")));
+        assert!(
+            cao_skills_note(&none)
+                .unwrap()
+                .contains("holds no CAO package")
+        );
+    }
+
     #[test]
     fn add_refuses_symlinks_leaving_the_folder() {
         let tmp = tempfile::tempdir().unwrap();
