@@ -296,12 +296,17 @@ fn remove_asks_and_names_the_folder() {
     );
 }
 
+/// The app on a home that does not exist yet, with CAO taken from `cao`.
+fn fresh_app(tmp: &Path, home: &str, cao: &Path) -> App {
+    let home = Home::at(tmp.join(home), tmp.to_path_buf()).with_cao(Some(cao));
+    App::new(home, Theme::dark())
+}
+
 #[test]
 fn first_run_offers_the_seed_menu() {
     let tmp = snapshot_tempdir();
     let cao = fake_cao::make(tmp.path());
-    let home = Home::at(tmp.path().join("new-home"), tmp.path().to_path_buf()).with_cao(Some(&cao));
-    let mut app = App::new(home, Theme::dark());
+    let mut app = fresh_app(tmp.path(), "new-home", &cao);
     let Some(Dialog::Seed { items, chosen, .. }) = &app.dialog else {
         panic!("seed menu")
     };
@@ -325,8 +330,7 @@ fn first_run_offers_the_seed_menu() {
 fn the_seed_menu_groups_by_source_and_says_where_caos_skills_come_from() {
     let tmp = snapshot_tempdir();
     let cao = fake_cao::make(tmp.path());
-    let with = Home::at(tmp.path().join("a"), tmp.path().to_path_buf()).with_cao(Some(&cao));
-    let mut app = App::new(with, Theme::dark());
+    let mut app = fresh_app(tmp.path(), "a", &cao);
     let screen = format!("{}", render(&mut app, 120, 40).backend());
     let heading = format!("Bundled with CAO {}", fake_cao::VERSION);
     let cao_row = screen.find("cao-worker-protocols").unwrap();
@@ -352,9 +356,7 @@ fn the_seed_menu_groups_by_source_and_says_where_caos_skills_come_from() {
         "{screen}"
     );
 
-    let none = tmp.path().join("no-cao");
-    let without = Home::at(tmp.path().join("b"), tmp.path().to_path_buf()).with_cao(Some(&none));
-    let mut app = App::new(without, Theme::dark());
+    let mut app = fresh_app(tmp.path(), "b", &tmp.path().join("no-cao"));
     let screen = format!("{}", render(&mut app, 120, 40).backend());
     assert!(
         screen.contains("CAO's own skills come with CAO"),
