@@ -1,6 +1,9 @@
 //! The bad-input table: each case gets one clear `error:` line on stderr,
 //! exit 1, and leaves the store and the profiles exactly as they were.
 
+#[path = "common/fake_cao.rs"]
+mod fake_cao;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -12,6 +15,8 @@ fn skilltui(home: &Path, args: &[&str]) -> (i32, String, String) {
         .arg(home)
         .args(args)
         .env_remove("CAO_HOME_DIR")
+        // The stand-in CAO `setup` makes beside the home.
+        .env("SKILLTUI_CAO", home.with_file_name("cao-venv"))
         .output()
         .expect("runs");
     (
@@ -56,6 +61,7 @@ fn snapshot(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 
 fn setup() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
+    fake_cao::make(tmp.path());
     let home = tmp.path().join("home");
     let good = home.join("skills/good");
     fs::create_dir_all(&good).unwrap();

@@ -256,16 +256,20 @@ pub fn load(home: &Home, name: &str) -> Result<Profile, String> {
         let raw = crate::core::fsops::read_regular(&file)
             .ok()
             .and_then(|b| String::from_utf8(b).ok())
-            .ok_or_else(|| format!("cannot read CAO's built-in profile {}", file.display()))?;
-        let raw = raw.as_str();
-        let parsed =
-            parse_text(home, raw).map_err(|e| format!("profile '{name}' (built into CAO): {e}"))?;
+            .ok_or_else(|| {
+                format!(
+                    "cannot read CAO's built-in profile {}: reinstall CAO",
+                    file.display()
+                )
+            })?;
+        let parsed = parse_text(home, &raw)
+            .map_err(|e| format!("profile '{name}' (built into CAO): {e}"))?;
         return Ok(Profile {
             name: name.into(),
             location,
             skills: parsed.skills,
             body: parsed.body,
-            raw: Some(raw.to_string()),
+            raw: Some(raw),
         });
     };
     let raw = crate::core::fsops::read_regular(&path)
