@@ -50,15 +50,17 @@ impl Sandbox {
     }
 
     fn skilltui(&self, home: &Path, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_skilltui"))
-            .arg("--home")
-            .arg(home)
-            .args(args)
+        self.command(args).arg("--home").arg(home).output().unwrap()
+    }
+
+    /// skilltui with only this sandbox's PATH and HOME in its environment.
+    fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_skilltui"));
+        cmd.args(args)
             .env_clear()
             .env("PATH", &self.path)
-            .env("HOME", self.user())
-            .output()
-            .unwrap()
+            .env("HOME", self.user());
+        cmd
     }
 }
 
@@ -240,6 +242,17 @@ fn without_cao_the_errors_say_where_it_comes_from() {
     assert_eq!(names(&home.join("skills")), OURS, "{seeded}");
     let doctor = stdout(&sandbox.skilltui(&home, &["doctor"]));
     assert!(doctor.contains("cao         not found"), "{doctor}");
+    // How the home was chosen.
+    let by_env = sandbox
+        .command(&["doctor"])
+        .env("CAO_HOME_DIR", &home)
+        .output();
+    let by_env = stdout(&by_env.unwrap());
+    assert!(by_env.contains("(from CAO_HOME_DIR)"), "{by_env}");
+    let default = stdout(&sandbox.command(&["doctor"]).output().unwrap());
+    let expected = sandbox.user().join(".aws/cli-agent-orchestrator");
+    let line = format!("home        {} (from default)", expected.display());
+    assert!(default.contains(&line), "{default}");
     // A --cao that holds no CAO says so, whatever PATH has.
     let bad = sandbox.tmp.path().join("nowhere");
     let out = sandbox.skilltui(

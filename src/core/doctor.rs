@@ -85,8 +85,9 @@ pub fn report(home: &Home, home_flag: Option<&Path>, clipboard: String) -> Repor
 }
 
 fn home_source(flag: Option<&Path>) -> &'static str {
+    // As `Home::locate` reads it: stripped, empty means unset.
     let env = std::env::var("CAO_HOME_DIR").unwrap_or_default();
-    match (flag, env.trim().is_empty()) {
+    match (flag, crate::core::text::py_strip(&env).is_empty()) {
         (Some(_), _) => "--home",
         (None, false) => "CAO_HOME_DIR",
         (None, true) => "default",
