@@ -243,11 +243,23 @@ fn install_cached(entry: serde_json::Value, how: How) -> Install {
     }
 }
 
-/// The first file called `name` in the dirs of a PATH value.
+/// The first executable file called `name` in the dirs of a PATH value,
+/// as a shell finds it.
 pub fn which_in(name: &str, path: &std::ffi::OsStr) -> Option<PathBuf> {
     std::env::split_paths(path)
         .map(|d| d.join(name))
-        .find(|p| p.is_file())
+        .find(|p| fs::metadata(p).is_ok_and(|m| m.is_file() && executable(&m)))
+}
+
+#[cfg(unix)]
+fn executable(m: &fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    m.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn executable(_: &fs::Metadata) -> bool {
+    true
 }
 
 fn install(package: PathBuf, how: How) -> Install {
@@ -377,8 +389,14 @@ mod tests {
         )
         .unwrap();
         fs::create_dir_all(venv.join("bin")).unwrap();
-        fs::write(venv.join("bin/cao"), format!("{shebang}\nimport sys\n")).unwrap();
+        script(&venv.join("bin/cao"), &format!("{shebang}\nimport sys\n"));
         venv
+    }
+
+    fn script(path: &Path, text: &str) {
+        use std::os::unix::fs::PermissionsExt;
+        fs::write(path, text).unwrap();
+        fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
     }
 
     fn search(root: &Path, path: Option<&Path>) -> Search {
@@ -397,7 +415,7 @@ mod tests {
         let elsewhere = tmp.path().join("elsewhere/bin");
         fs::create_dir_all(&elsewhere).unwrap();
         let shebang = format!("#!{}/bin/python3", venv.display());
-        fs::write(elsewhere.join("cao-real"), format!("{shebang}\n")).unwrap();
+        script(&elsewhere.join("cao-real"), &format!("{shebang}\n"));
         let on_path = tmp.path().join("path");
         fs::create_dir_all(&on_path).unwrap();
         std::os::unix::fs::symlink(elsewhere.join("cao-real"), on_path.join("cao")).unwrap();
@@ -463,6 +481,15 @@ mod tests {
         fs::create_dir_all(&empty).unwrap();
         let s = search(tmp.path(), Some(&empty));
         assert_eq!(s.find().unwrap().how, How::UvTool);
+        // A `cao` on PATH that is not executable is not what a shell runs.
+        let other = fake_venv(
+            tmp.path(),
+            &format!("#!{}/venv/bin/python", tmp.path().display()),
+        );
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(other.join("bin/cao"), fs::Permissions::from_mode(0o644)).unwrap();
+        let unexecutable = search(tmp.path(), Some(&other.join("bin")));
+        assert_eq!(unexecutable.find().unwrap().how, How::UvTool);
         let flagged = Search {
             flag: Some(empty.clone()),
             ..s.clone()
