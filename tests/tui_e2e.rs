@@ -7,6 +7,10 @@
 //! text shows (a generous timeout, never a timed assertion); before
 //! asserting that something is absent, the screen must settle (no output
 //! for a while). Needs nothing but the pty: no tmux.
+//!
+//! Unix only: the harness signals the program and reads the tty modes
+//! with libc.
+#![cfg(unix)]
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -36,11 +40,7 @@ impl Env {
         // paths the tests look for off the edge of a pane.
         let tmp = tempfile::Builder::new()
             .prefix("skt")
-            .tempdir_in(if cfg!(unix) {
-                Path::new("/tmp")
-            } else {
-                Path::new(".")
-            })
+            .tempdir_in("/tmp")
             .expect("temp dir");
         fs::create_dir_all(tmp.path().join("user")).unwrap();
         Env { tmp }

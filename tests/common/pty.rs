@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 
 /// How long any one wait may take before the test fails.
-pub const TIMEOUT: Duration = Duration::from_secs(30);
+const TIMEOUT: Duration = Duration::from_secs(30);
 /// The screen is settled once no output came for this long.
 const QUIET: Duration = Duration::from_millis(300);
 /// crossterm reads ESC followed at once by a key as Alt+key.
