@@ -552,3 +552,19 @@ fn arrows_tab_and_ctrl_keys() {
     tui.keys(&["C-c"]);
     assert_restored(&mut tui, 0);
 }
+
+/// The checks `assert_restored` relies on see a terminal left raw, in the
+/// alternate screen and with the mouse captured (so their passing above
+/// means something).
+#[test]
+fn restore_checks_catch_a_terminal_left_raw() {
+    let mut cmd = CommandBuilder::new("sh");
+    cmd.arg("-c");
+    cmd.arg("stty raw -echo; printf '\\033[?1049h\\033[?1000h'; exit 3");
+    let mut term = Term::spawn(cmd, WIDTH, HEIGHT);
+    assert_eq!(term.wait_exit(), 3);
+    assert_eq!(term.private_mode(1049), Some(true));
+    assert_eq!(term.private_mode(1000), Some(true));
+    assert_eq!(term.private_mode(25), None, "never touched");
+    assert_eq!(term.line_modes(), (false, false));
+}
