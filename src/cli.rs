@@ -429,6 +429,12 @@ fn check(home: &Home, names: &[String], json: bool, out: &mut Output) -> Outcome
 /// Prints each outcome; any failure makes the command fail after the rest
 /// ran.
 fn report_outcomes(outcomes: &[remote::Outcome], verb: &str, out: &mut Output) -> Outcome {
+    let errors: Vec<&String> = outcomes
+        .iter()
+        .filter_map(|o| o.result.as_ref().err())
+        .collect();
+    // A single failure is the command's one error line.
+    let alone = errors.len() == 1;
     let mut failed = 0;
     for o in outcomes {
         match &o.result {
@@ -441,12 +447,15 @@ fn report_outcomes(outcomes: &[remote::Outcome], verb: &str, out: &mut Output) -
             },
             Err(e) => {
                 failed += 1;
-                eprintln!("error: {}", sanitize_line(e));
+                if !alone {
+                    eprintln!("error: {}", sanitize_line(e));
+                }
             }
         }
     }
     match failed {
         0 => Ok(()),
+        1 if alone => Err(errors[0].clone()),
         n => Err(format!(
             "{n} of {} skill(s) were not {verb}: see the lines above",
             outcomes.len()

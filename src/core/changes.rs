@@ -175,8 +175,8 @@ mod tests {
 
     #[test]
     fn distant_changes_are_separate_hunks() {
-        let old: String = (0..20).map(|i| format!("{i}\n")).collect();
-        let new = old.replace("1\n", "one\n").replace("18\n", "eighteen\n");
+        let old: String = (0..20).map(|i| format!("a{i}\n")).collect();
+        let new = old.replace("a1\n", "one\n").replace("a18\n", "eighteen\n");
         let lines = line_diff(&old, &new);
         assert_eq!(lines.iter().filter(|l| l.kind == LineKind::Skip).count(), 1);
     }

@@ -91,11 +91,13 @@ fn run(args: &[&str], cwd: Option<&Path>) -> Result<String, String> {
     if out.status.success() {
         return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
     }
-    Err(last_error(&String::from_utf8_lossy(&out.stderr)))
+    Err(first_error(&String::from_utf8_lossy(&out.stderr)))
 }
 
-/// The line of git's stderr that says what went wrong.
-fn last_error(stderr: &str) -> String {
+/// The line of git's stderr that says what went wrong: the first error
+/// line (git follows a cause with generic ones like "Could not read from
+/// remote repository").
+fn first_error(stderr: &str) -> String {
     let lines: Vec<&str> = stderr
         .split(['\n', '\r'])
         .map(str::trim)
@@ -103,8 +105,11 @@ fn last_error(stderr: &str) -> String {
         .collect();
     lines
         .iter()
-        .rev()
-        .find(|l| l.starts_with("fatal:") || l.starts_with("error:"))
+        .find(|l| {
+            ["fatal:", "error:", "ERROR:", "ssh:"]
+                .iter()
+                .any(|p| l.starts_with(p))
+        })
         .or(lines.last())
         .map(|l| sanitize_line(l).into_owned())
         .unwrap_or_else(|| "git failed without saying why".into())
@@ -158,6 +163,8 @@ fn explain(url: &str, reference: Option<&str>, git_line: &str) -> String {
     let lower = git_line.to_ascii_lowercase();
     if lower.contains("could not resolve host")
         || lower.contains("could not connect")
+        || lower.contains("couldn't connect")
+        || lower.contains("failed to connect")
         || lower.contains("connection refused")
         || lower.contains("timed out")
         || lower.contains("network is unreachable")
@@ -305,7 +312,7 @@ fn run_with_progress(
     if status.success() {
         Ok(())
     } else {
-        Err(last_error(&log))
+        Err(first_error(&log))
     }
 }
 
@@ -327,7 +334,12 @@ fn kill_group(child: &mut Child) {
 pub fn parse_progress(line: &str) -> Option<Progress> {
     let line = line.strip_prefix("remote: ").unwrap_or(line).trim();
     let (phase, rest) = line.split_once(':')?;
-    let percent = rest.trim_start().split_once('%')?.0.trim();
+    let (percent, after) = rest.trim_start().split_once('%')?;
+    // git follows the percentage with "(done/total)" or nothing.
+    if !(after.is_empty() || after.starts_with(" (")) {
+        return None;
+    }
+    let percent = percent.trim();
     let percent: u8 = percent.parse().ok().filter(|p| *p <= 100)?;
     if phase.is_empty() || !phase.chars().all(|c| c.is_ascii_alphabetic() || c == ' ') {
         return None;
@@ -387,6 +399,11 @@ mod tests {
         assert!(e.starts_with("cannot reach"), "{e}");
         let e = explain("u", Some("nope"), "fatal: couldn't find remote ref nope");
         assert!(e.starts_with("unknown ref 'nope'"), "{e}");
+        let stderr = "hint: x\nfatal: 'p' does not appear to be a git repository\nfatal: Could not read from remote repository.\n";
+        assert_eq!(
+            first_error(stderr),
+            "fatal: 'p' does not appear to be a git repository"
+        );
         let e = explain("u", None, "fatal: repository 'u' not found");
         assert!(e.starts_with("no repository at u"), "{e}");
     }

@@ -75,6 +75,11 @@ impl Lock {
     /// was read.
     pub fn write(&mut self) -> Result<(), String> {
         let text = render(&self.skills);
+        // No churn: an unchanged lock, or no lock at all for no git skills.
+        let absent_and_empty = self.skills.is_empty() && self.read_bytes.is_empty();
+        if absent_and_empty || text.as_bytes() == self.read_bytes {
+            return Ok(());
+        }
         fsops::atomic_write(&self.path, text.as_bytes(), Some(&self.read_bytes))?;
         self.read_bytes = text.into_bytes();
         Ok(())

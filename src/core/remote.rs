@@ -194,6 +194,9 @@ fn join_path(a: &str, b: &str) -> String {
         .join("/")
 }
 
+/// Locked skills to fetch, by (repository, ref or commit).
+type Groups = BTreeMap<(String, Option<String>), Vec<(String, Entry)>>;
+
 /// A locked skill's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -332,7 +335,7 @@ pub fn update(
     let mut lock = Lock::read(&lock::default_path(home))?;
     let chosen = selected(&lock, names)?;
     let mut out = Vec::new();
-    let mut todo: BTreeMap<(String, Option<String>), Vec<(String, Entry)>> = BTreeMap::new();
+    let mut todo: Groups = BTreeMap::new();
     for (name, entry) in chosen {
         if local_status(home, &name, &entry) == Status::Modified && !force {
             out.push(Outcome {
@@ -393,9 +396,8 @@ fn apply_group(
     };
     for (name, entry) in items {
         let result = install_locked(home, &checkout, name, entry);
-        if let Ok((done, pinned)) = &result {
+        if let Ok((_, pinned)) = &result {
             lock.skills.insert(name.clone(), pinned.clone());
-            let _ = done;
         }
         out.push(Outcome {
             name: name.clone(),
@@ -475,7 +477,7 @@ pub fn sync(
     let wanted = Lock::read(lock_file.unwrap_or(&home_path))?;
     let mut pins = Lock::read(&home_path)?;
     let mut outcomes = Vec::new();
-    let mut todo: BTreeMap<(String, Option<String>), Vec<(String, Entry)>> = BTreeMap::new();
+    let mut todo: Groups = BTreeMap::new();
     for (name, entry) in &wanted.skills {
         let dest = home.skills_dir().join(name);
         let here = lock::content_hash(&dest).ok();

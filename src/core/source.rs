@@ -119,7 +119,7 @@ fn parse_shorthand(text: &str) -> Result<GitSource, String> {
             && s.chars()
                 .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
     };
-    if parts.len() < 2 || !ok(parts[0]) || !ok(parts[1]) || parts[2..].iter().any(|p| *p == "..") {
+    if parts.len() < 2 || !ok(parts[0]) || !ok(parts[1]) || parts[2..].contains(&"..") {
         return Err(format!(
             "{text} is neither an existing folder nor a repository: give a path, owner/repo[/path][@ref] or a git URL"
         ));
