@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::core::fsops;
-use crate::core::store::Home;
+use crate::core::store::{self, Home};
 
 pub const FILE_NAME: &str = "skilltui.lock";
 const HEADER: &str = "# Written by skilltui: the skills installed from git, pinned.\n# Commit it; teammates run `skilltui sync`.\n\n";
@@ -108,7 +108,28 @@ fn parse(bytes: &[u8]) -> Result<BTreeMap<String, Entry>, String> {
             file.version
         ));
     }
+    for (name, e) in &file.skills {
+        check_entry(name, e).map_err(|why| {
+            format!(
+                "skill '{}': {why}: fix the entry",
+                crate::core::text::sanitize_line(name)
+            )
+        })?;
+    }
     Ok(file.skills)
+}
+
+/// A lock may come from a teammate: its names and paths must stay inside
+/// the store and the repository, and nothing may reach git as an option.
+fn check_entry(name: &str, e: &Entry) -> Result<(), String> {
+    if store::check_name(name)? != name {
+        return Err("the name has surrounding spaces".into());
+    }
+    crate::core::source::check_git_parts(&e.source, e.reference.as_deref(), &e.path)?;
+    if !crate::core::git::is_commit_id(&e.commit) {
+        return Err("`commit` is not a 40-character commit id".into());
+    }
+    Ok(())
 }
 
 fn render(skills: &BTreeMap<String, Entry>) -> String {
@@ -183,6 +204,33 @@ fn collect(
 mod tests {
     use super::*;
 
+    #[test]
+    fn entries_that_leave_the_store_or_reach_git_as_options_are_refused() {
+        let good = entry(&"a".repeat(40));
+        assert!(check_entry("x", &good).is_ok());
+        assert!(check_entry("../x", &good).is_err());
+        for bad in [
+            Entry {
+                path: "../../etc".into(),
+                ..good.clone()
+            },
+            Entry {
+                source: "--upload-pack=sh".into(),
+                ..good.clone()
+            },
+            Entry {
+                reference: Some("-x".into()),
+                ..good.clone()
+            },
+            Entry {
+                commit: "main".into(),
+                ..good.clone()
+            },
+        ] {
+            assert!(check_entry("x", &bad).is_err(), "{bad:?}");
+        }
+    }
+
     fn entry(commit: &str) -> Entry {
         Entry {
             source: "https://github.com/o/r".into(),
@@ -199,8 +247,8 @@ mod tests {
         let path = tmp.path().join(FILE_NAME);
         let mut lock = Lock::read(&path).unwrap();
         assert!(lock.skills.is_empty());
-        lock.skills.insert("zeta".into(), entry("c2"));
-        lock.skills.insert("alpha".into(), entry("c1"));
+        lock.skills.insert("zeta".into(), entry(&"2".repeat(40)));
+        lock.skills.insert("alpha".into(), entry(&"1".repeat(40)));
         lock.write().unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(
@@ -222,7 +270,7 @@ mod tests {
         std::fs::write(&path, "version = 1\n").unwrap();
         let mut lock = Lock::read(&path).unwrap();
         std::fs::write(&path, "version = 1\n# a teammate's edit\n").unwrap();
-        lock.skills.insert("a".into(), entry("c"));
+        lock.skills.insert("a".into(), entry(&"c".repeat(40)));
         assert!(lock.write().unwrap_err().contains("changed on disk"));
         assert!(std::fs::read_to_string(&path).unwrap().contains("teammate"));
     }

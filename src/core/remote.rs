@@ -137,7 +137,7 @@ pub fn install(
         }
         if f.state == StoreState::Different && !force {
             return Err(format!(
-                "Skill '{}' already exists and differs. Use --force to overwrite it.",
+                "Skill '{}' already exists. Use --force to overwrite it.",
                 sanitize_line(&f.name())
             ));
         }

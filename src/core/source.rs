@@ -39,18 +39,47 @@ pub fn parse(text: &str, user_home: &Path) -> Result<Source, String> {
     if path_like || fs::symlink_metadata(&as_path).is_ok() {
         return Ok(Source::Local(as_path));
     }
-    if let Some(scheme) = URL_SCHEMES.iter().find(|s| text.starts_with(*s)) {
-        return parse_url(text, scheme).map(Source::Git);
-    }
-    if let Some((user_host, path)) = scp_like(text) {
+    let git = if let Some(scheme) = URL_SCHEMES.iter().find(|s| text.starts_with(*s)) {
+        parse_url(text, scheme)?
+    } else if let Some((user_host, path)) = scp_like(text) {
         let (path, reference) = split_ref(path);
-        return Ok(Source::Git(GitSource {
+        GitSource {
             url: format!("{user_host}:{path}"),
             reference,
             sub: String::new(),
-        }));
+        }
+    } else {
+        parse_shorthand(text)?
+    };
+    check_git_parts(&git.url, git.reference.as_deref(), &git.sub)?;
+    Ok(Source::Git(git))
+}
+
+/// Refuses what git would read as an option, and a sub path that climbs
+/// out of the repository. The lock file's entries are checked the same way.
+pub fn check_git_parts(url: &str, reference: Option<&str>, sub: &str) -> Result<(), String> {
+    if url.is_empty() || url.starts_with('-') {
+        return Err(format!(
+            "'{}' is not a repository URL: give https://, ssh://, git@host:path or owner/repo",
+            crate::core::text::sanitize_line(url)
+        ));
     }
-    parse_shorthand(text).map(Source::Git)
+    if let Some(r) = reference.filter(|r| r.starts_with('-') || r.contains("..")) {
+        return Err(format!(
+            "'{}' is not a ref: give a branch, a tag or a commit id",
+            crate::core::text::sanitize_line(r)
+        ));
+    }
+    let climbs = Path::new(sub)
+        .components()
+        .any(|c| !matches!(c, std::path::Component::Normal(_)));
+    if climbs {
+        return Err(format!(
+            "'{}' is not a folder inside the repository: give a relative path without '..'",
+            crate::core::text::sanitize_line(sub)
+        ));
+    }
+    Ok(())
 }
 
 /// `git@host:owner/repo.git`: a user and host, a colon, no scheme.
@@ -326,7 +355,16 @@ mod tests {
             p("~/skills"),
             Source::Local(PathBuf::from("/nonexistent-home/skills"))
         );
-        for bad in ["", "justone", "o/../r", "o/r/../../x", "https:///o/r"] {
+        for bad in [
+            "",
+            "justone",
+            "o/../r",
+            "o/r/../../x",
+            "https:///o/r",
+            "https://github.com/o/r/tree/main/../../x",
+            "o/r@--upload-pack=x",
+            "-oProxyCommand=x@h:p",
+        ] {
             assert!(parse(bad, Path::new("/h")).is_err(), "{bad}");
         }
         assert!(parse("https://github.com/o/r/tree/", Path::new("/h")).is_err());
