@@ -209,7 +209,7 @@ fn shorthand_add_lists_then_installs_and_pins() {
     assert!(out.contains("new") && out.contains("ok"), "{out}");
     assert!(err.contains("--all"), "{err}");
     assert!(!f.home.join("skills").exists());
-    let out = f.ok(&["add", "o/r", "--skill", "beta"]);
+    let out = f.ok(&["add", "o/r", "--skill", "beta", "--skill", "beta"]);
     assert!(out.contains("Skill 'beta' installed successfully"), "{out}");
     assert!(!f.home.join("skills/alpha").exists());
     f.ok(&["add", "o/r", "--all"]);
@@ -378,6 +378,11 @@ fn bad_sources_are_refused_with_one_line_and_nothing_left() {
         )
         .unwrap();
     });
+    write_skill(&f.root.join("outside/s"), "s", "not in the repo\n");
+    let outside = f.root.join("outside");
+    f.repo("escape", |w| {
+        std::os::unix::fs::symlink(&outside, w.join("out")).unwrap()
+    });
     fs::create_dir_all(&f.home).unwrap();
     let no_git = f.root.join("no-git-here");
     fs::create_dir_all(&no_git).unwrap();
@@ -397,6 +402,7 @@ fn bad_sources_are_refused_with_one_line_and_nothing_left() {
         (&["add", "o/empty"], &[], "no skills in o/empty"),
         (&["add", "o/r/no/such/dir"], &[], "no folder 'no/such/dir'"),
         (&["add", "o/leaky"], &[], "points outside the skill folder"),
+        (&["add", "o/escape/out"], &[], "no folder 'out'"),
         (&["add", "o/big"], &[], "3.0 MiB"),
         (&["add", "o/broken"], &[], "would not load in CAO"),
         (

@@ -37,6 +37,14 @@ impl Checkout {
     pub fn root(&self) -> PathBuf {
         self.dir.path().join("repo")
     }
+
+    /// The folder `rel` of the tree, unless it is missing or a symlink
+    /// takes it outside the tree.
+    pub fn folder(&self, rel: &str) -> Option<PathBuf> {
+        let root = std::fs::canonicalize(self.root()).ok()?;
+        let path = std::fs::canonicalize(root.join(rel)).ok()?;
+        (path.starts_with(&root) && path.is_dir()).then_some(path)
+    }
 }
 
 /// What to fetch: a repository URL, the ref asked for (`None`: the remote's
@@ -237,18 +245,18 @@ pub fn fetch(
     let commit = run(&["rev-parse", "FETCH_HEAD^{commit}"], Some(&repo))?
         .trim()
         .to_string();
-    run(
-        &[
-            "-c",
-            "advice.detachedHead=false",
-            "checkout",
-            "-q",
-            "--detach",
-            "FETCH_HEAD",
-        ],
-        Some(&repo),
-    )
-    .map_err(|e| explain(spec.url, spec.reference, &e))?;
+    // A partial clone fetches the blobs it checks out here: cancellable too.
+    let checkout = [
+        "-c",
+        "advice.detachedHead=false",
+        "checkout",
+        "-q",
+        "--progress",
+        "--detach",
+        "FETCH_HEAD",
+    ];
+    run_with_progress(&checkout, &repo, progress, cancel)
+        .map_err(|e| explain(spec.url, spec.reference, &e))?;
     Ok(Checkout { dir, commit })
 }
 

@@ -68,15 +68,14 @@ pub fn open(
                 sub: &g.sub,
             };
             let checkout = git::fetch(&spec, progress, cancel)?;
-            let root = checkout.root().join(&g.sub);
-            if !root.is_dir() {
+            let Some(root) = checkout.folder(&g.sub) else {
                 return Err(format!(
                     "no folder '{}' in {} at {}: check the path",
                     sanitize_line(&g.sub),
                     sanitize_line(&g.url),
                     g.reference.as_deref().unwrap_or("its default branch")
                 ));
-            }
+            };
             let found = source::discover(&root, home);
             Ok(Opened {
                 label,
@@ -414,17 +413,19 @@ fn install_locked(
     name: &str,
     entry: &Entry,
 ) -> Result<(Done, Entry), String> {
-    let folder = checkout.root().join(&entry.path);
     let dest = home.skills_dir().join(store::check_name(name)?);
     let shown = sanitize_line(name);
-    if !folder.join("SKILL.md").is_file() {
+    let folder = checkout
+        .folder(&entry.path)
+        .filter(|f| f.join("SKILL.md").is_file());
+    let Some(folder) = folder else {
         return Err(format!(
             "'{shown}' is no longer at '{}' in {} at {}: remove it or add it again from its new place",
             sanitize_line(&entry.path),
             sanitize_line(&entry.source),
             &checkout.commit[..checkout.commit.len().min(12)]
         ));
-    }
+    };
     let found = source::discover(&folder, home).into_iter().next();
     let Some(found) = found.filter(|f| f.rel.is_empty()) else {
         return Err(format!("'{shown}' has no SKILL.md at its locked path"));

@@ -285,7 +285,10 @@ pub fn pick<'a>(
             )),
         };
     }
-    names
+    let mut unique = names.to_vec();
+    unique.sort();
+    unique.dedup();
+    unique
         .iter()
         .map(|n| {
             found.iter().find(|f| f.name() == *n).ok_or_else(|| {
