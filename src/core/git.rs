@@ -60,7 +60,8 @@ pub struct FetchSpec<'a> {
 fn base_command() -> Command {
     let mut cmd = Command::new("git");
     cmd.env("GIT_TERMINAL_PROMPT", "0")
-        .env("GIT_PROTOCOL", "version=2")
+        // ssh falls back to a graphical askpass when it has no terminal.
+        .env("SSH_ASKPASS_REQUIRE", "never")
         .env_remove("GIT_DIR")
         .env_remove("GIT_WORK_TREE")
         .stdin(Stdio::null());
@@ -228,8 +229,6 @@ pub fn fetch(
     }
     let wanted = spec.reference.unwrap_or("HEAD");
     let args = [
-        "-c",
-        "protocol.version=2",
         "fetch",
         "--depth=1",
         "--filter=blob:none",
@@ -356,11 +355,6 @@ pub fn parse_progress(line: &str) -> Option<Progress> {
         phase: phase.to_string(),
         percent,
     })
-}
-
-/// git's version line, or why it cannot run.
-pub fn version() -> Result<String, String> {
-    run(&["--version"], None).map(|s| s.trim().to_string())
 }
 
 #[cfg(test)]
