@@ -284,6 +284,24 @@ fn check_reports_each_state_with_one_ls_remote_per_repo_and_ref() {
 }
 
 #[test]
+fn check_says_unknown_when_the_remote_cannot_be_asked_and_still_exits_0() {
+    let f = Fixture::new();
+    f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--all"]);
+    let lock = f.home.join("skilltui.lock");
+    let text = fs::read_to_string(&lock).unwrap();
+    fs::write(
+        &lock,
+        text.replace("https://github.com/o/r", "http://127.0.0.1:9/o/r"),
+    )
+    .unwrap();
+    let (code, out, err) = f.run(&["check"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.matches("unknown").count(), 2, "{out}");
+    assert!(err.contains("cannot reach http://127.0.0.1:9/o/r"), "{err}");
+}
+
+#[test]
 fn update_refuses_local_edits_then_shows_the_diff_and_repins() {
     let f = Fixture::new();
     let work = f.repo("r", two_skills);
