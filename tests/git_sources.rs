@@ -284,6 +284,18 @@ fn check_reports_each_state_with_one_ls_remote_per_repo_and_ref() {
 }
 
 #[test]
+fn a_repository_that_is_one_skill_installs_without_its_git_folder() {
+    let f = Fixture::new();
+    f.repo("solo", |w| write_skill(w, "solo", "just me\n"));
+    let out = f.ok(&["add", "o/solo"]);
+    assert!(out.contains("Skill 'solo' installed"), "{out}");
+    assert!(f.home.join("skills/solo/SKILL.md").is_file());
+    assert!(!f.home.join("skills/solo/.git").exists());
+    assert!(f.lock().contains("path = \"\""), "{}", f.lock());
+    assert_eq!(f.status(&[])["solo"], "current");
+}
+
+#[test]
 fn check_says_unknown_when_the_remote_cannot_be_asked_and_still_exits_0() {
     let f = Fixture::new();
     f.repo("r", two_skills);

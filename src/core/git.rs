@@ -29,13 +29,16 @@ pub type Cancel = Arc<AtomicBool>;
 /// dropped, whatever happened.
 pub struct Checkout {
     dir: tempfile::TempDir,
+    name: String,
     pub commit: String,
 }
 
 impl Checkout {
-    /// The root of the checked-out tree.
+    /// The root of the checked-out tree, a folder named after the
+    /// repository (CAO wants a skill's folder named as the skill, and a
+    /// repository that is one skill is usually named after it).
     pub fn root(&self) -> PathBuf {
-        self.dir.path().join("repo")
+        self.dir.path().join(&self.name)
     }
 
     /// The folder `rel` of the tree, unless it is missing or a symlink
@@ -216,7 +219,8 @@ pub fn fetch(
         .prefix("skilltui-git-")
         .tempdir()
         .map_err(|e| format!("cannot create a staging folder for git: {e}"))?;
-    let repo = dir.path().join("repo");
+    let name = repo_name(spec.url);
+    let repo = dir.path().join(&name);
     let repo_str = repo.to_string_lossy().into_owned();
     run(&["init", "-q", &repo_str], None)?;
     run(&["remote", "add", "origin", spec.url], Some(&repo))?;
@@ -256,7 +260,26 @@ pub fn fetch(
     ];
     run_with_progress(&checkout, &repo, progress, cancel)
         .map_err(|e| explain(spec.url, spec.reference, &e))?;
-    Ok(Checkout { dir, commit })
+    // A repository whose root is a skill must not bring its .git along.
+    std::fs::remove_dir_all(repo.join(".git"))
+        .map_err(|e| format!("cannot clean the staging folder {}: {e}", repo.display()))?;
+    Ok(Checkout { dir, name, commit })
+}
+
+/// The last segment of a repository URL without `.git`, as a folder name.
+fn repo_name(url: &str) -> String {
+    let last = url
+        .trim_end_matches('/')
+        .rsplit(['/', ':'])
+        .next()
+        .unwrap_or_default();
+    let last = last.strip_suffix(".git").unwrap_or(last);
+    let ok = !last.is_empty()
+        && !last.starts_with('.')
+        && last
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    if ok { last.to_string() } else { "repo".into() }
 }
 
 /// Runs git, feeding each progress step to `progress`; kills git's whole
@@ -389,6 +412,15 @@ mod tests {
         let tags = "bbb\trefs/tags/v2\nccc\trefs/tags/v2^{}\n";
         assert_eq!(pick_ref(tags, "v2").as_deref(), Some("ccc"));
         assert_eq!(pick_ref("", "v2"), None);
+    }
+
+    #[test]
+    fn checkouts_are_named_after_the_repository() {
+        assert_eq!(repo_name("https://github.com/o/pdf-skill"), "pdf-skill");
+        assert_eq!(repo_name("git@host:o/r.git"), "r");
+        assert_eq!(repo_name("file:///srv/x.git/"), "x");
+        assert_eq!(repo_name("https://host/.."), "repo");
+        assert_eq!(repo_name("git@host:"), "repo");
     }
 
     #[test]
