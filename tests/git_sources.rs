@@ -490,6 +490,12 @@ fn a_local_folder_of_skills_installs_without_a_lock_entry() {
     assert!(!f.lock().contains("[skills."), "{}", f.lock());
     let out = f.ok(&["add", agents.to_str().unwrap(), "--skill", "one"]);
     assert!(out.contains("already installed as is"), "{out}");
+    f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--skill", "alpha"]);
+    assert!(f.lock().contains("[skills.alpha]"));
+    write_skill(&agents.join("alpha"), "alpha", "my own\n");
+    f.ok(&["add", agents.join("alpha").to_str().unwrap(), "--force"]);
+    assert!(!f.lock().contains("[skills.alpha]"), "{}", f.lock());
 }
 
 #[test]
