@@ -10,9 +10,13 @@ use serde_json::json;
 
 use crate::core::catalog::{self, Format};
 use crate::core::doctor;
+use crate::core::changes::Changes;
 use crate::core::editor;
+use crate::core::git;
 use crate::core::profile;
+use crate::core::remote;
 use crate::core::skill;
+use crate::core::source;
 use crate::core::store::{self, Home};
 use crate::core::text::{sanitize, sanitize_line};
 
@@ -47,10 +51,39 @@ pub enum Command {
     },
     /// Print the body CAO's load_skill returns for NAME
     Show { name: String },
-    /// Validate a skill folder and install it atomically
+    /// Install skills from a folder, a folder of skills or a git repository
+    /// (owner/repo[/path][@ref], a GitHub/GitLab tree URL, any git URL[@ref])
     Add {
-        path: PathBuf,
-        /// Replace an installed skill of the same name
+        source: String,
+        /// Install the skill of this name from the source (repeatable)
+        #[arg(long = "skill", value_name = "NAME")]
+        skills: Vec<String>,
+        /// Install every skill the source holds
+        #[arg(long)]
+        all: bool,
+        /// Replace installed skills of the same name
+        #[arg(long)]
+        force: bool,
+    },
+    /// Locked skills: current, outdated, modified or missing
+    Check {
+        names: Vec<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Fetch locked skills, show what changes, replace them and re-pin
+    Update {
+        names: Vec<String>,
+        /// Also replace skills modified locally (their edits are lost)
+        #[arg(long)]
+        force: bool,
+    },
+    /// Install every skill of a lock file at its pinned commit
+    Sync {
+        /// The lock file to follow (default: <home>/skilltui.lock)
+        #[arg(long, value_name = "FILE")]
+        lock: Option<PathBuf>,
+        /// Also replace skills changed locally
         #[arg(long)]
         force: bool,
     },
@@ -134,7 +167,15 @@ pub fn run(cli: &Cli, command: &Command) -> Outcome {
     match command {
         Command::List { json } => list(&home, *json, &mut out),
         Command::Show { name } => show(&home, name, &mut out),
-        Command::Add { path, force } => add(&home, path, *force, &mut out),
+        Command::Add {
+            source,
+            skills,
+            all,
+            force,
+        } => add(&home, source, skills, *all, *force, &mut out),
+        Command::Check { names, json } => check(&home, names, *json, &mut out),
+        Command::Update { names, force } => update(&home, names, *force, &mut out),
+        Command::Sync { lock, force } => sync(&home, lock.as_deref(), *force, &mut out),
         Command::Remove { name } => {
             let dest = store::remove(&home, name)?;
             out.line(&format!(
@@ -259,21 +300,200 @@ fn show(home: &Home, name: &str, out: &mut Output) -> Outcome {
     Ok(())
 }
 
-fn add(home: &Home, path: &std::path::Path, force: bool, out: &mut Output) -> Outcome {
-    let added = store::add(home, path, force)?;
-    out.line(&format!("Skill '{}' installed successfully", added.name));
-    if let Some(d) = added.replaced {
+fn add(
+    home: &Home,
+    source: &str,
+    names: &[String],
+    all: bool,
+    force: bool,
+    out: &mut Output,
+) -> Outcome {
+    let opened = remote::open(home, source, &mut progress_meter(), None)?;
+    let picks = match source::pick(&opened.found, names, all, &opened.label) {
+        Ok(p) => p,
+        Err(e) => {
+            if opened.found.len() > 1 && names.is_empty() {
+                found_table(&opened.found, out);
+            }
+            return Err(e);
+        }
+    };
+    let installed = remote::install(home, &opened, &picks, force)?;
+    let pinned = opened
+        .git
+        .as_ref()
+        .map(|g| format!(" (pinned at {})", short(&g.commit)))
+        .unwrap_or_default();
+    for i in &installed {
+        if i.unchanged {
+            out.line(&format!(
+                "Skill '{}' is already installed as is{pinned}",
+                i.name
+            ));
+            continue;
+        }
         out.line(&format!(
-            "replaced the previous version: {} added, {} removed, {} changed",
-            d.added.len(),
-            d.removed.len(),
-            d.changed.len()
+            "Skill '{}' installed successfully{pinned}",
+            i.name
         ));
-    }
-    for w in skill::check_folder(&added.dest, true).warnings {
-        warn(&w);
+        if let Some(c) = &i.changes {
+            print_changes("replaced the previous version", c, out);
+        }
+        for w in skill::check_folder(&i.dest, true).warnings {
+            warn(&w);
+        }
     }
     Ok(())
+}
+
+/// The skills a source holds: name, CAO verdict, store state, description.
+fn found_table(found: &[source::Found], out: &mut Output) {
+    let width = found
+        .iter()
+        .map(|f| f.name().chars().count())
+        .max()
+        .unwrap_or(4);
+    for f in found {
+        let verdict = match f.checked.errors.first() {
+            None => "ok".to_string(),
+            Some(e) => format!("invalid: {e}"),
+        };
+        let state = format!("{:?}", f.state).to_lowercase();
+        let first = f.checked.description.as_deref().unwrap_or("");
+        let first = first.lines().next().unwrap_or("");
+        out.line(&format!(
+            "{:width$}  {:9}  {}  {}",
+            sanitize_line(&f.name()),
+            state,
+            sanitize_line(&verdict),
+            sanitize_line(first)
+        ));
+    }
+}
+
+fn short(commit: &str) -> &str {
+    &commit[..commit.len().min(12)]
+}
+
+fn print_changes(what: &str, c: &Changes, out: &mut Output) {
+    out.line(&format!("{what}: {}", c.summary()));
+    for l in c.render() {
+        out.line(&sanitize_line(&l));
+    }
+}
+
+/// Shows git's progress on stderr when a person is watching it.
+fn progress_meter() -> impl FnMut(git::Progress) {
+    let tty = std::io::stderr().is_terminal();
+    move |p: git::Progress| {
+        if tty {
+            eprint!("\r\x1b[2K{}: {}%", p.phase, p.percent);
+            if p.percent == 100 {
+                eprintln!();
+            }
+        }
+    }
+}
+
+fn check(home: &Home, names: &[String], json: bool, out: &mut Output) -> Outcome {
+    let rows = remote::check(home, names)?;
+    if json {
+        let items: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                json!({
+                    "name": r.name,
+                    "status": r.status,
+                    "source": r.entry.source,
+                    "path": r.entry.path,
+                    "ref": r.entry.reference,
+                    "commit": r.entry.commit,
+                    "upstream": r.upstream,
+                    "error": r.error,
+                })
+            })
+            .collect();
+        out.line(&serde_json::to_string_pretty(&items).unwrap_or_default());
+    } else {
+        let width = rows
+            .iter()
+            .map(|r| r.name.chars().count())
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        out.line(&format!("{:width$}  {:8}  Source", "Name", "Status"));
+        for r in &rows {
+            let status = format!("{:?}", r.status).to_lowercase();
+            let at = r.entry.reference.as_deref().unwrap_or("default branch");
+            out.line(&format!(
+                "{:width$}  {status:8}  {}@{at}",
+                sanitize_line(&r.name),
+                sanitize_line(&r.entry.source)
+            ));
+        }
+    }
+    for r in &rows {
+        if let Some(e) = &r.error {
+            warn(&format!("{}: {e}", r.name));
+        }
+    }
+    if rows.is_empty() {
+        warn("no skills are locked: `skilltui add OWNER/REPO` installs and pins one");
+    }
+    Ok(())
+}
+
+/// Prints each outcome; any failure makes the command fail after the rest
+/// ran.
+fn report_outcomes(outcomes: &[remote::Outcome], verb: &str, out: &mut Output) -> Outcome {
+    let errors: Vec<&String> = outcomes
+        .iter()
+        .filter_map(|o| o.result.as_ref().err())
+        .collect();
+    // A single failure is the command's one error line.
+    let alone = errors.len() == 1;
+    let mut failed = 0;
+    for o in outcomes {
+        match &o.result {
+            Ok(remote::Done::Current) => out.line(&format!("{}: current", o.name)),
+            Ok(remote::Done::Installed { commit, changes }) => match changes {
+                Some(c) => {
+                    print_changes(&format!("{}: {verb} to {}", o.name, short(commit)), c, out)
+                }
+                None => out.line(&format!("{}: installed at {}", o.name, short(commit))),
+            },
+            Err(e) => {
+                failed += 1;
+                if !alone {
+                    eprintln!("error: {}", sanitize_line(e));
+                }
+            }
+        }
+    }
+    match failed {
+        0 => Ok(()),
+        1 if alone => Err(errors[0].clone()),
+        n => Err(format!(
+            "{n} of {} skill(s) were not {verb}: see the lines above",
+            outcomes.len()
+        )),
+    }
+}
+
+fn update(home: &Home, names: &[String], force: bool, out: &mut Output) -> Outcome {
+    let outcomes = remote::update(home, names, force, &mut progress_meter())?;
+    if outcomes.is_empty() {
+        warn("no skills are locked: `skilltui add OWNER/REPO` installs and pins one");
+    }
+    report_outcomes(&outcomes, "updated", out)
+}
+
+fn sync(home: &Home, lock: Option<&std::path::Path>, force: bool, out: &mut Output) -> Outcome {
+    let synced = remote::sync(home, lock, force, &mut progress_meter())?;
+    for name in &synced.unlocked {
+        out.line(&format!("{name}: installed here but not in the lock"));
+    }
+    report_outcomes(&synced.outcomes, "synced", out)
 }
 
 fn init(home: &Home, out: &mut Output) -> Outcome {

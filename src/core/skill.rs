@@ -453,6 +453,14 @@ fn lint_typing_traps(doc: &SkillDoc, warnings: &mut Vec<String>) {
     }
 }
 
+/// The folder lints alone (sizes, with their figures, and symlinks that
+/// leave the folder): a skill from a repository is refused on these.
+pub fn folder_lints(root: &Path) -> Vec<String> {
+    let mut warnings = Vec::new();
+    lint_folder(root, &mut warnings);
+    warnings
+}
+
 /// Size limits and symlinks that leave the folder.
 fn lint_folder(root: &Path, warnings: &mut Vec<String>) {
     let mut stats = FolderStats::default();
@@ -499,7 +507,9 @@ fn walk(
             .to_string();
         if meta.file_type().is_symlink() {
             if !symlink_stays_inside(root, &path) {
-                warnings.push(format!("{rel} is a symlink that leaves the skill folder"));
+                warnings.push(format!(
+                    "{rel} is a symlink that points outside the skill folder"
+                ));
             }
             continue;
         }
