@@ -274,3 +274,44 @@ fn fifos_where_files_belong_never_hang() {
     assert_eq!(code, 0);
     assert_eq!(snapshot(&home), before);
 }
+
+/// Nested `<<: [*a, *a, ...]` merges: 4 * 8^8 entries if built.
+fn merge_bomb() -> String {
+    let mut doc = "l0: &l0 {a: 1, b: 2, c: 3, d: 4}\n".to_string();
+    for i in 1..=8 {
+        let refs = vec![format!("*l{}", i - 1); 8].join(", ");
+        doc.push_str(&format!("l{i}: &l{i} {{<<: [{refs}]}}\n"));
+    }
+    doc
+}
+
+#[test]
+fn a_merge_key_bomb_is_one_invalid_file_not_a_stall() {
+    let (_tmp, home) = setup();
+    let bomb = merge_bomb();
+    fs::create_dir_all(home.join("skills/bomb")).unwrap();
+    fs::write(
+        home.join("skills/bomb/SKILL.md"),
+        format!("---\nname: bomb\ndescription: b\n{bomb}---\n"),
+    )
+    .unwrap();
+    fs::write(
+        home.join("agent-store/bomb.md"),
+        format!("---\nname: bomb\ndescription: b\n{bomb}---\n"),
+    )
+    .unwrap();
+    let (code, out, _) = skilltui_or_hang(&home, &["list", "--json"]);
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let status = |name: &str| {
+        let e = json.as_array().unwrap().iter().find(|e| e["name"] == name);
+        e.map(|e| (e["status"].clone(), e["errors"].to_string()))
+            .unwrap()
+    };
+    assert_eq!(status("good").0, "ok");
+    assert_eq!(status("bomb").0, "invalid");
+    assert!(status("bomb").1.contains("merge keys"), "{out}");
+    let (code, out, _) = skilltui_or_hang(&home, &["profile", "list"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("merge keys") && out.contains("dev"), "{out}");
+}
