@@ -254,27 +254,33 @@ pub struct FolderDiff {
 
 pub fn diff_folders(old: &Path, new: &Path) -> FolderDiff {
     let (a, b) = (list_files(old), list_files(new));
-    let mut diff = FolderDiff::default();
-    for (rel, _) in &b {
-        match a.iter().find(|(r, _)| r == rel) {
-            None => diff.added.push(rel.clone()),
-            Some((_, old_path))
-                if read_regular(old_path).ok() != read_regular(&new.join(rel)).ok() =>
-            {
-                diff.changed.push(rel.clone())
-            }
-            Some(_) => {}
-        }
-    }
-    diff.removed = a
-        .iter()
-        .filter(|(r, _)| !b.iter().any(|(x, _)| x == r))
-        .map(|(r, _)| r.clone())
+    let (added, removed, common) = split_keys(&a, &b);
+    let changed = common
+        .into_iter()
+        .filter(|rel| !same_bytes(&old.join(rel), &new.join(rel)))
         .collect();
-    diff
+    FolderDiff {
+        added,
+        removed,
+        changed,
+    }
 }
 
-fn list_files(root: &Path) -> Vec<(String, PathBuf)> {
+/// (only in `b`, only in `a`, in both), each in its list's order, with
+/// hashed look-ups: a 100k-file replace must not compare every pair.
+fn split_keys<K: std::hash::Hash + Eq + Clone>(a: &[K], b: &[K]) -> (Vec<K>, Vec<K>, Vec<K>) {
+    let in_a: std::collections::HashSet<&K> = a.iter().collect();
+    let in_b: std::collections::HashSet<&K> = b.iter().collect();
+    let (common, added) = b.iter().cloned().partition(|k| in_a.contains(k));
+    let removed = a.iter().filter(|k| !in_b.contains(k)).cloned().collect();
+    (added, removed, common)
+}
+
+fn same_bytes(a: &Path, b: &Path) -> bool {
+    read_regular(a).ok() == read_regular(b).ok()
+}
+
+fn list_files(root: &Path) -> Vec<String> {
     let mut out = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -286,12 +292,8 @@ fn list_files(root: &Path) -> Vec<(String, PathBuf)> {
             match fs::metadata(&path) {
                 Ok(m) if m.is_dir() && out.len() < 10_000 => stack.push(path),
                 Ok(m) if m.is_file() => {
-                    let rel = path
-                        .strip_prefix(root)
-                        .unwrap_or(&path)
-                        .display()
-                        .to_string();
-                    out.push((rel, path));
+                    let rel = path.strip_prefix(root).unwrap_or(&path);
+                    out.push(rel.display().to_string());
                 }
                 _ => {}
             }
@@ -299,4 +301,45 @@ fn list_files(root: &Path) -> Vec<(String, PathBuf)> {
     }
     out.sort();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        static COMPARISONS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    #[derive(Clone, Hash)]
+    struct Counted(usize);
+
+    impl PartialEq for Counted {
+        fn eq(&self, other: &Self) -> bool {
+            COMPARISONS.set(COMPARISONS.get() + 1);
+            self.0 == other.0
+        }
+    }
+    impl Eq for Counted {}
+
+    #[test]
+    fn folder_diff_is_linear_in_the_number_of_files() {
+        let n = 20_000;
+        let a: Vec<Counted> = (0..n).map(Counted).collect();
+        let b: Vec<Counted> = (n / 2..n + n / 2).map(Counted).collect();
+        let (added, removed, common) = split_keys(&a, &b);
+        assert_eq!(
+            (added.len(), removed.len(), common.len()),
+            (n / 2, n / 2, n / 2)
+        );
+        assert_eq!(added[0].0, n);
+        assert_eq!(removed[0].0, 0);
+        // Hashed look-ups compare a few times per file, not once per pair.
+        assert!(
+            COMPARISONS.get() < 4 * n,
+            "{} comparisons",
+            COMPARISONS.get()
+        );
+    }
 }
