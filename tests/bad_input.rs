@@ -315,3 +315,117 @@ fn a_merge_key_bomb_is_one_invalid_file_not_a_stall() {
     assert_eq!(code, 0);
     assert!(out.contains("merge keys") && out.contains("dev"), "{out}");
 }
+
+/// Runs skilltui as an unprivileged user (root reads anything), or `None`
+/// when that is not possible here.
+fn skilltui_unprivileged(home: &Path, args: &[&str]) -> Option<(i32, String, String)> {
+    let root = unsafe { libc::geteuid() } == 0;
+    if !root {
+        return Some(skilltui(home, args));
+    }
+    let out = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_skilltui"))
+        .arg("--home")
+        .arg(home)
+        .args(args)
+        .env_remove("CAO_HOME_DIR")
+        .output()
+        .ok()?;
+    Some((
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
+}
+
+fn chmod(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+}
+
+#[test]
+fn unreadable_files_are_invalid_with_the_os_error() {
+    let (tmp, home) = setup();
+    chmod(tmp.path(), 0o755);
+    fs::create_dir_all(home.join("skills/locked")).unwrap();
+    fs::write(
+        home.join("skills/locked/SKILL.md"),
+        "---\nname: locked\ndescription: d\n---\n",
+    )
+    .unwrap();
+    chmod(&home.join("skills/locked/SKILL.md"), 0o000);
+    let Some((code, out, err)) = skilltui_unprivileged(&home, &["list", "--json"]) else {
+        eprintln!("skipped: cannot run as an unprivileged user (no setpriv)");
+        return;
+    };
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"good\""), "{out}");
+    let locked = out.split("\"locked\"").nth(1).unwrap_or_default();
+    assert!(locked.contains("\"invalid\""), "{out}");
+    assert!(locked.contains("Permission denied"), "{out}");
+    chmod(&home.join("skills"), 0o000);
+    let (_, _, err) = skilltui_unprivileged(&home, &["list"]).unwrap();
+    assert!(err.contains("Permission denied"), "{err}");
+    assert!(!err.contains("init"), "{err}");
+    let (code, _, err) = skilltui_unprivileged(&home, &["remove", "good"]).unwrap();
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("Permission denied") && !err.contains("does not exist"),
+        "{err}"
+    );
+    chmod(&home.join("skills"), 0o755);
+}
+
+#[test]
+fn messages_name_the_real_problem() {
+    let (tmp, home) = setup();
+    let src = tmp.path().join("src/fifo");
+    fs::create_dir_all(&src).unwrap();
+    mkfifo(&src.join("SKILL.md"));
+    assert_refused(&home, &["add", src.to_str().unwrap()], "not a regular file");
+    fs::write(
+        tmp.path().join("elsewhere.md"),
+        "---\nskills: [good]\n---\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        tmp.path().join("elsewhere.md"),
+        home.join("agent-store/linked.md"),
+    )
+    .unwrap();
+    assert_refused(
+        &home,
+        &["profile", "enable", "linked", "good"],
+        "symlink that leads outside",
+    );
+    // CAO strips names it looks up: remove and enable agree on 'good '.
+    let (code, out, err) = skilltui(&home, &["profile", "enable", "dev", "good "]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("already enabled"), "{out}");
+    assert_eq!(skilltui(&home, &["remove", "good "]).0, 0);
+    assert!(!home.join("skills/good").exists());
+}
+
+#[test]
+fn a_bom_profile_is_flagged_and_never_edited() {
+    let (_tmp, home) = setup();
+    fs::write(
+        home.join("agent-store/bom.md"),
+        "\u{feff}---\nname: bom\ndescription: d\nskills: [good]\n---\nPrompt\n",
+    )
+    .unwrap();
+    let (code, out, _) = skilltui(&home, &["profile", "list"]);
+    assert_eq!(code, 0);
+    let row = out.lines().find(|l| l.starts_with("bom ")).unwrap();
+    assert!(row.contains("byte-order mark"), "{row}");
+    let (_, _, err) = skilltui(&home, &["catalog", "bom"]);
+    assert!(err.contains("byte-order mark"), "{err}");
+    for verb in ["enable", "disable"] {
+        assert_refused(
+            &home,
+            &["profile", verb, "bom", "good"],
+            "save it as UTF-8 without BOM",
+        );
+    }
+}
