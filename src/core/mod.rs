@@ -11,4 +11,5 @@ pub mod pyjson;
 pub mod skill;
 pub mod store;
 pub mod text;
+pub mod watch;
 pub mod yaml;
