@@ -354,7 +354,6 @@ pub fn add(home: &Home, src: &Path, force: bool) -> Result<Added, String> {
             "Skill '{name}' already exists. Use --force to overwrite it."
         ));
     }
-    fsops::clean_stale_staging(&store);
     let staged = fsops::stage_copy(src, &store, &name)?;
     let replaced = if exists {
         let diff = fsops::diff_folders(&dest, &staged.path());
@@ -365,6 +364,8 @@ pub fn add(home: &Home, src: &Path, force: bool) -> Result<Added, String> {
         fsops::install_new(staged, &dest)?;
         None
     };
+    // After the install: its sync must not wait for the leftovers' deletion.
+    fsops::clean_stale_staging(&store);
     Ok(Added {
         name,
         dest,
