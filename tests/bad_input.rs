@@ -429,3 +429,56 @@ fn a_bom_profile_is_flagged_and_never_edited() {
         );
     }
 }
+
+/// The system calls `add` makes, traced, or `None` without strace.
+fn traced_add(home: &Path, src: &Path, force: bool) -> Option<Vec<String>> {
+    let trace = home.with_file_name("trace");
+    let mut cmd = Command::new("strace");
+    cmd.args([
+        "-f",
+        "-e",
+        "trace=syncfs,fsync,rename,renameat,renameat2",
+        "-o",
+    ])
+    .arg(&trace)
+    .arg(env!("CARGO_BIN_EXE_skilltui"))
+    .arg("--home")
+    .arg(home)
+    .arg("add")
+    .arg(src);
+    if force {
+        cmd.arg("--force");
+    }
+    // strace fails as a whole where tracing is not permitted.
+    let status = cmd.env_remove("CAO_HOME_DIR").output().ok()?.status;
+    if !status.success() {
+        return None;
+    }
+    let text = fs::read_to_string(&trace).ok()?;
+    Some(text.lines().map(|l| l.to_string()).collect())
+}
+
+#[test]
+fn a_skill_is_on_disk_before_it_is_renamed_into_place() {
+    let (tmp, home) = setup();
+    let src = source(
+        tmp.path(),
+        "fresh",
+        b"---\nname: fresh\ndescription: d\n---\n",
+    );
+    for force in [false, true] {
+        let Some(calls) = traced_add(&home, &src, force) else {
+            eprintln!("skipped: strace is not available");
+            return;
+        };
+        let at = |what: &str| calls.iter().position(|l| l.contains(what));
+        let swap = at("rename").unwrap_or_else(|| panic!("no rename: {calls:?}"));
+        let synced = at("syncfs(").or(at("fsync("));
+        assert!(synced.is_some_and(|s| s < swap), "{calls:?}");
+        let dir_synced = calls[swap..].iter().any(|l| l.contains("fsync("));
+        assert!(
+            dir_synced,
+            "the store is not synced after the rename: {calls:?}"
+        );
+    }
+}
