@@ -243,6 +243,9 @@ pub fn warn(msg: &str) {
 
 fn list(home: &Home, json: bool, out: &mut Output) -> Outcome {
     let listing = store::list(home, json);
+    for problem in &listing.problems {
+        warn(problem);
+    }
     if json {
         let rows: Vec<_> = listing
             .entries
@@ -284,7 +287,7 @@ fn list(home: &Home, json: bool, out: &mut Output) -> Outcome {
             "{hidden} skill folder(s) are invalid or shadowed: `skilltui list --json` says why"
         ));
     }
-    if valid.is_empty() {
+    if valid.is_empty() && listing.problems.is_empty() {
         warn(&format!(
             "no skills in {}: `skilltui init` seeds the defaults",
             home.skills_dir().display()
@@ -554,6 +557,9 @@ fn validate(paths: &[PathBuf], json: bool, out: &mut Output) -> Outcome {
 
 fn catalog(home: &Home, name: &str, format: Format, prompt: bool, out: &mut Output) -> Outcome {
     let p = profile::load(home, name)?;
+    if let Some(problem) = p.unread_frontmatter() {
+        warn(&problem);
+    }
     let listing = store::list(home, false);
     let selection = catalog::select(&listing, p.skills.as_deref());
     for pattern in &selection.unmatched {
@@ -638,6 +644,7 @@ fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
                     "source": l.location.source,
                     "skills": loaded.as_ref().ok().map(|p| p.skills.clone()),
                     "error": loaded.as_ref().err(),
+                    "warning": loaded.as_ref().ok().and_then(|p| p.unread_frontmatter()),
                     "shadows": l.also_in,
                 })
             })
@@ -654,6 +661,9 @@ fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
     out.line(&format!("{:width$}  {:11}  Skills", "Profile", "Source"));
     for (l, loaded) in &rows {
         let skills = match loaded {
+            Ok(p) if p.unread_frontmatter().is_some() => {
+                "(every skill: starts with a byte-order mark, so CAO reads no frontmatter)".into()
+            }
             Ok(p) => match &p.skills {
                 None => "(every skill)".to_string(),
                 Some(s) if s.is_empty() => "(none)".to_string(),

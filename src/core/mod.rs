@@ -18,4 +18,5 @@ pub mod skill;
 pub mod source;
 pub mod store;
 pub mod text;
+pub mod watch;
 pub mod yaml;

@@ -53,6 +53,21 @@ pub struct Profile {
     pub raw: Option<String>,
 }
 
+impl Profile {
+    /// Why CAO reads no frontmatter from this profile's file although it
+    /// seems to have one (so its `skills` list is ignored).
+    pub fn unread_frontmatter(&self) -> Option<String> {
+        self.location.path.as_ref()?;
+        let raw = self.raw.as_deref()?;
+        raw.starts_with('\u{feff}').then(|| {
+            format!(
+                "profile '{}' starts with a byte-order mark, so CAO reads no frontmatter and offers it every skill: save it as UTF-8 without BOM",
+                self.name
+            )
+        })
+    }
+}
+
 /// The directories CAO's discovery scans, each once, with its label.
 pub fn search_dirs(home: &Home) -> Vec<(PathBuf, String)> {
     let disabled = disabled_dirs(home);
@@ -207,6 +222,13 @@ pub fn locate(home: &Home, name: &str) -> Result<Location, String> {
             source: "built-in".into(),
         });
     }
+    if let Some((link, dir)) = link_leaving_its_dir(home, name) {
+        return Err(format!(
+            "agent profile '{name}': {} is a symlink that leads outside {}, which CAO refuses to read: replace the link with the file itself",
+            link.display(),
+            dir.display()
+        ));
+    }
     if let (Err(why), true) = (home.cao(), CAO_PROFILE_NAMES.contains(&name)) {
         return Err(format!(
             "agent profile '{name}' comes with CAO, but {why}: {}",
@@ -217,6 +239,19 @@ pub fn locate(home: &Home, name: &str) -> Result<Location, String> {
         "agent profile '{name}' not found: put it in {} (`skilltui profile list` shows the known ones)",
         home.agent_store().join(format!("{name}.md")).display()
     ))
+}
+
+/// A profile file CAO's lookup skipped because it resolves outside its dir.
+fn link_leaving_its_dir(home: &Home, name: &str) -> Option<(PathBuf, PathBuf)> {
+    search_dirs(home).into_iter().find_map(|(dir, _)| {
+        [
+            dir.join(format!("{name}.md")),
+            dir.join(name).join("agent.md"),
+        ]
+        .into_iter()
+        .find(|p| fs::symlink_metadata(p).is_ok() && !inside(&dir, p))
+        .map(|p| (p, dir.clone()))
+    })
 }
 
 fn provider_label(key: &str) -> &str {

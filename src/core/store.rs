@@ -216,6 +216,8 @@ impl Entry {
 #[derive(Clone, Debug, Default)]
 pub struct Listing {
     pub entries: Vec<Entry>,
+    /// Search dirs that exist but could not be read, with the OS error.
+    pub problems: Vec<String>,
 }
 
 impl Listing {
@@ -233,12 +235,16 @@ impl Listing {
 /// walks each folder).
 pub fn list(home: &Home, lint: bool) -> Listing {
     let mut folders = Vec::new();
+    let mut problems = Vec::new();
     for dir in home.skill_search_dirs() {
-        for folder in subfolders(&dir) {
-            folders.push((dir.clone(), folder));
+        match subfolders(&dir) {
+            Ok(found) => folders.extend(found.into_iter().map(|f| (dir.clone(), f))),
+            Err(e) => problems.push(e),
         }
     }
-    let checked = check_all(&folders, lint);
+    let checked = check_all(&folders, &move |d, f| {
+        skill::check_candidate(&d.join(f), lint)
+    });
     let mut seen = HashSet::new();
     let mut entries: Vec<Entry> = folders
         .into_iter()
@@ -260,14 +266,17 @@ pub fn list(home: &Home, lint: bool) -> Listing {
         .collect();
     // Stable: equal names keep search order.
     entries.sort_by(|a, b| a.name().cmp(b.name()));
-    Listing { entries }
+    Listing { entries, problems }
 }
 
 /// Immediate subfolders (following symlinks), sorted; whether each holds a
-/// SKILL.md is decided when it is checked.
-fn subfolders(dir: &Path) -> Vec<String> {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return Vec::new();
+/// SKILL.md is decided when it is checked. A missing dir has none; one that
+/// cannot be read is an error.
+fn subfolders(dir: &Path) -> Result<Vec<String>, String> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", dir.display())),
     };
     let mut out: Vec<String> = entries
         .flatten()
@@ -279,12 +288,16 @@ fn subfolders(dir: &Path) -> Vec<String> {
         .filter_map(|e| e.file_name().into_string().ok())
         .collect();
     out.sort();
-    out
+    Ok(out)
 }
 
-/// Checks folders on all cores: a large store is mostly file reads.
-fn check_all(folders: &[(PathBuf, String)], lint: bool) -> Vec<Option<Checked>> {
-    let check = |(d, f): &(PathBuf, String)| skill::check_candidate(&d.join(f), lint);
+type Check<'a> = dyn Fn(&Path, &str) -> Option<Checked> + Sync + 'a;
+
+/// Checks folders on all cores (a large store is mostly file reads), one
+/// verdict per folder in order: a check that panics marks its own folder
+/// invalid, never shifts the verdicts of the others.
+fn check_all(folders: &[(PathBuf, String)], check: &Check<'_>) -> Vec<Option<Checked>> {
+    let check = |(d, f): &(PathBuf, String)| check_caught(check, d, f);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8);
@@ -299,8 +312,19 @@ fn check_all(folders: &[(PathBuf, String)], lint: bool) -> Vec<Option<Checked>> 
             .collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
+            .flat_map(|h| h.join().expect("checks catch their panics"))
             .collect()
+    })
+}
+
+fn check_caught(check: &Check<'_>, dir: &Path, folder: &str) -> Option<Checked> {
+    let run = std::panic::AssertUnwindSafe(|| check(dir, folder));
+    std::panic::catch_unwind(run).unwrap_or_else(|_| {
+        Some(Checked {
+            path: dir.join(folder),
+            errors: vec!["skilltui crashed while checking this folder: please report it".into()],
+            ..Checked::default()
+        })
     })
 }
 
@@ -352,7 +376,6 @@ pub fn add(home: &Home, src: &Path, force: bool) -> Result<Added, String> {
             "Skill '{name}' already exists. Use --force to overwrite it."
         ));
     }
-    fsops::clean_stale_staging(&store);
     let staged = fsops::stage_copy(src, &store, &name)?;
     let replaced = if exists {
         let diff = fsops::diff_folders(&dest, &staged.path());
@@ -363,6 +386,8 @@ pub fn add(home: &Home, src: &Path, force: bool) -> Result<Added, String> {
         fsops::install_new(staged, &dest)?;
         None
     };
+    // After the install: its sync must not wait for the leftovers' deletion.
+    fsops::clean_stale_staging(&store);
     Ok(Added {
         name,
         dest,
@@ -375,8 +400,12 @@ pub fn remove(home: &Home, name: &str) -> Result<PathBuf, String> {
     let name = check_name(name)?;
     let store = home.skills_dir();
     let dest = store.join(&name);
-    if fs::symlink_metadata(&dest).is_err() {
-        return Err(format!("Skill '{name}' does not exist."));
+    match fs::symlink_metadata(&dest) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(format!("Skill '{name}' does not exist."));
+        }
+        Err(e) => return Err(format!("cannot read {}: {e}", dest.display())),
+        Ok(_) => {}
     }
     fsops::clean_stale_staging(&store);
     fsops::remove(&dest, &store)?;
@@ -688,5 +717,31 @@ mod tests {
         let e = add(&h, &tmp.path().join("x"), false).unwrap_err();
         assert!(e.contains("points outside"), "{e}");
         assert!(!h.skills_dir().join("x").exists());
+    }
+
+    #[test]
+    fn a_check_that_panics_marks_only_its_own_folder() {
+        let folders: Vec<(PathBuf, String)> = (0..100)
+            .map(|i| (PathBuf::from("/store"), format!("f{i:03}")))
+            .collect();
+        let checked = check_all(&folders, &|d, f| {
+            assert_ne!(f, "f037", "a bug in one check");
+            Some(Checked {
+                path: d.join(f),
+                name: Some(f.to_string()),
+                ..Checked::default()
+            })
+        });
+        assert_eq!(checked.len(), folders.len());
+        for ((_, folder), c) in folders.iter().zip(&checked) {
+            let c = c.as_ref().unwrap();
+            assert!(
+                c.path.ends_with(folder),
+                "{folder} got {}",
+                c.path.display()
+            );
+            let crashed = c.errors.iter().any(|e| e.contains("crashed"));
+            assert_eq!(crashed, folder == "f037", "{folder}");
+        }
     }
 }

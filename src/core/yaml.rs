@@ -309,6 +309,25 @@ struct Builder<'a> {
     anchor_names: std::collections::HashSet<String>,
     root: Option<Rc<Node>>,
     documents: usize,
+    /// Aliases resolved plus entries copied by merges, bounded by
+    /// [`MAX_WORK`]: nested `<<: [*a, *a]` grows exponentially.
+    work: usize,
+}
+
+/// Far beyond any hand-written frontmatter, far below a stall.
+pub const MAX_WORK: usize = 100_000;
+
+fn spend(work: &mut usize, amount: usize, span: &Span) -> Result<(), YamlError> {
+    *work = work.saturating_add(amount);
+    if *work > MAX_WORK {
+        return Err(err(
+            format!(
+                "aliases and merge keys (<<) expand to over {MAX_WORK} entries: write the values out instead"
+            ),
+            Some(span),
+        ));
+    }
+    Ok(())
 }
 
 fn err(message: impl Into<String>, span: Option<&Span>) -> YamlError {
@@ -328,6 +347,7 @@ impl<'a> Builder<'a> {
             anchor_names: std::collections::HashSet::new(),
             root: None,
             documents: 0,
+            work: 0,
         }
     }
 
@@ -389,6 +409,7 @@ impl<'a> Builder<'a> {
                     .get(&id)
                     .cloned()
                     .ok_or_else(|| err("found undefined alias", Some(span)))?;
+                spend(&mut self.work, 1, span)?;
                 self.push(node, span)?;
             }
             _ => {}
@@ -543,7 +564,7 @@ impl<'a> Builder<'a> {
     }
 
     fn collection(
-        &self,
+        &mut self,
         frame: Frame,
         end: usize,
         span: &Span,
@@ -580,7 +601,7 @@ impl<'a> Builder<'a> {
                 } else {
                     Style::BlockMap
                 };
-                let pairs = flatten_merges(pairs, span)?;
+                let pairs = flatten_merges(pairs, span, &mut self.work)?;
                 for (key, _) in &pairs {
                     if matches!(key.value, Value::Seq(_) | Value::Map(_)) {
                         return Err(err(
@@ -641,7 +662,7 @@ fn pairs_of(items: &[Rc<Node>], span: &Span) -> Result<Pairs, YamlError> {
 
 /// PyYAML's `flatten_mapping`: `<<` merges mappings in, explicit keys win
 /// (they come later, and the last duplicate wins).
-fn flatten_merges(pairs: Pairs, span: &Span) -> Result<Pairs, YamlError> {
+fn flatten_merges(pairs: Pairs, span: &Span, work: &mut usize) -> Result<Pairs, YamlError> {
     if !pairs.iter().any(|(k, _)| is_merge_key(k)) {
         return Ok(pairs);
     }
@@ -653,11 +674,17 @@ fn flatten_merges(pairs: Pairs, span: &Span) -> Result<Pairs, YamlError> {
             continue;
         }
         match &value.value {
-            Value::Map(p) => merged.extend(p.iter().cloned()),
+            Value::Map(p) => {
+                spend(work, p.len(), span)?;
+                merged.extend(p.iter().cloned());
+            }
             Value::Seq(items) => {
                 for item in items.iter().rev() {
                     match &item.value {
-                        Value::Map(p) => merged.extend(p.iter().cloned()),
+                        Value::Map(p) => {
+                            spend(work, p.len(), span)?;
+                            merged.extend(p.iter().cloned());
+                        }
                         _ => {
                             return Err(err(
                                 "while constructing a mapping expected a mapping for merging",
@@ -1047,6 +1074,30 @@ mod tests {
         assert_eq!(&src[items[0].span.clone()], "a");
         assert!(src[items[1].span.clone()].contains('b'));
         assert_eq!(root.get("l").unwrap().style, Style::BlockSeq);
+    }
+
+    /// Nested merges of eight aliases each: 4 * 8^8 entries if expanded.
+    fn merge_bomb(levels: usize) -> String {
+        let mut doc = "l0: &l0 {a: 1, b: 2, c: 3, d: 4}\n".to_string();
+        for i in 1..=levels {
+            let refs = vec![format!("*l{}", i - 1); 8].join(", ");
+            doc.push_str(&format!("l{i}: &l{i} {{<<: [{refs}]}}\n"));
+        }
+        doc
+    }
+
+    #[test]
+    fn merge_and_alias_work_is_bounded() {
+        let e = load(&merge_bomb(8)).unwrap_err();
+        assert!(e.message.contains("merge keys"), "{e}");
+        // A few levels stay well inside the bound and keep PyYAML's result.
+        let root = load(&merge_bomb(2)).unwrap().unwrap();
+        assert!(matches!(
+            root.get("l2").unwrap().get("d").unwrap().value,
+            Value::Int(4)
+        ));
+        let aliases = format!("a: &a x\nl: [{}]\n", vec!["*a"; MAX_WORK + 1].join(", "));
+        assert!(load(&aliases).unwrap_err().message.contains("aliases"));
     }
 
     #[test]
