@@ -74,7 +74,19 @@ pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Resul
         )
     };
     if let Some(expected) = expected {
-        if read_regular(path).ok().as_deref() != Some(expected) {
+        let now = read_regular(path);
+        if expected.is_empty() && matches!(&now, Err(e) if e.kind() == std::io::ErrorKind::NotFound) {
+            // Read as absent: create it, but never over a file that appeared meanwhile.
+            return match tmp.persist_noclobber(path) {
+                Ok(_) => {
+                    sync_dir(dir);
+                    Ok(())
+                }
+                Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Err(changed()),
+                Err(e) => Err(format!("cannot write {}: {}", path.display(), e.error)),
+            };
+        }
+        if now.ok().as_deref() != Some(expected) {
             return Err(changed());
         }
         if exchange(tmp.path(), path).is_ok() {
@@ -474,5 +486,17 @@ mod tests {
             std::thread::sleep(Duration::from_millis(10));
         }
         panic!("the stale temp file is still there");
+    }
+
+    #[test]
+    fn a_file_read_as_absent_is_created_but_never_over_one_that_appeared() {
+        let tmp = tempfile::tempdir().unwrap();
+        let lock = tmp.path().join("skilltui.lock");
+        atomic_write(&lock, b"ours", Some(b"")).unwrap();
+        assert_eq!(fs::read(&lock).unwrap(), b"ours");
+        let other = tmp.path().join("other.lock");
+        fs::write(&other, "a teammate's").unwrap();
+        assert!(atomic_write(&other, b"ours", Some(b"")).is_err());
+        assert_eq!(fs::read(&other).unwrap(), b"a teammate's");
     }
 }
