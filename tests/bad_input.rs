@@ -473,6 +473,14 @@ fn a_skill_is_on_disk_before_it_is_renamed_into_place() {
         b"---\nname: fresh\ndescription: d\n---\n",
     );
     for force in [false, true] {
+        if force {
+            // Same content is "already installed": give --force something to replace.
+            fs::write(
+                src.join("SKILL.md"),
+                "---\nname: fresh\ndescription: changed\n---\n",
+            )
+            .unwrap();
+        }
         let Some(calls) = traced_add(&home, &src, force) else {
             eprintln!("skipped: strace is not available");
             return;

@@ -203,7 +203,9 @@ pub fn discover(root: &Path, home: &Home) -> Vec<Found> {
     for _ in 0..=MAX_DEPTH {
         let mut next = Vec::new();
         for dir in level {
-            if dir.join("SKILL.md").is_file() {
+            // Any SKILL.md entry makes a skill, so a FIFO or a dangling link
+            // gets the verdict's own reason instead of "no skills".
+            if fs::symlink_metadata(dir.join("SKILL.md")).is_ok() {
                 folders.push(dir);
             } else {
                 next.extend(subdirs(&dir));
