@@ -6,6 +6,7 @@ pub mod dotenv;
 pub mod editor;
 pub mod frontmatter;
 pub mod fsops;
+pub mod libyaml;
 pub mod profile;
 pub mod pyjson;
 pub mod skill;

@@ -122,6 +122,57 @@ impl Node {
 
 /// Parses one YAML document. `Ok(None)` for an empty document.
 pub fn load(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
+    load_with_spans(text).map(|(root, _)| root)
+}
+
+/// The document, and whether its spans index `text` exactly (the editor
+/// needs that). libyaml, which CAO runs, decides what parses and what the
+/// values are; saphyr's tree is kept when it agrees, for its exact spans.
+pub fn load_with_spans(text: &str) -> Result<(Option<Rc<Node>>, bool), YamlError> {
+    let saphyr = load_saphyr(text);
+    let events = match crate::core::libyaml::events(text) {
+        // saphyr's wording is the more precise when both refuse.
+        Err(e) => return Err(saphyr.err().unwrap_or(e)),
+        Ok(events) => events,
+    };
+    let cao = Builder::new(text).run_events(events.into_iter().map(Ok))?;
+    match saphyr {
+        Ok(root) if same_tree(root.as_deref(), cao.as_deref()) => Ok((root, true)),
+        _ => Ok((cao, false)),
+    }
+}
+
+/// Same values, styles and shape (spans aside); NaN equals NaN.
+fn same_tree(a: Option<&Node>, b: Option<&Node>) -> bool {
+    let (a, b) = match (a, b) {
+        (None, None) => return true,
+        (Some(a), Some(b)) => (a, b),
+        _ => return false,
+    };
+    let nodes = |x: &[Rc<Node>], y: &[Rc<Node>]| {
+        x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_tree(Some(p), Some(q)))
+    };
+    let pairs = |x: &Pairs, y: &Pairs| {
+        x.len() == y.len()
+            && x.iter().zip(y).all(|((k1, v1), (k2, v2))| {
+                same_tree(Some(k1), Some(k2)) && same_tree(Some(v1), Some(v2))
+            })
+    };
+    a.style == b.style
+        && match (&a.value, &b.value) {
+            (Value::Null, Value::Null) => true,
+            (Value::Bool(x), Value::Bool(y)) => x == y,
+            (Value::Int(x), Value::Int(y)) => x == y,
+            (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
+            (Value::Str(x), Value::Str(y)) | (Value::Timestamp(x), Value::Timestamp(y)) => x == y,
+            (Value::Bytes(x), Value::Bytes(y)) => x == y,
+            (Value::Seq(x), Value::Seq(y)) => nodes(x, y),
+            (Value::Map(x), Value::Map(y)) | (Value::Pairs(x), Value::Pairs(y)) => pairs(x, y),
+            _ => false,
+        }
+}
+
+fn load_saphyr(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
     check_printable(text)?;
     if has_yaml11_breaks(text) {
         // YAML 1.1 (libyaml) breaks lines at NEL, LS and PS; saphyr follows
@@ -331,12 +382,22 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn run(mut self) -> Result<Option<Rc<Node>>, YamlError> {
-        for item in Parser::new_from_str(self.text) {
-            let (event, span) = item.map_err(|e| YamlError {
+    fn run(self) -> Result<Option<Rc<Node>>, YamlError> {
+        let events = Parser::new_from_str(self.text).map(|item| {
+            item.map_err(|e| YamlError {
                 message: e.info().to_string(),
                 line: Some(e.marker().line()),
-            })?;
+            })
+        });
+        self.run_events(events)
+    }
+
+    fn run_events<'e>(
+        mut self,
+        events: impl Iterator<Item = Result<(Event<'e>, Span), YamlError>>,
+    ) -> Result<Option<Rc<Node>>, YamlError> {
+        for item in events {
+            let (event, span) = item?;
             self.event(event, &span)?;
         }
         Ok(self.root)
@@ -1021,6 +1082,54 @@ mod tests {
         assert_eq!(get("a: \"x\ny\"\nb:\tz\n", "b").as_str(), Some("z"));
         // a tab that is part of a value is never touched
         assert_eq!(get("q: \"a:\tb\"\n", "q").as_str(), Some("a:\tb"));
+    }
+
+    #[test]
+    fn tab_lines_are_read_as_libyaml_reads_them() {
+        // a tab-indented comment or tab-only line after a plain value ends the
+        // scalar with "found a tab character that violates indentation"
+        for src in [
+            "name: demo\n\t# comment\ndescription: x",
+            "name: demo\ndescription: x\n\t# comment",
+            "name: demo\n\t\ndescription: x",
+            "name: \"demo\"\n\t# comment",
+        ] {
+            assert!(load(src).is_err(), "{src:?} should fail");
+        }
+        // tabs inside quoted continuations are folded away
+        assert_eq!(get("a: \"x\n\ty\"", "a").as_str(), Some("x y"));
+        assert_eq!(get("a: 'x\n\ty'", "a").as_str(), Some("x y"));
+        assert_eq!(get("a:\n  b: x\n  c: y\n", "a").type_name(), "a mapping");
+    }
+
+    #[test]
+    fn libyaml_scanner_quirks() {
+        assert_eq!(get("a: \"x\"#c", "a").as_str(), Some("x"));
+        assert_eq!(get("a: 'x'#c", "a").as_str(), Some("x"));
+        assert!(matches!(get("m: {a: , b: 1}", "m"), Value::Map(p) if p.len() == 2));
+        for src in ["m: [>]", "m: [|]", "m: {a: >}"] {
+            assert!(load(src).is_err(), "{src:?} should fail");
+        }
+        assert_eq!(
+            get("a: !<tag:yaml.org,2002:str> 5", "a").as_str(),
+            Some("5")
+        );
+        assert!(load("a: !<!foo> 5").is_err());
+        assert_eq!(get("a: x\u{feff}y", "a").as_str(), Some("x\u{feff}y"));
+        assert_eq!(get("\u{feff}a: b", "a").as_str(), Some("b"));
+        // a simple key is at most 1024 characters long in libyaml
+        let long = "k".repeat(1030);
+        assert!(load(&format!("m: {{{long}: v}}")).is_err());
+        assert!(load(&format!("{long}: v")).is_err());
+        assert!(load(&format!("m: {{{}: v}}", "k".repeat(1000))).is_ok());
+    }
+
+    #[test]
+    fn spans_are_exact_only_when_saphyr_agrees() {
+        assert!(load_with_spans("a: 'x'\n").unwrap().1);
+        assert!(!load_with_spans("a: 'x'#c\n").unwrap().1);
+        let (root, _) = load_with_spans("d: \"é\"#c\nb: [1]").unwrap();
+        assert!(root.unwrap().get("b").is_some());
     }
 
     #[test]
