@@ -839,11 +839,13 @@ fn split_sign(value: &str) -> (i128, &str) {
     }
 }
 
+/// PyYAML's `construct_yaml_int`: `_` dropped, one sign, then a base picked
+/// by prefix and the rest handed to Python's lenient `int()`.
 fn construct_int(value: &str) -> Result<i128, String> {
     let cleaned = value.replace('_', "");
     let (sign, digits) = split_sign(&cleaned);
     let bad = || format!("invalid literal for int(): '{value}'");
-    let parse = |s: &str, radix: u32| i128::from_str_radix(s, radix).map_err(|_| bad());
+    let parse = |s: &str, radix: u32| py_int(s, radix).ok_or_else(bad);
     let magnitude = if digits.is_empty() {
         return Err(bad());
     } else if digits == "0" {
@@ -855,22 +857,73 @@ fn construct_int(value: &str) -> Result<i128, String> {
     } else if digits.starts_with('0') {
         parse(digits, 8)?
     } else if digits.contains(':') {
-        sexagesimal(digits, |p| parse(p, 10))?
+        let mut total: i128 = 0;
+        for part in digits.split(':') {
+            total = total.saturating_mul(60).saturating_add(parse(part, 10)?);
+        }
+        total
     } else {
         parse(digits, 10)?
     };
-    Ok(sign * magnitude)
+    Ok(sign.saturating_mul(magnitude))
 }
 
-fn sexagesimal<T>(digits: &str, parse: impl Fn(&str) -> Result<T, String>) -> Result<T, String>
-where
-    T: Copy + std::ops::Mul<Output = T> + std::ops::Add<Output = T> + From<u8>,
-{
-    let mut total = T::from(0);
-    for part in digits.split(':') {
-        total = total * T::from(60) + parse(part)?;
+/// Python's `int()` allows at most this many digits in a decimal string.
+const PY_INT_MAX_STR_DIGITS: usize = 4300;
+
+/// Python's `int(text, radix)`: blanks around, one sign, the radix's own
+/// prefix (`0x` for 16...), any Unicode decimal digit, no leading zeros in
+/// base 10. Past i128 the value saturates (Python's ints are unbounded).
+fn py_int(text: &str, radix: u32) -> Option<i128> {
+    let t = text.trim_matches(crate::core::text::py_isspace);
+    let (sign, t) = split_sign(t);
+    let prefix = match radix {
+        2 => ["0b", "0B"],
+        8 => ["0o", "0O"],
+        16 => ["0x", "0X"],
+        _ => ["", ""],
+    };
+    let t = prefix
+        .iter()
+        .filter(|p| !p.is_empty())
+        .find_map(|p| t.strip_prefix(p))
+        .unwrap_or(t);
+    let digits: Vec<u32> = t
+        .chars()
+        .map(|c| decimal_value(c).or_else(|| c.is_ascii_hexdigit().then(|| c.to_digit(16))?))
+        .collect::<Option<_>>()?;
+    let too_long = radix == 10 && digits.len() > PY_INT_MAX_STR_DIGITS;
+    let leading_zero = radix == 10 && digits.len() > 1 && digits[0] == 0;
+    if digits.is_empty() || too_long || (leading_zero && digits.iter().any(|&d| d != 0)) {
+        return None;
     }
-    Ok(total)
+    let mut total: i128 = 0;
+    for d in digits {
+        if d >= radix {
+            return None;
+        }
+        total = total
+            .saturating_mul(radix as i128)
+            .saturating_add(d as i128);
+    }
+    Some(sign.saturating_mul(total))
+}
+
+/// The value of a Unicode decimal digit (category Nd), which Python's
+/// `int()` reads like an ASCII one. Nd digits come in runs of ten, 0 to 9.
+fn decimal_value(c: char) -> Option<u32> {
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+    let is_nd = |c: char| c.general_category() == GeneralCategory::DecimalNumber;
+    if c.is_ascii_digit() {
+        return c.to_digit(10);
+    }
+    if !is_nd(c) {
+        return None;
+    }
+    let run = (1..)
+        .map_while(|back| char::from_u32(c as u32 - back).filter(|&p| is_nd(p)))
+        .count();
+    Some(run as u32 % 10)
 }
 
 fn construct_float(value: &str) -> Result<f64, String> {
@@ -885,7 +938,11 @@ fn construct_float(value: &str) -> Result<f64, String> {
         return Ok(f64::NAN);
     }
     if digits.contains(':') {
-        return Ok(sign * sexagesimal(digits, |p| p.parse::<f64>().map_err(|_| bad()))?);
+        let mut total = 0.0;
+        for part in digits.split(':') {
+            total = total * 60.0 + part.parse::<f64>().map_err(|_| bad())?;
+        }
+        return Ok(sign * total);
     }
     python_float(digits).map(|f| sign * f).ok_or_else(bad)
 }
@@ -949,16 +1006,45 @@ fn days_in_month(year: u32, month: u32) -> u32 {
     }
 }
 
-/// `base64.decodebytes`: characters outside the alphabet are skipped.
+/// `base64.decodebytes` (binascii's lenient mode): characters outside the
+/// alphabet are skipped and a complete pad ends the data, whatever follows.
 fn decode_base64(value: &str) -> Result<Vec<u8>, String> {
-    use base64::Engine;
-    let cleaned: String = value
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '='))
-        .collect();
-    base64::engine::general_purpose::STANDARD
-        .decode(cleaned.as_bytes())
-        .map_err(|e| format!("failed to decode base64 data: {e}"))
+    if !value.is_ascii() {
+        return Err("failed to convert base64 data into ascii".into());
+    }
+    let sextet = |b: u8| match b {
+        b'A'..=b'Z' => Some(b - b'A'),
+        b'a'..=b'z' => Some(b - b'a' + 26),
+        b'0'..=b'9' => Some(b - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let (mut out, mut quad, mut pads, mut left) = (Vec::new(), 0u32, 0u32, 0u8);
+    for b in value.bytes() {
+        if b == b'=' {
+            pads += 1;
+            if quad >= 2 && quad + pads >= 4 {
+                return Ok(out);
+            }
+            continue;
+        }
+        let Some(v) = sextet(b) else { continue };
+        pads = 0;
+        match quad {
+            0 => {}
+            1 => out.push((left << 2) | (v >> 4)),
+            2 => out.push((left << 4) | (v >> 2)),
+            _ => out.push((left << 6) | v),
+        }
+        left = v & [0x3f, 0x0f, 0x03, 0][quad as usize];
+        quad = (quad + 1) % 4;
+    }
+    match quad {
+        0 => Ok(out),
+        1 => Err("failed to decode base64 data: Invalid base64-encoded string".into()),
+        _ => Err("failed to decode base64 data: Incorrect padding".into()),
+    }
 }
 
 #[cfg(test)]
@@ -1122,6 +1208,52 @@ mod tests {
         assert!(load(&format!("m: {{{long}: v}}")).is_err());
         assert!(load(&format!("{long}: v")).is_err());
         assert!(load(&format!("m: {{{}: v}}", "k".repeat(1000))).is_ok());
+    }
+
+    #[test]
+    fn ints_follow_python_int() {
+        let int = |src: &str| match get(&format!("a: {src}"), "a") {
+            Value::Int(i) => Some(i),
+            _ => None,
+        };
+        let big = "9".repeat(60);
+        assert_eq!(int(&big), Some(i128::MAX));
+        assert_eq!(int(&format!("-{big}")), Some(-i128::MAX));
+        assert_eq!(int(&format!("0x{big}")), Some(i128::MAX));
+        assert_eq!(int(&"1".repeat(4300)), Some(i128::MAX));
+        assert!(load(&format!("a: {}", "1".repeat(4301))).is_err());
+        assert_eq!(int("!!int ' 12 '"), Some(12));
+        assert_eq!(int("!!int '0o17'"), Some(15));
+        assert_eq!(int("!!int '0x0x1f'"), Some(31));
+        assert_eq!(int("!!int '+-5'"), Some(-5));
+        assert_eq!(int("!!int '- 5'"), Some(-5));
+        assert_eq!(int("!!int '١٢'"), Some(12));
+        assert_eq!(int("!!int '𝟙𝟚'"), Some(12));
+        assert_eq!(int("!!int '1:-5'"), Some(55));
+        for bad in [
+            "!!int '012x'",
+            "!!int '-+-5'",
+            "!!int '0b2'",
+            "!!int '+'",
+            "!!int '1 2'",
+        ] {
+            assert!(load(&format!("a: {bad}")).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn binary_is_decoded_as_leniently_as_python() {
+        let bytes = |src: &str| match get(&format!("a: !!binary '{src}'"), "a") {
+            Value::Bytes(b) => b,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(bytes("aGk=x"), b"hi");
+        assert_eq!(bytes("aGk=="), b"hi");
+        assert_eq!(bytes("aG!k ="), b"hi");
+        assert_eq!(bytes("!!!"), b"");
+        for bad in ["a", "aGk", "aG=k", "é"] {
+            assert!(load(&format!("a: !!binary '{bad}'")).is_err(), "{bad}");
+        }
     }
 
     #[test]
