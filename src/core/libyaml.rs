@@ -36,9 +36,8 @@ pub fn events(text: &str) -> Result<Vec<(Event<'static>, Span)>, YamlError> {
         let result = loop {
             let mut event = MaybeUninit::<unsafe_ly::yaml_event_t>::uninit();
             if unsafe_ly::yaml_parser_parse(parser, event.as_mut_ptr()).fail {
-                break Err(parser_error(
-                    out.last().map_or(1, |(_, s): &(Event, Span)| s.end.line()),
-                ));
+                let last_line = out.last().map_or(1, |(_, s): &(Event, Span)| s.end.line());
+                break Err(parser_error(text, last_line));
             }
             let event = event.as_mut_ptr();
             let done = (*event).type_ == unsafe_ly::YAML_STREAM_END_EVENT;
@@ -186,13 +185,29 @@ fn plain_error(message: &str) -> YamlError {
     }
 }
 
-/// unsafe-libyaml keeps the error text private; the line after the last
-/// good event is where it stopped.
-fn parser_error(last_line: usize) -> YamlError {
+/// unsafe-libyaml keeps its error text private, so the message is ours:
+/// libyaml stopped after the last good event, and when a line from there on
+/// is indented with a tab (by far the most common cause), it names it.
+fn parser_error(text: &str, last_line: usize) -> YamlError {
+    let tabbed = text
+        .split('\n')
+        .enumerate()
+        .skip(last_line.saturating_sub(1))
+        .find(|(_, l)| l.trim_start_matches(' ').starts_with('\t'));
+    let (message, line) = match tabbed {
+        Some((i, _)) => (
+            "a tab in the indentation, which CAO's YAML reader (libyaml) refuses even on a \
+             comment or blank line: indent with spaces",
+            i + 1,
+        ),
+        None => (
+            "CAO's YAML reader (libyaml) cannot parse this: check quotes, indentation and \
+             brackets",
+            last_line,
+        ),
+    };
     YamlError {
-        message: "libyaml, the YAML reader CAO uses, cannot parse this: check tabs, quotes, \
-                  indentation and flow brackets"
-            .to_string(),
-        line: Some(last_line),
+        message: message.to_string(),
+        line: Some(line),
     }
 }
