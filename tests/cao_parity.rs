@@ -14,6 +14,9 @@
 //! `SKILLTUI_PARITY_KEEP=1` (keep the generated homes and print where),
 //! `SKILLTUI_PARITY_SHOW` (how many differences to print, default 30), `SKILLTUI_PYTHON`
 //! (the python3 used to create the venv), `SKILLTUI_SKIP_PARITY=1` (skip, loudly).
+//!
+//! `cao_parity_fuzz` compares `validate` with CAO on thousands of fuzzed frontmatters
+//! (`SKILLTUI_PARITY_FUZZ`, `SKILLTUI_PARITY_FUZZ_SEED`).
 
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
