@@ -142,7 +142,8 @@ pub fn load_with_spans(text: &str) -> Result<(Option<Rc<Node>>, bool), YamlError
     }
 }
 
-/// Same values, styles and shape (spans aside); NaN equals NaN.
+/// Same values and shape (spans and styles aside: saphyr places a
+/// collection after its tag and anchor, libyaml at them); NaN equals NaN.
 fn same_tree(a: Option<&Node>, b: Option<&Node>) -> bool {
     let (a, b) = match (a, b) {
         (None, None) => return true,
@@ -158,18 +159,17 @@ fn same_tree(a: Option<&Node>, b: Option<&Node>) -> bool {
                 same_tree(Some(k1), Some(k2)) && same_tree(Some(v1), Some(v2))
             })
     };
-    a.style == b.style
-        && match (&a.value, &b.value) {
-            (Value::Null, Value::Null) => true,
-            (Value::Bool(x), Value::Bool(y)) => x == y,
-            (Value::Int(x), Value::Int(y)) => x == y,
-            (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
-            (Value::Str(x), Value::Str(y)) | (Value::Timestamp(x), Value::Timestamp(y)) => x == y,
-            (Value::Bytes(x), Value::Bytes(y)) => x == y,
-            (Value::Seq(x), Value::Seq(y)) => nodes(x, y),
-            (Value::Map(x), Value::Map(y)) | (Value::Pairs(x), Value::Pairs(y)) => pairs(x, y),
-            _ => false,
-        }
+    match (&a.value, &b.value) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
+        (Value::Str(x), Value::Str(y)) | (Value::Timestamp(x), Value::Timestamp(y)) => x == y,
+        (Value::Bytes(x), Value::Bytes(y)) => x == y,
+        (Value::Seq(x), Value::Seq(y)) => nodes(x, y),
+        (Value::Map(x), Value::Map(y)) | (Value::Pairs(x), Value::Pairs(y)) => pairs(x, y),
+        _ => false,
+    }
 }
 
 fn load_saphyr(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
@@ -480,16 +480,34 @@ impl<'a> Builder<'a> {
             let start = match f {
                 Frame::Seq { start, .. } | Frame::Map { start, .. } => *start,
             };
-            self.text[start..].starts_with(['[', '{'])
+            self.content(start).starts_with(['[', '{'])
         })
+    }
+
+    /// The text of a node from where it starts, past its tag and anchor.
+    fn content(&self, start: usize) -> &str {
+        let mut rest = &self.text[start..];
+        loop {
+            let skip = match rest.chars().next() {
+                Some('!') => tag_length(rest),
+                Some('&') => {
+                    let name = rest.find(char::is_whitespace).unwrap_or(rest.len());
+                    name + rest[name..].len() - rest[name..].trim_start().len()
+                }
+                _ => return rest,
+            };
+            rest = &rest[skip..];
+        }
     }
 
     /// The name of the anchor written before a node: saphyr numbers anchors
     /// without telling their names, and PyYAML refuses a name used twice.
     fn anchor_name(&self, node_start: usize) -> Option<String> {
-        // A scalar's span starts at its anchor; a collection's starts after.
-        let amp = if self.text[node_start..].starts_with('&') {
-            node_start
+        // A scalar's span starts at its properties (a tag may come before the
+        // anchor); a collection's starts after them.
+        let start = node_start + tag_length(&self.text[node_start..]);
+        let amp = if self.text[start..].starts_with('&') {
+            start
         } else {
             self.text[..node_start].rfind('&')?
         };
@@ -505,7 +523,7 @@ impl<'a> Builder<'a> {
     fn is_missing_key(&self, node: &Node) -> bool {
         let block_map_key = matches!(
             self.stack.last(),
-            Some(Frame::Map { key: None, start, .. }) if !self.text[*start..].starts_with('{')
+            Some(Frame::Map { key: None, start, .. }) if !self.content(*start).starts_with('{')
         );
         block_map_key
             && node.style == Style::Plain
@@ -616,7 +634,7 @@ impl<'a> Builder<'a> {
                 start,
                 items,
             } => {
-                let style = if self.text[start..].starts_with('[') {
+                let style = if self.content(start).starts_with('[') {
                     Style::FlowSeq
                 } else {
                     Style::BlockSeq
@@ -636,7 +654,7 @@ impl<'a> Builder<'a> {
                 pairs,
                 ..
             } => {
-                let style = if self.text[start..].starts_with('{') {
+                let style = if self.content(start).starts_with('{') {
                     Style::FlowMap
                 } else {
                     Style::BlockMap
@@ -661,6 +679,17 @@ impl<'a> Builder<'a> {
             }
         }
     }
+}
+
+/// The length of a tag property (`!!str `, `!<x> `) with the blanks after
+/// it, at the start of `text`; 0 when there is none.
+fn tag_length(text: &str) -> usize {
+    if !text.starts_with('!') {
+        return 0;
+    }
+    let tag = text.find(char::is_whitespace).unwrap_or(text.len());
+    let rest = &text[tag..];
+    tag + rest.len() - rest.trim_start().len()
 }
 
 /// libyaml wants `---` before any document that follows a `...` marker.
@@ -1257,8 +1286,24 @@ mod tests {
     }
 
     #[test]
+    fn a_tag_before_an_anchor_does_not_hide_its_name() {
+        for src in [
+            "a: &x 1\nb: !!str &y 2\nc: *y",
+            "a: &x [1]\nb: !!seq &y [2]",
+            "m: &m {a: 1}\nn: !!map &q {a: 2}",
+        ] {
+            assert!(load(src).is_ok(), "{src:?}");
+        }
+        assert!(load("a: &x 1\nb: !!str &x 2").is_err());
+    }
+
+    #[test]
     fn spans_are_exact_only_when_saphyr_agrees() {
         assert!(load_with_spans("a: 'x'\n").unwrap().1);
+        // saphyr's span of a tagged collection starts after the tag, libyaml's at it
+        let (root, exact) = load_with_spans("s: !!seq &t [a]\n").unwrap();
+        assert!(exact);
+        assert_eq!(root.unwrap().get("s").unwrap().style, Style::FlowSeq);
         assert!(!load_with_spans("a: 'x'#c\n").unwrap().1);
         let (root, _) = load_with_spans("d: \"é\"#c\nb: [1]").unwrap();
         assert!(root.unwrap().get("b").is_some());

@@ -1482,7 +1482,8 @@ def fuzz_scalar(rng, text, risky):
     if kind == "tagged":
         tag = rng.choice(["!!str", "!", "!<tag:yaml.org,2002:str>", "!!binary", "!!int", "!custom",
                           "!<!x>", "!!str\t", "!!null", "!!bool", "!!float"])
-        return tag + " " + rng.choice([text, dq(text), sq(text)])
+        anchor = rng.choice(["", "", "&a0 ", "&a1 "])
+        return tag + " " + anchor + rng.choice([text, dq(text), sq(text)])
     if kind == "flow":
         return rng.choice(["[%s]", "{%s: }", "{a: %s}", "[%s, >]", "[|]", "{k: %s,}", "[%s]#c"]).replace("%s", text)
     if kind == "anchor":
@@ -1508,7 +1509,8 @@ def fuzz_extra(rng):
     return rng.choice([
         "license: MIT", "metadata: {a: 1, b: }", "metadata:\n  a: 1\n\tb: 2", "metadata:\n  a: 1\n  # c\n  b: 2",
         "tags: [a, b]", "tags:\n  - a\n  -\tb", "tags:\n- a\n- b", "allowed-tools: Bash(git:*)",
-        "base: &b {name: demo, description: merged}", "<<: *b", "<<: {description: merged}", "x: *a0",
+        "base: &b {name: demo, description: merged}", "<<: *b", "t: !!str &a0 x", "s: !!seq &a1 [a]",
+        "m: &a0 !!map {k: v}", "y: &a1 y", "<<: {description: merged}", "x: *a0",
         "%s: v" % ("k" * rng.choice([1000, 1024, 1025, 1100])), "{%s: v}" % ("k" * 1030),
         "nested:\n  deep:\n    - {a: }\n    - [b, c]", "empty:", "n: 99999999999999999999999999999999999999",
         "n: !!int ' 12 '", "b: !!binary aGk=x", "b: !!binary 'a'", "d: 2024-02-30", "set: !!set {a, b}",
