@@ -868,7 +868,8 @@ def settings_text(rng, skill_entries, agents_obj, legacy_agents, L):
     else:
         v = wchoice(rng, [(45, "nested"), (20, "legacy"), (10, "both"), (7, "nested-nonlist"),
                           (4, "skills-nondict"), (3, "legacy-nonlist"), (3, "nested-null"),
-                          (4, "bad-json"), (3, "nonobject"), (2, "nan"), (2, "dupkey"), (1, "dir")])
+                          (4, "bad-json"), (3, "nonobject"), (2, "nan"), (2, "dupkey"), (1, "dir"),
+                          (6, "bigint")])
     L.add("settings-" + v)
     if v == "absent":
         return None
@@ -914,6 +915,8 @@ def settings_text(rng, skill_entries, agents_obj, legacy_agents, L):
         return text[:-1] + ', "x": NaN, "y": Infinity, "z": 1e400}'
     if v == "dupkey":
         return '{"skills": {"extra_dirs": []}, ' + text[1:]
+    if v == "bigint":  # Python's int() takes at most 4300 digits: one more and the file is unreadable
+        return text[:-1] + ', "n": -%s}' % ("9" * rng.choice([4300, 4301]))
     return text
 
 
