@@ -13,7 +13,7 @@ use std::mem::MaybeUninit;
 use saphyr_parser::{Event, Marker, ScalarStyle, Span, Tag};
 use unsafe_libyaml as unsafe_ly;
 
-use crate::core::yaml::YamlError;
+use crate::core::yaml::{CharToByte, YamlError};
 
 const CORE_PREFIX: &str = "tag:yaml.org,2002:";
 
@@ -22,7 +22,7 @@ pub fn events(text: &str) -> Result<Vec<(Event<'static>, Span)>, YamlError> {
     let mut parser = MaybeUninit::<unsafe_ly::yaml_parser_t>::uninit();
     let mut out = Vec::new();
     let mut anchors = Anchors::default();
-    let chars = CharIndex::new(text);
+    let chars = CharToByte::new(text);
     // SAFETY: the parser is initialised before use and deleted on every
     // path; `text` outlives it; each event is read once, then deleted.
     unsafe {
@@ -100,41 +100,17 @@ fn tag(full: Option<String>) -> Option<Cow<'static, Tag>> {
 }
 
 /// libyaml counts bytes; saphyr's markers (and the builder) count chars.
-struct CharIndex {
-    of_byte: Option<Vec<usize>>,
-}
-
-impl CharIndex {
-    fn new(text: &str) -> Self {
-        if text.is_ascii() {
-            return CharIndex { of_byte: None };
-        }
-        let mut of_byte = vec![0; text.len() + 1];
-        for (n, (i, c)) in text.char_indices().enumerate() {
-            of_byte[i..i + c.len_utf8()].fill(n);
-        }
-        of_byte[text.len()] = text.chars().count();
-        CharIndex {
-            of_byte: Some(of_byte),
-        }
-    }
-
-    fn marker(&self, m: unsafe_ly::yaml_mark_t) -> Marker {
-        let byte = m.index as usize;
-        let index = match &self.of_byte {
-            None => byte,
-            Some(o) => o[byte.min(o.len() - 1)],
-        };
-        Marker::new(index, m.line as usize + 1, m.column as usize)
-    }
+fn marker(chars: &CharToByte, m: unsafe_ly::yaml_mark_t) -> Marker {
+    let index = chars.char_at(m.index as usize);
+    Marker::new(index, m.line as usize + 1, m.column as usize)
 }
 
 unsafe fn convert(
     e: &unsafe_ly::yaml_event_t,
     anchors: &mut Anchors,
-    chars: &CharIndex,
+    chars: &CharToByte,
 ) -> Option<(Event<'static>, Span)> {
-    let span = Span::new(chars.marker(e.start_mark), chars.marker(e.end_mark));
+    let span = Span::new(marker(chars, e.start_mark), marker(chars, e.end_mark));
     let event = unsafe {
         match e.type_ {
             unsafe_ly::YAML_DOCUMENT_START_EVENT => {

@@ -312,12 +312,12 @@ fn check_printable(text: &str) -> Result<(), YamlError> {
     }
 }
 
-struct CharToByte {
+pub(crate) struct CharToByte {
     offsets: Option<Vec<usize>>,
 }
 
 impl CharToByte {
-    fn new(text: &str) -> Self {
+    pub(crate) fn new(text: &str) -> Self {
         if text.is_ascii() {
             return CharToByte { offsets: None };
         }
@@ -332,6 +332,14 @@ impl CharToByte {
         match &self.offsets {
             None => char_index,
             Some(o) => o[char_index.min(o.len() - 1)],
+        }
+    }
+
+    /// The index of the char starting at (or holding) a byte offset.
+    pub(crate) fn char_at(&self, byte: usize) -> usize {
+        match &self.offsets {
+            None => byte,
+            Some(o) => o.partition_point(|&b| b < byte).min(o.len() - 1),
         }
     }
 }
