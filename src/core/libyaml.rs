@@ -17,17 +17,34 @@ use crate::core::yaml::{CharToByte, YamlError};
 
 const CORE_PREFIX: &str = "tag:yaml.org,2002:";
 
-/// Every event of the text, or libyaml's first error (as PyYAML words it).
-pub fn events(text: &str) -> Result<Vec<(Event<'static>, Span)>, YamlError> {
+/// Collections nested deeper than this are refused. CAO reads a few
+/// thousand levels and crashes (a C stack overflow) somewhere past 20,000;
+/// our tree is dropped and compared recursively on 2 MiB worker stacks, and
+/// libyaml slows down with depth, so we stop well before either.
+pub const MAX_DEPTH: usize = 1000;
+
+/// Why the text was refused; `precise` when the message names the cause
+/// (otherwise saphyr's own complaint, if it has one, says more).
+pub struct Refusal {
+    pub error: YamlError,
+    pub precise: bool,
+}
+
+/// Every event of the text, or why libyaml (or our depth limit) refused it.
+pub fn events(text: &str) -> Result<Vec<(Event<'static>, Span)>, Refusal> {
     let mut parser = MaybeUninit::<unsafe_ly::yaml_parser_t>::uninit();
     let mut out = Vec::new();
+    let mut depth = 0usize;
     let mut anchors = Anchors::default();
     let chars = CharToByte::new(text);
     // SAFETY: the parser is initialised before use and deleted on every
     // path; `text` outlives it; each event is read once, then deleted.
     unsafe {
         if unsafe_ly::yaml_parser_initialize(parser.as_mut_ptr()).fail {
-            return Err(plain_error("could not start the YAML parser"));
+            return Err(Refusal {
+                error: plain_error("could not start the YAML parser"),
+                precise: true,
+            });
         }
         let parser = parser.as_mut_ptr();
         // PyYAML hands libyaml a str as UTF-8 with the encoding set.
@@ -41,6 +58,29 @@ pub fn events(text: &str) -> Result<Vec<(Event<'static>, Span)>, YamlError> {
             }
             let event = event.as_mut_ptr();
             let done = (*event).type_ == unsafe_ly::YAML_STREAM_END_EVENT;
+            match (*event).type_ {
+                unsafe_ly::YAML_SEQUENCE_START_EVENT | unsafe_ly::YAML_MAPPING_START_EVENT => {
+                    depth += 1
+                }
+                unsafe_ly::YAML_SEQUENCE_END_EVENT | unsafe_ly::YAML_MAPPING_END_EVENT => {
+                    depth -= 1
+                }
+                _ => {}
+            }
+            if depth > MAX_DEPTH {
+                let line = (*event).start_mark.line as usize + 1;
+                unsafe_ly::yaml_event_delete(event);
+                break Err(Refusal {
+                    error: YamlError {
+                        message: format!(
+                            "lists and mappings are nested more than {MAX_DEPTH} levels deep: \
+                             flatten them"
+                        ),
+                        line: Some(line),
+                    },
+                    precise: true,
+                });
+            }
             let converted = convert(&*event, &mut anchors, &chars);
             unsafe_ly::yaml_event_delete(event);
             out.extend(converted);
@@ -164,7 +204,7 @@ fn plain_error(message: &str) -> YamlError {
 /// unsafe-libyaml keeps its error text private, so the message is ours:
 /// libyaml stopped after the last good event, and when a line from there on
 /// is indented with a tab (by far the most common cause), it names it.
-fn parser_error(text: &str, last_line: usize) -> YamlError {
+fn parser_error(text: &str, last_line: usize) -> Refusal {
     let tabbed = text
         .split('\n')
         .enumerate()
@@ -182,8 +222,11 @@ fn parser_error(text: &str, last_line: usize) -> YamlError {
             last_line,
         ),
     };
-    YamlError {
-        message: message.to_string(),
-        line: Some(line),
+    Refusal {
+        error: YamlError {
+            message: message.to_string(),
+            line: Some(line),
+        },
+        precise: tabbed.is_some(),
     }
 }

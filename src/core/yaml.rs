@@ -129,14 +129,13 @@ pub fn load(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
 /// needs that). libyaml, which CAO runs, decides what parses and what the
 /// values are; saphyr's tree is kept when it agrees, for its exact spans.
 pub fn load_with_spans(text: &str) -> Result<(Option<Rc<Node>>, bool), YamlError> {
-    let saphyr = load_saphyr(text);
     let events = match crate::core::libyaml::events(text) {
-        // saphyr's wording is the more precise when both refuse.
-        Err(e) => return Err(saphyr.err().unwrap_or(e)),
         Ok(events) => events,
+        Err(r) if r.precise => return Err(r.error),
+        Err(r) => return Err(load_saphyr(text).err().unwrap_or(r.error)),
     };
     let cao = Builder::new(text).run_events(events.into_iter().map(Ok))?;
-    match saphyr {
+    match load_saphyr(text) {
         Ok(root) if same_tree(root.as_deref(), cao.as_deref()) => Ok((root, true)),
         _ => Ok((cao, false)),
     }
@@ -1303,6 +1302,17 @@ mod tests {
             assert!(load(src).is_ok(), "{src:?}");
         }
         assert!(load("a: &x 1\nb: !!str &x 2").is_err());
+    }
+
+    #[test]
+    fn deep_nesting_is_read_as_cao_reads_it_up_to_a_bound() {
+        let nested = |n: usize| format!("m: {}{}", "[".repeat(n), "]".repeat(n));
+        // CAO reads these; saphyr alone stopped at 255 flow levels
+        assert!(load(&nested(999)).is_ok());
+        for n in [1000, 100_000] {
+            let e = load(&nested(n)).unwrap_err();
+            assert!(e.message.contains("nested more than 1000"), "{e}");
+        }
     }
 
     #[test]
