@@ -121,20 +121,27 @@ impl Node {
 }
 
 /// Parses one YAML document. `Ok(None)` for an empty document.
+/// Values, styles and spans come from libyaml's events, as CAO reads them;
+/// a span can differ from the source's only where saphyr would read the text
+/// differently, which is why the editor uses [`load_with_spans`] instead.
 pub fn load(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
-    load_with_spans(text).map(|(root, _)| root)
+    load_libyaml(text)
+}
+
+fn load_libyaml(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
+    let events = match crate::core::libyaml::events(text) {
+        Ok(events) => events,
+        Err(r) if r.precise => return Err(r.error),
+        Err(r) => return Err(load_saphyr(text).err().unwrap_or(r.error)),
+    };
+    Builder::new(text).run_events(events.into_iter().map(Ok))
 }
 
 /// The document, and whether its spans index `text` exactly (the editor
 /// needs that). libyaml, which CAO runs, decides what parses and what the
 /// values are; saphyr's tree is kept when it agrees, for its exact spans.
 pub fn load_with_spans(text: &str) -> Result<(Option<Rc<Node>>, bool), YamlError> {
-    let events = match crate::core::libyaml::events(text) {
-        Ok(events) => events,
-        Err(r) if r.precise => return Err(r.error),
-        Err(r) => return Err(load_saphyr(text).err().unwrap_or(r.error)),
-    };
-    let cao = Builder::new(text).run_events(events.into_iter().map(Ok))?;
+    let cao = load_libyaml(text)?;
     match load_saphyr(text) {
         Ok(root) if same_tree(root.as_deref(), cao.as_deref()) => Ok((root, true)),
         _ => Ok((cao, false)),
