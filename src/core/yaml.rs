@@ -1312,6 +1312,22 @@ mod tests {
     }
 
     #[test]
+    fn line_and_paragraph_separators_break_lines_outside_quotes() {
+        for sep in ['\u{2028}', '\u{2029}'] {
+            let root = load(&format!("name: demo{sep}description: x"))
+                .unwrap()
+                .unwrap();
+            assert_eq!(root.get("description").unwrap().value.as_str(), Some("x"));
+            // a comment ends at the separator, and what follows is not a key
+            assert!(load(&format!("a: x # c{sep}d")).is_err());
+            assert_eq!(
+                get(&format!("a: 'x{sep}y'"), "a").as_str(),
+                Some(&*format!("x{sep}y"))
+            );
+        }
+    }
+
+    #[test]
     fn deep_nesting_is_read_as_cao_reads_it_up_to_a_bound() {
         let nested = |n: usize| format!("m: {}{}", "[".repeat(n), "]".repeat(n));
         // CAO reads these; saphyr alone stopped at 255 flow levels
