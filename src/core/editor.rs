@@ -216,7 +216,14 @@ fn plan_splices(norm: &Normalized, wanted: &[String], op: Op) -> Result<Vec<Spli
             "the frontmatter holds a NEL (U+0085) line break: edit `skills` by hand".into(),
         );
     }
-    let root = match yaml::load(fm_text).map_err(|e| e.to_string())? {
+    let (root, exact) = yaml::load_with_spans(fm_text).map_err(|e| e.to_string())?;
+    if !exact {
+        return Err(
+            "the frontmatter uses YAML that only CAO's reader (libyaml) reads this way: edit `skills` by hand"
+                .into(),
+        );
+    }
+    let root = match root {
         None => {
             return Ok(vec![(
                 fm.fm_range.end..fm.fm_range.end,
@@ -581,6 +588,16 @@ mod tests {
             let err = disable(&h, &l, &p, "a").unwrap_err();
             assert!(err.contains("alias"), "{raw:?}: {err}");
         }
+    }
+
+    #[test]
+    fn yaml_saphyr_reads_differently_is_refused_not_mangled() {
+        let (_t, h) = home();
+        let l = listing(&["a", "b"]);
+        // libyaml reads `"b"#c` as "b"; saphyr refuses it, so its spans are unknown
+        let p = profile(&h, "---\nskills:\n  - a\n  - \"b\"#c\n---\n");
+        let err = disable(&h, &l, &p, "a").unwrap_err();
+        assert!(err.contains("by hand"), "{err}");
     }
 
     #[test]

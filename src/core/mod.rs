@@ -10,6 +10,7 @@ pub mod editor;
 pub mod frontmatter;
 pub mod fsops;
 pub mod git;
+pub mod libyaml;
 pub mod lock;
 pub mod profile;
 pub mod pyjson;
