@@ -4,6 +4,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
 use crate::core::skill;
 use crate::core::text::py_strip;
@@ -319,7 +320,7 @@ fn package_in_venv(venv: &Path) -> Option<PathBuf> {
     ["lib", "lib64"].iter().find_map(|lib| {
         let mut pythons = read_names(&venv.join(lib));
         pythons.retain(|n| n.starts_with("python"));
-        pythons.sort();
+        sort_by_version(&mut pythons, |n| n.strip_prefix("python"));
         pythons.iter().rev().find_map(|py| {
             let p = venv.join(lib).join(py).join("site-packages").join(PACKAGE);
             p.join("__init__.py").is_file().then_some(p)
@@ -336,7 +337,11 @@ fn version_of(package: &Path) -> Option<String> {
         .into_iter()
         .filter(|n| n.starts_with(&prefix) && n.ends_with(".dist-info"))
         .collect();
-    infos.sort();
+    // Several are left by an upgrade that did not finish; the newest is the
+    // likelier one to match the package's files.
+    sort_by_version(&mut infos, |n| {
+        n.strip_prefix(&prefix)?.strip_suffix(".dist-info")
+    });
     let info = infos.pop()?;
     let metadata = fs::read_to_string(site.join(&info).join("METADATA")).unwrap_or_default();
     metadata
@@ -348,6 +353,14 @@ fn version_of(package: &Path) -> Option<String> {
             let v = info.strip_prefix(&prefix)?.strip_suffix(".dist-info")?;
             Some(v.to_string())
         })
+}
+
+/// Sorts `names` oldest first by the PEP 440 version `version` finds in
+/// each (so 2.9 comes before 2.10, 2.10rc1 before 2.10); names without one
+/// come first, by name.
+fn sort_by_version(names: &mut [String], version: impl Fn(&str) -> Option<&str>) {
+    let key = |n: &str| version(n).and_then(|v| pep440_rs::Version::from_str(v).ok());
+    names.sort_by(|a, b| key(a).cmp(&key(b)).then_with(|| a.cmp(b)));
 }
 
 /// One line on the CAO in use, for the TUI's help.
@@ -468,6 +481,26 @@ mod tests {
         fs::write(&script, "#!/gone/bin/python\n").unwrap();
         let found = search(tmp.path(), Some(&venv.join("bin"))).find().unwrap();
         assert!(found.package.starts_with(&venv));
+    }
+
+    #[test]
+    fn the_newest_dist_info_and_python_win_by_version_not_by_spelling() {
+        let tmp = tempfile::tempdir().unwrap();
+        let venv = fake_venv(tmp.path(), "#!/usr/bin/env python3");
+        let lib = venv.join("lib");
+        fs::rename(lib.join("python3.12"), lib.join("python3.10")).unwrap();
+        // A stale CAO under python3.9 must not win over python3.10's.
+        let stale = lib.join("python3.9/site-packages").join(PACKAGE);
+        fs::create_dir_all(&stale).unwrap();
+        fs::write(stale.join("__init__.py"), "").unwrap();
+        let site = lib.join("python3.10/site-packages");
+        fs::remove_dir_all(site.join("cli_agent_orchestrator-9.1.dist-info")).unwrap();
+        for v in ["2.9.0", "2.10.0", "2.10.0rc1", "junk"] {
+            fs::create_dir_all(site.join(format!("cli_agent_orchestrator-{v}.dist-info"))).unwrap();
+        }
+        let found = search(tmp.path(), Some(&venv.join("bin"))).find().unwrap();
+        assert!(found.package.starts_with(&site));
+        assert_eq!(found.version.as_deref(), Some("2.10.0"));
     }
 
     #[test]
