@@ -111,7 +111,7 @@ fn read_names(dir: &Path) -> Vec<String> {
 #[derive(Clone, Debug, Default)]
 pub struct Search {
     pub flag: Option<PathBuf>,
-    pub env: Option<String>,
+    pub env: Option<PathBuf>,
     pub path: Option<std::ffi::OsString>,
     pub user_home: PathBuf,
     /// `$PIPX_HOME`, `$UV_TOOL_DIR`, `$XDG_DATA_HOME`.
@@ -132,10 +132,7 @@ impl Search {
         };
         Search {
             flag: flag.map(Path::to_path_buf),
-            env: std::env::var(ENV)
-                .ok()
-                .map(|s| py_strip(&s).to_string())
-                .filter(|s| !s.is_empty()),
+            env: env_override(std::env::var_os(ENV)),
             path: std::env::var_os("PATH"),
             user_home: user_home.to_path_buf(),
             pipx_home: var("PIPX_HOME"),
@@ -155,8 +152,8 @@ impl Search {
                 .ok_or_else(|| format!("--cao {} holds no CAO package", dir.display()));
         }
         if let Some(dir) = &self.env {
-            return at(Path::new(dir), How::Env)
-                .ok_or_else(|| format!("${ENV}={dir} holds no CAO package"));
+            return at(dir, How::Env)
+                .ok_or_else(|| format!("${ENV}={} holds no CAO package", dir.display()));
         }
         if let Some(found) = self.on_path() {
             return Ok(found);
@@ -219,6 +216,17 @@ impl Search {
         }
         out
     }
+}
+
+/// `$SKILLTUI_CAO` as a path: stripped of surrounding spaces, unset when
+/// empty, and taken as it is when it is not UTF-8 (a path may not be).
+fn env_override(value: Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let value = value?;
+    let path = match value.to_str() {
+        Some(s) => PathBuf::from(py_strip(s)),
+        None => PathBuf::from(value),
+    };
+    (!path.as_os_str().is_empty()).then_some(path)
 }
 
 /// What a cached PATH lookup is valid for: the script and its mtime.
@@ -529,11 +537,24 @@ mod tests {
         };
         assert!(flagged.find().unwrap_err().contains("--cao"));
         let by_env = Search {
-            env: Some(tools.join("cli-agent-orchestrator").display().to_string()),
+            env: Some(tools.join("cli-agent-orchestrator")),
             ..s.clone()
         };
         assert_eq!(by_env.find().unwrap().how, How::Env);
         let none = search(tmp.path().join("nobody").as_path(), Some(&empty));
         assert!(none.find().unwrap_err().contains("no CAO was found"));
+    }
+
+    #[test]
+    fn the_env_override_is_a_path_even_when_not_utf8() {
+        use std::os::unix::ffi::OsStringExt;
+        let raw = std::ffi::OsString::from_vec(b"/opt/ca\xffo".to_vec());
+        assert_eq!(env_override(Some(raw.clone())), Some(PathBuf::from(raw)));
+        assert_eq!(
+            env_override(Some(" /opt/cao\n".into())),
+            Some("/opt/cao".into())
+        );
+        assert_eq!(env_override(Some(" ".into())), None);
+        assert_eq!(env_override(None), None);
     }
 }
