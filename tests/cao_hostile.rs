@@ -1,0 +1,44 @@
+//! skilltui against a hostile or broken environment around CAO: paths that
+//! are not UTF-8 or hold escape sequences, broken installs, bad caches.
+
+#[path = "common/fake_cao.rs"]
+mod fake_cao;
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// skilltui with an empty environment but HOME (under `root`) and `env`.
+fn skilltui(root: &Path, args: &[&OsStr], env: &[(&str, &OsStr)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_skilltui"));
+    cmd.args(args)
+        .env_clear()
+        .env("HOME", root.join("user"))
+        .env("PATH", root.join("no-bin"));
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+fn ok_stdout(o: &Output) -> String {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "failed: {err}");
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn doctor_json_stays_valid_with_paths_that_are_not_utf8() {
+    let tmp = tempfile::tempdir().unwrap();
+    let odd = tmp.path().join(OsStr::from_bytes(b"odd-\xff"));
+    let cao = fake_cao::make(&odd);
+    let home = odd.join("home");
+    let args = [OsStr::new("--home"), home.as_os_str(), "doctor".as_ref()];
+    let args = [&args[..], &["--json".as_ref()]].concat();
+    let out = skilltui(tmp.path(), &args, &[("SKILLTUI_CAO", cao.as_os_str())]);
+    let json: serde_json::Value = serde_json::from_str(&ok_stdout(&out)).unwrap();
+    assert_eq!(json["cao"]["version"], fake_cao::VERSION);
+    assert_eq!(json["cao"]["how"], "$SKILLTUI_CAO");
+    assert!(json["home"].as_str().unwrap().contains("odd-\u{fffd}"));
+}
