@@ -42,3 +42,15 @@ fn doctor_json_stays_valid_with_paths_that_are_not_utf8() {
     assert_eq!(json["cao"]["how"], "$SKILLTUI_CAO");
     assert!(json["home"].as_str().unwrap().contains("odd-\u{fffd}"));
 }
+
+#[test]
+fn doctor_keeps_each_fact_on_its_line_and_drops_escapes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home\nwarnings    none\x1b[2J");
+    let args = [OsStr::new("--home"), home.as_os_str(), "doctor".as_ref()];
+    let text = ok_stdout(&skilltui(tmp.path(), &args, &[]));
+    assert!(!text.contains('\x1b'), "{text:?}");
+    let starts = |p: &str| text.lines().filter(|l| l.starts_with(p)).count();
+    assert_eq!(starts("warnings    none"), 1, "{text}");
+    assert_eq!(starts("home        "), 1, "{text}");
+}
