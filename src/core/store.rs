@@ -497,7 +497,7 @@ pub fn seed(home: &Home, only: Option<&[String]>) -> Result<Seeded, String> {
             continue;
         }
         let staged = match &d.origin {
-            Origin::Cao { folder, .. } => fsops::stage_copy(folder, &store, &d.name)?,
+            Origin::Cao { folder, .. } => fsops::stage_copy_all(folder, &store, &d.name)?,
             Origin::Ours => stage_embedded(&store, &d.name)?,
         };
         let dest = store.join(&d.name);
@@ -676,6 +676,22 @@ mod tests {
                 .unwrap()
                 .contains("holds no CAO package")
         );
+    }
+
+    #[test]
+    fn seeding_copies_what_caos_links_point_at_as_cao_init_does() {
+        let tmp = tempfile::tempdir().unwrap();
+        let pkg = fake_cao(tmp.path());
+        // shutil.copytree follows every symlink and copies every file.
+        fs::write(pkg.join("shared.md"), "shared").unwrap();
+        std::os::unix::fs::symlink(pkg.join("shared.md"), pkg.join("skills/a/shared.md")).unwrap();
+        fs::write(pkg.join("skills/a/.cao-projection.json"), "{}").unwrap();
+        let h = home(tmp.path()).with_cao(Some(&pkg));
+        seed(&h, Some(&["a".to_string()])).unwrap();
+        let copy = h.skills_dir().join("a/shared.md");
+        assert!(fs::symlink_metadata(&copy).unwrap().is_file());
+        assert_eq!(fs::read(copy).unwrap(), b"shared");
+        assert!(h.skills_dir().join("a/.cao-projection.json").is_file());
     }
 
     #[test]
