@@ -15,6 +15,9 @@ pub const ENV: &str = "SKILLTUI_CAO";
 /// The Python package's folder name.
 const PACKAGE: &str = "cli_agent_orchestrator";
 
+/// A cache entry is a few paths; anything longer is not ours.
+const CACHE_MAX: u64 = 64 * 1024;
+
 /// What to tell a user who has no CAO.
 pub const INSTALL_HINT: &str = "install CAO (`uv tool install cli-agent-orchestrator` or `pipx install cli-agent-orchestrator`) or point `--cao DIR` at it";
 
@@ -180,11 +183,17 @@ impl Search {
         Some(found)
     }
 
+    /// The cached entry for `key`, if it still names a CAO package. The
+    /// file is ours but anything may have replaced it: a FIFO or a huge file
+    /// must not stall the start-up, nor an entry lead to another folder.
     fn cached(&self, key: &serde_json::Value) -> Option<serde_json::Value> {
-        let bytes = fs::read(self.cache.as_ref()?).ok()?;
+        use std::io::Read;
+        let (file, _) = crate::core::fsops::open_regular(self.cache.as_ref()?).ok()?;
+        let mut bytes = Vec::new();
+        file.take(CACHE_MAX).read_to_end(&mut bytes).ok()?;
         let entry: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
         let package = Path::new(entry.get("package")?.as_str()?);
-        (entry.get("key")? == key && package.join("__init__.py").is_file()).then_some(entry)
+        (entry.get("key")? == key && is_package(package)).then_some(entry)
     }
 
     /// Best effort: a cache that cannot be written only costs the walk.
@@ -280,9 +289,16 @@ fn install(package: PathBuf, how: How) -> Install {
     }
 }
 
+/// Whether `dir` is CAO's Python package.
+fn is_package(dir: &Path) -> bool {
+    dir.file_name() == Some(PACKAGE.as_ref())
+        && dir.join("agent_store").is_dir()
+        && dir.join("__init__.py").is_file()
+}
+
 /// `dir` as the package itself, a venv holding it, or a `cao` executable.
 fn at(dir: &Path, how: How) -> Option<Install> {
-    let package = if dir.join("agent_store").is_dir() && dir.join("__init__.py").is_file() {
+    let package = if is_package(dir) {
         Some(dir.to_path_buf())
     } else if dir.is_file() {
         package_of_executable(dir)
@@ -471,6 +487,44 @@ mod tests {
             .open(venv.join("bin/cao"))
             .unwrap();
         script.set_modified(later).unwrap();
+        assert_eq!(s.find().unwrap().version.as_deref(), Some("9.2"));
+    }
+
+    #[test]
+    fn a_hostile_cache_is_a_miss() {
+        let tmp = tempfile::tempdir().unwrap();
+        let venv = fake_venv(tmp.path(), "#!/gone/bin/python");
+        let cache = tmp.path().join("cache/cao.json");
+        let s = Search {
+            cache: Some(cache.clone()),
+            ..search(tmp.path(), Some(&venv.join("bin")))
+        };
+        let real = s.find().unwrap();
+        let entry = fs::read_to_string(&cache).unwrap();
+        // From here a hit answers 9.1.0rc1 (cached), a miss 9.2 (read).
+        let info = real
+            .package
+            .with_file_name("cli_agent_orchestrator-9.1.dist-info");
+        fs::write(info.join("METADATA"), "Version: 9.2\n").unwrap();
+        let miss = |bytes: &[u8]| {
+            let _ = fs::remove_file(&cache);
+            fs::write(&cache, bytes).unwrap();
+            assert_eq!(s.find().unwrap().version.as_deref(), Some("9.2"));
+        };
+        // The right key, but a package elsewhere that is not CAO's.
+        let elsewhere = tmp.path().join("elsewhere");
+        fs::create_dir_all(&elsewhere).unwrap();
+        fs::write(elsewhere.join("__init__.py"), "").unwrap();
+        let old = entry.replace(real.package.to_str().unwrap(), elsewhere.to_str().unwrap());
+        miss(old.as_bytes());
+        // Longer than any entry of ours (it would parse), and garbage.
+        miss(format!("{}{entry}", " ".repeat(CACHE_MAX as usize)).as_bytes());
+        miss(b"\xff{garbage");
+        // A FIFO does not hang the lookup.
+        fs::remove_file(&cache).unwrap();
+        let c = std::ffi::CString::new(cache.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
         assert_eq!(s.find().unwrap().version.as_deref(), Some("9.2"));
     }
 
