@@ -319,8 +319,8 @@ fn package_of_executable(exe: &Path) -> Option<PathBuf> {
     from_shebang.or_else(|| package_in_venv(real.parent()?.parent()?))
 }
 
-/// The interpreter a script's shebang names; pip's `/bin/sh` trampoline for
-/// long paths (`'''exec' "/path/python" "$0" "$@"`) included.
+/// The interpreter a script's shebang names; the `/bin/sh` trampoline pip
+/// and uv write for a long path or one with spaces included.
 fn interpreter(script: &Path) -> Option<PathBuf> {
     use std::io::Read;
     let mut head = vec![0; 1024];
@@ -330,13 +330,22 @@ fn interpreter(script: &Path) -> Option<PathBuf> {
     let mut lines = head.lines();
     let shebang = lines.next()?.strip_prefix("#!")?.trim();
     if shebang == "/bin/sh" {
-        let exec = lines.next()?;
-        let start = exec.find("exec' \"")? + "exec' \"".len();
-        let end = exec[start..].find('"')? + start;
-        return Some(PathBuf::from(&exec[start..end]));
+        return trampoline_target(lines.next()?);
     }
     let first = shebang.split_whitespace().next()?;
     (!first.ends_with("/env")).then(|| PathBuf::from(first))
+}
+
+/// The python of a trampoline's second line, `'''exec' PYTHON "$0" "$@"`,
+/// where PYTHON is bare (pip's form for a long path) or quoted (for a path
+/// with spaces).
+fn trampoline_target(line: &str) -> Option<PathBuf> {
+    let rest = line.strip_prefix("'''exec' ")?;
+    let python = match rest.chars().next()? {
+        q @ ('"' | '\'') => rest[1..].split(q).next()?,
+        _ => rest.split_whitespace().next()?,
+    };
+    Some(PathBuf::from(python))
 }
 
 /// `<venv>/lib/python3.*/site-packages/cli_agent_orchestrator`.
@@ -539,6 +548,14 @@ mod tests {
         );
         fs::write(&script, tramp).unwrap();
         assert!(interpreter(&script).unwrap().starts_with(&venv));
+        for (line, python) in [
+            (r#"'''exec' /v/bin/python "$0" "$@""#, "/v/bin/python"),
+            (r#"'''exec' "/a b/bin/python" "$0" "$@""#, "/a b/bin/python"),
+            (r#"'''exec' '/a b/bin/python' "$0" "$@""#, "/a b/bin/python"),
+        ] {
+            assert_eq!(trampoline_target(line), Some(PathBuf::from(python)));
+        }
+        assert_eq!(trampoline_target("exec python"), None);
         // A shebang naming a venv that no longer exists: the script's own.
         fs::write(&script, "#!/gone/bin/python\n").unwrap();
         let found = search(tmp.path(), Some(&venv.join("bin"))).find().unwrap();
