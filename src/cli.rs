@@ -278,6 +278,9 @@ fn add(home: &Home, path: &std::path::Path, force: bool, out: &mut Output) -> Ou
 
 fn init(home: &Home, out: &mut Output) -> Outcome {
     let report = store::seed(home, None)?;
+    if let Some(note) = store::cao_skills_note(home) {
+        warn(&note);
+    }
     for name in &report.seeded {
         out.line(&format!("seeded {name}"));
     }

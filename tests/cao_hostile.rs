@@ -5,6 +5,7 @@
 mod fake_cao;
 
 use std::ffi::OsStr;
+use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -53,4 +54,47 @@ fn doctor_keeps_each_fact_on_its_line_and_drops_escapes() {
     let starts = |p: &str| text.lines().filter(|l| l.starts_with(p)).count();
     assert_eq!(starts("warnings    none"), 1, "{text}");
     assert_eq!(starts("home        "), 1, "{text}");
+}
+
+/// `init` in `home` (under `root`), with `extra` arguments and environment.
+fn init(root: &Path, home: &Path, extra: &[&OsStr], env: &[(&str, &OsStr)]) -> Output {
+    let args = [
+        &[OsStr::new("--home"), home.as_os_str()],
+        extra,
+        &["init".as_ref()],
+    ]
+    .concat();
+    skilltui(root, &args, env)
+}
+
+fn one_error_line(o: &Output) -> String {
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8(o.stderr.clone()).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
+
+#[test]
+fn init_refuses_a_named_cao_that_is_not_one_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let nonsense = OsStr::new("/etc/hostname");
+    let by_flag = init(tmp.path(), &home, &["--cao".as_ref(), nonsense], &[]);
+    let err = one_error_line(&by_flag);
+    assert!(
+        err.contains("--cao /etc/hostname holds no CAO package"),
+        "{err}"
+    );
+    let by_env = init(tmp.path(), &home, &[], &[("SKILLTUI_CAO", nonsense)]);
+    assert!(one_error_line(&by_env).contains("$SKILLTUI_CAO=/etc/hostname"));
+    assert!(!home.exists());
+    // With none named and none found, ours are seeded and the user told why
+    // CAO's are not.
+    let out = init(tmp.path(), &home, &[], &[]);
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("warning: CAO's own skills come with CAO"),
+        "{err}"
+    );
 }

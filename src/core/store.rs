@@ -24,10 +24,11 @@ pub struct Home {
     /// The user's home (`$HOME`), for `~/.kiro/agents`.
     pub user_home: PathBuf,
     pub settings: Json,
-    /// `--cao`, and the CAO install found from it, looked up once on first
-    /// use and shared by every clone.
+    /// `--cao`, and the CAO install found from it (with whether it was
+    /// chosen by `--cao` or `$SKILLTUI_CAO`), looked up once on first use
+    /// and shared by every clone.
     cao_flag: Option<PathBuf>,
-    cao: std::sync::Arc<std::sync::OnceLock<Result<cao::Install, String>>>,
+    cao: std::sync::Arc<std::sync::OnceLock<(Result<cao::Install, String>, bool)>>,
 }
 
 impl Home {
@@ -67,10 +68,23 @@ impl Home {
 
     /// The user's installed CAO, or why none was found.
     pub fn cao(&self) -> Result<&cao::Install, &str> {
-        self.cao
-            .get_or_init(|| cao::Search::from_env(self.cao_flag.as_deref(), &self.user_home).find())
-            .as_ref()
-            .map_err(String::as_str)
+        self.cao_lookup().0.as_ref().map_err(String::as_str)
+    }
+
+    /// Why the CAO the user named (`--cao`, `$SKILLTUI_CAO`) is not one;
+    /// `None` when it is, or when none was named and the search found none.
+    pub fn named_cao_error(&self) -> Option<&str> {
+        match self.cao_lookup() {
+            (Err(why), true) => Some(why),
+            _ => None,
+        }
+    }
+
+    fn cao_lookup(&self) -> &(Result<cao::Install, String>, bool) {
+        self.cao.get_or_init(|| {
+            let search = cao::Search::from_env(self.cao_flag.as_deref(), &self.user_home);
+            (search.find(), search.flag.is_some() || search.env.is_some())
+        })
     }
 
     pub fn skills_dir(&self) -> PathBuf {
@@ -483,6 +497,11 @@ pub struct Seeded {
 /// overwriting a skill of the same name: each is staged in the store and
 /// renamed into place, as CAO's `seed_default_skills` does.
 pub fn seed(home: &Home, only: Option<&[String]>) -> Result<Seeded, String> {
+    // A CAO the user named but that is not one is a typo to fix, not a
+    // reason to seed only our own skills.
+    if let Some(why) = home.named_cao_error() {
+        return Err(format!("{why}: {}", cao::INSTALL_HINT));
+    }
     let store = home.skills_dir();
     fs::create_dir_all(&store)
         .map_err(|e| format!("cannot create the skill store {}: {e}", store.display()))?;
