@@ -98,3 +98,13 @@ fn init_refuses_a_named_cao_that_is_not_one_and_writes_nothing() {
         "{err}"
     );
 }
+
+#[test]
+fn init_says_when_the_store_is_a_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    fs::create_dir_all(&home).unwrap();
+    fs::write(home.join("skills"), "").unwrap();
+    let err = one_error_line(&init(tmp.path(), &home, &[], &[]));
+    assert!(err.contains("is not a folder: move it away"), "{err}");
+}

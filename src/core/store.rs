@@ -503,8 +503,7 @@ pub fn seed(home: &Home, only: Option<&[String]>) -> Result<Seeded, String> {
         return Err(format!("{why}: {}", cao::INSTALL_HINT));
     }
     let store = home.skills_dir();
-    fs::create_dir_all(&store)
-        .map_err(|e| format!("cannot create the skill store {}: {e}", store.display()))?;
+    fs::create_dir_all(&store).map_err(|e| store_unusable(&store, &e))?;
     fsops::clean_stale_staging(&store);
     let mut report = Seeded::default();
     for d in defaults(home) {
@@ -527,6 +526,19 @@ pub fn seed(home: &Home, only: Option<&[String]>) -> Result<Seeded, String> {
         }
     }
     Ok(report)
+}
+
+fn store_unusable(store: &Path, e: &std::io::Error) -> String {
+    if store.exists() && !store.is_dir() {
+        return format!(
+            "the skill store {} is not a folder: move it away and run again",
+            store.display()
+        );
+    }
+    format!(
+        "cannot create the skill store {}: {e}: check the permissions of its parent",
+        store.display()
+    )
 }
 
 /// One of our embedded defaults, written into a staging folder.
