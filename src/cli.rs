@@ -277,6 +277,11 @@ fn add(home: &Home, path: &std::path::Path, force: bool, out: &mut Output) -> Ou
 }
 
 fn init(home: &Home, out: &mut Output) -> Outcome {
+    // A CAO the user named but that is not one is a typo to fix, not a
+    // reason to seed only our own skills (the TUI's menu shows why instead).
+    if let Some(why) = home.named_cao_error() {
+        return Err(format!("{why}: {}", crate::core::cao::INSTALL_HINT));
+    }
     let report = store::seed(home, None)?;
     if let Some(note) = store::cao_skills_note(home) {
         warn(&note);

@@ -497,11 +497,6 @@ pub struct Seeded {
 /// overwriting a skill of the same name: each is staged in the store and
 /// renamed into place, as CAO's `seed_default_skills` does.
 pub fn seed(home: &Home, only: Option<&[String]>) -> Result<Seeded, String> {
-    // A CAO the user named but that is not one is a typo to fix, not a
-    // reason to seed only our own skills.
-    if let Some(why) = home.named_cao_error() {
-        return Err(format!("{why}: {}", cao::INSTALL_HINT));
-    }
     let store = home.skills_dir();
     fs::create_dir_all(&store).map_err(|e| store_unusable(&store, &e))?;
     fsops::clean_stale_staging(&store);
