@@ -376,7 +376,10 @@ fn version_of(package: &Path) -> Option<String> {
         n.strip_prefix(&prefix)?.strip_suffix(".dist-info")
     });
     let info = infos.pop()?;
-    let metadata = fs::read_to_string(site.join(&info).join("METADATA")).unwrap_or_default();
+    // A FIFO in a broken install must not hang the start-up.
+    let metadata = crate::core::fsops::read_regular(&site.join(&info).join("METADATA"))
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
     metadata
         .lines()
         .take_while(|l| !l.is_empty())
@@ -579,6 +582,14 @@ mod tests {
         }
         let found = search(tmp.path(), Some(&venv.join("bin"))).find().unwrap();
         assert!(found.package.starts_with(&site));
+        assert_eq!(found.version.as_deref(), Some("2.10.0"));
+        // A METADATA that is a FIFO is not read (it would block): the
+        // folder's name tells the version.
+        let metadata = site.join("cli_agent_orchestrator-2.10.0.dist-info/METADATA");
+        let c = std::ffi::CString::new(metadata.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let found = search(tmp.path(), Some(&venv.join("bin"))).find().unwrap();
         assert_eq!(found.version.as_deref(), Some("2.10.0"));
     }
 
