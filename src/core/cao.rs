@@ -78,13 +78,15 @@ impl Install {
         names
     }
 
-    /// The file of built-in profile `name`, if CAO ships one.
+    /// The file of built-in profile `name`, if CAO ships one. Any entry
+    /// counts, as CAO lists it: one that is not a readable file (a folder,
+    /// a FIFO, a symlink loop) is a profile CAO cannot load, not none.
     pub fn built_in_path(&self, name: &str) -> Option<PathBuf> {
         let path = self.agent_store().join(format!("{name}.md"));
         let plain = path
             .file_name()
             .is_some_and(|f| *f == *format!("{name}.md"));
-        (plain && path.is_file()).then_some(path)
+        (plain && fs::symlink_metadata(&path).is_ok()).then_some(path)
     }
 
     /// The bundled skills `cao init` seeds: subfolders holding a SKILL.md
@@ -538,6 +540,30 @@ mod tests {
         // SAFETY: a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
         assert_eq!(s.find().unwrap().version.as_deref(), Some("9.2"));
+    }
+
+    #[test]
+    fn built_ins_cao_cannot_read_are_listed_and_fail_to_load() {
+        let tmp = tempfile::tempdir().unwrap();
+        let venv = fake_venv(tmp.path(), "#!/usr/bin/env python3");
+        let found = search(tmp.path(), Some(&venv.join("bin"))).find().unwrap();
+        let store = found.agent_store();
+        fs::create_dir(store.join("folder.md")).unwrap();
+        std::os::unix::fs::symlink("loop.md", store.join("loop.md")).unwrap();
+        let c = std::ffi::CString::new(store.join("fifo.md").to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let names = found.built_in_profiles();
+        assert_eq!(names, ["dev", "fifo", "folder", "loop"]);
+        let home = crate::core::store::Home::at(tmp.path().join("home"), tmp.path().into())
+            .with_cao(Some(&found.package));
+        for name in &names[1..] {
+            let e = crate::core::profile::load(&home, name).unwrap_err();
+            assert!(
+                e.contains("built-in profile") && e.contains("reinstall CAO"),
+                "{e}"
+            );
+        }
     }
 
     #[test]
