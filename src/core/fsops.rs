@@ -143,8 +143,27 @@ impl Staged {
 /// leave it) into a staging folder inside `store`.
 pub fn stage_copy(src: &Path, store: &Path, name: &str) -> Result<Staged, String> {
     let staged = stage_empty(store, name)?;
-    copy_tree(src, src, &staged.path(), 0)?;
+    copy_tree(src, src, &staged.path(), Links::StayInside, 0)?;
     Ok(staged)
+}
+
+/// Copies `src` into a staging folder inside `store` as Python's
+/// `shutil.copytree` does for `cao init`: every file, every symlink
+/// followed to what it points at, wherever that is.
+pub fn stage_copy_all(src: &Path, store: &Path, name: &str) -> Result<Staged, String> {
+    let staged = stage_empty(store, name)?;
+    copy_tree(src, src, &staged.path(), Links::Follow, 0)?;
+    Ok(staged)
+}
+
+/// How a copy treats symlinks (and the files CAO leaves out of a copy).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Links {
+    /// As `cao skills add`: follow those that stay inside the folder,
+    /// refuse the others, leave out CAO's bookkeeping files.
+    StayInside,
+    /// As `cao init`: follow them all, copy everything.
+    Follow,
 }
 
 /// A fresh staging area inside `store` for a folder `name`, which the
@@ -168,7 +187,13 @@ fn store_error(store: &Path, e: &std::io::Error) -> String {
     )
 }
 
-fn copy_tree(root: &Path, src: &Path, dest: &Path, depth: usize) -> Result<(), String> {
+fn copy_tree(
+    root: &Path,
+    src: &Path,
+    dest: &Path,
+    links: Links,
+    depth: usize,
+) -> Result<(), String> {
     if depth > 32 {
         return Err(format!("{} is nested too deeply to copy", src.display()));
     }
@@ -178,13 +203,14 @@ fn copy_tree(root: &Path, src: &Path, dest: &Path, depth: usize) -> Result<(), S
         let entry = entry.map_err(|e| format!("cannot read {}: {e}", src.display()))?;
         let from = entry.path();
         let name = entry.file_name();
-        if NEVER_COPIED.iter().any(|n| name == *n) {
+        if links == Links::StayInside && NEVER_COPIED.iter().any(|n| name == *n) {
             continue;
         }
         let link = fs::symlink_metadata(&from)
             .map(|m| m.file_type().is_symlink())
             .unwrap_or(false);
-        if link && !crate::core::skill::symlink_stays_inside(root, &from) {
+        let refused = links == Links::StayInside && link;
+        if refused && !crate::core::skill::symlink_stays_inside(root, &from) {
             return Err(format!(
                 "{} is a symlink that points outside the skill folder: replace it with the file itself",
                 from.display()
@@ -194,7 +220,7 @@ fn copy_tree(root: &Path, src: &Path, dest: &Path, depth: usize) -> Result<(), S
             fs::metadata(&from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
         let to = dest.join(&name);
         if meta.is_dir() {
-            copy_tree(root, &from, &to, depth + 1)?;
+            copy_tree(root, &from, &to, links, depth + 1)?;
         } else if meta.is_file() {
             fs::copy(&from, &to).map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
         }
