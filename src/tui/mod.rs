@@ -226,6 +226,7 @@ impl Watch {
             if state.0.is_some() && targets == state.1 {
                 return;
             }
+            let rescan = tx.clone();
             let Ok(mut debouncer) = new_debouncer(
                 Duration::from_millis(250),
                 None,
@@ -241,6 +242,9 @@ impl Watch {
                 let _ = debouncer.watch(dir, RecursiveMode::NonRecursive);
             }
             *state = (Some(debouncer), targets);
+            // What changed between the last read and these watches is seen by no
+            // watch: read once more (the same set next time, so no loop).
+            let _ = rescan.send(AppEvent::Changed);
         });
     }
 }
