@@ -9,9 +9,14 @@ use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::json;
 
 use crate::core::catalog::{self, Format};
+use crate::core::changes::Changes;
+use crate::core::doctor;
 use crate::core::editor;
+use crate::core::git;
 use crate::core::profile;
+use crate::core::remote;
 use crate::core::skill;
+use crate::core::source;
 use crate::core::store::{self, Home};
 use crate::core::text::{sanitize, sanitize_line};
 
@@ -25,6 +30,11 @@ pub struct Cli {
     /// The CAO home (default: $CAO_HOME_DIR, else ~/.aws/cli-agent-orchestrator)
     #[arg(long, global = true, value_name = "DIR")]
     pub home: Option<PathBuf>,
+    /// The installed CAO: its package, its venv or its `cao` executable
+    /// (default: $SKILLTUI_CAO, else `cao` on PATH, else the uv tool and
+    /// pipx homes)
+    #[arg(long, global = true, value_name = "DIR")]
+    pub cao: Option<PathBuf>,
     /// Colour theme for the TUI (a file in themes/ or the user's config dir)
     #[arg(long, global = true, value_name = "NAME")]
     pub theme: Option<String>,
@@ -41,10 +51,39 @@ pub enum Command {
     },
     /// Print the body CAO's load_skill returns for NAME
     Show { name: String },
-    /// Validate a skill folder and install it atomically
+    /// Install skills from a folder, a folder of skills or a git repository
+    /// (owner/repo[/path][@ref], a GitHub/GitLab tree URL, any git URL[@ref])
     Add {
-        path: PathBuf,
-        /// Replace an installed skill of the same name
+        source: String,
+        /// Install the skill of this name from the source (repeatable)
+        #[arg(long = "skill", value_name = "NAME")]
+        skills: Vec<String>,
+        /// Install every skill the source holds
+        #[arg(long)]
+        all: bool,
+        /// Replace installed skills of the same name
+        #[arg(long)]
+        force: bool,
+    },
+    /// Locked skills: current, outdated, modified or missing
+    Check {
+        names: Vec<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Fetch locked skills, show what changes, replace them and re-pin
+    Update {
+        names: Vec<String>,
+        /// Also replace skills modified locally (their edits are lost)
+        #[arg(long)]
+        force: bool,
+    },
+    /// Install every skill of a lock file at its pinned commit
+    Sync {
+        /// The lock file to follow (default: <home>/skilltui.lock)
+        #[arg(long, value_name = "FILE")]
+        lock: Option<PathBuf>,
+        /// Also replace skills changed locally
         #[arg(long)]
         force: bool,
     },
@@ -67,6 +106,11 @@ pub enum Command {
         /// Print the whole composed prompt: body, blank line, block
         #[arg(long)]
         prompt: bool,
+    },
+    /// Why CAO sees what it sees: home, dirs, the CAO found, warnings
+    Doctor {
+        #[arg(long)]
+        json: bool,
     },
     /// Agent profiles and their skills
     #[command(subcommand)]
@@ -118,12 +162,20 @@ pub type Outcome = Result<(), String>;
 
 /// Runs a parsed command (the TUI is started by `main` when none is given).
 pub fn run(cli: &Cli, command: &Command) -> Outcome {
-    let home = Home::locate(cli.home.as_deref());
+    let home = Home::locate(cli.home.as_deref()).with_cao(cli.cao.as_deref());
     let mut out = Output::stdout();
     match command {
         Command::List { json } => list(&home, *json, &mut out),
         Command::Show { name } => show(&home, name, &mut out),
-        Command::Add { path, force } => add(&home, path, *force, &mut out),
+        Command::Add {
+            source,
+            skills,
+            all,
+            force,
+        } => add(&home, source, skills, *all, *force, &mut out),
+        Command::Check { names, json } => check(&home, names, *json, &mut out),
+        Command::Update { names, force } => update(&home, names, *force, &mut out),
+        Command::Sync { lock, force } => sync(&home, lock.as_deref(), *force, &mut out),
         Command::Remove { name } => {
             let dest = store::remove(&home, name)?;
             out.line(&format!(
@@ -140,6 +192,12 @@ pub fn run(cli: &Cli, command: &Command) -> Outcome {
             format,
             prompt,
         } => catalog(&home, profile, (*format).into(), *prompt, &mut out),
+        Command::Doctor { json } => {
+            let clipboard = crate::tui::clipboard::ClipEnv::from_env().describe();
+            let report = doctor::report(&home, cli.home.as_deref(), clipboard);
+            doctor_print(&report, *json, &mut out);
+            Ok(())
+        }
         Command::Profile(ProfileCommand::List { json }) => profile_list(&home, *json, &mut out),
         Command::Profile(ProfileCommand::Enable { profile, skills }) => {
             toggle(&home, profile, skills, true, &mut out)
@@ -185,6 +243,9 @@ pub fn warn(msg: &str) {
 
 fn list(home: &Home, json: bool, out: &mut Output) -> Outcome {
     let listing = store::list(home, json);
+    for problem in &listing.problems {
+        warn(problem);
+    }
     if json {
         let rows: Vec<_> = listing
             .entries
@@ -226,7 +287,7 @@ fn list(home: &Home, json: bool, out: &mut Output) -> Outcome {
             "{hidden} skill folder(s) are invalid or shadowed: `skilltui list --json` says why"
         ));
     }
-    if valid.is_empty() {
+    if valid.is_empty() && listing.problems.is_empty() {
         warn(&format!(
             "no skills in {}: `skilltui init` seeds the defaults",
             home.skills_dir().display()
@@ -242,25 +303,212 @@ fn show(home: &Home, name: &str, out: &mut Output) -> Outcome {
     Ok(())
 }
 
-fn add(home: &Home, path: &std::path::Path, force: bool, out: &mut Output) -> Outcome {
-    let added = store::add(home, path, force)?;
-    out.line(&format!("Skill '{}' installed successfully", added.name));
-    if let Some(d) = added.replaced {
+fn add(
+    home: &Home,
+    source: &str,
+    names: &[String],
+    all: bool,
+    force: bool,
+    out: &mut Output,
+) -> Outcome {
+    let opened = remote::open(home, source, &mut progress_meter(), None)?;
+    let picks = match source::pick(&opened.found, names, all, &opened.label) {
+        Ok(p) => p,
+        Err(e) => {
+            if opened.found.len() > 1 && names.is_empty() {
+                found_table(&opened.found, out);
+            }
+            return Err(e);
+        }
+    };
+    let installed = remote::install(home, &opened, &picks, force)?;
+    let pinned = opened
+        .git
+        .as_ref()
+        .map(|g| format!(" (pinned at {})", short(&g.commit)))
+        .unwrap_or_default();
+    for i in &installed {
+        if i.unchanged {
+            out.line(&format!(
+                "Skill '{}' is already installed as is{pinned}",
+                i.name
+            ));
+            continue;
+        }
         out.line(&format!(
-            "replaced the previous version: {} added, {} removed, {} changed",
-            d.added.len(),
-            d.removed.len(),
-            d.changed.len()
+            "Skill '{}' installed successfully{pinned}",
+            i.name
         ));
-    }
-    for w in skill::check_folder(&added.dest, true).warnings {
-        warn(&w);
+        if let Some(c) = &i.changes {
+            print_changes("replaced the previous version", c, out);
+        }
+        for w in skill::check_folder(&i.dest, true).warnings {
+            warn(&w);
+        }
     }
     Ok(())
 }
 
+/// The skills a source holds: name, CAO verdict, store state, description.
+fn found_table(found: &[source::Found], out: &mut Output) {
+    let width = found
+        .iter()
+        .map(|f| f.name().chars().count())
+        .max()
+        .unwrap_or(4);
+    for f in found {
+        let verdict = match f.checked.errors.first() {
+            None => "ok".to_string(),
+            Some(e) => format!("invalid: {e}"),
+        };
+        let state = format!("{:?}", f.state).to_lowercase();
+        let first = f.checked.description.as_deref().unwrap_or("");
+        let first = first.lines().next().unwrap_or("");
+        out.line(&format!(
+            "{:width$}  {:9}  {}  {}",
+            sanitize_line(&f.name()),
+            state,
+            sanitize_line(&verdict),
+            sanitize_line(first)
+        ));
+    }
+}
+
+fn short(commit: &str) -> &str {
+    &commit[..commit.len().min(12)]
+}
+
+fn print_changes(what: &str, c: &Changes, out: &mut Output) {
+    out.line(&format!("{what}: {}", c.summary()));
+    for l in c.render() {
+        out.line(&sanitize_line(&l));
+    }
+}
+
+/// Shows git's progress on stderr when a person is watching it.
+fn progress_meter() -> impl FnMut(git::Progress) {
+    let tty = std::io::stderr().is_terminal();
+    move |p: git::Progress| {
+        if tty {
+            eprint!("\r\x1b[2K{}: {}%", p.phase, p.percent);
+            if p.percent == 100 {
+                eprintln!();
+            }
+        }
+    }
+}
+
+fn check(home: &Home, names: &[String], json: bool, out: &mut Output) -> Outcome {
+    let rows = remote::check(home, names)?;
+    if json {
+        let items: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                json!({
+                    "name": r.name,
+                    "status": r.status,
+                    "source": r.entry.source,
+                    "path": r.entry.path,
+                    "ref": r.entry.reference,
+                    "commit": r.entry.commit,
+                    "upstream": r.upstream,
+                    "error": r.error,
+                })
+            })
+            .collect();
+        out.line(&serde_json::to_string_pretty(&items).unwrap_or_default());
+    } else {
+        let width = rows
+            .iter()
+            .map(|r| r.name.chars().count())
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        out.line(&format!("{:width$}  {:8}  Source", "Name", "Status"));
+        for r in &rows {
+            let status = format!("{:?}", r.status).to_lowercase();
+            let at = r.entry.reference.as_deref().unwrap_or("default branch");
+            out.line(&format!(
+                "{:width$}  {status:8}  {}@{at}",
+                sanitize_line(&r.name),
+                sanitize_line(&r.entry.source)
+            ));
+        }
+    }
+    for r in &rows {
+        if let Some(e) = &r.error {
+            warn(&format!("{}: {e}", r.name));
+        }
+    }
+    if rows.is_empty() {
+        warn("no skills are locked: `skilltui add OWNER/REPO` installs and pins one");
+    }
+    Ok(())
+}
+
+/// Prints each outcome; any failure makes the command fail after the rest
+/// ran.
+fn report_outcomes(outcomes: &[remote::Outcome], verb: &str, out: &mut Output) -> Outcome {
+    let errors: Vec<&String> = outcomes
+        .iter()
+        .filter_map(|o| o.result.as_ref().err())
+        .collect();
+    // A single failure is the command's one error line.
+    let alone = errors.len() == 1;
+    let mut failed = 0;
+    for o in outcomes {
+        match &o.result {
+            Ok(remote::Done::Current) => out.line(&format!("{}: current", o.name)),
+            Ok(remote::Done::Installed { commit, changes }) => match changes {
+                Some(c) => {
+                    print_changes(&format!("{}: {verb} to {}", o.name, short(commit)), c, out)
+                }
+                None => out.line(&format!("{}: installed at {}", o.name, short(commit))),
+            },
+            Err(e) => {
+                failed += 1;
+                if !alone {
+                    eprintln!("error: {}", sanitize_line(e));
+                }
+            }
+        }
+    }
+    match failed {
+        0 => Ok(()),
+        1 if alone => Err(errors[0].clone()),
+        n => Err(format!(
+            "{n} of {} skill(s) were not {verb}: see the lines above",
+            outcomes.len()
+        )),
+    }
+}
+
+fn update(home: &Home, names: &[String], force: bool, out: &mut Output) -> Outcome {
+    let outcomes = remote::update(home, names, force, &mut progress_meter())?;
+    if outcomes.is_empty() {
+        warn("no skills are locked: `skilltui add OWNER/REPO` installs and pins one");
+    }
+    report_outcomes(&outcomes, "updated", out)
+}
+
+fn sync(home: &Home, lock: Option<&std::path::Path>, force: bool, out: &mut Output) -> Outcome {
+    let synced = remote::sync(home, lock, force, &mut progress_meter())?;
+    for name in &synced.unlocked {
+        out.line(&format!("{name}: installed here but not in the lock"));
+    }
+    report_outcomes(&synced.outcomes, "synced", out)
+}
+
 fn init(home: &Home, out: &mut Output) -> Outcome {
+    // A CAO the user named but that is not one is a typo to fix, not a
+    // reason to seed only our own skills (the TUI's menu shows why instead).
+    if let Some(why) = home.named_cao_error() {
+        return Err(format!("{why}: {}", crate::core::cao::INSTALL_HINT));
+    }
     let report = store::seed(home, None)?;
+    if let Some(note) = store::cao_skills_note(home) {
+        warn(&note);
+    }
     for name in &report.seeded {
         out.line(&format!("seeded {name}"));
     }
@@ -317,6 +565,9 @@ fn validate(paths: &[PathBuf], json: bool, out: &mut Output) -> Outcome {
 
 fn catalog(home: &Home, name: &str, format: Format, prompt: bool, out: &mut Output) -> Outcome {
     let p = profile::load(home, name)?;
+    if let Some(problem) = p.unread_frontmatter() {
+        warn(&problem);
+    }
     let listing = store::list(home, false);
     let selection = catalog::select(&listing, p.skills.as_deref());
     for pattern in &selection.unmatched {
@@ -334,6 +585,55 @@ fn catalog(home: &Home, name: &str, format: Format, prompt: bool, out: &mut Outp
         out.line(&text);
     }
     Ok(())
+}
+
+fn doctor_print(r: &doctor::Report, json: bool, out: &mut Output) {
+    if json {
+        out.line(&serde_json::to_string_pretty(r).unwrap_or_default());
+        return;
+    }
+    // Each line is one fact: a newline inside a path or a name must not
+    // start a line of its own.
+    for line in doctor_lines(r) {
+        out.line(&sanitize_line(&line));
+    }
+}
+
+fn doctor_lines(r: &doctor::Report) -> Vec<String> {
+    let mark = |d: &doctor::Dir| if d.exists { "" } else { "  (missing)" };
+    let mut lines = vec![
+        format!("home        {} (from {})", r.home.display(), r.home_from),
+        format!("store       {}", r.store.display()),
+    ];
+    for d in &r.extra_dirs {
+        lines.push(format!("extra dir   {}{}", d.path.display(), mark(d)));
+    }
+    for d in &r.profile_dirs {
+        let label = d.label.as_deref().unwrap_or("");
+        let (path, missing) = (d.path.display(), mark(d));
+        lines.push(format!("profiles    {path} ({label}){missing}"));
+    }
+    lines.push(match (&r.cao.package, &r.cao.version) {
+        (Some(p), v) => format!(
+            "cao         {} {} (via {})",
+            v.as_deref().unwrap_or("(unknown version)"),
+            p.display(),
+            r.cao.how
+        ),
+        (None, _) => format!("cao         not found: {}", r.cao.how),
+    });
+    let git = r.git.as_ref().map(|g| g.display().to_string());
+    lines.push(format!(
+        "git         {}",
+        git.as_deref().unwrap_or("not on PATH")
+    ));
+    lines.push(format!("clipboard   {}", r.clipboard));
+    lines.push(format!("colours     {}", r.colours));
+    lines.extend(r.warnings.iter().map(|w| format!("warning     {w}")));
+    if r.warnings.is_empty() {
+        lines.push("warnings    none".into());
+    }
+    lines
 }
 
 fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
@@ -354,6 +654,7 @@ fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
                     "source": l.location.source,
                     "skills": loaded.as_ref().ok().map(|p| p.skills.clone()),
                     "error": loaded.as_ref().err(),
+                    "warning": loaded.as_ref().ok().and_then(|p| p.unread_frontmatter()),
                     "shadows": l.also_in,
                 })
             })
@@ -370,6 +671,9 @@ fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
     out.line(&format!("{:width$}  {:11}  Skills", "Profile", "Source"));
     for (l, loaded) in &rows {
         let skills = match loaded {
+            Ok(p) if p.unread_frontmatter().is_some() => {
+                "(every skill: starts with a byte-order mark, so CAO reads no frontmatter)".into()
+            }
             Ok(p) => match &p.skills {
                 None => "(every skill)".to_string(),
                 Some(s) if s.is_empty() => "(none)".to_string(),

@@ -1,6 +1,9 @@
 //! The bad-input table: each case gets one clear `error:` line on stderr,
 //! exit 1, and leaves the store and the profiles exactly as they were.
 
+#[path = "common/fake_cao.rs"]
+mod fake_cao;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -12,6 +15,8 @@ fn skilltui(home: &Path, args: &[&str]) -> (i32, String, String) {
         .arg(home)
         .args(args)
         .env_remove("CAO_HOME_DIR")
+        // The stand-in CAO `setup` makes beside the home.
+        .env("SKILLTUI_CAO", home.with_file_name("cao-venv"))
         .output()
         .expect("runs");
     (
@@ -56,6 +61,7 @@ fn snapshot(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 
 fn setup() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
+    fake_cao::make(tmp.path());
     let home = tmp.path().join("home");
     let good = home.join("skills/good");
     fs::create_dir_all(&good).unwrap();
@@ -122,6 +128,11 @@ fn bad_skill_sources_are_refused_without_touching_the_store() {
     f.set_len(50 * 1024 * 1024).unwrap();
     let file_not_dir = t.join("src/plainfile");
     fs::write(&file_not_dir, "x").unwrap();
+    let tabbed = source(
+        t,
+        "tabbed",
+        b"---\nname: tabbed\n\t# a note\ndescription: d\n---\n",
+    );
     let leaky = source(t, "leaky", b"---\nname: leaky\ndescription: d\n---\n");
     std::os::unix::fs::symlink("/etc/hostname", leaky.join("host")).unwrap();
     let cases: &[(&Path, &str)] = &[
@@ -129,6 +140,7 @@ fn bad_skill_sources_are_refused_without_touching_the_store() {
         (&binary, "not valid UTF-8"),
         (&latin1, "not valid UTF-8"),
         (&typed, "quote it"),
+        (&tabbed, "a tab in the indentation"),
         (&huge, "MiB"),
         (&file_not_dir, "not a directory"),
         (&leaky, "points outside the skill folder"),
@@ -273,4 +285,220 @@ fn fifos_where_files_belong_never_hang() {
     let (code, _, _) = skilltui_or_hang(&home, &["catalog", "dev"]);
     assert_eq!(code, 0);
     assert_eq!(snapshot(&home), before);
+}
+
+/// Nested `<<: [*a, *a, ...]` merges: 4 * 8^8 entries if built.
+fn merge_bomb() -> String {
+    let mut doc = "l0: &l0 {a: 1, b: 2, c: 3, d: 4}\n".to_string();
+    for i in 1..=8 {
+        let refs = vec![format!("*l{}", i - 1); 8].join(", ");
+        doc.push_str(&format!("l{i}: &l{i} {{<<: [{refs}]}}\n"));
+    }
+    doc
+}
+
+#[test]
+fn a_merge_key_bomb_is_one_invalid_file_not_a_stall() {
+    let (_tmp, home) = setup();
+    let bomb = merge_bomb();
+    fs::create_dir_all(home.join("skills/bomb")).unwrap();
+    fs::write(
+        home.join("skills/bomb/SKILL.md"),
+        format!("---\nname: bomb\ndescription: b\n{bomb}---\n"),
+    )
+    .unwrap();
+    fs::write(
+        home.join("agent-store/bomb.md"),
+        format!("---\nname: bomb\ndescription: b\n{bomb}---\n"),
+    )
+    .unwrap();
+    let (code, out, _) = skilltui_or_hang(&home, &["list", "--json"]);
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let status = |name: &str| {
+        let e = json.as_array().unwrap().iter().find(|e| e["name"] == name);
+        e.map(|e| (e["status"].clone(), e["errors"].to_string()))
+            .unwrap()
+    };
+    assert_eq!(status("good").0, "ok");
+    assert_eq!(status("bomb").0, "invalid");
+    assert!(status("bomb").1.contains("merge keys"), "{out}");
+    let (code, out, _) = skilltui_or_hang(&home, &["profile", "list"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("merge keys") && out.contains("dev"), "{out}");
+}
+
+/// Runs skilltui as an unprivileged user (root reads anything), or `None`
+/// when that is not possible here.
+fn skilltui_unprivileged(home: &Path, args: &[&str]) -> Option<(i32, String, String)> {
+    let root = unsafe { libc::geteuid() } == 0;
+    if !root {
+        return Some(skilltui(home, args));
+    }
+    let out = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_skilltui"))
+        .arg("--home")
+        .arg(home)
+        .args(args)
+        .env_remove("CAO_HOME_DIR")
+        .output()
+        .ok()?;
+    Some((
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
+}
+
+fn chmod(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+}
+
+#[test]
+fn unreadable_files_are_invalid_with_the_os_error() {
+    let (tmp, home) = setup();
+    chmod(tmp.path(), 0o755);
+    fs::create_dir_all(home.join("skills/locked")).unwrap();
+    fs::write(
+        home.join("skills/locked/SKILL.md"),
+        "---\nname: locked\ndescription: d\n---\n",
+    )
+    .unwrap();
+    chmod(&home.join("skills/locked/SKILL.md"), 0o000);
+    let Some((code, out, err)) = skilltui_unprivileged(&home, &["list", "--json"]) else {
+        eprintln!("skipped: cannot run as an unprivileged user (no setpriv)");
+        return;
+    };
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"good\""), "{out}");
+    let locked = out.split("\"locked\"").nth(1).unwrap_or_default();
+    assert!(locked.contains("\"invalid\""), "{out}");
+    assert!(locked.contains("Permission denied"), "{out}");
+    chmod(&home.join("skills"), 0o000);
+    let (_, _, err) = skilltui_unprivileged(&home, &["list"]).unwrap();
+    assert!(err.contains("Permission denied"), "{err}");
+    assert!(!err.contains("init"), "{err}");
+    let (code, _, err) = skilltui_unprivileged(&home, &["remove", "good"]).unwrap();
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("Permission denied") && !err.contains("does not exist"),
+        "{err}"
+    );
+    chmod(&home.join("skills"), 0o755);
+}
+
+#[test]
+fn messages_name_the_real_problem() {
+    let (tmp, home) = setup();
+    let src = tmp.path().join("src/fifo");
+    fs::create_dir_all(&src).unwrap();
+    mkfifo(&src.join("SKILL.md"));
+    assert_refused(&home, &["add", src.to_str().unwrap()], "not a regular file");
+    fs::write(
+        tmp.path().join("elsewhere.md"),
+        "---\nskills: [good]\n---\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        tmp.path().join("elsewhere.md"),
+        home.join("agent-store/linked.md"),
+    )
+    .unwrap();
+    assert_refused(
+        &home,
+        &["profile", "enable", "linked", "good"],
+        "symlink that leads outside",
+    );
+    // CAO strips names it looks up: remove and enable agree on 'good '.
+    let (code, out, err) = skilltui(&home, &["profile", "enable", "dev", "good "]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("already enabled"), "{out}");
+    assert_eq!(skilltui(&home, &["remove", "good "]).0, 0);
+    assert!(!home.join("skills/good").exists());
+}
+
+#[test]
+fn a_bom_profile_is_flagged_and_never_edited() {
+    let (_tmp, home) = setup();
+    fs::write(
+        home.join("agent-store/bom.md"),
+        "\u{feff}---\nname: bom\ndescription: d\nskills: [good]\n---\nPrompt\n",
+    )
+    .unwrap();
+    let (code, out, _) = skilltui(&home, &["profile", "list"]);
+    assert_eq!(code, 0);
+    let row = out.lines().find(|l| l.starts_with("bom ")).unwrap();
+    assert!(row.contains("byte-order mark"), "{row}");
+    let (_, _, err) = skilltui(&home, &["catalog", "bom"]);
+    assert!(err.contains("byte-order mark"), "{err}");
+    for verb in ["enable", "disable"] {
+        assert_refused(
+            &home,
+            &["profile", verb, "bom", "good"],
+            "save it as UTF-8 without BOM",
+        );
+    }
+}
+
+/// The system calls `add` makes, traced, or `None` without strace.
+fn traced_add(home: &Path, src: &Path, force: bool) -> Option<Vec<String>> {
+    let trace = home.with_file_name("trace");
+    let mut cmd = Command::new("strace");
+    cmd.args([
+        "-f",
+        "-e",
+        "trace=syncfs,fsync,rename,renameat,renameat2",
+        "-o",
+    ])
+    .arg(&trace)
+    .arg(env!("CARGO_BIN_EXE_skilltui"))
+    .arg("--home")
+    .arg(home)
+    .arg("add")
+    .arg(src);
+    if force {
+        cmd.arg("--force");
+    }
+    // strace fails as a whole where tracing is not permitted.
+    let status = cmd.env_remove("CAO_HOME_DIR").output().ok()?.status;
+    if !status.success() {
+        return None;
+    }
+    let text = fs::read_to_string(&trace).ok()?;
+    Some(text.lines().map(|l| l.to_string()).collect())
+}
+
+#[test]
+fn a_skill_is_on_disk_before_it_is_renamed_into_place() {
+    let (tmp, home) = setup();
+    let src = source(
+        tmp.path(),
+        "fresh",
+        b"---\nname: fresh\ndescription: d\n---\n",
+    );
+    for force in [false, true] {
+        if force {
+            // Same content is "already installed": give --force something to replace.
+            fs::write(
+                src.join("SKILL.md"),
+                "---\nname: fresh\ndescription: changed\n---\n",
+            )
+            .unwrap();
+        }
+        let Some(calls) = traced_add(&home, &src, force) else {
+            eprintln!("skipped: strace is not available");
+            return;
+        };
+        let at = |what: &str| calls.iter().position(|l| l.contains(what));
+        let swap = at("rename").unwrap_or_else(|| panic!("no rename: {calls:?}"));
+        let synced = at("syncfs(").or(at("fsync("));
+        assert!(synced.is_some_and(|s| s < swap), "{calls:?}");
+        let dir_synced = calls[swap..].iter().any(|l| l.contains("fsync("));
+        assert!(
+            dir_synced,
+            "the store is not synced after the rename: {calls:?}"
+        );
+    }
 }

@@ -14,6 +14,12 @@
 //! `SKILLTUI_PARITY_KEEP=1` (keep the generated homes and print where),
 //! `SKILLTUI_PARITY_SHOW` (how many differences to print, default 30), `SKILLTUI_PYTHON`
 //! (the python3 used to create the venv), `SKILLTUI_SKIP_PARITY=1` (skip, loudly).
+//!
+//! `cao_parity_fuzz` compares `validate` with CAO on thousands of fuzzed frontmatters
+//! (`SKILLTUI_PARITY_FUZZ`, `SKILLTUI_PARITY_FUZZ_SEED`).
+
+#[path = "common/venv.rs"]
+mod venv;
 
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -24,33 +30,34 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// The oracle, plus the libraries that decide its behaviour (YAML and JSON frontmatter parsing,
-/// model validation, .env parsing, skills-ref's strictyaml) pinned so that answers do not drift.
-const REQUIREMENTS: &[&str] = &[
-    "cli-agent-orchestrator==2.5.4",
-    "skills-ref==0.1.1",
-    "PyYAML==6.0.3",
-    "python-frontmatter==1.3.0",
-    "pydantic==2.14.3",
-    "python-dotenv==1.2.4",
-    "strictyaml==1.7.3",
-];
 const RUN_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The venv's python, built once for both tests; `None` when skipped.
+fn oracle_python() -> Option<PathBuf> {
+    static VENV: Mutex<Option<PathBuf>> = Mutex::new(None);
+    if std::env::var("SKILLTUI_SKIP_PARITY").as_deref() == Ok("1") {
+        eprintln!("parity: SKIPPED (SKILLTUI_SKIP_PARITY=1)");
+        return None;
+    }
+    let mut venv = VENV.lock().unwrap_or_else(|e| e.into_inner());
+    if venv.is_none() {
+        let python = venv::find_python3().unwrap_or_else(|| {
+            panic!(
+                "parity: python3 (>= 3.10) not found on PATH; it is needed to build the CAO oracle \
+                 venv. Install python3 (with the venv module) or set SKILLTUI_SKIP_PARITY=1 to skip \
+                 this test explicitly."
+            )
+        });
+        *venv = Some(venv::ensure_venv(&python));
+    }
+    venv.clone()
+}
 
 #[test]
 fn cao_parity() {
-    if std::env::var("SKILLTUI_SKIP_PARITY").as_deref() == Ok("1") {
-        eprintln!("parity: SKIPPED (SKILLTUI_SKIP_PARITY=1)");
+    let Some(venv_python) = oracle_python() else {
         return;
-    }
-    let python = find_python3().unwrap_or_else(|| {
-        panic!(
-            "parity: python3 (>= 3.10) not found on PATH; it is needed to build the CAO oracle \
-             venv. Install python3 (with the venv module) or set SKILLTUI_SKIP_PARITY=1 to skip \
-             this test explicitly."
-        )
-    });
-    let venv_python = ensure_venv(&python);
+    };
 
     let seed = std::env::var("SKILLTUI_PARITY_SEED").unwrap_or_else(|_| "1".into());
     let count = env_usize("SKILLTUI_PARITY_COUNT", 320);
@@ -89,7 +96,11 @@ fn cao_parity() {
         &std::fs::read(root.join("expected.json")).expect("read expected.json"),
     )
     .expect("parse expected.json");
-    check_built_in_profiles(&expected["built_in_profiles"]);
+    let venv_dir = venv_python
+        .parent()
+        .and_then(Path::parent)
+        .expect("venv dir");
+    check_built_in_profiles(&expected["built_in_profiles"], venv_dir);
     let homes = expected["homes"].as_array().expect("homes").clone();
     let cwd = PathBuf::from(expected["cwd"].as_str().expect("cwd"));
 
@@ -108,7 +119,7 @@ fn cao_parity() {
                     if i >= homes.len() {
                         break;
                     }
-                    let r = check_home(&bin, &cwd, &homes[i]);
+                    let r = check_home(&bin, &cwd, venv_dir, &homes[i]);
                     results.lock().unwrap().push((i, r));
                 }
             });
@@ -180,6 +191,114 @@ fn cao_parity() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// differential fuzz of frontmatters
+// ---------------------------------------------------------------------------------------------
+
+/// Thousands of SKILL.md files assembled from what people write by hand (tabs, comments, quotes,
+/// block scalars, flow maps, anchors, tags, unicode, CRLF, odd `---` lines); `skilltui validate`
+/// must agree with CAO's `validate_skill_folder` on validity, name and description, every time.
+/// Knobs: `SKILLTUI_PARITY_FUZZ` (how many, default 3000), `SKILLTUI_PARITY_FUZZ_SEED`
+/// (default 1).
+#[test]
+fn cao_parity_fuzz() {
+    let Some(venv_python) = oracle_python() else {
+        return;
+    };
+    let seed = std::env::var("SKILLTUI_PARITY_FUZZ_SEED").unwrap_or_else(|_| "1".into());
+    let count = env_usize("SKILLTUI_PARITY_FUZZ", 3000);
+    let tmp = tempfile::tempdir().expect("create temp dir");
+    let root = tmp.path().join("fuzz-root");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parity/gen_and_oracle.py");
+    let status = Command::new(&venv_python)
+        .arg(&script)
+        .arg(&root)
+        .args(["--fuzz", &count.to_string(), "--seed", &seed])
+        .env("PYTHONUTF8", "1")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .stdin(Stdio::null())
+        .status()
+        .expect("run gen_and_oracle.py --fuzz");
+    assert!(status.success(), "parity fuzz: the oracle failed: {status}");
+    let expected: Value =
+        serde_json::from_slice(&std::fs::read(root.join("fuzz.json")).expect("read fuzz.json"))
+            .expect("parse fuzz.json");
+    let cases = expected["cases"].as_array().expect("cases");
+    let failures: Vec<String> = cases
+        .chunks(400)
+        .flat_map(|chunk| fuzz_chunk(tmp.path(), chunk))
+        .collect();
+    for f in failures.iter().take(env_usize("SKILLTUI_PARITY_SHOW", 30)) {
+        eprintln!("{f}");
+    }
+    eprintln!(
+        "parity fuzz: {} frontmatters, {} differences (seed {seed})",
+        cases.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "parity fuzz: skilltui and CAO disagree on {} of {} frontmatters (reproduce with \
+         SKILLTUI_PARITY_FUZZ_SEED={seed} SKILLTUI_PARITY_FUZZ={count})",
+        failures.len(),
+        cases.len()
+    );
+}
+
+/// `skilltui validate` over one chunk of cases; a description of each disagreement.
+fn fuzz_chunk(scratch: &Path, chunk: &[Value]) -> Vec<String> {
+    let bin = Path::new(env!("CARGO_BIN_EXE_skilltui"));
+    let mut cmd = Command::new(bin);
+    cmd.arg("--home")
+        .arg(scratch.join("cao-home"))
+        .arg("validate")
+        .args(chunk.iter().map(|c| str_field(c, "path")))
+        .arg("--json")
+        .env("HOME", scratch)
+        .env("NO_COLOR", "1");
+    let r = run_with_timeout(cmd, RUN_TIMEOUT);
+    let got = match serde_json::from_slice::<Value>(&r.stdout) {
+        Ok(Value::Array(a)) if a.len() == chunk.len() => a,
+        _ => {
+            return vec![format!(
+                "parity fuzz: validate gave no usable answer: {}",
+                r.describe()
+            )];
+        }
+    };
+    let answer = |v: &Value| {
+        if v["valid"] == true {
+            format!(
+                "valid, name {}, description {}",
+                v["name"], v["description"]
+            )
+        } else {
+            format!(
+                "invalid ({})",
+                v.get("error").or(v.get("errors")).unwrap_or(&Value::Null)
+            )
+        }
+    };
+    chunk
+        .iter()
+        .zip(&got)
+        .filter(|(want, have)| {
+            want["valid"] != have["valid"]
+                || (want["valid"] == true
+                    && (want["name"] != have["name"] || want["description"] != have["description"]))
+        })
+        .map(|(want, have)| {
+            format!(
+                "--- fuzz difference at {}\n    SKILL.md: {:?}\n    CAO:      {}\n    skilltui: {}",
+                str_field(want, "path"),
+                str_field(want, "text"),
+                clip(&answer(want)),
+                clip(&answer(have))
+            )
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
 // one home
 // ---------------------------------------------------------------------------------------------
 
@@ -203,6 +322,8 @@ struct Diff {
 struct Ctx<'a> {
     bin: &'a Path,
     cwd: &'a Path,
+    /// The venv whose CAO serves the built-in profiles.
+    cao: &'a Path,
     id: String,
     home: String,
     fake_home: String,
@@ -216,6 +337,7 @@ impl Ctx<'_> {
             .args(args)
             .current_dir(self.cwd)
             .env_remove("CAO_HOME_DIR")
+            .env("SKILLTUI_CAO", self.cao)
             .env("HOME", &self.fake_home)
             .env(
                 "XDG_CONFIG_HOME",
@@ -226,7 +348,12 @@ impl Ctx<'_> {
     }
 
     fn command(&self, args: &[&str]) -> String {
-        let mut s = format!("HOME={} skilltui --home {}", self.fake_home, self.home);
+        let mut s = format!(
+            "HOME={} SKILLTUI_CAO={} skilltui --home {}",
+            self.fake_home,
+            self.cao.display(),
+            self.home
+        );
         for a in args {
             s.push(' ');
             s.push_str(&shell_quote(a));
@@ -252,10 +379,11 @@ impl Ctx<'_> {
     }
 }
 
-fn check_home(bin: &Path, cwd: &Path, h: &Value) -> HomeResult {
+fn check_home(bin: &Path, cwd: &Path, cao: &Path, h: &Value) -> HomeResult {
     let ctx = Ctx {
         bin,
         cwd,
+        cao,
         id: format!(
             "{} ({})",
             h["id"].as_str().unwrap(),
@@ -490,23 +618,30 @@ fn check_catalog(ctx: &Ctx, p: &Value, out: &mut HomeResult) {
     }
 }
 
-/// The built-in profiles skilltui embeds are CAO's packaged ones, unchanged.
-fn check_built_in_profiles(packaged: &Value) {
+/// The built-in profiles skilltui finds in the venv's CAO are the ones CAO
+/// itself lists, with the same text.
+fn check_built_in_profiles(packaged: &Value, venv: &Path) {
     let packaged = packaged.as_object().expect("built_in_profiles");
-    let ours: Vec<&str> = skilltui::core::profile::BUILT_IN
-        .iter()
-        .map(|(n, _)| *n)
-        .collect();
+    let search = skilltui::core::cao::Search {
+        flag: Some(venv.to_path_buf()),
+        ..Default::default()
+    };
+    let install = search
+        .find()
+        .expect("parity: skilltui finds the venv's CAO");
+    let ours = install.built_in_profiles();
     let theirs: Vec<&str> = packaged.keys().map(String::as_str).collect();
     assert_eq!(
         ours, theirs,
         "parity: built-in profile names differ from CAO's"
     );
-    for (name, text) in skilltui::core::profile::BUILT_IN {
+    for name in &ours {
+        let path = install.built_in_path(name).unwrap();
         assert_eq!(
-            Some(*text),
-            packaged[*name].as_str(),
-            "parity: src/core/cao_builtin/{name}.md differs from CAO's packaged copy"
+            std::fs::read_to_string(&path).ok().as_deref(),
+            packaged[name].as_str(),
+            "parity: {} differs from CAO's packaged copy",
+            path.display()
         );
     }
 }
@@ -699,105 +834,4 @@ fn env_usize(key: &str, default: usize) -> usize {
             .unwrap_or_else(|_| panic!("{key}={v:?} is not a number")),
         Err(_) => default,
     }
-}
-
-fn find_python3() -> Option<PathBuf> {
-    let mut candidates: Vec<PathBuf> = Vec::new();
-    if let Ok(p) = std::env::var("SKILLTUI_PYTHON") {
-        candidates.push(p.into());
-    }
-    candidates.push("python3".into());
-    if cfg!(windows) {
-        candidates.push("python".into());
-    }
-    candidates.into_iter().find(|c| {
-        Command::new(c)
-            .args([
-                "-c",
-                "import sys, venv; sys.exit(0 if sys.version_info >= (3, 10) else 1)",
-            ])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    })
-}
-
-fn venv_python(venv: &Path) -> PathBuf {
-    if cfg!(windows) {
-        venv.join("Scripts").join("python.exe")
-    } else {
-        venv.join("bin").join("python")
-    }
-}
-
-/// `<target>/parity-venv`, created once (atomically: built aside, then renamed into place).
-fn ensure_venv(python: &Path) -> PathBuf {
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
-    let venv = target.join("parity-venv");
-    let marker_text = REQUIREMENTS.join(" ");
-    let ready = |v: &Path| {
-        std::fs::read_to_string(v.join(".skilltui-parity-ready"))
-            .is_ok_and(|s| s.trim() == marker_text)
-            && venv_python(v).exists()
-    };
-    if ready(&venv) {
-        return venv_python(&venv);
-    }
-    eprintln!(
-        "parity: creating the oracle venv {} (one time: {})",
-        venv.display(),
-        marker_text
-    );
-    std::fs::create_dir_all(&target).expect("create target dir");
-    let tmp = target.join(format!("parity-venv.tmp-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    let st = Command::new(python)
-        .args(["-m", "venv"])
-        .arg(&tmp)
-        .status()
-        .expect("run python3 -m venv");
-    assert!(
-        st.success(),
-        "parity: `{} -m venv {}` failed",
-        python.display(),
-        tmp.display()
-    );
-    let st = Command::new(venv_python(&tmp))
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--disable-pip-version-check",
-            "--no-input",
-            "-q",
-        ])
-        .args(REQUIREMENTS)
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .status()
-        .expect("run pip");
-    if !st.success() {
-        let _ = std::fs::remove_dir_all(&tmp);
-        panic!(
-            "parity: `pip install {marker_text}` failed (network?); set SKILLTUI_SKIP_PARITY=1 to skip"
-        );
-    }
-    std::fs::write(tmp.join(".skilltui-parity-ready"), &marker_text).expect("write venv marker");
-    if !ready(&venv) {
-        let _ = std::fs::remove_dir_all(&venv); // a stale, incomplete one
-    }
-    if std::fs::rename(&tmp, &venv).is_err() {
-        // another test process won the race
-        let _ = std::fs::remove_dir_all(&tmp);
-        assert!(
-            ready(&venv),
-            "parity: could not put the venv in place at {}",
-            venv.display()
-        );
-    }
-    venv_python(&venv)
 }

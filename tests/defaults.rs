@@ -10,18 +10,14 @@ use skilltui::core::store::{self, Home};
 #[test]
 fn every_default_is_valid_and_lint_clean() {
     let tmp = tempfile::tempdir().unwrap();
-    let home = Home::at(tmp.path().join("home"), tmp.path().to_path_buf());
+    // No CAO: only our own defaults, none named like one of CAO's.
+    let home = Home::at(tmp.path().join("home"), tmp.path().to_path_buf())
+        .with_cao(Some(&tmp.path().join("no-cao")));
     let report = store::seed(&home, None).unwrap();
-    assert!(report.seeded.len() >= 5, "{:?}", report.seeded);
-    for name in [
-        "cao-supervisor-protocols",
-        "cao-worker-protocols",
-        "python-testing",
-        "code-style",
-        "security-review",
-    ] {
-        assert!(report.seeded.contains(&name.to_string()), "{name} missing");
-    }
+    assert_eq!(
+        report.seeded,
+        ["code-style", "python-testing", "security-review"]
+    );
     for name in &report.seeded {
         let c = skill::check_folder(&home.skills_dir().join(name), true);
         assert!(

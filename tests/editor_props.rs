@@ -28,7 +28,10 @@ fn listing() -> Listing {
             },
         })
         .collect();
-    Listing { entries }
+    Listing {
+        entries,
+        problems: Vec::new(),
+    }
 }
 
 fn quoted(name: &str, style: u8) -> String {

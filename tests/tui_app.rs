@@ -2,8 +2,11 @@
 //! files on disk checked, and every pane and dialog rendered on ratatui's
 //! TestBackend as insta snapshots at 120x40 and 80x24.
 
+#[path = "common/fake_cao.rs"]
+mod fake_cao;
+
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -30,7 +33,8 @@ const SUPERVISOR: &str = "---\nname: supervisor\ndescription: Coordinates worker
 fn fixture() -> Fixture {
     let tmp = snapshot_tempdir();
     let root = tmp.path().join("home");
-    let home = Home::at(root.clone(), tmp.path().to_path_buf());
+    let cao = fake_cao::make(tmp.path());
+    let home = Home::at(root.clone(), tmp.path().to_path_buf()).with_cao(Some(&cao));
     store::seed(&home, None).unwrap();
     write_skill(&root.join("skills"), "broken-yes", "yes");
     let extra = tmp.path().join("extra");
@@ -51,7 +55,7 @@ fn fixture() -> Fixture {
     )
     .unwrap();
     let app = App::new(
-        Home::at(root.clone(), tmp.path().to_path_buf()),
+        Home::at(root.clone(), tmp.path().to_path_buf()).with_cao(Some(&cao)),
         Theme::dark(),
     );
     Fixture {
@@ -296,11 +300,17 @@ fn remove_asks_and_names_the_folder() {
     );
 }
 
+/// The app on a home that does not exist yet, with CAO taken from `cao`.
+fn fresh_app(tmp: &Path, home: &str, cao: &Path) -> App {
+    let home = Home::at(tmp.join(home), tmp.to_path_buf()).with_cao(Some(cao));
+    App::new(home, Theme::dark())
+}
+
 #[test]
 fn first_run_offers_the_seed_menu() {
     let tmp = snapshot_tempdir();
-    let home = Home::at(tmp.path().join("new-home"), tmp.path().to_path_buf());
-    let mut app = App::new(home, Theme::dark());
+    let cao = fake_cao::make(tmp.path());
+    let mut app = fresh_app(tmp.path(), "new-home", &cao);
     let Some(Dialog::Seed(seed)) = &app.dialog else {
         panic!("seed menu")
     };
@@ -321,6 +331,45 @@ fn first_run_offers_the_seed_menu() {
         1,
         "only the missing one is pre-picked"
     );
+}
+
+#[test]
+fn the_seed_menu_groups_by_source_and_says_where_caos_skills_come_from() {
+    let tmp = snapshot_tempdir();
+    let cao = fake_cao::make(tmp.path());
+    let mut app = fresh_app(tmp.path(), "a", &cao);
+    let screen = format!("{}", render(&mut app, 120, 40).backend());
+    let heading = format!("Bundled with CAO {}", fake_cao::VERSION);
+    let cao_row = screen.find("cao-worker-protocols").unwrap();
+    let ours = screen.find("skilltui's own").unwrap();
+    assert!(
+        screen.find(&heading).unwrap() < cao_row && cao_row < ours,
+        "{screen}"
+    );
+    assert!(
+        screen.contains(&format!("from CAO {}", fake_cao::VERSION)),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("CAO's own skills come with CAO"),
+        "{screen}"
+    );
+    // The help names the CAO in use.
+    key(&mut app, KeyCode::Esc);
+    press(&mut app, "?");
+    let screen = format!("{}", render(&mut app, 120, 40).backend());
+    assert!(
+        screen.contains(&format!("CAO {} at ", fake_cao::VERSION)),
+        "{screen}"
+    );
+
+    let mut app = fresh_app(tmp.path(), "b", &tmp.path().join("no-cao"));
+    let screen = format!("{}", render(&mut app, 120, 40).backend());
+    assert!(
+        screen.contains("CAO's own skills come with CAO"),
+        "{screen}"
+    );
+    assert!(!screen.contains("Bundled with CAO"), "{screen}");
 }
 
 fn items_len(app: &App) -> usize {

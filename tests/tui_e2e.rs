@@ -1,52 +1,35 @@
-//! End to end: the real binary in a real terminal (tmux), real keys, and
-//! the files on disk checked afterwards.
+//! End to end: the real binary in a pseudo-terminal, real keys, and the
+//! files on disk checked afterwards.
 //!
-//! Each test starts its own tmux server (`tmux -L <unique name>`, killed by
-//! a Drop guard even when the test fails) with one 120x40 pane running
-//! `skilltui --home <temp home>` with HOME pointing at a temp dir too. The
-//! screen is polled with `capture-pane` until the expected text shows (a
-//! generous timeout, never a timed assertion); before asserting that
-//! something is absent, the screen must settle (two identical captures).
+//! Each test runs `skilltui --home <temp home>` with HOME pointing at a
+//! temp dir too, in its own 120x40 pty whose output a terminal emulator
+//! parses (tests/common/pty.rs). The screen is polled until the expected
+//! text shows (a generous timeout, never a timed assertion); before
+//! asserting that something is absent, the screen must settle (no output
+//! for a while). Needs nothing but the pty: no tmux.
 //!
-//! Needs `tmux`; without it every test fails with a clear message, unless
-//! `SKILLTUI_SKIP_TMUX=1`, which skips them.
+//! Unix only: the harness signals the program and reads the tty modes
+//! with libc.
+#![cfg(unix)]
+
+#[path = "common/fake_cao.rs"]
+mod fake_cao;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
+use portable_pty::CommandBuilder;
 use skilltui::core::store::{self, Home};
 
+#[path = "common/pty.rs"]
+mod pty;
+use pty::{Term, pane};
+
 const BIN: &str = env!("CARGO_BIN_EXE_skilltui");
-const TIMEOUT: Duration = Duration::from_secs(10);
 const WIDTH: u16 = 120;
 const HEIGHT: u16 = 40;
-/// What the wrapper shell prints when skilltui has exited.
-const EXITED: &str = "[skilltui exited";
 
-// ---- the harness ----------------------------------------------------------
-
-/// True when the tests should run; panics with a clear message when tmux
-/// is missing and skipping was not asked for.
-fn tmux_available() -> bool {
-    let found = Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if found {
-        return true;
-    }
-    if std::env::var("SKILLTUI_SKIP_TMUX").is_ok_and(|v| v == "1") {
-        eprintln!("tmux not found: skipping the end-to-end test (SKILLTUI_SKIP_TMUX=1)");
-        return false;
-    }
-    panic!(
-        "the end-to-end TUI tests need tmux, which is not installed \
-         (apt-get install tmux); set SKILLTUI_SKIP_TMUX=1 to skip them"
-    );
-}
+// ---- the setup ------------------------------------------------------------
 
 /// A temp dir holding the user's HOME (`user/`) and the CAO home (`h/`,
 /// kept short so paths fit on one line of a dialog).
@@ -60,11 +43,7 @@ impl Env {
         // paths the tests look for off the edge of a pane.
         let tmp = tempfile::Builder::new()
             .prefix("skt")
-            .tempdir_in(if cfg!(unix) {
-                Path::new("/tmp")
-            } else {
-                Path::new(".")
-            })
+            .tempdir_in("/tmp")
             .expect("temp dir");
         fs::create_dir_all(tmp.path().join("user")).unwrap();
         Env { tmp }
@@ -78,8 +57,17 @@ impl Env {
         self.tmp.path().join("user")
     }
 
+    /// The stand-in CAO every run of this env uses.
+    fn cao(&self) -> PathBuf {
+        let venv = self.tmp.path().join("cao-venv");
+        if !venv.exists() {
+            fake_cao::make(self.tmp.path());
+        }
+        venv
+    }
+
     fn home(&self) -> Home {
-        Home::at(self.root(), self.user())
+        Home::at(self.root(), self.user()).with_cao(Some(&self.cao()))
     }
 
     fn skills(&self) -> PathBuf {
@@ -111,210 +99,19 @@ fn write_skill(dir: &Path, name: &str, description: &str) {
     .unwrap();
 }
 
-fn sh_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
-}
-
-/// One private tmux server with skilltui running in its only pane.
-struct Tui {
-    socket: String,
-    target: String,
-    /// The server's socket file, which `kill-server` leaves behind.
-    socket_path: Option<PathBuf>,
-}
-
-impl Drop for Tui {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["-L", &self.socket, "kill-server"])
-            .output();
-        if let Some(p) = &self.socket_path {
-            let _ = fs::remove_file(p);
-        }
+/// Starts skilltui on `env`'s home in a fresh pty.
+fn start(env: &Env) -> Term {
+    let mut cmd = CommandBuilder::new(BIN);
+    cmd.arg("--home");
+    cmd.arg(env.root());
+    cmd.cwd(env.user());
+    for var in ["CAO_HOME_DIR", "NO_COLOR", "TMUX"] {
+        cmd.env_remove(var);
     }
-}
-
-impl Tui {
-    /// Starts skilltui on `env`'s home. The pane runs it under `sh`, which
-    /// reports the exit and the terminal's mode, then lingers so the final
-    /// screen can still be read.
-    fn start(env: &Env) -> Tui {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let socket = format!(
-            "skilltui-e2e-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        );
-        let script = format!(
-            "unset CAO_HOME_DIR NO_COLOR TMUX; export HOME={home}; \
-             timeout --foreground 300 {bin} --home {root}; \
-             echo \"{EXITED} with $?]\"; \
-             stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; \
-             echo; sleep 60",
-            home = sh_quote(&env.user().to_string_lossy()),
-            bin = sh_quote(BIN),
-            root = sh_quote(&env.root().to_string_lossy()),
-        );
-        let mut tui = Tui {
-            target: format!("{socket}:0.0"),
-            socket,
-            socket_path: None,
-        };
-        tui.tmux_ok(&[
-            "-f",
-            "/dev/null",
-            "new-session",
-            "-d",
-            "-s",
-            &tui.socket,
-            "-x",
-            &WIDTH.to_string(),
-            "-y",
-            &HEIGHT.to_string(),
-            "-c",
-            &env.user().to_string_lossy(),
-            "sh",
-            "-c",
-            &script,
-        ]);
-        let path = tui.display("#{socket_path}");
-        tui.socket_path = (!path.is_empty()).then(|| PathBuf::from(path));
-        tui
-    }
-
-    fn tmux(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .args(["-L", &self.socket])
-            .args(args)
-            .env_remove("TMUX")
-            .env_remove("CAO_HOME_DIR")
-            .env_remove("NO_COLOR")
-            .output()
-            .expect("run tmux")
-    }
-
-    fn tmux_ok(&self, args: &[&str]) -> String {
-        let out = self.tmux(args);
-        assert!(
-            out.status.success(),
-            "tmux {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn screen(&self) -> String {
-        self.tmux_ok(&["capture-pane", "-p", "-t", &self.target])
-    }
-
-    /// Named keys (`Enter`, `Space`, `j`...), one send each. Escape is
-    /// sent alone and followed by a pause: crossterm reads ESC followed
-    /// at once by a key as Alt+key.
-    fn keys(&self, keys: &[&str]) {
-        for k in keys {
-            self.tmux_ok(&["send-keys", "-t", &self.target, k]);
-            if *k == "Escape" {
-                std::thread::sleep(Duration::from_millis(200));
-            }
-        }
-    }
-
-    /// Literal text, as typed.
-    fn type_text(&self, text: &str) {
-        self.tmux_ok(&["send-keys", "-t", &self.target, "-l", text]);
-    }
-
-    fn display(&self, format: &str) -> String {
-        self.tmux_ok(&["display", "-p", "-t", &self.target, format])
-            .trim()
-            .to_string()
-    }
-
-    /// Polls the screen until `ok` holds; panics with the last screen after
-    /// the timeout.
-    fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen();
-            if ok(&screen) {
-                return screen;
-            }
-            if start.elapsed() > TIMEOUT {
-                panic!("timed out waiting for {what}; the screen was:\n{screen}");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn wait_text(&self, text: &str) -> String {
-        self.wait_for(&format!("{text:?}"), |s| s.contains(text))
-    }
-
-    /// Waits until every one of `texts` shows at once (a frame can be
-    /// caught half drawn, so what a test asserts on is waited for whole).
-    fn wait_all(&self, texts: &[&str]) -> String {
-        self.wait_for(&format!("{texts:?}"), |s| {
-            texts.iter().all(|t| s.contains(t))
-        })
-    }
-
-    /// Waits until the pane titled `title` shows and `ok` holds for its
-    /// text.
-    fn wait_pane(&self, title: &str, what: &str, ok: impl Fn(&str) -> bool) -> String {
-        let screen = self.wait_for(what, |s| s.contains(title) && ok(&pane(s, title)));
-        pane(&screen, title)
-    }
-
-    /// The screen once two captures 300 ms apart are identical.
-    fn settled(&self) -> String {
-        let start = Instant::now();
-        let mut last = self.screen();
-        loop {
-            std::thread::sleep(Duration::from_millis(300));
-            let now = self.screen();
-            if now == last {
-                return now;
-            }
-            if start.elapsed() > TIMEOUT {
-                panic!("the screen never settled; last:\n{now}");
-            }
-            last = now;
-        }
-    }
-}
-
-/// The text inside the pane whose title contains `title`: the rows below
-/// its top border down to its bottom border, between its side borders.
-fn pane(screen: &str, title: &str) -> String {
-    let rows: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
-    let (top, col) = rows
-        .iter()
-        .enumerate()
-        .find_map(|(i, r)| {
-            let s: String = r.iter().collect();
-            let at = s.find(title)?;
-            Some((i, s[..at].chars().count()))
-        })
-        .unwrap_or_else(|| panic!("no pane titled {title:?} in:\n{screen}"));
-    let row = &rows[top];
-    let left = (0..col)
-        .rev()
-        .find(|&c| matches!(row[c], '┏' | '╭' | '╔'))
-        .unwrap_or(0);
-    let right = (col..row.len())
-        .find(|&c| matches!(row[c], '┓' | '╮' | '╗'))
-        .unwrap_or(row.len());
-    let mut out = String::new();
-    for r in &rows[top + 1..] {
-        if matches!(r.get(left), Some('┗' | '╰' | '╚')) {
-            break;
-        }
-        let end = right.min(r.len());
-        let start = (left + 1).min(end);
-        out.extend(&r[start..end]);
-        out.push('\n');
-    }
-    out
+    cmd.env("HOME", env.user());
+    cmd.env("SKILLTUI_CAO", env.cao());
+    cmd.env("TERM", "xterm-256color");
+    Term::spawn(cmd, WIDTH, HEIGHT)
 }
 
 /// The text of the open dialog (between its double borders), joined.
@@ -343,12 +140,9 @@ fn preview_title_for(env: &Env, folder: &str) -> String {
 
 #[test]
 fn navigate_and_filter() {
-    if !tmux_available() {
-        return;
-    }
     let env = Env::seeded();
     write_skill(&env.skills(), "zebra-notes", "Keeps notes about stripes");
-    let tui = Tui::start(&env);
+    let mut tui = start(&env);
     tui.wait_all(&[
         "Skills (6/6)",
         &preview_title_for(&env, "cao-supervisor-protocols"),
@@ -402,9 +196,6 @@ Review the diff.\n";
 
 #[test]
 fn toggle_a_skill_into_a_profile() {
-    if !tmux_available() {
-        return;
-    }
     let env = Env::seeded();
     env.write_profile(
         "aaa-writer",
@@ -412,7 +203,7 @@ fn toggle_a_skill_into_a_profile() {
     );
     let path = env.write_profile("reviewer", REVIEWER);
     let original = fs::read(&path).unwrap();
-    let tui = Tui::start(&env);
+    let mut tui = start(&env);
     tui.wait_text("Skills (5/5)");
 
     tui.keys(&["3"]);
@@ -468,9 +259,6 @@ fn toggle_a_skill_into_a_profile() {
 
 #[test]
 fn install_over_an_existing_skill() {
-    if !tmux_available() {
-        return;
-    }
     let env = Env::seeded();
     let installed = env.skills().join("code-style");
     let old_md = fs::read(installed.join("SKILL.md")).unwrap();
@@ -480,7 +268,7 @@ fn install_over_an_existing_skill() {
     fs::write(src.join("SKILL.md"), new_md).unwrap();
     fs::write(src.join("NOTES.md"), "notes\n").unwrap();
     let src_text = src.display().to_string();
-    let tui = Tui::start(&env);
+    let mut tui = start(&env);
     tui.wait_text("Skills (5/5)");
 
     for answer in ["n", "y"] {
@@ -519,13 +307,10 @@ fn install_over_an_existing_skill() {
 
 #[test]
 fn seed_from_the_menu() {
-    if !tmux_available() {
-        return;
-    }
     let env = Env::new();
     let defaults = store::defaults(&env.home());
     assert!(defaults.len() >= 5);
-    let tui = Tui::start(&env);
+    let mut tui = start(&env);
     // Every default is offered as new and picked.
     tui.wait_for("the seed menu", |s| {
         let d = dialog(s);
@@ -569,9 +354,6 @@ fn seed_from_the_menu() {
 
 #[test]
 fn seed_menu_seeds_only_the_picked_and_keeps_the_present() {
-    if !tmux_available() {
-        return;
-    }
     let env = Env::new();
     let defaults = store::defaults(&env.home());
     let (present, rest) = defaults.split_at(2);
@@ -582,7 +364,7 @@ fn seed_menu_seeds_only_the_picked_and_keeps_the_present() {
     let mut kept = fs::read_to_string(&kept_md).unwrap();
     kept.push_str("\nMy own note.\n");
     fs::write(&kept_md, &kept).unwrap();
-    let tui = Tui::start(&env);
+    let mut tui = start(&env);
     tui.wait_text("Skills (2/2)");
     tui.keys(&["S"]);
     tui.wait_for("the seed menu with present ones kept", |s| {
@@ -616,13 +398,10 @@ fn seed_menu_seeds_only_the_picked_and_keeps_the_present() {
 
 #[test]
 fn remove_with_confirmation() {
-    if !tmux_available() {
-        return;
-    }
     let env = Env::seeded();
     write_skill(&env.skills(), "zap", "Short lived");
     let folder = env.skills().join("zap");
-    let tui = Tui::start(&env);
+    let mut tui = start(&env);
     tui.wait_text("Skills (6/6)");
     tui.keys(&["G"]);
     tui.wait_text(&preview_title_for(&env, "zap"));
@@ -654,11 +433,8 @@ fn remove_with_confirmation() {
 
 #[test]
 fn external_edits_appear_and_keep_the_selection() {
-    if !tmux_available() {
-        return;
-    }
     let env = Env::seeded();
-    let tui = Tui::start(&env);
+    let mut tui = start(&env);
     tui.wait_text("Skills (5/5)");
     tui.keys(&["j", "j"]);
     let selected = preview_title_for(&env, "code-style");
@@ -683,67 +459,125 @@ fn external_edits_appear_and_keep_the_selection() {
 
 #[test]
 fn sigterm_restores_the_terminal() {
-    if !tmux_available() {
-        return;
-    }
     let env = Env::seeded();
-    let tui = Tui::start(&env);
+    let mut tui = start(&env);
     tui.wait_text("Skills (5/5)");
-    let pid = tui.display("#{pane_pid}");
-    // The pane runs sh, which runs timeout, which runs skilltui: kill the
-    // skilltui of this pane's session only (tests run side by side).
-    let killed = Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "for p in $(pgrep -x skilltui); do \
-               if [ \"$(ps -o sid= -p $p | tr -d ' ')\" = \"$(ps -o sid= -p {pid} | tr -d ' ')\" ]; then kill -TERM $p; echo $p; fi; \
-             done"
-        ))
-        .output()
-        .expect("run sh");
-    assert!(
-        !killed.stdout.is_empty(),
-        "found no skilltui process in the pane's session"
+    assert_captured(&tui);
+    tui.signal(libc::SIGTERM);
+    assert_restored(&mut tui, 143);
+}
+
+/// While the UI runs: alternate screen, mouse captured, raw mode.
+fn assert_captured(tui: &Term) {
+    assert_eq!(
+        tui.private_mode(1049),
+        Some(true),
+        "the UI uses the alternate screen"
     );
-    assert_restored(&tui, 143);
+    assert_eq!(tui.private_mode(1000), Some(true), "mouse captured");
+    assert_eq!(
+        tui.line_modes(),
+        (false, false),
+        "raw mode: no icanon, no echo"
+    );
 }
 
 /// After skilltui exited with `code`: the screen, mouse, cursor and tty
 /// modes are back as they were; returns the final screen.
-fn assert_restored(tui: &Tui, code: i32) -> String {
-    let screen = tui.wait_text(EXITED);
-    assert!(
-        screen.contains(&format!("{EXITED} with {code}]")),
-        "{screen}"
+fn assert_restored(tui: &mut Term, code: u32) -> String {
+    assert_eq!(tui.wait_exit(), code, "exit code");
+    assert_eq!(tui.private_mode(1049), Some(false), "alternate screen left");
+    for mouse in [1000, 1002, 1003, 1006] {
+        assert_eq!(
+            tui.private_mode(mouse),
+            Some(false),
+            "mouse mode {mouse} off"
+        );
+    }
+    assert_eq!(tui.private_mode(25), Some(true), "cursor shown");
+    assert_eq!(
+        tui.line_modes(),
+        (true, true),
+        "raw mode left (icanon and echo on)"
     );
-    assert_eq!(tui.display("#{alternate_on}"), "0", "alternate screen left");
-    assert_eq!(tui.display("#{mouse_any_flag}"), "0", "mouse capture off");
-    assert_eq!(tui.display("#{cursor_flag}"), "1", "cursor shown");
-    let screen = tui.wait_for("stty's report", |s| s.contains("icanon"));
-    assert!(
-        screen.contains("icanon") && !screen.contains("-icanon") && !screen.contains("-echo"),
-        "raw mode left (stty: icanon and echo on):\n{screen}"
-    );
-    screen
+    tui.screen()
 }
 
 #[test]
 fn quit_restores_the_terminal() {
-    if !tmux_available() {
-        return;
-    }
     let env = Env::seeded();
-    let tui = Tui::start(&env);
+    let mut tui = start(&env);
     tui.wait_text("Skills (5/5)");
-    assert_eq!(
-        tui.display("#{alternate_on}"),
-        "1",
-        "the UI uses the alternate screen"
-    );
-    assert_eq!(tui.display("#{mouse_any_flag}"), "1", "mouse captured");
+    assert_captured(&tui);
     tui.keys(&["q"]);
-    let screen = assert_restored(&tui, 0);
+    let screen = assert_restored(&mut tui, 0);
     for ui in ["Skills (", "Catalog", "? help"] {
         assert!(!screen.contains(ui), "{ui:?} left on the screen:\n{screen}");
     }
+}
+
+#[test]
+fn arrows_tab_and_ctrl_keys() {
+    let env = Env::seeded();
+    let sources = env.tmp.path().join("src");
+    write_skill(&sources, "fresh-skill", "Found by completion");
+    let mut tui = start(&env);
+    tui.wait_all(&[
+        "Skills (5/5)",
+        &preview_title_for(&env, "cao-supervisor-protocols"),
+    ]);
+    tui.keys(&["Down", "Down"]);
+    tui.wait_text(&preview_title_for(&env, "code-style"));
+    tui.keys(&["Up"]);
+    tui.wait_text(&preview_title_for(&env, "cao-worker-protocols"));
+
+    // Tab and Shift-Tab move the focus (the thick border) between panes.
+    tui.keys(&["Tab"]);
+    tui.wait_text("┏ 2 Preview");
+    tui.keys(&["BTab", "BTab"]);
+    tui.wait_text("┏ 4 Catalog");
+    tui.keys(&["BTab"]);
+    tui.wait_text("┏ 3 Profiles");
+    // → opens the profile's checklist, ← goes back to the profiles.
+    tui.keys(&["Right"]);
+    tui.wait_text("Space toggle the skill in this profile");
+    tui.keys(&["Left"]);
+    tui.wait_text("Tab/1-4 panes");
+
+    // The install dialog's line: Ctrl-U clears it, Tab completes a folder.
+    tui.keys(&["1", "a"]);
+    tui.wait_text("Install a skill folder");
+    tui.type_text("junk");
+    tui.wait_for("the typed text", |s| dialog(s).contains("junk"));
+    tui.keys(&["C-u"]);
+    tui.wait_for("the line cleared", |s| {
+        s.contains("Install a skill folder") && !dialog(s).contains("junk")
+    });
+    tui.type_text(&format!("{}/fresh-s", sources.display()));
+    tui.keys(&["Tab"]);
+    tui.wait_text("description: Found by completion");
+    tui.keys(&["Enter"]);
+    tui.wait_text("installed 'fresh-skill'");
+    assert!(env.skills().join("fresh-skill").join("SKILL.md").is_file());
+    tui.wait_text("Skills (6/6)");
+
+    // Ctrl-C quits as q does.
+    tui.keys(&["C-c"]);
+    assert_restored(&mut tui, 0);
+}
+
+/// The checks `assert_restored` relies on see a terminal left raw, in the
+/// alternate screen and with the mouse captured (so their passing above
+/// means something).
+#[test]
+fn restore_checks_catch_a_terminal_left_raw() {
+    let mut cmd = CommandBuilder::new("sh");
+    cmd.arg("-c");
+    cmd.arg("stty raw -echo; printf '\\033[?1049h\\033[?1000h'; exit 3");
+    let mut term = Term::spawn(cmd, WIDTH, HEIGHT);
+    assert_eq!(term.wait_exit(), 3);
+    assert_eq!(term.private_mode(1049), Some(true));
+    assert_eq!(term.private_mode(1000), Some(true));
+    assert_eq!(term.private_mode(25), None, "never touched");
+    assert_eq!(term.line_modes(), (false, false));
 }

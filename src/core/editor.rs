@@ -22,6 +22,7 @@ pub struct Plan {
 
 /// Enables `skill` for the profile (plans only; see [`apply`]).
 pub fn enable(home: &Home, listing: &Listing, p: &Profile, skill: &str) -> Result<Plan, String> {
+    let skill = &editable(p, skill)?;
     if listing.find_valid(skill).is_none() {
         return Err(format!(
             "no valid skill named '{skill}': `skilltui list` shows the installed ones"
@@ -57,6 +58,7 @@ pub fn enable(home: &Home, listing: &Listing, p: &Profile, skill: &str) -> Resul
 /// Disables `skill`. A profile without a list (every skill) gets an explicit
 /// list of every other skill.
 pub fn disable(home: &Home, listing: &Listing, p: &Profile, skill: &str) -> Result<Plan, String> {
+    let skill = &editable(p, skill)?;
     let Some(list) = &p.skills else {
         let wanted: Vec<String> = listing
             .valid()
@@ -108,6 +110,15 @@ pub fn apply(p: &Profile, plan: &Plan) -> Result<Option<PathBuf>, String> {
     };
     fsops::atomic_write(path, text.as_bytes(), Some(raw.as_bytes()))?;
     Ok(Some(path.clone()))
+}
+
+/// The skill name as CAO reads a name (stripped, no path parts), once the
+/// profile is one whose list CAO reads at all.
+fn editable(p: &Profile, skill: &str) -> Result<String, String> {
+    if let Some(problem) = p.unread_frontmatter() {
+        return Err(problem);
+    }
+    crate::core::store::check_name(skill)
 }
 
 fn no_change(message: String) -> Plan {
@@ -191,7 +202,14 @@ fn plan_splices(norm: &Normalized, wanted: &[String], op: Op) -> Result<Vec<Spli
             "the frontmatter holds a NEL (U+0085) line break: edit `skills` by hand".into(),
         );
     }
-    let root = match yaml::load(fm_text).map_err(|e| e.to_string())? {
+    let (root, exact) = yaml::load_with_spans(fm_text).map_err(|e| e.to_string())?;
+    if !exact {
+        return Err(
+            "the frontmatter uses YAML that only CAO's reader (libyaml) reads this way: edit `skills` by hand"
+                .into(),
+        );
+    }
+    let root = match root {
         None => {
             return Ok(vec![(
                 fm.fm_range.end..fm.fm_range.end,
@@ -215,11 +233,8 @@ fn plan_splices(norm: &Normalized, wanted: &[String], op: Op) -> Result<Vec<Spli
         Value::Seq(items) => items.clone(),
         _ => Vec::new(),
     };
-    if !written_in_place(fm_text, &root, key, value, &items) {
-        return Err(
-            "`skills` uses a YAML alias (`*name`), so its text is elsewhere: edit it by hand"
-                .into(),
-        );
+    if let Some(problem) = not_editable_in_place(fm_text, &root, key, value, &items) {
+        return Err(problem);
     }
     let whole_value = || {
         let colon = base + key.span.end + fm_text[key.span.end..].find(':').unwrap_or(0);
@@ -259,6 +274,49 @@ fn plan_splices(norm: &Normalized, wanted: &[String], op: Op) -> Result<Vec<Spli
         }
         _ => Err("`skills` is not a list: fix it by hand".into()),
     }
+}
+
+/// Why `skills` cannot be edited where it is written, if it cannot.
+fn not_editable_in_place(
+    fm_text: &str,
+    root: &Node,
+    key: &Node,
+    value: &Node,
+    items: &[Rc<Node>],
+) -> Option<String> {
+    let line_start = fm_text[..key.span.start].rfind('\n').map_or(0, |i| i + 1);
+    if fm_text[line_start..key.span.start]
+        .trim_start()
+        .starts_with('?')
+    {
+        return Some("`skills` is written as an explicit key (`? skills`): edit it by hand".into());
+    }
+    if !written_in_place(fm_text, root, key, value, items) {
+        return Some(
+            "`skills` uses a YAML alias (`*name`) or merge key (`<<`), so its text is elsewhere: edit it by hand"
+                .into(),
+        );
+    }
+    // An anchored list or item may be read again elsewhere through `*name`,
+    // which an edit here would change too.
+    let before_value = &fm_text[key.span.end..value.span.start];
+    let before_value = before_value.split('#').next().unwrap_or_default();
+    let anchors = std::iter::once(before_value.rfind('&').map(|i| &before_value[i..]))
+        .chain(std::iter::once(Some(&fm_text[value.span.clone()])))
+        .chain(items.iter().map(|i| Some(&fm_text[i.span.clone()])))
+        .flatten()
+        .filter_map(|t| t.strip_prefix('&'));
+    let name = anchors.map(anchor_name).find(|n| !n.is_empty())?;
+    Some(format!(
+        "`skills` carries the YAML anchor `&{name}`, so `*{name}` elsewhere would change too: edit it by hand"
+    ))
+}
+
+fn anchor_name(after_amp: &str) -> &str {
+    let end = after_amp
+        .find(|c: char| c.is_whitespace() || ",[]{}".contains(c))
+        .unwrap_or(after_amp.len());
+    &after_amp[..end]
 }
 
 /// True when the value follows its key and each item follows the one
@@ -415,6 +473,7 @@ mod tests {
                     },
                 })
                 .collect(),
+            problems: Vec::new(),
         }
     }
 
@@ -518,6 +577,16 @@ mod tests {
     }
 
     #[test]
+    fn yaml_saphyr_reads_differently_is_refused_not_mangled() {
+        let (_t, h) = home();
+        let l = listing(&["a", "b"]);
+        // libyaml reads `"b"#c` as "b"; saphyr refuses it, so its spans are unknown
+        let p = profile(&h, "---\nskills:\n  - a\n  - \"b\"#c\n---\n");
+        let err = disable(&h, &l, &p, "a").unwrap_err();
+        assert!(err.contains("by hand"), "{err}");
+    }
+
+    #[test]
     fn patterns_explain_themselves() {
         let (_t, h) = home();
         let l = listing(&["a", "b"]);
@@ -544,6 +613,53 @@ mod tests {
             plan.message.contains("'[ab]*' still offers it"),
             "{}",
             plan.message
+        );
+    }
+
+    #[test]
+    fn anchors_explicit_keys_and_boms_are_refused_by_name() {
+        let (_t, h) = home();
+        let l = listing(&["a", "b", "c"]);
+        for (raw, expect) in [
+            ("---\nskills: &sk [a, b]\nmore: *sk\n---\n", "`&sk`"),
+            ("---\nskills: &sk\n  - a\nmore: *sk\n---\n", "`&sk`"),
+            ("---\nskills: [&one a, b]\nmore: *one\n---\n", "`&one`"),
+            ("---\n? skills\n: [a, b]\n---\n", "explicit key"),
+            ("\u{feff}---\nskills: [a, b]\n---\n", "byte-order mark"),
+        ] {
+            let p = profile(&h, raw);
+            for on in [true, false] {
+                let skill = if on { "c" } else { "a" };
+                let err = match on {
+                    true => enable(&h, &l, &p, skill),
+                    false => disable(&h, &l, &p, skill),
+                }
+                .unwrap_err();
+                assert!(err.contains(expect), "{raw:?} {on}: {err}");
+            }
+        }
+        // A comment mentioning `&x` is no anchor.
+        let p = profile(&h, "---\nskills: # a & b, &c\n  - a\n---\n");
+        assert!(enable(&h, &l, &p, "b").is_ok());
+    }
+
+    #[test]
+    fn skill_names_are_stripped_as_cao_strips_them() {
+        let (_t, h) = home();
+        let l = listing(&["a", "keep"]);
+        let p = profile(&h, "---\nskills: [a]\n---\n");
+        let on = enable(&h, &l, &p, "keep ").unwrap();
+        assert_eq!(
+            on.new_text.as_deref(),
+            Some("---\nskills: [a, keep]\n---\n")
+        );
+        let p = profile(&h, "---\nskills: [a, keep]\n---\n");
+        let off = disable(&h, &l, &p, " keep\t").unwrap();
+        assert_eq!(off.new_text.as_deref(), Some("---\nskills: [a]\n---\n"));
+        assert!(
+            enable(&h, &l, &p, "a/b")
+                .unwrap_err()
+                .contains("must not contain")
         );
     }
 }

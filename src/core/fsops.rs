@@ -49,12 +49,15 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
 }
 
 /// Writes `bytes` to `path` atomically. When `expected` is given, refuses
-/// (and writes nothing) if the file on disk no longer holds those bytes.
+/// (and leaves the file as it is) if the file on disk no longer holds those
+/// bytes: the new file is exchanged in, then what came out is compared, so
+/// no change made meanwhile is overwritten.
 pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Result<(), WriteError> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
+    clean_stale_staging(dir);
     let mut tmp = tempfile::Builder::new()
         .prefix(STAGING_PREFIX)
         .tempfile_in(dir)
@@ -65,15 +68,64 @@ pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Resul
     if let Ok(meta) = fs::metadata(path) {
         let _ = fs::set_permissions(tmp.path(), meta.permissions());
     }
+    let changed = || WriteError::ChangedOnDisk(path.to_path_buf());
     if let Some(expected) = expected {
-        let now = read_regular(path).unwrap_or_default();
-        if now != expected {
-            return Err(WriteError::ChangedOnDisk(path.to_path_buf()));
+        let now = read_regular(path);
+        if expected.is_empty() && matches!(&now, Err(e) if e.kind() == std::io::ErrorKind::NotFound)
+        {
+            // Read as absent: create it, but never over a file that appeared meanwhile.
+            return match tmp.persist_noclobber(path) {
+                Ok(_) => {
+                    sync_dir(dir);
+                    Ok(())
+                }
+                Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Err(changed()),
+                Err(e) => Err(WriteError::Io(format!(
+                    "cannot write {}: {}",
+                    path.display(),
+                    e.error
+                ))),
+            };
+        }
+        if now.ok().as_deref() != Some(expected) {
+            return Err(changed());
+        }
+        if exchange(tmp.path(), path).is_ok() {
+            // `tmp` now names the file that was at `path`.
+            if read_regular(tmp.path()).ok().as_deref() == Some(expected) {
+                sync_dir(dir);
+                return Ok(());
+            }
+            put_back(tmp.path(), path, bytes);
+            return Err(changed());
         }
     }
     tmp.persist(path)
         .map_err(|e| WriteError::Io(format!("cannot replace {}: {}", path.display(), e.error)))?;
+    sync_dir(dir);
     Ok(())
+}
+
+/// Undoes an exchange whose swapped-out file was not the one read. Should
+/// a writer have replaced `path` in between, its file is what comes back
+/// out, and it goes in again: the newest write stays.
+fn put_back(ours: &Path, path: &Path, bytes: &[u8]) {
+    if exchange(ours, path).is_ok() && read_regular(ours).ok().as_deref() != Some(bytes) {
+        let _ = exchange(ours, path);
+    }
+}
+
+fn sync_parent(path: &Path) {
+    if let Some(dir) = path.parent() {
+        sync_dir(dir);
+    }
+}
+
+/// Makes a rename in `dir` durable (best effort: some filesystems refuse).
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
 }
 
 /// A folder copied into a staging area inside `store`, ready to swap in.
@@ -91,17 +143,42 @@ impl Staged {
 /// Copies `src` (following symlinks that stay inside it, refusing any that
 /// leave it) into a staging folder inside `store`.
 pub fn stage_copy(src: &Path, store: &Path, name: &str) -> Result<Staged, String> {
+    let staged = stage_empty(store, name)?;
+    copy_tree(src, src, &staged.path(), Links::StayInside, 0)?;
+    Ok(staged)
+}
+
+/// Copies `src` into a staging folder inside `store` as Python's
+/// `shutil.copytree` does for `cao init`: every file, every symlink
+/// followed to what it points at, wherever that is.
+pub fn stage_copy_all(src: &Path, store: &Path, name: &str) -> Result<Staged, String> {
+    let staged = stage_empty(store, name)?;
+    copy_tree(src, src, &staged.path(), Links::Follow, 0)?;
+    Ok(staged)
+}
+
+/// How a copy treats symlinks (and the files CAO leaves out of a copy).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Links {
+    /// As `cao skills add`: follow those that stay inside the folder,
+    /// refuse the others, leave out CAO's bookkeeping files.
+    StayInside,
+    /// As `cao init`: follow them all, copy everything.
+    Follow,
+}
+
+/// A fresh staging area inside `store` for a folder `name`, which the
+/// caller creates at [`Staged::path`].
+pub fn stage_empty(store: &Path, name: &str) -> Result<Staged, String> {
     fs::create_dir_all(store).map_err(|e| store_error(store, &e))?;
     let dir = tempfile::Builder::new()
         .prefix(STAGING_PREFIX)
         .tempdir_in(store)
         .map_err(|e| store_error(store, &e))?;
-    let staged = Staged {
+    Ok(Staged {
         dir,
         name: name.to_string(),
-    };
-    copy_tree(src, src, &staged.path(), 0)?;
-    Ok(staged)
+    })
 }
 
 fn store_error(store: &Path, e: &std::io::Error) -> String {
@@ -111,7 +188,13 @@ fn store_error(store: &Path, e: &std::io::Error) -> String {
     )
 }
 
-fn copy_tree(root: &Path, src: &Path, dest: &Path, depth: usize) -> Result<(), String> {
+fn copy_tree(
+    root: &Path,
+    src: &Path,
+    dest: &Path,
+    links: Links,
+    depth: usize,
+) -> Result<(), String> {
     if depth > 32 {
         return Err(format!("{} is nested too deeply to copy", src.display()));
     }
@@ -121,13 +204,14 @@ fn copy_tree(root: &Path, src: &Path, dest: &Path, depth: usize) -> Result<(), S
         let entry = entry.map_err(|e| format!("cannot read {}: {e}", src.display()))?;
         let from = entry.path();
         let name = entry.file_name();
-        if NEVER_COPIED.iter().any(|n| name == *n) {
+        if links == Links::StayInside && NEVER_COPIED.iter().any(|n| name == *n) {
             continue;
         }
         let link = fs::symlink_metadata(&from)
             .map(|m| m.file_type().is_symlink())
             .unwrap_or(false);
-        if link && !crate::core::skill::symlink_stays_inside(root, &from) {
+        let refused = links == Links::StayInside && link;
+        if refused && !crate::core::skill::symlink_stays_inside(root, &from) {
             return Err(format!(
                 "{} is a symlink that points outside the skill folder: replace it with the file itself",
                 from.display()
@@ -137,7 +221,7 @@ fn copy_tree(root: &Path, src: &Path, dest: &Path, depth: usize) -> Result<(), S
             fs::metadata(&from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
         let to = dest.join(&name);
         if meta.is_dir() {
-            copy_tree(root, &from, &to, depth + 1)?;
+            copy_tree(root, &from, &to, links, depth + 1)?;
         } else if meta.is_file() {
             fs::copy(&from, &to).map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
         }
@@ -147,7 +231,10 @@ fn copy_tree(root: &Path, src: &Path, dest: &Path, depth: usize) -> Result<(), S
 
 /// Moves a staged folder to `dest`, which must not exist.
 pub fn install_new(staged: Staged, dest: &Path) -> Result<(), String> {
-    fs::rename(staged.path(), dest).map_err(|e| match e.kind() {
+    sync_staged(&staged.path());
+    let done = fs::rename(staged.path(), dest);
+    sync_parent(dest);
+    done.map_err(|e| match e.kind() {
         std::io::ErrorKind::AlreadyExists | std::io::ErrorKind::DirectoryNotEmpty => {
             format!(
                 "{} appeared while installing: nothing was changed",
@@ -162,7 +249,9 @@ pub fn install_new(staged: Staged, dest: &Path) -> Result<(), String> {
 /// folder ends in the staging area and is deleted with it.
 pub fn replace(staged: Staged, dest: &Path) -> Result<(), String> {
     let new = staged.path();
+    sync_staged(&new);
     if exchange(&new, dest).is_ok() {
+        sync_parent(dest);
         return Ok(());
     }
     // No atomic exchange on this filesystem: move the old folder aside, move
@@ -176,6 +265,7 @@ pub fn replace(staged: Staged, dest: &Path) -> Result<(), String> {
             dest.display()
         ));
     }
+    sync_parent(dest);
     Ok(())
 }
 
@@ -220,26 +310,53 @@ pub fn remove(dest: &Path, store: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Deletes staging folders a crashed run left behind (older than ten
-/// minutes, so a concurrent run's work is never touched).
-pub fn clean_stale_staging(store: &Path) {
-    let Ok(entries) = fs::read_dir(store) else {
+/// Deletes, on a thread of its own, the staging folders and temporary files
+/// a crashed run left in `dir` (older than ten minutes, so a concurrent
+/// run's work is never touched): gigabytes of leftovers must not hold up
+/// the command. What an exiting process leaves undone, the next run does.
+pub fn clean_stale_staging(dir: &Path) -> Option<std::thread::JoinHandle<()>> {
+    let dir = dir.to_path_buf();
+    std::thread::Builder::new()
+        .name("skilltui-clean".into())
+        .spawn(move || remove_stale(&dir))
+        .ok()
+}
+
+fn remove_stale(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
     let cutoff = SystemTime::now() - Duration::from_secs(600);
     for entry in entries.flatten() {
-        let stale = entry
+        let ours = entry
             .file_name()
             .to_string_lossy()
-            .starts_with(STAGING_PREFIX)
-            && entry
-                .metadata()
-                .and_then(|m| m.modified())
-                .is_ok_and(|t| t < cutoff);
-        if stale {
-            let _ = fs::remove_dir_all(entry.path());
+            .starts_with(STAGING_PREFIX);
+        // Not followed: a link is removed, never what it points to.
+        let Ok(meta) = entry.metadata() else { continue };
+        if !ours || meta.modified().map_or(true, |t| t >= cutoff) {
+            continue;
         }
+        let _ = match meta.is_dir() {
+            true => fs::remove_dir_all(entry.path()),
+            false => fs::remove_file(entry.path()),
+        };
     }
+}
+
+/// Flushes the staged files and folders to disk before they are renamed
+/// into place, so a power loss leaves the old skill or the new one, never
+/// an empty one. One `syncfs` costs far less than a fsync per file.
+fn sync_staged(staged: &Path) {
+    #[cfg(target_os = "linux")]
+    if let Ok(d) = fs::File::open(staged) {
+        use std::os::fd::AsRawFd;
+        // SAFETY: the descriptor is open for the duration of the call.
+        unsafe { libc::syncfs(d.as_raw_fd()) };
+        return;
+    }
+    // SAFETY: sync takes no arguments and cannot fail.
+    unsafe { libc::sync() };
 }
 
 /// Files added, removed and changed between two folders (relative paths).
@@ -252,27 +369,33 @@ pub struct FolderDiff {
 
 pub fn diff_folders(old: &Path, new: &Path) -> FolderDiff {
     let (a, b) = (list_files(old), list_files(new));
-    let mut diff = FolderDiff::default();
-    for (rel, _) in &b {
-        match a.iter().find(|(r, _)| r == rel) {
-            None => diff.added.push(rel.clone()),
-            Some((_, old_path))
-                if read_regular(old_path).ok() != read_regular(&new.join(rel)).ok() =>
-            {
-                diff.changed.push(rel.clone())
-            }
-            Some(_) => {}
-        }
-    }
-    diff.removed = a
-        .iter()
-        .filter(|(r, _)| !b.iter().any(|(x, _)| x == r))
-        .map(|(r, _)| r.clone())
+    let (added, removed, common) = split_keys(&a, &b);
+    let changed = common
+        .into_iter()
+        .filter(|rel| !same_bytes(&old.join(rel), &new.join(rel)))
         .collect();
-    diff
+    FolderDiff {
+        added,
+        removed,
+        changed,
+    }
 }
 
-fn list_files(root: &Path) -> Vec<(String, PathBuf)> {
+/// (only in `b`, only in `a`, in both), each in its list's order, with
+/// hashed look-ups: a 100k-file replace must not compare every pair.
+fn split_keys<K: std::hash::Hash + Eq + Clone>(a: &[K], b: &[K]) -> (Vec<K>, Vec<K>, Vec<K>) {
+    let in_a: std::collections::HashSet<&K> = a.iter().collect();
+    let in_b: std::collections::HashSet<&K> = b.iter().collect();
+    let (common, added) = b.iter().cloned().partition(|k| in_a.contains(k));
+    let removed = a.iter().filter(|k| !in_b.contains(k)).cloned().collect();
+    (added, removed, common)
+}
+
+fn same_bytes(a: &Path, b: &Path) -> bool {
+    read_regular(a).ok() == read_regular(b).ok()
+}
+
+fn list_files(root: &Path) -> Vec<String> {
     let mut out = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -284,12 +407,8 @@ fn list_files(root: &Path) -> Vec<(String, PathBuf)> {
             match fs::metadata(&path) {
                 Ok(m) if m.is_dir() && out.len() < 10_000 => stack.push(path),
                 Ok(m) if m.is_file() => {
-                    let rel = path
-                        .strip_prefix(root)
-                        .unwrap_or(&path)
-                        .display()
-                        .to_string();
-                    out.push((rel, path));
+                    let rel = path.strip_prefix(root).unwrap_or(&path);
+                    out.push(rel.display().to_string());
                 }
                 _ => {}
             }
@@ -297,4 +416,114 @@ fn list_files(root: &Path) -> Vec<(String, PathBuf)> {
     }
     out.sort();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        static COMPARISONS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    #[derive(Clone)]
+    struct Counted(usize);
+
+    impl std::hash::Hash for Counted {
+        fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+            self.0.hash(state);
+        }
+    }
+
+    impl PartialEq for Counted {
+        fn eq(&self, other: &Self) -> bool {
+            COMPARISONS.set(COMPARISONS.get() + 1);
+            self.0 == other.0
+        }
+    }
+    impl Eq for Counted {}
+
+    #[test]
+    fn folder_diff_is_linear_in_the_number_of_files() {
+        let n = 20_000;
+        let a: Vec<Counted> = (0..n).map(Counted).collect();
+        let b: Vec<Counted> = (n / 2..n + n / 2).map(Counted).collect();
+        let (added, removed, common) = split_keys(&a, &b);
+        assert_eq!(
+            (added.len(), removed.len(), common.len()),
+            (n / 2, n / 2, n / 2)
+        );
+        assert_eq!(added[0].0, n);
+        assert_eq!(removed[0].0, 0);
+        // Hashed look-ups compare a few times per file, not once per pair.
+        assert!(
+            COMPARISONS.get() < 4 * n,
+            "{} comparisons",
+            COMPARISONS.get()
+        );
+    }
+
+    fn age(path: &Path, secs: u64) {
+        let t = SystemTime::now() - Duration::from_secs(secs);
+        fs::File::open(path).unwrap().set_modified(t).unwrap();
+    }
+
+    #[test]
+    fn crash_leftovers_are_cleaned_off_the_callers_thread() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        let stale_dir = d.join(".skilltui-stale");
+        fs::create_dir_all(stale_dir.join("x/y")).unwrap();
+        fs::write(stale_dir.join("x/y/f"), "f").unwrap();
+        for (name, secs) in [
+            (".skilltui-old.md", 3600),
+            (".skilltui-new.md", 0),
+            ("mine.md", 3600),
+        ] {
+            fs::write(d.join(name), "t").unwrap();
+            age(&d.join(name), secs);
+        }
+        age(&stale_dir, 3600);
+        let cleaner = clean_stale_staging(d).unwrap();
+        assert_ne!(cleaner.thread().id(), std::thread::current().id());
+        cleaner.join().unwrap();
+        let mut left: Vec<_> = fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(left, [".skilltui-new.md", "mine.md"]);
+    }
+
+    #[test]
+    fn a_profile_write_clears_old_temp_files_beside_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (leftover, profile) = (tmp.path().join(".skilltui-k1"), tmp.path().join("p.md"));
+        fs::write(&leftover, "half a profile").unwrap();
+        age(&leftover, 3600);
+        fs::write(&profile, "old").unwrap();
+        atomic_write(&profile, b"new", Some(b"old")).unwrap();
+        assert_eq!(fs::read(&profile).unwrap(), b"new");
+        // The cleaner runs on its own thread: wait for it, not for a time.
+        for _ in 0..500 {
+            if !leftover.exists() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("the stale temp file is still there");
+    }
+
+    #[test]
+    fn a_file_read_as_absent_is_created_but_never_over_one_that_appeared() {
+        let tmp = tempfile::tempdir().unwrap();
+        let lock = tmp.path().join("skilltui.lock");
+        atomic_write(&lock, b"ours", Some(b"")).unwrap();
+        assert_eq!(fs::read(&lock).unwrap(), b"ours");
+        let other = tmp.path().join("other.lock");
+        fs::write(&other, "a teammate's").unwrap();
+        assert!(atomic_write(&other, b"ours", Some(b"")).is_err());
+        assert_eq!(fs::read(&other).unwrap(), b"a teammate's");
+    }
 }

@@ -13,30 +13,20 @@ use crate::core::frontmatter::{self, Frontmatter, Normalized};
 use crate::core::store::{Home, expand_user, nested_list};
 use crate::core::yaml::{Node, Value};
 
-/// Profiles packaged inside CAO 2.5.4, as (name, file text); see
-/// `cao_builtin/README.md`. None of them declares `skills`, so each is
-/// offered every skill; skilltui cannot edit them.
-pub const BUILT_IN: &[(&str, &str)] = &[
-    (
-        "code_supervisor",
-        include_str!("cao_builtin/code_supervisor.md"),
-    ),
-    ("developer", include_str!("cao_builtin/developer.md")),
-    (
-        "memory_manager",
-        include_str!("cao_builtin/memory_manager.md"),
-    ),
-    ("retrospector", include_str!("cao_builtin/retrospector.md")),
-    ("reviewer", include_str!("cao_builtin/reviewer.md")),
-    (
-        "workflow_scout",
-        include_str!("cao_builtin/workflow_scout.md"),
-    ),
+/// The built-in profiles CAO 2.5.4 ships, by name only: without a CAO
+/// install, asking for one says where it comes from.
+const CAO_PROFILE_NAMES: &[&str] = &[
+    "code_supervisor",
+    "developer",
+    "memory_manager",
+    "retrospector",
+    "reviewer",
+    "workflow_scout",
 ];
 
-/// The text of the profile built into CAO under `name`.
-pub fn built_in_text(name: &str) -> Option<&'static str> {
-    BUILT_IN.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+/// The file of the profile built into the user's CAO under `name`.
+fn built_in_path(home: &Home, name: &str) -> Option<PathBuf> {
+    home.cao().ok()?.built_in_path(name)
 }
 
 /// Where a profile was found.
@@ -61,6 +51,21 @@ pub struct Profile {
     /// The raw file text (before substitution), for the editor; for a
     /// built-in profile, the text packaged in CAO.
     pub raw: Option<String>,
+}
+
+impl Profile {
+    /// Why CAO reads no frontmatter from this profile's file although it
+    /// seems to have one (so its `skills` list is ignored).
+    pub fn unread_frontmatter(&self) -> Option<String> {
+        self.location.path.as_ref()?;
+        let raw = self.raw.as_deref()?;
+        raw.starts_with('\u{feff}').then(|| {
+            format!(
+                "profile '{}' starts with a byte-order mark, so CAO reads no frontmatter and offers it every skill: save it as UTF-8 without BOM",
+                self.name
+            )
+        })
+    }
 }
 
 /// The directories CAO's discovery scans, each once, with its label.
@@ -211,16 +216,42 @@ pub fn locate(home: &Home, name: &str) -> Result<Location, String> {
             return found(path, "custom");
         }
     }
-    if built_in_text(name).is_some() {
+    if built_in_path(home, name).is_some() {
         return Ok(Location {
             path: None,
             source: "built-in".into(),
         });
     }
+    if let Some((link, dir)) = link_leaving_its_dir(home, name) {
+        return Err(format!(
+            "agent profile '{name}': {} is a symlink that leads outside {}, which CAO refuses to read: replace the link with the file itself",
+            link.display(),
+            dir.display()
+        ));
+    }
+    if let (Err(why), true) = (home.cao(), CAO_PROFILE_NAMES.contains(&name)) {
+        return Err(format!(
+            "agent profile '{name}' comes with CAO, but {why}: {}",
+            crate::core::cao::INSTALL_HINT
+        ));
+    }
     Err(format!(
         "agent profile '{name}' not found: put it in {} (`skilltui profile list` shows the known ones)",
         home.agent_store().join(format!("{name}.md")).display()
     ))
+}
+
+/// A profile file CAO's lookup skipped because it resolves outside its dir.
+fn link_leaving_its_dir(home: &Home, name: &str) -> Option<(PathBuf, PathBuf)> {
+    search_dirs(home).into_iter().find_map(|(dir, _)| {
+        [
+            dir.join(format!("{name}.md")),
+            dir.join(name).join("agent.md"),
+        ]
+        .into_iter()
+        .find(|p| fs::symlink_metadata(p).is_ok() && !inside(&dir, p))
+        .map(|p| (p, dir.clone()))
+    })
 }
 
 fn provider_label(key: &str) -> &str {
@@ -260,17 +291,26 @@ pub fn load(home: &Home, name: &str) -> Result<Profile, String> {
 pub fn load_parsed(home: &Home, name: &str) -> Result<(Profile, Parsed), String> {
     let location = locate(home, name)?;
     let Some(path) = location.path.clone() else {
-        // Built in: read as CAO reads it (with `.env` substitution), never
-        // written, since there is no path to write to.
-        let raw = built_in_text(name).unwrap_or_default();
-        let parsed =
-            parse_text(home, raw).map_err(|e| format!("profile '{name}' (built into CAO): {e}"))?;
+        // Built in: read from the user's CAO as CAO reads it (with `.env`
+        // substitution), never written: it belongs to CAO's package.
+        let file = built_in_path(home, name).unwrap_or_default();
+        let raw = crate::core::fsops::read_regular(&file)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+            .ok_or_else(|| {
+                format!(
+                    "cannot read CAO's built-in profile {}: reinstall CAO",
+                    file.display()
+                )
+            })?;
+        let parsed = parse_text(home, &raw)
+            .map_err(|e| format!("profile '{name}' (built into CAO): {e}"))?;
         let profile = Profile {
             name: name.into(),
             location,
             skills: parsed.skills.clone(),
             body: parsed.body.clone(),
-            raw: Some(raw.to_string()),
+            raw: Some(raw),
         };
         return Ok((profile, parsed));
     };
@@ -632,10 +672,11 @@ pub fn list(home: &Home) -> Vec<Listed> {
             }
         }
     }
-    for (name, _) in BUILT_IN {
-        if !out.iter().any(|l| l.name == *name) {
+    let built_in = home.cao().map(|c| c.built_in_profiles());
+    for name in built_in.unwrap_or_default() {
+        if !out.iter().any(|l| l.name == name) {
             out.push(Listed {
-                name: name.to_string(),
+                name,
                 location: Location {
                     path: None,
                     source: "built-in".into(),

@@ -220,14 +220,23 @@ pub fn check_folder(path: &Path, lint: bool) -> Checked {
 }
 
 /// Checks a subfolder of a search dir, or `None` when it holds no regular
-/// SKILL.md (CAO then ignores it silently). Opens SKILL.md once: listing a
-/// large store is mostly system calls.
+/// SKILL.md (CAO then ignores it silently); one that cannot be opened is
+/// invalid with the OS error. Opens SKILL.md once: listing a large store is
+/// mostly system calls.
 pub fn check_candidate(path: &Path, lint: bool) -> Option<Checked> {
     let skill_md = path.join("SKILL.md");
-    let (file, meta) = fsops::open_regular(&skill_md).ok()?;
     let mut out = Checked {
         path: path.to_path_buf(),
         ..Checked::default()
+    };
+    let (file, meta) = match fsops::open_regular(&skill_md) {
+        Ok(opened) => opened,
+        Err(e) if is_absent(&e) => return None,
+        Err(e) => {
+            out.errors
+                .push(format!("cannot read {}: {e}", skill_md.display()));
+            return Some(out);
+        }
     };
     let doc = match read_head(file, meta.len(), &skill_md) {
         Ok(doc) => doc,
@@ -245,6 +254,12 @@ pub fn check_candidate(path: &Path, lint: bool) -> Option<Checked> {
     Some(out)
 }
 
+/// No SKILL.md, or one that is not a regular file (what `is_file()` says).
+fn is_absent(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::{InvalidInput, NotADirectory, NotFound};
+    matches!(e.kind(), NotFound | InvalidInput | NotADirectory)
+}
+
 /// The checks CAO makes before reading SKILL.md.
 fn check_structure(path: &Path) -> Result<(), String> {
     let meta = fs::metadata(path).map_err(|e| match e.kind() {
@@ -258,13 +273,18 @@ fn check_structure(path: &Path) -> Result<(), String> {
         ));
     }
     let skill_md = path.join("SKILL.md");
-    if !fs::metadata(&skill_md).is_ok_and(|m| m.is_file()) {
-        return Err(format!(
+    match fs::metadata(&skill_md) {
+        Ok(m) if m.is_file() => Ok(()),
+        Ok(_) => Err(format!(
+            "{} is not a regular file (a folder, FIFO or device): replace it with a file",
+            skill_md.display()
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
             "missing SKILL.md in {}: add a SKILL.md with `name` and `description` frontmatter",
             path.display()
-        ));
+        )),
+        Err(e) => Err(format!("cannot read {}: {e}", skill_md.display())),
     }
-    Ok(())
 }
 
 pub fn folder_name(path: &Path) -> String {
@@ -453,6 +473,14 @@ fn lint_typing_traps(doc: &SkillDoc, warnings: &mut Vec<String>) {
     }
 }
 
+/// The folder lints alone (sizes, with their figures, and symlinks that
+/// leave the folder): a skill from a repository is refused on these.
+pub fn folder_lints(root: &Path) -> Vec<String> {
+    let mut warnings = Vec::new();
+    lint_folder(root, &mut warnings);
+    warnings
+}
+
 /// Size limits and symlinks that leave the folder.
 fn lint_folder(root: &Path, warnings: &mut Vec<String>) {
     let mut stats = FolderStats::default();
@@ -499,7 +527,9 @@ fn walk(
             .to_string();
         if meta.file_type().is_symlink() {
             if !symlink_stays_inside(root, &path) {
-                warnings.push(format!("{rel} is a symlink that leaves the skill folder"));
+                warnings.push(format!(
+                    "{rel} is a symlink that points outside the skill folder"
+                ));
             }
             continue;
         }

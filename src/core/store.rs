@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use include_dir::{Dir, include_dir};
 use serde_json::Value as Json;
 
+use crate::core::cao;
 use crate::core::fsops;
 use crate::core::skill::{self, Checked};
 use crate::core::text::py_strip;
@@ -23,6 +24,11 @@ pub struct Home {
     /// The user's home (`$HOME`), for `~/.kiro/agents`.
     pub user_home: PathBuf,
     pub settings: Json,
+    /// `--cao`, and the CAO install found from it (with whether it was
+    /// chosen by `--cao` or `$SKILLTUI_CAO`), looked up once on first use
+    /// and shared by every clone.
+    cao_flag: Option<PathBuf>,
+    cao: std::sync::Arc<std::sync::OnceLock<(Result<cao::Install, String>, bool)>>,
 }
 
 impl Home {
@@ -48,7 +54,37 @@ impl Home {
             root,
             user_home,
             settings,
+            cao_flag: None,
+            cao: Default::default(),
         }
+    }
+
+    /// The same home with CAO taken from `--cao DIR` (when given).
+    pub fn with_cao(mut self, flag: Option<&Path>) -> Home {
+        self.cao_flag = flag.map(Path::to_path_buf);
+        self.cao = Default::default();
+        self
+    }
+
+    /// The user's installed CAO, or why none was found.
+    pub fn cao(&self) -> Result<&cao::Install, &str> {
+        self.cao_lookup().0.as_ref().map_err(String::as_str)
+    }
+
+    /// Why the CAO the user named (`--cao`, `$SKILLTUI_CAO`) is not one;
+    /// `None` when it is, or when none was named and the search found none.
+    pub fn named_cao_error(&self) -> Option<&str> {
+        match self.cao_lookup() {
+            (Err(why), true) => Some(why),
+            _ => None,
+        }
+    }
+
+    fn cao_lookup(&self) -> &(Result<cao::Install, String>, bool) {
+        self.cao.get_or_init(|| {
+            let search = cao::Search::from_env(self.cao_flag.as_deref(), &self.user_home);
+            (search.find(), search.flag.is_some() || search.env.is_some())
+        })
     }
 
     pub fn skills_dir(&self) -> PathBuf {
@@ -194,6 +230,8 @@ impl Entry {
 #[derive(Clone, Debug, Default)]
 pub struct Listing {
     pub entries: Vec<Entry>,
+    /// Search dirs that exist but could not be read, with the OS error.
+    pub problems: Vec<String>,
 }
 
 impl Listing {
@@ -211,12 +249,16 @@ impl Listing {
 /// walks each folder).
 pub fn list(home: &Home, lint: bool) -> Listing {
     let mut folders = Vec::new();
+    let mut problems = Vec::new();
     for dir in home.skill_search_dirs() {
-        for folder in subfolders(&dir) {
-            folders.push((dir.clone(), folder));
+        match subfolders(&dir) {
+            Ok(found) => folders.extend(found.into_iter().map(|f| (dir.clone(), f))),
+            Err(e) => problems.push(e),
         }
     }
-    let checked = check_all(&folders, lint);
+    let checked = check_all(&folders, &move |d, f| {
+        skill::check_candidate(&d.join(f), lint)
+    });
     let mut seen = HashSet::new();
     let mut entries: Vec<Entry> = folders
         .into_iter()
@@ -238,14 +280,17 @@ pub fn list(home: &Home, lint: bool) -> Listing {
         .collect();
     // Stable: equal names keep search order.
     entries.sort_by(|a, b| a.name().cmp(b.name()));
-    Listing { entries }
+    Listing { entries, problems }
 }
 
 /// Immediate subfolders (following symlinks), sorted; whether each holds a
-/// SKILL.md is decided when it is checked.
-fn subfolders(dir: &Path) -> Vec<String> {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return Vec::new();
+/// SKILL.md is decided when it is checked. A missing dir has none; one that
+/// cannot be read is an error.
+fn subfolders(dir: &Path) -> Result<Vec<String>, String> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", dir.display())),
     };
     let mut out: Vec<String> = entries
         .flatten()
@@ -257,12 +302,16 @@ fn subfolders(dir: &Path) -> Vec<String> {
         .filter_map(|e| e.file_name().into_string().ok())
         .collect();
     out.sort();
-    out
+    Ok(out)
 }
 
-/// Checks folders on all cores: a large store is mostly file reads.
-fn check_all(folders: &[(PathBuf, String)], lint: bool) -> Vec<Option<Checked>> {
-    let check = |(d, f): &(PathBuf, String)| skill::check_candidate(&d.join(f), lint);
+type Check<'a> = dyn Fn(&Path, &str) -> Option<Checked> + Sync + 'a;
+
+/// Checks folders on all cores (a large store is mostly file reads), one
+/// verdict per folder in order: a check that panics marks its own folder
+/// invalid, never shifts the verdicts of the others.
+fn check_all(folders: &[(PathBuf, String)], check: &Check<'_>) -> Vec<Option<Checked>> {
+    let check = |(d, f): &(PathBuf, String)| check_caught(check, d, f);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8);
@@ -277,8 +326,19 @@ fn check_all(folders: &[(PathBuf, String)], lint: bool) -> Vec<Option<Checked>> 
             .collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
+            .flat_map(|h| h.join().expect("checks catch their panics"))
             .collect()
+    })
+}
+
+fn check_caught(check: &Check<'_>, dir: &Path, folder: &str) -> Option<Checked> {
+    let run = std::panic::AssertUnwindSafe(|| check(dir, folder));
+    std::panic::catch_unwind(run).unwrap_or_else(|_| {
+        Some(Checked {
+            path: dir.join(folder),
+            errors: vec!["skilltui crashed while checking this folder: please report it".into()],
+            ..Checked::default()
+        })
     })
 }
 
@@ -330,7 +390,6 @@ pub fn add(home: &Home, src: &Path, force: bool) -> Result<Added, String> {
             "Skill '{name}' already exists. Use --force to overwrite it."
         ));
     }
-    fsops::clean_stale_staging(&store);
     let staged = fsops::stage_copy(src, &store, &name)?;
     let replaced = if exists {
         let diff = fsops::diff_folders(&dest, &staged.path());
@@ -341,6 +400,8 @@ pub fn add(home: &Home, src: &Path, force: bool) -> Result<Added, String> {
         fsops::install_new(staged, &dest)?;
         None
     };
+    // After the install: its sync must not wait for the leftovers' deletion.
+    fsops::clean_stale_staging(&store);
     Ok(Added {
         name,
         dest,
@@ -353,12 +414,45 @@ pub fn remove(home: &Home, name: &str) -> Result<PathBuf, String> {
     let name = check_name(name)?;
     let store = home.skills_dir();
     let dest = store.join(&name);
-    if fs::symlink_metadata(&dest).is_err() {
-        return Err(format!("Skill '{name}' does not exist."));
+    match fs::symlink_metadata(&dest) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(format!("Skill '{name}' does not exist."));
+        }
+        Err(e) => return Err(format!("cannot read {}: {e}", dest.display())),
+        Ok(_) => {}
     }
     fsops::clean_stale_staging(&store);
     fsops::remove(&dest, &store)?;
     Ok(dest)
+}
+
+/// Where a default skill comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Bundled with the user's CAO (this version), seeded as `cao init` does.
+    Cao { version: String, folder: PathBuf },
+    /// One of skilltui's own, embedded in the binary.
+    Ours,
+}
+
+impl Origin {
+    /// The heading of this source's group in the seed menu.
+    pub fn heading(&self) -> String {
+        match self {
+            Origin::Cao { version, .. } => {
+                format!("Bundled with CAO {version} (as `cao init` seeds them)")
+            }
+            Origin::Ours => "skilltui's own".into(),
+        }
+    }
+
+    /// What a row says about where its skill comes from.
+    pub fn label(&self) -> String {
+        match self {
+            Origin::Cao { version, .. } => format!("from CAO {version}"),
+            Origin::Ours => "from skilltui".into(),
+        }
+    }
 }
 
 /// A default skill and whether the store already has one of that name.
@@ -367,11 +461,38 @@ pub struct DefaultSkill {
     pub name: String,
     pub description: String,
     pub present: bool,
+    pub origin: Origin,
 }
 
-/// The shipped defaults, each marked new or already present.
+/// Where CAO's own skills come from, when no CAO was found (else `None`).
+pub fn cao_skills_note(home: &Home) -> Option<String> {
+    let why = home.cao().err()?;
+    Some(format!(
+        "CAO's own skills come with CAO and are seeded from its install; {why}: {}",
+        cao::INSTALL_HINT
+    ))
+}
+
+/// The defaults: CAO's bundled skills (when CAO is found), then ours, each
+/// group sorted by name and each marked new or already present.
 pub fn defaults(home: &Home) -> Vec<DefaultSkill> {
-    let mut out: Vec<DefaultSkill> = DEFAULT_SKILLS
+    let present = |name: &str| fs::symlink_metadata(home.skills_dir().join(name)).is_ok();
+    let mut out: Vec<DefaultSkill> = Vec::new();
+    if let Ok(install) = home.cao() {
+        for name in install.bundled_skills() {
+            let folder = install.skills_dir().join(&name);
+            out.push(DefaultSkill {
+                description: cao::skill_description(&folder),
+                present: present(&name),
+                origin: Origin::Cao {
+                    version: install.version_label().to_string(),
+                    folder,
+                },
+                name,
+            });
+        }
+    }
+    let mut ours: Vec<DefaultSkill> = DEFAULT_SKILLS
         .dirs()
         .filter_map(|d| {
             let name = d.path().file_name()?.to_str()?.to_string();
@@ -380,15 +501,17 @@ pub fn defaults(home: &Home) -> Vec<DefaultSkill> {
                 .ok()
                 .and_then(|doc| doc.string("description").map(|s| py_strip(s).to_string()))
                 .unwrap_or_default();
-            let present = fs::symlink_metadata(home.skills_dir().join(&name)).is_ok();
             Some(DefaultSkill {
+                present: present(&name),
                 name,
                 description,
-                present,
+                origin: Origin::Ours,
             })
         })
+        .filter(|d| !out.iter().any(|c| c.name == d.name))
         .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name));
+    ours.sort_by(|a, b| a.name.cmp(&b.name));
+    out.extend(ours);
     out
 }
 
@@ -400,11 +523,11 @@ pub struct Seeded {
 }
 
 /// Seeds the chosen defaults (all when `only` is `None`), never
-/// overwriting a skill of the same name.
+/// overwriting a skill of the same name: each is staged in the store and
+/// renamed into place, as CAO's `seed_default_skills` does.
 pub fn seed(home: &Home, only: Option<&[String]>) -> Result<Seeded, String> {
     let store = home.skills_dir();
-    fs::create_dir_all(&store)
-        .map_err(|e| format!("cannot create the skill store {}: {e}", store.display()))?;
+    fs::create_dir_all(&store).map_err(|e| store_unusable(&store, &e))?;
     fsops::clean_stale_staging(&store);
     let mut report = Seeded::default();
     for d in defaults(home) {
@@ -415,25 +538,46 @@ pub fn seed(home: &Home, only: Option<&[String]>) -> Result<Seeded, String> {
             report.kept.push(d.name);
             continue;
         }
-        let staged_root = tempfile::Builder::new()
-            .prefix(fsops::STAGING_PREFIX)
-            .tempdir_in(&store)
-            .map_err(|e| format!("cannot write to the skill store {}: {e}", store.display()))?;
-        let embedded = DEFAULT_SKILLS
-            .get_dir(&d.name)
-            .ok_or("embedded skill missing")?;
-        // `extract` writes files at their embedded paths (`name/...`) but
-        // does not create the folder of the dir it is called on.
-        fs::create_dir_all(staged_root.path().join(&d.name))
-            .and_then(|_| embedded.extract(staged_root.path()))
-            .map_err(|e| format!("cannot write to the skill store {}: {e}", store.display()))?;
-        match fs::rename(staged_root.path().join(&d.name), store.join(&d.name)) {
+        let staged = match &d.origin {
+            Origin::Cao { folder, .. } => fsops::stage_copy_all(folder, &store, &d.name)?,
+            Origin::Ours => stage_embedded(&store, &d.name)?,
+        };
+        let dest = store.join(&d.name);
+        match fsops::install_new(staged, &dest) {
             Ok(()) => report.seeded.push(d.name),
-            Err(_) if store.join(&d.name).exists() => report.kept.push(d.name),
-            Err(e) => return Err(format!("cannot seed {}: {e}", d.name)),
+            Err(_) if fs::symlink_metadata(&dest).is_ok() => report.kept.push(d.name),
+            Err(e) => return Err(e),
         }
     }
     Ok(report)
+}
+
+fn store_unusable(store: &Path, e: &std::io::Error) -> String {
+    if store.exists() && !store.is_dir() {
+        return format!(
+            "the skill store {} is not a folder: move it away and run again",
+            store.display()
+        );
+    }
+    format!(
+        "cannot create the skill store {}: {e}: check the permissions of its parent",
+        store.display()
+    )
+}
+
+/// One of our embedded defaults, written into a staging folder.
+fn stage_embedded(store: &Path, name: &str) -> Result<fsops::Staged, String> {
+    let embedded = DEFAULT_SKILLS
+        .get_dir(name)
+        .ok_or("embedded skill missing")?;
+    let staged = fsops::stage_empty(store, name)?;
+    // `extract` writes files at their embedded paths (`name/...`) and does
+    // not create the folder of the dir it is called on.
+    let root = staged.path();
+    fs::create_dir_all(&root)
+        .and_then(|_| embedded.extract(root.parent().unwrap_or(&root)))
+        .map_err(|e| format!("cannot write to the skill store {}: {e}", store.display()))?;
+    Ok(staged)
 }
 
 #[cfg(test)]
@@ -529,6 +673,82 @@ mod tests {
         }
     }
 
+    /// A CAO package with bundled skills `a` (with an executable script)
+    /// and `code-style`, which one of ours is also called.
+    fn fake_cao(tmp: &Path) -> PathBuf {
+        let pkg = tmp.join("cli_agent_orchestrator");
+        fs::create_dir_all(pkg.join("agent_store")).unwrap();
+        fs::write(pkg.join("__init__.py"), "").unwrap();
+        write_skill(&pkg.join("skills"), "a", "a", "CAO's a");
+        write_skill(&pkg.join("skills"), "code-style", "code-style", "CAO's");
+        let script = pkg.join("skills/a/run.sh");
+        fs::write(&script, "#!/bin/sh\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+        pkg
+    }
+
+    #[test]
+    fn seeding_puts_caos_skills_first_and_copies_them_as_they_are() {
+        let tmp = tempfile::tempdir().unwrap();
+        let pkg = fake_cao(tmp.path());
+        let h = home(tmp.path()).with_cao(Some(&pkg));
+        write_skill(&h.skills_dir(), "a", "a", "mine");
+        let d = defaults(&h);
+        let got: Vec<_> = d.iter().map(|d| (d.name.as_str(), d.present)).collect();
+        assert_eq!(
+            got,
+            [
+                ("a", true),
+                ("code-style", false),
+                ("python-testing", false),
+                ("security-review", false)
+            ]
+        );
+        assert_eq!(d[1].origin.label(), "from CAO (unknown version)");
+        assert_eq!(d[2].origin, Origin::Ours);
+        let report = seed(&h, None).unwrap();
+        assert_eq!(report.kept, ["a"]);
+        assert!(resolve(&h, "a").unwrap().description.as_deref() == Some("mine"));
+        let seeded = fs::read(h.skills_dir().join("code-style/SKILL.md")).unwrap();
+        assert_eq!(
+            seeded,
+            fs::read(pkg.join("skills/code-style/SKILL.md")).unwrap()
+        );
+        // Seeding again from scratch keeps the script's mode bits.
+        remove(&h, "a").unwrap();
+        seed(&h, Some(&["a".to_string()])).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(h.skills_dir().join("a/run.sh"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o755);
+        assert!(cao_skills_note(&h).is_none());
+        let none = home(tmp.path()).with_cao(Some(&tmp.path().join("none")));
+        assert!(
+            cao_skills_note(&none)
+                .unwrap()
+                .contains("holds no CAO package")
+        );
+    }
+
+    #[test]
+    fn seeding_copies_what_caos_links_point_at_as_cao_init_does() {
+        let tmp = tempfile::tempdir().unwrap();
+        let pkg = fake_cao(tmp.path());
+        // shutil.copytree follows every symlink and copies every file.
+        fs::write(pkg.join("shared.md"), "shared").unwrap();
+        std::os::unix::fs::symlink(pkg.join("shared.md"), pkg.join("skills/a/shared.md")).unwrap();
+        fs::write(pkg.join("skills/a/.cao-projection.json"), "{}").unwrap();
+        let h = home(tmp.path()).with_cao(Some(&pkg));
+        seed(&h, Some(&["a".to_string()])).unwrap();
+        let copy = h.skills_dir().join("a/shared.md");
+        assert!(fs::symlink_metadata(&copy).unwrap().is_file());
+        assert_eq!(fs::read(copy).unwrap(), b"shared");
+        assert!(h.skills_dir().join("a/.cao-projection.json").is_file());
+    }
+
     #[test]
     fn add_refuses_symlinks_leaving_the_folder() {
         let tmp = tempfile::tempdir().unwrap();
@@ -539,5 +759,31 @@ mod tests {
         let e = add(&h, &tmp.path().join("x"), false).unwrap_err();
         assert!(e.contains("points outside"), "{e}");
         assert!(!h.skills_dir().join("x").exists());
+    }
+
+    #[test]
+    fn a_check_that_panics_marks_only_its_own_folder() {
+        let folders: Vec<(PathBuf, String)> = (0..100)
+            .map(|i| (PathBuf::from("/store"), format!("f{i:03}")))
+            .collect();
+        let checked = check_all(&folders, &|d, f| {
+            assert_ne!(f, "f037", "a bug in one check");
+            Some(Checked {
+                path: d.join(f),
+                name: Some(f.to_string()),
+                ..Checked::default()
+            })
+        });
+        assert_eq!(checked.len(), folders.len());
+        for ((_, folder), c) in folders.iter().zip(&checked) {
+            let c = c.as_ref().unwrap();
+            assert!(
+                c.path.ends_with(folder),
+                "{folder} got {}",
+                c.path.display()
+            );
+            let crashed = c.errors.iter().any(|e| e.contains("crashed"));
+            assert_eq!(crashed, folder == "f037", "{folder}");
+        }
     }
 }

@@ -360,7 +360,10 @@ impl App {
     fn run(&mut self, cmd: Cmd) {
         match cmd {
             Cmd::Quit => self.quit = true,
-            Cmd::Help => self.dialog = Some(Dialog::Help(Help::default())),
+            Cmd::Help => {
+                let cao = crate::core::cao::summary(self.data.home.cao());
+                self.dialog = Some(Dialog::Help(Help::new(cao)));
+            }
             Cmd::NextPane => self.focus = self.focus.step(1),
             Cmd::PrevPane => self.focus = self.focus.step(-1),
             Cmd::Focus(p) => self.focus = p,
@@ -516,7 +519,8 @@ impl App {
 
     fn open_seed(&mut self) {
         let items = store::defaults(&self.data.home);
-        self.dialog = Some(Dialog::Seed(Seed::new(items)));
+        let note = store::cao_skills_note(&self.data.home);
+        self.dialog = Some(Dialog::Seed(Seed::new(items, note)));
     }
 
     fn open_remove(&mut self) {

@@ -44,6 +44,19 @@ impl ClipEnv {
         }
     }
 
+    /// The route a copy takes here, for `skilltui doctor`.
+    pub fn describe(&self) -> String {
+        let route = if self.prefers_system() {
+            "system clipboard (a local display), else OSC 52"
+        } else {
+            "OSC 52 (no local display, or over SSH)"
+        };
+        match self.tmux {
+            true => format!("{route}; inside tmux, OSC 52 needs `set -g set-clipboard on`"),
+            false => route.to_string(),
+        }
+    }
+
     /// Whether the system clipboard is worth trying: a local display.
     fn prefers_system(&self) -> bool {
         self.display && !self.ssh

@@ -325,7 +325,7 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         keys: "?",
-        help: "this help",
+        help: "help, headed by the CAO in use (version and path)",
         binds: &[ch('?', Cmd::Help, PANES)],
         hints: &[
             hint(Bar::Main, 0, 0, 2, "? help"),

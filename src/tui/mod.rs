@@ -17,6 +17,7 @@ pub mod ui;
 
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use notify_debouncer_full::notify::{EventKind, RecommendedWatcher, RecursiveMode};
@@ -50,7 +51,7 @@ pub enum AppEvent {
 /// `skilltui` with no command.
 pub fn run(cli: &Cli) -> Result<(), String> {
     let theme = pick_theme(cli.theme.as_deref())?;
-    let home = Home::locate(cli.home.as_deref());
+    let home = Home::locate(cli.home.as_deref()).with_cao(cli.cao.as_deref());
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err("the TUI needs a terminal: run it in one, or use a command such as `skilltui list` (see --help)".into());
@@ -210,50 +211,56 @@ fn spawn_input(tx: Sender<AppEvent>) {
     });
 }
 
-/// Watches the store, the extra dirs, the profile dirs and settings.json.
+/// Watches what CAO reads (see `core::watch`), set up on a thread of its
+/// own so that registering the watches never delays a frame.
 struct Watch {
     tx: Sender<AppEvent>,
-    debouncer: Option<Debouncer<RecommendedWatcher, RecommendedCache>>,
-    watched: Vec<(PathBuf, bool)>,
+    state: Arc<Mutex<Watching>>,
 }
+
+type Watching = (
+    Option<Debouncer<RecommendedWatcher, RecommendedCache>>,
+    Vec<PathBuf>,
+);
 
 impl Watch {
     fn new(tx: Sender<AppEvent>) -> Watch {
         Watch {
             tx,
-            debouncer: None,
-            watched: Vec::new(),
+            state: Arc::new(Mutex::new((None, Vec::new()))),
         }
     }
 
     /// (Re)starts watching when the set of directories to watch changed
     /// (seeding creates the store, settings can add dirs).
     fn follow(&mut self, app: &App) {
-        let targets = watch_targets(&app.data.home);
-        if self.debouncer.is_some() && targets == self.watched {
-            return;
-        }
-        let tx = self.tx.clone();
-        let Ok(mut debouncer) = new_debouncer(
-            Duration::from_millis(250),
-            None,
-            move |r: DebounceEventResult| {
-                if r.is_ok_and(|events| events.iter().any(|e| is_change(&e.kind))) {
-                    let _ = tx.send(AppEvent::Changed);
-                }
-            },
-        ) else {
-            return;
-        };
-        for (dir, recursive) in &targets {
-            let mode = match recursive {
-                true => RecursiveMode::Recursive,
-                false => RecursiveMode::NonRecursive,
+        let (tx, state, home) = (self.tx.clone(), self.state.clone(), app.data.home.clone());
+        std::thread::spawn(move || {
+            let targets = crate::core::watch::watch_set(&home);
+            let Ok(mut state) = state.lock() else { return };
+            if state.0.is_some() && targets == state.1 {
+                return;
+            }
+            let rescan = tx.clone();
+            let Ok(mut debouncer) = new_debouncer(
+                Duration::from_millis(250),
+                None,
+                move |r: DebounceEventResult| {
+                    if r.is_ok_and(|events| events.iter().any(|e| is_change(&e.kind))) {
+                        let _ = tx.send(AppEvent::Changed);
+                    }
+                },
+            ) else {
+                return;
             };
-            let _ = debouncer.watch(dir, mode);
-        }
-        self.debouncer = Some(debouncer);
-        self.watched = targets;
+            for dir in &targets {
+                let _ = debouncer.watch(dir, RecursiveMode::NonRecursive);
+            }
+            *state = (Some(debouncer), targets);
+            // What changed between the last read and these watches is seen by no
+            // watch: read once more (the same set next time, so no loop).
+            let _ = rescan.send(AppEvent::Changed);
+        });
     }
 }
 
@@ -263,39 +270,6 @@ impl Watch {
 fn is_change(kind: &EventKind) -> bool {
     // `Other` stays a change: notify reports a lost-events rescan so.
     !matches!(kind, EventKind::Access(_))
-}
-
-/// What to watch, as (dir, recursive): every search dir that exists, whole;
-/// for one that does not exist yet, its parent, so that its creation (by
-/// seeding, `cao init` or `skilltui init` elsewhere) is seen; the home
-/// itself, or its nearest existing ancestor when there is no home yet.
-fn watch_targets(home: &Home) -> Vec<(PathBuf, bool)> {
-    let mut dirs: Vec<PathBuf> = home.skill_search_dirs();
-    dirs.extend(
-        crate::core::profile::search_dirs(home)
-            .into_iter()
-            .map(|(d, _)| d),
-    );
-    let mut targets: Vec<(PathBuf, bool)> = Vec::new();
-    for dir in dirs {
-        if dir.is_dir() {
-            targets.push((dir, true));
-        } else if let Some(parent) = dir.parent().filter(|p| p.is_dir()) {
-            targets.push((parent.to_path_buf(), false));
-        }
-    }
-    let home_or_ancestor = home.root.ancestors().find(|a| a.is_dir());
-    targets.extend(home_or_ancestor.map(|a| (a.to_path_buf(), false)));
-    targets.sort();
-    targets.dedup();
-    // A dir watched whole needs no shallow watch too.
-    let whole: Vec<PathBuf> = targets
-        .iter()
-        .filter(|t| t.1)
-        .map(|t| t.0.clone())
-        .collect();
-    targets.retain(|(d, recursive)| *recursive || !whole.contains(d));
-    targets
 }
 
 #[cfg(test)]

@@ -66,8 +66,10 @@ impl Dialog {
 
     /// Clamps what depends on the screen's size.
     pub fn update(&mut self, area: Rect) {
-        if let Dialog::Help(h) = self {
-            h.update(area);
+        match self {
+            Dialog::Help(h) => h.update(area),
+            Dialog::Seed(s) => s.update(area),
+            _ => {}
         }
     }
 

@@ -1,0 +1,155 @@
+//! `cargo bench --bench git`: `skilltui check` over 50 locked skills from 5
+//! repositories (counting the `git ls-remote` calls through a logging git
+//! wrapper on PATH), and `skilltui add --all` of a repository of 100
+//! skills. Local bare repositories stand in for GitHub through git's
+//! `url.<base>.insteadOf`; nothing touches the network. Prints medians;
+//! asserts only the call count, which does not depend on the machine.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const RUNS: usize = 7;
+
+fn git(dir: &Path, args: &[&str]) {
+    let ok = Command::new("git")
+        .args([
+            "-c",
+            "user.name=b",
+            "-c",
+            "user.email=b@b",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .status()
+        .expect("git runs")
+        .success();
+    assert!(ok, "git {args:?}");
+}
+
+/// A bare repository `remotes/o/NAME` holding `count` skills under skills/.
+fn make_repo(root: &Path, name: &str, count: usize) {
+    let work = root.join("work").join(name);
+    for i in 0..count {
+        let dir = work.join(format!("skills/{name}-skill-{i}"));
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(
+            dir.join("SKILL.md"),
+            format!(
+                "---\nname: {name}-skill-{i}\ndescription: Skill {i} of {name}, for benchmarks.\n---\n\n# Skill {i}\n\nSteps.\n"
+            ),
+        )
+        .unwrap();
+        fs::write(dir.join("reference.md"), "details\n".repeat(50)).unwrap();
+    }
+    git(&work, &["init", "-q"]);
+    git(&work, &["add", "-A"]);
+    git(&work, &["commit", "-q", "-m", "skills"]);
+    let bare = root.join("remotes/o").join(name);
+    fs::create_dir_all(&bare).unwrap();
+    git(&bare, &["init", "-q", "--bare"]);
+    git(&work, &["push", "-q", bare.to_str().unwrap(), "main"]);
+}
+
+/// A `git` on PATH that logs each call's arguments, then runs the real git.
+fn wrapper(root: &Path) -> (PathBuf, PathBuf) {
+    let real = String::from_utf8(
+        Command::new("sh")
+            .args(["-c", "command -v git"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let bin = root.join("bin");
+    fs::create_dir_all(&bin).unwrap();
+    let log = root.join("git-calls.log");
+    let script = format!(
+        "#!/bin/sh\necho \"$*\" >> '{}'\nexec '{}' \"$@\"\n",
+        log.display(),
+        real.trim()
+    );
+    let path = bin.join("git");
+    fs::write(&path, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    (bin, log)
+}
+
+fn main() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    for r in 0..5 {
+        make_repo(root, &format!("team{r}"), 10);
+    }
+    make_repo(root, "big", 100);
+    let (bin, log) = wrapper(root);
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let remotes = format!("file://{}/remotes/", root.display());
+    let skilltui = |home: &Path, args: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_skilltui"));
+        c.arg("--home")
+            .arg(home)
+            .args(args)
+            .env("PATH", &path)
+            .env("GIT_CONFIG_COUNT", "1")
+            .env("GIT_CONFIG_KEY_0", format!("url.{remotes}.insteadOf"))
+            .env("GIT_CONFIG_VALUE_0", "https://github.com/");
+        c
+    };
+    let home = root.join("home");
+    for r in 0..5 {
+        let ok = skilltui(&home, &["add", &format!("o/team{r}"), "--all"])
+            .output()
+            .unwrap()
+            .status
+            .success();
+        assert!(ok, "add o/team{r}");
+    }
+    let _ = fs::remove_file(&log);
+    let check = measure(|| skilltui(&home, &["check"]));
+    let calls = fs::read_to_string(&log).unwrap_or_default();
+    let ls_remote = calls.lines().filter(|l| l.starts_with("ls-remote")).count();
+    println!(
+        "check, 50 locked skills from 5 repos: {} ls-remote calls per run, median {:?}",
+        ls_remote / RUNS,
+        check
+    );
+    assert_eq!(ls_remote, 5 * RUNS, "one ls-remote per (repo, ref)");
+    let mut n = 0;
+    let add = measure(|| {
+        n += 1;
+        skilltui(
+            &root.join(format!("home-big-{n}")),
+            &["add", "o/big", "--all"],
+        )
+    });
+    let installed = fs::read_dir(root.join("home-big-1/skills"))
+        .unwrap()
+        .count();
+    println!("add --all of a repo of 100 skills: {installed} installed, median {add:?}");
+}
+
+fn measure(mut cmd: impl FnMut() -> Command) -> Duration {
+    let mut times: Vec<Duration> = (0..RUNS)
+        .map(|_| {
+            let start = Instant::now();
+            let out = cmd().output().expect("runs");
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[RUNS / 2]
+}

@@ -1,0 +1,183 @@
+//! What replacing a skill would change: the files added, removed and
+//! changed, and for a changed text file its line diff. The force prompt and
+//! `update` show the same thing.
+
+use std::path::Path;
+
+use similar::{ChangeTag, TextDiff};
+
+use crate::core::fsops::{self, FolderDiff};
+
+/// Lines of context around each change in a line diff.
+const CONTEXT: usize = 2;
+/// Text files larger than this show as "changed" without their lines.
+const MAX_DIFF_BYTES: usize = 256 * 1024;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    Context,
+    Added,
+    Removed,
+    /// A gap between hunks.
+    Skip,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub kind: LineKind,
+    pub text: String,
+}
+
+/// One changed file; `lines` is `None` for a binary or very large file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Changed {
+    pub path: String,
+    pub lines: Option<Vec<Line>>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+    pub changed: Vec<Changed>,
+}
+
+impl Changes {
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
+    }
+
+    /// "2 added, 0 removed, 1 changed".
+    pub fn summary(&self) -> String {
+        format!(
+            "{} added, {} removed, {} changed",
+            self.added.len(),
+            self.removed.len(),
+            self.changed.len()
+        )
+    }
+
+    /// The changes as lines of a unified-style listing (untrusted text:
+    /// the caller sanitizes).
+    pub fn render(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        out.extend(self.added.iter().map(|p| format!("  added    {p}")));
+        out.extend(self.removed.iter().map(|p| format!("  removed  {p}")));
+        for c in &self.changed {
+            out.push(format!("  changed  {}", c.path));
+            for l in c.lines.iter().flatten() {
+                let mark = match l.kind {
+                    LineKind::Context => ' ',
+                    LineKind::Added => '+',
+                    LineKind::Removed => '-',
+                    LineKind::Skip => '~',
+                };
+                out.push(format!("    {mark} {}", l.text));
+            }
+        }
+        out
+    }
+}
+
+/// The changes from the folder `old` (installed) to `new` (incoming).
+pub fn between(old: &Path, new: &Path) -> Changes {
+    let FolderDiff {
+        added,
+        removed,
+        changed,
+    } = fsops::diff_folders(old, new);
+    let changed = changed
+        .into_iter()
+        .map(|path| {
+            let lines = text_of(&old.join(&path))
+                .zip(text_of(&new.join(&path)))
+                .map(|(a, b)| line_diff(&a, &b));
+            Changed { path, lines }
+        })
+        .collect();
+    Changes {
+        added,
+        removed,
+        changed,
+    }
+}
+
+fn text_of(path: &Path) -> Option<String> {
+    let bytes = fsops::read_regular(path).ok()?;
+    if bytes.len() > MAX_DIFF_BYTES || bytes.contains(&0) {
+        return None;
+    }
+    String::from_utf8(bytes).ok()
+}
+
+/// The changed lines of two texts with a little context, hunks separated
+/// by a `Skip` line.
+pub fn line_diff(old: &str, new: &str) -> Vec<Line> {
+    let diff = TextDiff::from_lines(old, new);
+    let mut out = Vec::new();
+    for (i, group) in diff.grouped_ops(CONTEXT).iter().enumerate() {
+        if i > 0 {
+            out.push(Line {
+                kind: LineKind::Skip,
+                text: String::new(),
+            });
+        }
+        for op in group {
+            for change in diff.iter_changes(op) {
+                let kind = match change.tag() {
+                    ChangeTag::Equal => LineKind::Context,
+                    ChangeTag::Insert => LineKind::Added,
+                    ChangeTag::Delete => LineKind::Removed,
+                };
+                let text = change.value().trim_end_matches(['\n', '\r']).to_string();
+                out.push(Line { kind, text });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_files_expand_into_lines_and_binaries_do_not() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+        for d in [&a, &b] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(a.join("SKILL.md"), "one\ntwo\nthree\n").unwrap();
+        std::fs::write(b.join("SKILL.md"), "one\n2\nthree\n").unwrap();
+        std::fs::write(a.join("bin"), [0u8, 1]).unwrap();
+        std::fs::write(b.join("bin"), [0u8, 2]).unwrap();
+        std::fs::write(a.join("gone"), "x").unwrap();
+        std::fs::write(b.join("new"), "y").unwrap();
+        let c = between(&a, &b);
+        assert_eq!(c.added, ["new"]);
+        assert_eq!(c.removed, ["gone"]);
+        assert_eq!(c.summary(), "1 added, 1 removed, 2 changed");
+        let md = c.changed.iter().find(|x| x.path == "SKILL.md").unwrap();
+        let kinds: Vec<_> = md.lines.as_ref().unwrap().iter().map(|l| l.kind).collect();
+        use LineKind::*;
+        assert_eq!(kinds, [Context, Removed, Added, Context]);
+        assert!(
+            c.changed
+                .iter()
+                .find(|x| x.path == "bin")
+                .unwrap()
+                .lines
+                .is_none()
+        );
+        assert!(c.render().contains(&"    + 2".to_string()));
+    }
+
+    #[test]
+    fn distant_changes_are_separate_hunks() {
+        let old: String = (0..20).map(|i| format!("a{i}\n")).collect();
+        let new = old.replace("a1\n", "one\n").replace("a18\n", "eighteen\n");
+        let lines = line_diff(&old, &new);
+        assert_eq!(lines.iter().filter(|l| l.kind == LineKind::Skip).count(), 1);
+    }
+}

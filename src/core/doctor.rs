@@ -1,0 +1,190 @@
+//! `skilltui doctor`: why CAO sees what it sees. Gathers the facts; the CLI
+//! prints them.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::core::profile;
+use crate::core::store::{self, Home, Status};
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    #[serde(serialize_with = "lossy")]
+    pub home: PathBuf,
+    /// `--home`, `CAO_HOME_DIR` or `default`.
+    pub home_from: &'static str,
+    #[serde(serialize_with = "lossy")]
+    pub store: PathBuf,
+    pub extra_dirs: Vec<Dir>,
+    pub profile_dirs: Vec<Dir>,
+    pub cao: Cao,
+    /// `git` on PATH, if any.
+    #[serde(serialize_with = "lossy_opt")]
+    pub git: Option<PathBuf>,
+    pub clipboard: String,
+    pub colours: &'static str,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Dir {
+    #[serde(serialize_with = "lossy")]
+    pub path: PathBuf,
+    pub exists: bool,
+    /// For a profile dir: CAO's source label.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Cao {
+    pub found: bool,
+    #[serde(serialize_with = "lossy_opt")]
+    pub package: Option<PathBuf>,
+    pub version: Option<String>,
+    /// How it was found, or why it was not.
+    pub how: String,
+}
+
+/// A path as JSON text: serde refuses a path that is not UTF-8, which would
+/// leave `doctor --json` with nothing to print; such bytes show as U+FFFD.
+fn lossy<S: serde::Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&path.to_string_lossy())
+}
+
+fn lossy_opt<S: serde::Serializer>(path: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
+    match path {
+        Some(p) => lossy(p, s),
+        None => s.serialize_none(),
+    }
+}
+
+/// Gathers the report; `home_flag` is `--home`, `clipboard` the route a
+/// copy would take (the TUI knows it).
+pub fn report(home: &Home, home_flag: Option<&Path>, clipboard: String) -> Report {
+    let dir = |path: PathBuf, label: Option<String>| Dir {
+        exists: path.is_dir(),
+        path,
+        label,
+    };
+    Report {
+        home: home.root.clone(),
+        home_from: home_source(home_flag),
+        store: home.skills_dir(),
+        extra_dirs: home
+            .extra_skill_dirs()
+            .into_iter()
+            .map(|d| dir(PathBuf::from(d), None))
+            .collect(),
+        profile_dirs: profile::search_dirs(home)
+            .into_iter()
+            .map(|(p, l)| dir(p, Some(l)))
+            .collect(),
+        cao: match home.cao() {
+            Ok(c) => Cao {
+                found: true,
+                package: Some(c.package.clone()),
+                version: c.version.clone(),
+                how: c.how.to_string(),
+            },
+            Err(why) => Cao {
+                found: false,
+                package: None,
+                version: None,
+                how: why.to_string(),
+            },
+        },
+        git: which("git"),
+        clipboard,
+        colours: colours(|k| std::env::var(k).ok()),
+        warnings: warnings(home),
+    }
+}
+
+fn home_source(flag: Option<&Path>) -> &'static str {
+    // As `Home::locate` reads it: stripped, empty means unset.
+    let env = std::env::var("CAO_HOME_DIR").unwrap_or_default();
+    match (flag, crate::core::text::py_strip(&env).is_empty()) {
+        (Some(_), _) => "--home",
+        (None, false) => "CAO_HOME_DIR",
+        (None, true) => "default",
+    }
+}
+
+/// The first `name` on PATH.
+pub fn which(name: &str) -> Option<PathBuf> {
+    crate::core::cao::which_in(name, &std::env::var_os("PATH")?)
+}
+
+/// The colours a terminal offers, from the variables that say so.
+pub fn colours(var: impl Fn(&str) -> Option<String>) -> &'static str {
+    let term = var("TERM").unwrap_or_default();
+    let colorterm = var("COLORTERM").unwrap_or_default();
+    if var("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        "none (NO_COLOR is set)"
+    } else if term == "dumb" {
+        "none (TERM=dumb)"
+    } else if colorterm == "truecolor" || colorterm == "24bit" {
+        "24-bit"
+    } else if term.contains("256color") {
+        "256"
+    } else {
+        "16"
+    }
+}
+
+/// Shadowed skills, skills CAO skips, profiles CAO cannot load.
+fn warnings(home: &Home) -> Vec<String> {
+    let listing = store::list(home, false);
+    let mut out = Vec::new();
+    for e in &listing.entries {
+        match e.status {
+            Status::Shadowed => out.push(format!(
+                "skill '{}' in {} is shadowed by an earlier one of the same name",
+                e.name(),
+                e.source_dir.display()
+            )),
+            Status::Invalid => out.push(format!(
+                "CAO skips {}: {}",
+                e.checked.path.display(),
+                e.checked.errors.join("; ")
+            )),
+            Status::Ok => {}
+        }
+    }
+    for l in profile::list(home) {
+        if let Err(e) = profile::load(home, &l.name) {
+            out.push(format!("CAO cannot load profile '{}': {e}", l.name));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_follow_the_environment() {
+        let env = |pairs: &'static [(&str, &str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert_eq!(colours(env(&[("TERM", "xterm-256color")])), "256");
+        assert_eq!(
+            colours(env(&[("TERM", "xterm"), ("COLORTERM", "truecolor")])),
+            "24-bit"
+        );
+        assert_eq!(
+            colours(env(&[("TERM", "xterm"), ("NO_COLOR", "1")])),
+            "none (NO_COLOR is set)"
+        );
+        assert_eq!(colours(env(&[("TERM", "dumb")])), "none (TERM=dumb)");
+        assert_eq!(colours(env(&[("TERM", "vt100")])), "16");
+    }
+}

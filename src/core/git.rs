@@ -1,0 +1,444 @@
+//! Runs the `git` command, so the user's credentials, SSH config and proxies
+//! apply as they do for any clone. git never prompts: it runs with
+//! `GIT_TERMINAL_PROMPT=0` in its own session (no controlling terminal for
+//! ssh to ask on), and a fetch can be cancelled (the whole process group is
+//! killed and the staging folder removed).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use crate::core::text::sanitize_line;
+
+/// One step of a fetch, parsed from `git --progress` (e.g. "Receiving
+/// objects", 45).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub phase: String,
+    pub percent: u8,
+}
+
+/// Set from another thread (the TUI's Esc) to stop a running fetch.
+pub type Cancel = Arc<AtomicBool>;
+
+/// A commit checked out into a staging folder that is deleted when this is
+/// dropped, whatever happened.
+pub struct Checkout {
+    dir: tempfile::TempDir,
+    name: String,
+    pub commit: String,
+}
+
+impl Checkout {
+    /// The root of the checked-out tree, a folder named after the
+    /// repository (CAO wants a skill's folder named as the skill, and a
+    /// repository that is one skill is usually named after it).
+    pub fn root(&self) -> PathBuf {
+        self.dir.path().join(&self.name)
+    }
+
+    /// The folder `rel` of the tree, unless it is missing or a symlink
+    /// takes it outside the tree.
+    pub fn folder(&self, rel: &str) -> Option<PathBuf> {
+        let root = std::fs::canonicalize(self.root()).ok()?;
+        let path = std::fs::canonicalize(root.join(rel)).ok()?;
+        (path.starts_with(&root) && path.is_dir()).then_some(path)
+    }
+}
+
+/// What to fetch: a repository URL, the ref asked for (`None`: the remote's
+/// HEAD; a branch, a tag or a full commit id), and the sub path to check out
+/// (`""`: all of it).
+#[derive(Clone, Debug)]
+pub struct FetchSpec<'a> {
+    pub url: &'a str,
+    pub reference: Option<&'a str>,
+    pub sub: &'a str,
+}
+
+fn base_command() -> Command {
+    let mut cmd = Command::new("git");
+    cmd.env("GIT_TERMINAL_PROMPT", "0")
+        // ssh falls back to a graphical askpass when it has no terminal.
+        .env("SSH_ASKPASS_REQUIRE", "never")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .stdin(Stdio::null());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: setsid is async-signal-safe and touches no memory of ours.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::setsid();
+                Ok(())
+            });
+        }
+    }
+    cmd
+}
+
+fn spawn_error(e: std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            "git is not installed or not on PATH: install git to use skills from a repository"
+                .into()
+        }
+        _ => format!("cannot run git: {e}: check that git is installed and runs"),
+    }
+}
+
+/// Runs git to completion; the error is git's last `fatal:`/`error:` line.
+fn run(args: &[&str], cwd: Option<&Path>) -> Result<String, String> {
+    let mut cmd = base_command();
+    cmd.args(args);
+    if let Some(dir) = cwd {
+        cmd.current_dir(dir);
+    }
+    let out = cmd.output().map_err(spawn_error)?;
+    if out.status.success() {
+        return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
+    }
+    Err(first_error(&String::from_utf8_lossy(&out.stderr)))
+}
+
+/// The line of git's stderr that says what went wrong: the first error
+/// line (git follows a cause with generic ones like "Could not read from
+/// remote repository").
+fn first_error(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr
+        .split(['\n', '\r'])
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    lines
+        .iter()
+        .find(|l| {
+            ["fatal:", "error:", "ERROR:", "ssh:"]
+                .iter()
+                .any(|p| l.starts_with(p))
+        })
+        .or(lines.last())
+        .map(|l| sanitize_line(l).into_owned())
+        .unwrap_or_else(|| "git failed without saying why".into())
+}
+
+/// True for a full hexadecimal commit id, which names itself.
+pub fn is_commit_id(reference: &str) -> bool {
+    reference.len() == 40 && reference.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The commit `reference` (`None`: HEAD) points to on the remote, with one
+/// `git ls-remote`. A full commit id is returned as is.
+pub fn ls_remote(url: &str, reference: Option<&str>) -> Result<String, String> {
+    if let Some(r) = reference.filter(|r| is_commit_id(r)) {
+        return Ok(r.to_ascii_lowercase());
+    }
+    let pattern = reference.unwrap_or("HEAD");
+    let out =
+        run(&["ls-remote", "--", url, pattern], None).map_err(|e| explain(url, reference, &e))?;
+    pick_ref(&out, pattern).ok_or_else(|| unknown_ref(url, pattern))
+}
+
+/// Picks the line for `pattern` in ls-remote output: an exact HEAD, a
+/// branch, a tag's commit (peeled), then any other match.
+fn pick_ref(listing: &str, pattern: &str) -> Option<String> {
+    let rows: Vec<(&str, &str)> = listing.lines().filter_map(|l| l.split_once('\t')).collect();
+    let wanted = [
+        pattern.to_string(),
+        format!("refs/heads/{pattern}"),
+        format!("refs/tags/{pattern}^{{}}"),
+        format!("refs/tags/{pattern}"),
+    ];
+    wanted
+        .iter()
+        .find_map(|w| rows.iter().find(|(_, name)| name == w))
+        .or(rows.first())
+        .map(|(sha, _)| sha.to_string())
+}
+
+fn unknown_ref(url: &str, reference: &str) -> String {
+    format!(
+        "unknown ref '{}' in {}: give a branch, a tag or a commit the repository has",
+        sanitize_line(reference),
+        sanitize_line(url)
+    )
+}
+
+/// Turns git's own failure line into one line that says what to do.
+fn explain(url: &str, reference: Option<&str>, git_line: &str) -> String {
+    let url_shown = sanitize_line(url);
+    let lower = git_line.to_ascii_lowercase();
+    if lower.contains("could not resolve host")
+        || lower.contains("could not connect")
+        || lower.contains("couldn't connect")
+        || lower.contains("failed to connect")
+        || lower.contains("connection refused")
+        || lower.contains("timed out")
+        || lower.contains("network is unreachable")
+    {
+        return format!("cannot reach {url_shown} ({git_line}): check the address and the network");
+    }
+    if lower.contains("couldn't find remote ref")
+        || lower.contains("not our ref")
+        || lower.contains("unadvertised object")
+        || lower.contains("no such remote ref")
+    {
+        return match reference.filter(|r| is_commit_id(r)) {
+            Some(c) => format!(
+                "commit {c} is no longer in {url_shown} (history was rewritten): `skilltui update` re-pins to the ref's tip"
+            ),
+            None => unknown_ref(url, reference.unwrap_or("HEAD")),
+        };
+    }
+    if lower.contains("not found")
+        || lower.contains("does not appear to be a git repository")
+        || lower.contains("does not exist")
+        || lower.contains("authentication failed")
+        || lower.contains("could not read username")
+    {
+        return format!(
+            "no repository at {url_shown} ({git_line}): check the owner and name, and your access"
+        );
+    }
+    format!("git failed on {url_shown}: {git_line}")
+}
+
+/// Fetches one commit of `spec` (shallow, blobs only for the sub path when
+/// the server allows it, no submodules) into a fresh staging folder.
+pub fn fetch(
+    spec: &FetchSpec,
+    progress: &mut dyn FnMut(Progress),
+    cancel: Option<&Cancel>,
+) -> Result<Checkout, String> {
+    let dir = tempfile::Builder::new()
+        .prefix("skilltui-git-")
+        .tempdir()
+        .map_err(|e| format!("cannot create a staging folder for git: {e}"))?;
+    let name = repo_name(spec.url);
+    let repo = dir.path().join(&name);
+    let repo_str = repo.to_string_lossy().into_owned();
+    run(&["init", "-q", &repo_str], None)?;
+    run(&["remote", "add", "origin", spec.url], Some(&repo))?;
+    if !spec.sub.is_empty() {
+        let pattern = format!("/{}/", spec.sub.trim_matches('/'));
+        run(
+            &["sparse-checkout", "set", "--no-cone", &pattern],
+            Some(&repo),
+        )?;
+    }
+    let wanted = spec.reference.unwrap_or("HEAD");
+    let args = [
+        "fetch",
+        "--depth=1",
+        "--filter=blob:none",
+        "--no-tags",
+        "--no-recurse-submodules",
+        "--progress",
+        "origin",
+        wanted,
+    ];
+    if let Err(e) = run_with_progress(&args, &repo, progress, cancel) {
+        return Err(explain(spec.url, spec.reference, &e));
+    }
+    let commit = run(&["rev-parse", "FETCH_HEAD^{commit}"], Some(&repo))?
+        .trim()
+        .to_string();
+    // A partial clone fetches the blobs it checks out here: cancellable too.
+    let checkout = [
+        "-c",
+        "advice.detachedHead=false",
+        "checkout",
+        "-q",
+        "--progress",
+        "--detach",
+        "FETCH_HEAD",
+    ];
+    run_with_progress(&checkout, &repo, progress, cancel)
+        .map_err(|e| explain(spec.url, spec.reference, &e))?;
+    // A repository whose root is a skill must not bring its .git along.
+    std::fs::remove_dir_all(repo.join(".git"))
+        .map_err(|e| format!("cannot clean the staging folder {}: {e}", repo.display()))?;
+    Ok(Checkout { dir, name, commit })
+}
+
+/// The last segment of a repository URL without `.git`, as a folder name.
+fn repo_name(url: &str) -> String {
+    let last = url
+        .trim_end_matches('/')
+        .rsplit(['/', ':'])
+        .next()
+        .unwrap_or_default();
+    let last = last.strip_suffix(".git").unwrap_or(last);
+    let ok = !last.is_empty()
+        && !last.starts_with('.')
+        && last
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    if ok { last.to_string() } else { "repo".into() }
+}
+
+/// Runs git, feeding each progress step to `progress`; kills git's whole
+/// process group when `cancel` is set.
+fn run_with_progress(
+    args: &[&str],
+    cwd: &Path,
+    progress: &mut dyn FnMut(Progress),
+    cancel: Option<&Cancel>,
+) -> Result<(), String> {
+    let mut child = base_command()
+        .args(args)
+        .current_dir(cwd)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(spawn_error)?;
+    let (tx, rx) = mpsc::channel::<String>();
+    let mut stderr = child.stderr.take().ok_or("git has no stderr")?;
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        let mut pending = String::new();
+        while let Ok(n) = stderr.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            pending.push_str(&String::from_utf8_lossy(&buf[..n]));
+            while let Some(i) = pending.find(['\r', '\n']) {
+                let line: String = pending.drain(..=i).collect();
+                let _ = tx.send(line.trim_end().to_string());
+            }
+        }
+        if !pending.is_empty() {
+            let _ = tx.send(pending);
+        }
+    });
+    let mut log = String::new();
+    loop {
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            kill_group(&mut child);
+            let _ = reader.join();
+            return Err("cancelled: nothing was installed".into());
+        }
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(line) => match parse_progress(&line) {
+                Some(p) => progress(p),
+                None => {
+                    log.push_str(&line);
+                    log.push('\n');
+                }
+            },
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    let _ = reader.join();
+    let status = child
+        .wait()
+        .map_err(|e| format!("git did not finish: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(first_error(&log))
+    }
+}
+
+fn kill_group(child: &mut Child) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: git leads its own session (setsid), so -pid is git and
+        // its helpers (remote-https, ssh) and nothing else.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// "Receiving objects:  45% (9/20)" → ("Receiving objects", 45); also with
+/// git's "remote: " prefix.
+pub fn parse_progress(line: &str) -> Option<Progress> {
+    let line = line.strip_prefix("remote: ").unwrap_or(line).trim();
+    let (phase, rest) = line.split_once(':')?;
+    let (percent, after) = rest.trim_start().split_once('%')?;
+    // git follows the percentage with "(done/total)" or nothing.
+    if !(after.is_empty() || after.starts_with(" (")) {
+        return None;
+    }
+    let percent = percent.trim();
+    let percent: u8 = percent.parse().ok().filter(|p| *p <= 100)?;
+    if phase.is_empty() || !phase.chars().all(|c| c.is_ascii_alphabetic() || c == ' ') {
+        return None;
+    }
+    Some(Progress {
+        phase: phase.to_string(),
+        percent,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_lines_parse_with_and_without_the_remote_prefix() {
+        assert_eq!(
+            parse_progress("Receiving objects:  45% (9/20), 1.2 KiB"),
+            Some(Progress {
+                phase: "Receiving objects".into(),
+                percent: 45
+            })
+        );
+        assert_eq!(
+            parse_progress("remote: Counting objects: 100% (3/3), done."),
+            Some(Progress {
+                phase: "Counting objects".into(),
+                percent: 100
+            })
+        );
+        assert_eq!(parse_progress("fatal: 50% of nothing"), None);
+        assert_eq!(parse_progress("From file:///x"), None);
+        assert_eq!(parse_progress("Resolving deltas: 140%"), None);
+    }
+
+    #[test]
+    fn ls_remote_rows_prefer_branches_then_peeled_tags() {
+        let listing = "aaa\trefs/heads/v1\nbbb\trefs/tags/v1\nccc\trefs/tags/v1^{}\n";
+        assert_eq!(pick_ref(listing, "v1").as_deref(), Some("aaa"));
+        let tags = "bbb\trefs/tags/v2\nccc\trefs/tags/v2^{}\n";
+        assert_eq!(pick_ref(tags, "v2").as_deref(), Some("ccc"));
+        assert_eq!(pick_ref("", "v2"), None);
+    }
+
+    #[test]
+    fn checkouts_are_named_after_the_repository() {
+        assert_eq!(repo_name("https://github.com/o/pdf-skill"), "pdf-skill");
+        assert_eq!(repo_name("git@host:o/r.git"), "r");
+        assert_eq!(repo_name("file:///srv/x.git/"), "x");
+        assert_eq!(repo_name("https://host/.."), "repo");
+        assert_eq!(repo_name("git@host:"), "repo");
+    }
+
+    #[test]
+    fn git_errors_become_advice() {
+        let e = explain(
+            "https://x.invalid/o/r",
+            None,
+            "fatal: unable to access: Could not resolve host: x.invalid",
+        );
+        assert!(e.starts_with("cannot reach"), "{e}");
+        let e = explain("u", Some("nope"), "fatal: couldn't find remote ref nope");
+        assert!(e.starts_with("unknown ref 'nope'"), "{e}");
+        let stderr = "hint: x\nfatal: 'p' does not appear to be a git repository\nfatal: Could not read from remote repository.\n";
+        assert_eq!(
+            first_error(stderr),
+            "fatal: 'p' does not appear to be a git repository"
+        );
+        let e = explain("u", None, "fatal: repository 'u' not found");
+        assert!(e.starts_with("no repository at u"), "{e}");
+    }
+}

@@ -1,0 +1,294 @@
+//! `<home>/skilltui.lock`: where each skill installed from git came from
+//! and what it held. TOML, one table per skill sorted by name, so a team
+//! can commit it and review its diffs; written atomically, and never over a
+//! change another process made since it was read.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::core::fsops;
+use crate::core::store::{self, Home};
+
+pub const FILE_NAME: &str = "skilltui.lock";
+const HEADER: &str = "# Written by skilltui: the skills installed from git, pinned.\n# Commit it; teammates run `skilltui sync`.\n\n";
+
+/// One pinned skill.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// The repository URL, as given to git.
+    pub source: String,
+    /// The skill's folder inside the repository (`""`: its root).
+    #[serde(default)]
+    pub path: String,
+    /// The ref asked for; absent means the default branch.
+    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    /// The commit installed.
+    pub commit: String,
+    /// [`content_hash`] of the folder as installed.
+    pub hash: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileFormat {
+    version: u32,
+    #[serde(default)]
+    skills: BTreeMap<String, Entry>,
+}
+
+/// A lock file as read, with the bytes it held (to detect a concurrent
+/// writer before replacing it).
+#[derive(Clone, Debug)]
+pub struct Lock {
+    pub path: PathBuf,
+    pub skills: BTreeMap<String, Entry>,
+    read_bytes: Vec<u8>,
+}
+
+pub fn default_path(home: &Home) -> PathBuf {
+    home.root.join(FILE_NAME)
+}
+
+impl Lock {
+    /// Reads `path`; a missing file is an empty lock.
+    pub fn read(path: &Path) -> Result<Lock, String> {
+        let bytes = match fsops::read_regular(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        };
+        let skills = parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(Lock {
+            path: path.to_path_buf(),
+            skills,
+            read_bytes: bytes,
+        })
+    }
+
+    /// Writes the lock atomically, refusing if the file changed since it
+    /// was read.
+    pub fn write(&mut self) -> Result<(), String> {
+        let text = render(&self.skills);
+        // No churn: an unchanged lock, or no lock at all for no git skills.
+        let absent_and_empty = self.skills.is_empty() && self.read_bytes.is_empty();
+        if absent_and_empty || text.as_bytes() == self.read_bytes {
+            return Ok(());
+        }
+        fsops::atomic_write(&self.path, text.as_bytes(), Some(&self.read_bytes))?;
+        self.read_bytes = text.into_bytes();
+        Ok(())
+    }
+}
+
+fn parse(bytes: &[u8]) -> Result<BTreeMap<String, Entry>, String> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|_| "is not valid UTF-8: restore it from version control".to_string())?;
+    if text.trim().is_empty() {
+        return Ok(BTreeMap::new());
+    }
+    let file: FileFormat = toml::from_str(text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+        let what = e.message().trim().replace('\n', " ");
+        match line {
+            Some(n) => format!("line {n}: {what}: fix the line or restore the file"),
+            None => format!("{what}: fix the file or restore it"),
+        }
+    })?;
+    if file.version != 1 {
+        return Err(format!(
+            "lock version {} is not one this skilltui reads (1): upgrade skilltui",
+            file.version
+        ));
+    }
+    for (name, e) in &file.skills {
+        check_entry(name, e).map_err(|why| {
+            format!(
+                "skill '{}': {why}: fix the entry",
+                crate::core::text::sanitize_line(name)
+            )
+        })?;
+    }
+    Ok(file.skills)
+}
+
+/// A lock may come from a teammate: its names and paths must stay inside
+/// the store and the repository, and nothing may reach git as an option.
+fn check_entry(name: &str, e: &Entry) -> Result<(), String> {
+    if store::check_name(name)? != name {
+        return Err("the name has surrounding spaces".into());
+    }
+    crate::core::source::check_git_parts(&e.source, e.reference.as_deref(), &e.path)?;
+    if !crate::core::git::is_commit_id(&e.commit) {
+        return Err("`commit` is not a 40-character commit id".into());
+    }
+    Ok(())
+}
+
+fn render(skills: &BTreeMap<String, Entry>) -> String {
+    let file = FileFormat {
+        version: 1,
+        skills: skills.clone(),
+    };
+    let body = toml::to_string(&file).unwrap_or_default();
+    format!("{HEADER}{body}")
+}
+
+/// A hash of a folder's files (relative paths and bytes, in path order;
+/// the executable bit counts, timestamps do not), as `sha256:HEX`.
+pub fn content_hash(root: &Path) -> Result<String, String> {
+    let mut files = Vec::new();
+    collect(root, root, 0, &mut files)?;
+    files.sort();
+    let mut hasher = Sha256::new();
+    let mut buf = Vec::new();
+    for (rel, path) in files {
+        buf.clear();
+        let (mut file, meta) = fsops::open_regular(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        file.read_to_end(&mut buf)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        hasher.update(rel.as_bytes());
+        hasher.update([0, executable(&meta) as u8]);
+        hasher.update((buf.len() as u64).to_le_bytes());
+        hasher.update(&buf);
+    }
+    let digest = hasher.finalize();
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(format!("sha256:{hex}"))
+}
+
+#[cfg(unix)]
+fn executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn executable(_meta: &std::fs::Metadata) -> bool {
+    false
+}
+
+fn collect(
+    root: &Path,
+    dir: &Path,
+    depth: usize,
+    out: &mut Vec<(String, PathBuf)>,
+) -> Result<(), String> {
+    if depth > 32 {
+        return Err(format!("{} is nested too deeply", dir.display()));
+    }
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let meta = std::fs::metadata(&path);
+        if meta.as_ref().is_ok_and(|m| m.is_dir()) {
+            collect(root, &path, depth + 1, out)?;
+        } else if meta.is_ok_and(|m| m.is_file()) {
+            let rel = path.strip_prefix(root).unwrap_or(&path);
+            out.push((rel.to_string_lossy().into_owned(), path));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_that_leave_the_store_or_reach_git_as_options_are_refused() {
+        let good = entry(&"a".repeat(40));
+        assert!(check_entry("x", &good).is_ok());
+        assert!(check_entry("../x", &good).is_err());
+        for bad in [
+            Entry {
+                path: "../../etc".into(),
+                ..good.clone()
+            },
+            Entry {
+                source: "--upload-pack=sh".into(),
+                ..good.clone()
+            },
+            Entry {
+                reference: Some("-x".into()),
+                ..good.clone()
+            },
+            Entry {
+                commit: "main".into(),
+                ..good.clone()
+            },
+        ] {
+            assert!(check_entry("x", &bad).is_err(), "{bad:?}");
+        }
+    }
+
+    fn entry(commit: &str) -> Entry {
+        Entry {
+            source: "https://github.com/o/r".into(),
+            path: "skills/a".into(),
+            reference: Some("main".into()),
+            commit: commit.into(),
+            hash: "sha256:00".into(),
+        }
+    }
+
+    #[test]
+    fn round_trips_sorted_and_stable() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join(FILE_NAME);
+        let mut lock = Lock::read(&path).unwrap();
+        assert!(lock.skills.is_empty());
+        lock.skills.insert("zeta".into(), entry(&"2".repeat(40)));
+        lock.skills.insert("alpha".into(), entry(&"1".repeat(40)));
+        lock.write().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.find("[skills.alpha]") < text.find("[skills.zeta]"),
+            "{text}"
+        );
+        let again = Lock::read(&path).unwrap();
+        assert_eq!(again.skills, lock.skills);
+        assert_eq!(render(&again.skills), text);
+    }
+
+    #[test]
+    fn a_bad_lock_names_its_line_and_a_concurrent_change_is_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join(FILE_NAME);
+        std::fs::write(&path, "version = 1\n\n[skills.a]\nsource = \n").unwrap();
+        let e = Lock::read(&path).unwrap_err();
+        assert!(e.contains("line 4"), "{e}");
+        std::fs::write(&path, "version = 1\n").unwrap();
+        let mut lock = Lock::read(&path).unwrap();
+        std::fs::write(&path, "version = 1\n# a teammate's edit\n").unwrap();
+        lock.skills.insert("a".into(), entry(&"c".repeat(40)));
+        assert!(lock.write().unwrap_err().contains("changed on disk"));
+        assert!(std::fs::read_to_string(&path).unwrap().contains("teammate"));
+    }
+
+    #[test]
+    fn the_hash_follows_content_and_names_not_times() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        std::fs::create_dir_all(d.join("s/sub")).unwrap();
+        std::fs::write(d.join("s/SKILL.md"), "x").unwrap();
+        std::fs::write(d.join("s/sub/f"), "y").unwrap();
+        let h1 = content_hash(&d.join("s")).unwrap();
+        std::fs::write(d.join("s/sub/f"), "y").unwrap();
+        assert_eq!(content_hash(&d.join("s")).unwrap(), h1);
+        std::fs::write(d.join("s/sub/f"), "z").unwrap();
+        assert_ne!(content_hash(&d.join("s")).unwrap(), h1);
+        std::fs::rename(d.join("s/sub/f"), d.join("s/sub/g")).unwrap();
+        std::fs::write(d.join("s/sub/g"), "y").unwrap();
+        assert_ne!(content_hash(&d.join("s")).unwrap(), h1);
+    }
+}

@@ -1,0 +1,529 @@
+//! Installing from any SOURCE and keeping git installs pinned: `add`
+//! (open a source, pick skills, install), `check`, `update` and `sync`.
+//! Every install goes through `store::add` (staging + atomic rename or
+//! exchange); the lock is read before anything is installed, so a lock that
+//! does not parse stops the run with nothing changed.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::core::changes::{self, Changes};
+use crate::core::git::{self, Cancel, Checkout, FetchSpec, Progress};
+use crate::core::lock::{self, Entry, Lock};
+use crate::core::skill;
+use crate::core::source::{self, Found, Source, StoreState};
+use crate::core::store::{self, Home};
+use crate::core::text::sanitize_line;
+
+/// Where an opened git source came from.
+#[derive(Clone, Debug)]
+pub struct GitOrigin {
+    pub url: String,
+    pub reference: Option<String>,
+    pub sub: String,
+    pub commit: String,
+}
+
+/// A source opened for picking: the skills found in it, and for git the
+/// checkout they live in (removed when this is dropped).
+pub struct Opened {
+    pub label: String,
+    pub git: Option<GitOrigin>,
+    pub found: Vec<Found>,
+    _checkout: Option<Checkout>,
+}
+
+/// Parses and opens SOURCE; a git source is fetched (reporting progress,
+/// cancellable) into a staging folder.
+pub fn open(
+    home: &Home,
+    text: &str,
+    progress: &mut dyn FnMut(Progress),
+    cancel: Option<&Cancel>,
+) -> Result<Opened, String> {
+    let label = sanitize_line(text).into_owned();
+    match source::parse(text, &home.user_home)? {
+        Source::Local(path) => {
+            if !path.is_dir() {
+                let checked = skill::check_folder(&path, false);
+                return Err(checked
+                    .errors
+                    .into_iter()
+                    .next()
+                    .unwrap_or_else(|| format!("{} is not a folder of skills", path.display())));
+            }
+            let found = source::discover(&path, home);
+            Ok(Opened {
+                label,
+                git: None,
+                found,
+                _checkout: None,
+            })
+        }
+        Source::Git(g) => {
+            let spec = FetchSpec {
+                url: &g.url,
+                reference: g.reference.as_deref(),
+                sub: &g.sub,
+            };
+            let checkout = git::fetch(&spec, progress, cancel)?;
+            let Some(root) = checkout.folder(&g.sub) else {
+                return Err(format!(
+                    "no folder '{}' in {} at {}: check the path",
+                    sanitize_line(&g.sub),
+                    sanitize_line(&g.url),
+                    g.reference.as_deref().unwrap_or("its default branch")
+                ));
+            };
+            let found = source::discover(&root, home);
+            Ok(Opened {
+                label,
+                git: Some(GitOrigin {
+                    url: g.url,
+                    reference: g.reference,
+                    sub: g.sub,
+                    commit: checkout.commit.clone(),
+                }),
+                found,
+                _checkout: Some(checkout),
+            })
+        }
+    }
+}
+
+/// One skill installed (or left alone because the store has it as is).
+#[derive(Clone, Debug)]
+pub struct Installed {
+    pub name: String,
+    pub dest: PathBuf,
+    /// What replacing the previous version changed; `None` when it was new.
+    pub changes: Option<Changes>,
+    /// True when the store already held exactly this skill.
+    pub unchanged: bool,
+}
+
+/// Why a skill folder cannot be installed, or `None`. A skill from a
+/// repository is also refused on the size lints.
+fn refusal(found: &Found, from_git: bool) -> Option<String> {
+    let name = sanitize_line(&found.name()).into_owned();
+    if let Some(e) = found.checked.errors.first() {
+        return Some(format!("skill '{name}' would not load in CAO: {e}"));
+    }
+    let lints = skill::folder_lints(&found.checked.path);
+    let blocking: Vec<&String> = lints
+        .iter()
+        .filter(|w| from_git || w.contains("symlink"))
+        .collect();
+    (!blocking.is_empty()).then(|| {
+        let joined: Vec<&str> = blocking.iter().map(|s| s.as_str()).collect();
+        format!("skill '{name}' is refused: {}", joined.join("; "))
+    })
+}
+
+/// Installs the picked skills of an opened source: all are checked first
+/// (CAO's verdict, lints, clashes), so one bad pick installs nothing.
+pub fn install(
+    home: &Home,
+    opened: &Opened,
+    picks: &[&Found],
+    force: bool,
+) -> Result<Vec<Installed>, String> {
+    let mut lock = Lock::read(&lock::default_path(home))?;
+    for f in picks {
+        if let Some(why) = refusal(f, opened.git.is_some()) {
+            return Err(why);
+        }
+        if f.state == StoreState::Different && !force {
+            return Err(format!(
+                "Skill '{}' already exists. Use --force to overwrite it.",
+                sanitize_line(&f.name())
+            ));
+        }
+    }
+    let mut done = Vec::new();
+    for f in picks {
+        let name = store::check_name(&f.name())?;
+        let dest = home.skills_dir().join(&name);
+        if f.state == StoreState::Same {
+            done.push(Installed {
+                name,
+                dest,
+                changes: None,
+                unchanged: true,
+            });
+        } else {
+            let changes = (f.state == StoreState::Different)
+                .then(|| changes::between(&dest, &f.checked.path));
+            let added = store::add(home, &f.checked.path, force)?;
+            done.push(Installed {
+                name: added.name,
+                dest: added.dest,
+                changes,
+                unchanged: false,
+            });
+        }
+        let last = done.last().expect("just pushed");
+        match &opened.git {
+            Some(origin) => {
+                let entry = Entry {
+                    source: origin.url.clone(),
+                    path: join_path(&origin.sub, &f.rel),
+                    reference: origin.reference.clone(),
+                    commit: origin.commit.clone(),
+                    hash: lock::content_hash(&last.dest)?,
+                };
+                lock.skills.insert(last.name.clone(), entry);
+            }
+            None => {
+                lock.skills.remove(&last.name);
+            }
+        }
+    }
+    lock.write()?;
+    Ok(done)
+}
+
+fn join_path(a: &str, b: &str) -> String {
+    [a, b]
+        .iter()
+        .map(|s| s.trim_matches('/'))
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Locked skills to fetch, by (repository, ref or commit).
+type Groups = BTreeMap<(String, Option<String>), Vec<(String, Entry)>>;
+
+/// A locked skill's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Current,
+    /// The ref it was installed from has moved upstream.
+    Outdated,
+    /// The installed folder no longer matches the hash in the lock.
+    Modified,
+    /// The lock names it; the store does not have it.
+    Missing,
+    /// The remote could not be asked (see the error).
+    Unknown,
+}
+
+#[derive(Clone, Debug)]
+pub struct CheckRow {
+    pub name: String,
+    pub status: Status,
+    pub entry: Entry,
+    /// The commit the ref points to upstream, when asked.
+    pub upstream: Option<String>,
+    pub error: Option<String>,
+}
+
+/// The locked skills `names` picks (all when empty); an unknown name is
+/// an error.
+fn selected(lock: &Lock, names: &[String]) -> Result<Vec<(String, Entry)>, String> {
+    if names.is_empty() {
+        return Ok(lock
+            .skills
+            .iter()
+            .map(|(n, e)| (n.clone(), e.clone()))
+            .collect());
+    }
+    names
+        .iter()
+        .map(|n| match lock.skills.get(n) {
+            Some(e) => Ok((n.clone(), e.clone())),
+            None => Err(format!(
+                "'{}' is not in {}: only skills installed from git are locked",
+                sanitize_line(n),
+                lock.path.display()
+            )),
+        })
+        .collect()
+}
+
+/// The local state of a locked skill, without asking the remote.
+fn local_status(home: &Home, name: &str, entry: &Entry) -> Status {
+    let dest = home.skills_dir().join(name);
+    if fs::symlink_metadata(&dest).is_err() {
+        return Status::Missing;
+    }
+    match lock::content_hash(&dest) {
+        Ok(h) if h == entry.hash => Status::Current,
+        _ => Status::Modified,
+    }
+}
+
+/// `check`: one `git ls-remote` per (repository, ref), run side by side.
+pub fn check(home: &Home, names: &[String]) -> Result<Vec<CheckRow>, String> {
+    let lock = Lock::read(&lock::default_path(home))?;
+    let chosen = selected(&lock, names)?;
+    let keys: std::collections::BTreeSet<(String, Option<String>)> = chosen
+        .iter()
+        .map(|(_, e)| (e.source.clone(), e.reference.clone()))
+        .collect();
+    let groups: BTreeMap<_, Result<String, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = keys
+            .iter()
+            .map(|(url, r)| s.spawn(move || git::ls_remote(url, r.as_deref())))
+            .collect();
+        keys.iter()
+            .zip(handles)
+            .map(|(k, h)| (k, h.join().unwrap_or_else(|_| Err("git crashed".into()))))
+            .collect()
+    });
+    Ok(chosen
+        .into_iter()
+        .map(|(name, entry)| {
+            let asked = groups
+                .get(&(entry.source.clone(), entry.reference.clone()))
+                .cloned()
+                .unwrap_or_else(|| Err("not asked".into()));
+            let mut status = local_status(home, &name, &entry);
+            let (upstream, error) = match asked {
+                Ok(c) => (Some(c), None),
+                Err(e) => (None, Some(e)),
+            };
+            if status == Status::Current {
+                status = match &upstream {
+                    Some(c) if *c != entry.commit => Status::Outdated,
+                    Some(_) => Status::Current,
+                    None => Status::Unknown,
+                };
+            }
+            CheckRow {
+                name,
+                status,
+                entry,
+                upstream,
+                error,
+            }
+        })
+        .collect())
+}
+
+/// What `update` or `sync` did to one skill.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub name: String,
+    pub result: Result<Done, String>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Done {
+    /// Already at the wanted commit with the locked content.
+    Current,
+    /// Installed or replaced at `commit`; `changes` is `None` for a fresh
+    /// install.
+    Installed {
+        commit: String,
+        changes: Option<Changes>,
+    },
+}
+
+/// `update`: fetch each (repository, ref) once, replace what moved,
+/// re-pin. A locally modified skill is refused without `force`.
+pub fn update(
+    home: &Home,
+    names: &[String],
+    force: bool,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Vec<Outcome>, String> {
+    let mut lock = Lock::read(&lock::default_path(home))?;
+    let chosen = selected(&lock, names)?;
+    let mut out = Vec::new();
+    let mut todo: Groups = BTreeMap::new();
+    for (name, entry) in chosen {
+        if local_status(home, &name, &entry) == Status::Modified && !force {
+            out.push(Outcome {
+                result: Err(format!(
+                    "'{}' was modified locally: your edits were kept; `skilltui update {0} --force` replaces them",
+                    sanitize_line(&name)
+                )),
+                name,
+            });
+            continue;
+        }
+        let key = (entry.source.clone(), entry.reference.clone());
+        todo.entry(key).or_default().push((name, entry));
+    }
+    for ((url, reference), items) in todo {
+        apply_group(
+            home,
+            &mut lock,
+            &url,
+            reference.as_deref(),
+            &items,
+            progress,
+            &mut out,
+        );
+    }
+    lock.write()?;
+    Ok(out)
+}
+
+/// Fetches `url` at `reference` once and installs each item from it.
+fn apply_group(
+    home: &Home,
+    lock: &mut Lock,
+    url: &str,
+    reference: Option<&str>,
+    items: &[(String, Entry)],
+    progress: &mut dyn FnMut(Progress),
+    out: &mut Vec<Outcome>,
+) {
+    let sub = match items {
+        [(_, e)] => e.path.as_str(),
+        _ => "",
+    };
+    let spec = FetchSpec {
+        url,
+        reference,
+        sub,
+    };
+    let checkout = match git::fetch(&spec, progress, None) {
+        Ok(c) => c,
+        Err(e) => {
+            out.extend(items.iter().map(|(name, _)| Outcome {
+                name: name.clone(),
+                result: Err(e.clone()),
+            }));
+            return;
+        }
+    };
+    for (name, entry) in items {
+        let result = install_locked(home, &checkout, name, entry);
+        if let Ok((_, pinned)) = &result {
+            lock.skills.insert(name.clone(), pinned.clone());
+        }
+        out.push(Outcome {
+            name: name.clone(),
+            result: result.map(|(done, _)| done),
+        });
+    }
+}
+
+/// Installs one locked skill from a checkout, unless the store already
+/// holds that commit's content; returns what it did and the new pin.
+fn install_locked(
+    home: &Home,
+    checkout: &Checkout,
+    name: &str,
+    entry: &Entry,
+) -> Result<(Done, Entry), String> {
+    let dest = home.skills_dir().join(store::check_name(name)?);
+    let shown = sanitize_line(name);
+    let folder = checkout
+        .folder(&entry.path)
+        .filter(|f| f.join("SKILL.md").is_file());
+    let Some(folder) = folder else {
+        return Err(format!(
+            "'{shown}' is no longer at '{}' in {} at {}: remove it or add it again from its new place",
+            sanitize_line(&entry.path),
+            sanitize_line(&entry.source),
+            &checkout.commit[..checkout.commit.len().min(12)]
+        ));
+    };
+    let found = source::discover(&folder, home).into_iter().next();
+    let Some(found) = found.filter(|f| f.rel.is_empty()) else {
+        return Err(format!("'{shown}' has no SKILL.md at its locked path"));
+    };
+    if found.name() != name {
+        return Err(format!(
+            "the skill at '{}' is now named '{}', not '{shown}': add it under its new name",
+            sanitize_line(&entry.path),
+            sanitize_line(&found.name())
+        ));
+    }
+    if let Some(why) = refusal(&found, true) {
+        return Err(why);
+    }
+    let pinned = |hash: String| Entry {
+        commit: checkout.commit.clone(),
+        hash,
+        ..entry.clone()
+    };
+    if found.state == StoreState::Same {
+        return Ok((Done::Current, pinned(lock::content_hash(&dest)?)));
+    }
+    let changes = (found.state == StoreState::Different).then(|| changes::between(&dest, &folder));
+    store::add(home, &folder, true)?;
+    let done = Done::Installed {
+        commit: checkout.commit.clone(),
+        changes,
+    };
+    Ok((done, pinned(lock::content_hash(&dest)?)))
+}
+
+/// What `sync` did: each locked skill's outcome, and the store's skills
+/// the lock does not name.
+#[derive(Clone, Debug)]
+pub struct Synced {
+    pub outcomes: Vec<Outcome>,
+    pub unlocked: Vec<String>,
+}
+
+/// `sync`: makes the store match `lock_file` (default: the home's lock),
+/// each skill at its pinned commit. A skill whose content differs from
+/// both that lock and the home's lock (edited here) is kept unless `force`.
+pub fn sync(
+    home: &Home,
+    lock_file: Option<&Path>,
+    force: bool,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Synced, String> {
+    let home_path = lock::default_path(home);
+    let wanted = Lock::read(lock_file.unwrap_or(&home_path))?;
+    let mut pins = Lock::read(&home_path)?;
+    let mut outcomes = Vec::new();
+    let mut todo: Groups = BTreeMap::new();
+    for (name, entry) in &wanted.skills {
+        let dest = home.skills_dir().join(name);
+        let here = lock::content_hash(&dest).ok();
+        if here.as_deref() == Some(entry.hash.as_str()) {
+            pins.skills.insert(name.clone(), entry.clone());
+            outcomes.push(Outcome {
+                name: name.clone(),
+                result: Ok(Done::Current),
+            });
+            continue;
+        }
+        let pinned_here = pins.skills.get(name).map(|e| e.hash.as_str());
+        if here.is_some() && here.as_deref() != pinned_here && !force {
+            outcomes.push(Outcome {
+                name: name.clone(),
+                result: Err(format!(
+                    "'{}' differs from the lock and was changed here: kept; `skilltui sync --force` replaces it",
+                    sanitize_line(name)
+                )),
+            });
+            continue;
+        }
+        let key = (entry.source.clone(), Some(entry.commit.clone()));
+        todo.entry(key)
+            .or_default()
+            .push((name.clone(), entry.clone()));
+    }
+    for ((url, commit), items) in todo {
+        apply_group(
+            home,
+            &mut pins,
+            &url,
+            commit.as_deref(),
+            &items,
+            progress,
+            &mut outcomes,
+        );
+    }
+    pins.write()?;
+    let unlocked = store::list(home, false)
+        .valid()
+        .filter(|e| e.source_dir == home.skills_dir())
+        .map(|e| e.name().to_string())
+        .filter(|n| !wanted.skills.contains_key(n))
+        .collect();
+    outcomes.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(Synced { outcomes, unlocked })
+}

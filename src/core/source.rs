@@ -1,0 +1,447 @@
+//! Where skills come from: a SOURCE argument parsed into a local folder or
+//! a git repository (URL, ref, sub path), and the skills found in a tree.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::core::fsops;
+use crate::core::skill::{self, Checked};
+use crate::core::store::{Home, expand_user};
+
+/// A parsed SOURCE.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A skill folder or a folder of skills on this machine.
+    Local(PathBuf),
+    Git(GitSource),
+}
+
+/// A repository, the ref asked for (`None`: its default branch) and the
+/// folder inside it to look in (`""`: the root).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GitSource {
+    pub url: String,
+    pub reference: Option<String>,
+    pub sub: String,
+}
+
+const URL_SCHEMES: &[&str] = &["https://", "http://", "ssh://", "git://", "file://"];
+
+/// Parses SOURCE. An existing path, or one written as a path (`/`, `./`,
+/// `../`, `~`), is local; then URLs; then GitHub's `owner/repo` shorthand.
+pub fn parse(text: &str, user_home: &Path) -> Result<Source, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("the source is empty: give a folder, owner/repo or a git URL".into());
+    }
+    let as_path = expand_user(Path::new(text), user_home);
+    let path_like = ["/", "./", "../", "~"].iter().any(|p| text.starts_with(p)) || text == ".";
+    if path_like || fs::symlink_metadata(&as_path).is_ok() {
+        return Ok(Source::Local(as_path));
+    }
+    let git = if let Some(scheme) = URL_SCHEMES.iter().find(|s| text.starts_with(*s)) {
+        parse_url(text, scheme)?
+    } else if let Some((user_host, path)) = scp_like(text) {
+        let (path, reference) = split_ref(path);
+        GitSource {
+            url: format!("{user_host}:{path}"),
+            reference,
+            sub: String::new(),
+        }
+    } else {
+        parse_shorthand(text)?
+    };
+    check_git_parts(&git.url, git.reference.as_deref(), &git.sub)?;
+    Ok(Source::Git(git))
+}
+
+/// Refuses what git would read as an option, and a sub path that climbs
+/// out of the repository. The lock file's entries are checked the same way.
+pub fn check_git_parts(url: &str, reference: Option<&str>, sub: &str) -> Result<(), String> {
+    if url.is_empty() || url.starts_with('-') {
+        return Err(format!(
+            "'{}' is not a repository URL: give https://, ssh://, git@host:path or owner/repo",
+            crate::core::text::sanitize_line(url)
+        ));
+    }
+    if let Some(r) = reference.filter(|r| r.starts_with('-') || r.contains("..")) {
+        return Err(format!(
+            "'{}' is not a ref: give a branch, a tag or a commit id",
+            crate::core::text::sanitize_line(r)
+        ));
+    }
+    let climbs = Path::new(sub)
+        .components()
+        .any(|c| !matches!(c, std::path::Component::Normal(_)));
+    if climbs {
+        return Err(format!(
+            "'{}' is not a folder inside the repository: give a relative path without '..'",
+            crate::core::text::sanitize_line(sub)
+        ));
+    }
+    Ok(())
+}
+
+/// `git@host:owner/repo.git`: a user and host, a colon, no scheme.
+fn scp_like(text: &str) -> Option<(&str, &str)> {
+    let (head, path) = text.split_once(':')?;
+    (head.contains('@') && !head.contains('/') && !path.is_empty()).then_some((head, path))
+}
+
+/// Splits a trailing `@ref` off a path (a ref may hold `/`, a repo path may
+/// not hold `@`).
+fn split_ref(path: &str) -> (&str, Option<String>) {
+    match path.split_once('@') {
+        Some((p, r)) if !r.is_empty() => (p, Some(r.to_string())),
+        Some((p, _)) => (p, None),
+        None => (path, None),
+    }
+}
+
+fn parse_url(text: &str, scheme: &str) -> Result<GitSource, String> {
+    let rest = &text[scheme.len()..];
+    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+    if authority.is_empty() && scheme != "file://" {
+        return Err(format!(
+            "{text} has no host: write it as {scheme}HOST/OWNER/REPO"
+        ));
+    }
+    let base = format!("{scheme}{authority}");
+    let segments: Vec<&str> = path.split('/').collect();
+    // GitLab: .../-/tree/REF/path; GitHub: owner/repo/tree/REF/path.
+    let tree_at = match segments.iter().position(|s| *s == "-") {
+        Some(i) if segments.get(i + 1) == Some(&"tree") => Some((i, i + 2)),
+        _ if authority.ends_with("github.com") && segments.get(2) == Some(&"tree") => Some((2, 3)),
+        _ => None,
+    };
+    if let Some((repo_end, ref_at)) = tree_at {
+        let Some(reference) = segments.get(ref_at).filter(|r| !r.is_empty()) else {
+            return Err(format!(
+                "{text} names no ref after /tree/: add the branch or tag"
+            ));
+        };
+        return Ok(GitSource {
+            url: format!("{base}/{}", segments[..repo_end].join("/")),
+            reference: Some(reference.to_string()),
+            sub: segments[ref_at + 1..]
+                .join("/")
+                .trim_matches('/')
+                .to_string(),
+        });
+    }
+    let (path, reference) = split_ref(path);
+    Ok(GitSource {
+        url: format!("{base}/{path}"),
+        reference,
+        sub: String::new(),
+    })
+}
+
+/// `owner/repo[/sub/path][@ref]` on GitHub.
+fn parse_shorthand(text: &str) -> Result<GitSource, String> {
+    let (path, reference) = split_ref(text);
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    let ok = |s: &str| {
+        !s.is_empty()
+            && s != "."
+            && s != ".."
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    };
+    if parts.len() < 2 || !ok(parts[0]) || !ok(parts[1]) || parts[2..].contains(&"..") {
+        return Err(format!(
+            "{text} is neither an existing folder nor a repository: give a path, owner/repo[/path][@ref] or a git URL"
+        ));
+    }
+    Ok(GitSource {
+        url: format!("https://github.com/{}/{}", parts[0], parts[1]),
+        reference,
+        sub: parts[2..].join("/"),
+    })
+}
+
+/// How a found skill compares with the store's skill of the same name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StoreState {
+    New,
+    Same,
+    Different,
+}
+
+/// A skill folder found in a source.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// Its path relative to the tree searched (`""`: the root itself).
+    pub rel: String,
+    /// CAO's verdict and our lints.
+    pub checked: Checked,
+    pub state: StoreState,
+}
+
+impl Found {
+    /// The skill's name, else its folder's.
+    pub fn name(&self) -> String {
+        self.checked
+            .name
+            .clone()
+            .unwrap_or_else(|| skill::folder_name(&self.checked.path))
+    }
+}
+
+/// Folders deeper than this are not searched (a monorepo's skills sit at
+/// most a few levels down).
+const MAX_DEPTH: usize = 5;
+const SKIPPED: &[&str] = &[".git", "node_modules"];
+
+/// The skills in `root`: the root itself when it is a skill, else every
+/// folder holding a SKILL.md down to [`MAX_DEPTH`] (not inside another
+/// skill), shallowest first; the first of a name wins.
+pub fn discover(root: &Path, home: &Home) -> Vec<Found> {
+    let mut folders = Vec::new();
+    let mut level = vec![root.to_path_buf()];
+    for _ in 0..=MAX_DEPTH {
+        let mut next = Vec::new();
+        for dir in level {
+            // Any SKILL.md entry makes a skill, so a FIFO or a dangling link
+            // gets the verdict's own reason instead of "no skills".
+            if fs::symlink_metadata(dir.join("SKILL.md")).is_ok() {
+                folders.push(dir);
+            } else {
+                next.extend(subdirs(&dir));
+            }
+        }
+        level = next;
+    }
+    let mut seen = std::collections::HashSet::new();
+    folders
+        .into_iter()
+        .map(|path| {
+            let checked = skill::check_folder(&path, true);
+            let rel = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .into_owned();
+            let mut found = Found {
+                rel,
+                checked,
+                state: StoreState::New,
+            };
+            found.state = store_state(home, &found);
+            found
+        })
+        .filter(|f| seen.insert(f.name()))
+        .collect()
+}
+
+fn subdirs(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter(|e| !SKIPPED.iter().any(|s| e.file_name() == *s))
+        .map(|e| e.path())
+        .collect();
+    out.sort();
+    out
+}
+
+fn store_state(home: &Home, found: &Found) -> StoreState {
+    let dest = home.skills_dir().join(found.name());
+    if fs::symlink_metadata(&dest).is_err() {
+        return StoreState::New;
+    }
+    let diff = fsops::diff_folders(&dest, &found.checked.path);
+    if diff.added.is_empty() && diff.removed.is_empty() && diff.changed.is_empty() {
+        StoreState::Same
+    } else {
+        StoreState::Different
+    }
+}
+
+/// The found skills `--skill NAME`s pick (all of them with `all`), or why
+/// none can be picked.
+pub fn pick<'a>(
+    found: &'a [Found],
+    names: &[String],
+    all: bool,
+    source: &str,
+) -> Result<Vec<&'a Found>, String> {
+    if found.is_empty() {
+        return Err(format!(
+            "no skills in {source}: a skill is a folder with a SKILL.md (looked in the root, skills/, .claude/skills/, .agents/skills/ and below)"
+        ));
+    }
+    if all {
+        return Ok(found.iter().collect());
+    }
+    if names.is_empty() {
+        return match found {
+            [one] => Ok(vec![one]),
+            _ => Err(format!(
+                "{source} holds {} skills: pick with --skill NAME (repeatable) or take them all with --all",
+                found.len()
+            )),
+        };
+    }
+    let mut unique = names.to_vec();
+    unique.sort();
+    unique.dedup();
+    unique
+        .iter()
+        .map(|n| {
+            found.iter().find(|f| f.name() == *n).ok_or_else(|| {
+                format!(
+                    "no skill named '{}' in {source}: it holds {}",
+                    crate::core::text::sanitize_line(n),
+                    found.iter().map(Found::name).collect::<Vec<_>>().join(", ")
+                )
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn git(url: &str, reference: Option<&str>, sub: &str) -> Source {
+        Source::Git(GitSource {
+            url: url.into(),
+            reference: reference.map(String::from),
+            sub: sub.into(),
+        })
+    }
+
+    fn p(text: &str) -> Source {
+        parse(text, Path::new("/nonexistent-home")).unwrap()
+    }
+
+    #[test]
+    fn shorthand_and_urls_parse() {
+        let gh = "https://github.com/o/r";
+        assert_eq!(p("o/r"), git(gh, None, ""));
+        assert_eq!(p("o/r@v1.2"), git(gh, Some("v1.2"), ""));
+        assert_eq!(
+            p("o/r/skills/x@feat/y"),
+            git(gh, Some("feat/y"), "skills/x")
+        );
+        assert_eq!(
+            p("https://github.com/o/r/tree/main/skills/pdf"),
+            git(gh, Some("main"), "skills/pdf")
+        );
+        assert_eq!(
+            p("https://gitlab.com/g/sub/r/-/tree/dev/a/b"),
+            git("https://gitlab.com/g/sub/r", Some("dev"), "a/b")
+        );
+        assert_eq!(
+            p("ssh://git@host:22/o/r.git@v2"),
+            git("ssh://git@host:22/o/r.git", Some("v2"), "")
+        );
+        assert_eq!(
+            p("git@github.com:o/r.git@main"),
+            git("git@github.com:o/r.git", Some("main"), "")
+        );
+        assert_eq!(p("file:///srv/r.git"), git("file:///srv/r.git", None, ""));
+        assert_eq!(
+            p("https://example.com/o/r.git"),
+            git("https://example.com/o/r.git", None, "")
+        );
+    }
+
+    #[test]
+    fn paths_stay_local_and_nonsense_is_refused() {
+        assert_eq!(p("./x"), Source::Local(PathBuf::from("./x")));
+        assert_eq!(p("/abs/x"), Source::Local(PathBuf::from("/abs/x")));
+        assert_eq!(
+            p("~/skills"),
+            Source::Local(PathBuf::from("/nonexistent-home/skills"))
+        );
+        for bad in [
+            "",
+            "justone",
+            "o/../r",
+            "o/r/../../x",
+            "https:///o/r",
+            "https://github.com/o/r/tree/main/../../x",
+            "o/r@--upload-pack=x",
+            "-oProxyCommand=x@h:p",
+        ] {
+            assert!(parse(bad, Path::new("/h")).is_err(), "{bad}");
+        }
+        assert!(parse("https://github.com/o/r/tree/", Path::new("/h")).is_err());
+    }
+
+    fn write_skill(dir: &Path, name: &str) {
+        fs::create_dir_all(dir).unwrap();
+        fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: d {name}\n---\nbody\n"),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn discovery_finds_the_usual_places_and_skips_git_and_node_modules() {
+        let tmp = tempfile::tempdir().unwrap();
+        let t = tmp.path();
+        let home = Home::at(t.join("home"), t.to_path_buf());
+        let repo = t.join("repo");
+        write_skill(&repo.join("skills/a"), "a");
+        write_skill(&repo.join(".claude/skills/b"), "b");
+        write_skill(&repo.join(".agents/skills/c"), "c");
+        write_skill(&repo.join("deep/er/d"), "d");
+        write_skill(&repo.join("skills/a/inner"), "inner");
+        write_skill(&repo.join("node_modules/x"), "x");
+        write_skill(&repo.join(".git/y"), "y");
+        write_skill(&repo.join("1/2/3/4/5/6/z"), "z");
+        write_skill(&repo.join("dup/a"), "a");
+        let mut names: Vec<String> = discover(&repo, &home).iter().map(Found::name).collect();
+        names.sort();
+        assert_eq!(names, ["a", "b", "c", "d"]);
+        let root_skill = discover(&repo.join("skills/a"), &home);
+        assert_eq!(root_skill.len(), 1);
+        assert_eq!(root_skill[0].rel, "");
+        write_skill(&home.skills_dir().join("a"), "a");
+        let found = discover(&repo.join("skills"), &home);
+        assert_eq!(found[0].state, StoreState::Different);
+        fs::write(
+            home.skills_dir().join("a/SKILL.md"),
+            fs::read(repo.join("skills/a/SKILL.md")).unwrap(),
+        )
+        .unwrap();
+        fs::remove_dir_all(repo.join("skills/a/inner")).unwrap();
+        assert_eq!(
+            discover(&repo.join("skills"), &home)[0].state,
+            StoreState::Same
+        );
+    }
+
+    #[test]
+    fn picking_needs_a_choice_when_there_are_several() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = Home::at(tmp.path().join("home"), tmp.path().to_path_buf());
+        write_skill(&tmp.path().join("r/a"), "a");
+        write_skill(&tmp.path().join("r/b"), "b");
+        let found = discover(&tmp.path().join("r"), &home);
+        assert!(pick(&found, &[], false, "r").unwrap_err().contains("--all"));
+        assert_eq!(pick(&found, &[], true, "r").unwrap().len(), 2);
+        assert_eq!(
+            pick(&found, &["b".into()], false, "r").unwrap()[0].name(),
+            "b"
+        );
+        assert!(
+            pick(&found, &["c".into()], false, "r")
+                .unwrap_err()
+                .contains("a, b")
+        );
+        assert!(
+            pick(&[], &[], true, "r")
+                .unwrap_err()
+                .starts_with("no skills")
+        );
+    }
+}

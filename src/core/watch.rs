@@ -1,0 +1,97 @@
+//! What the TUI watches for changes: the dirs whose entries CAO reads, each
+//! watched on its own. Nothing is watched recursively, so a symlink in the
+//! store (to `/`, say) never drags the rest of the disk in.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::core::profile;
+use crate::core::store::Home;
+
+/// Folders watched per search dir, at most: inotify watches are a limited,
+/// per-user resource.
+pub const MAX_FOLDERS_PER_DIR: usize = 4096;
+
+/// The dirs to watch, none recursively: each search dir (store, extra dirs)
+/// and each folder in it, where CAO reads SKILL.md; each profile dir and
+/// each folder in it (`<name>/agent.md`); for a dir that does not exist
+/// yet, its parent, so its creation is seen; and the home (settings.json),
+/// or its nearest existing ancestor. Only reads the disk.
+pub fn watch_set(home: &Home) -> Vec<PathBuf> {
+    let mut dirs = home.skill_search_dirs();
+    dirs.extend(profile::search_dirs(home).into_iter().map(|(d, _)| d));
+    let mut out = Vec::new();
+    for dir in dirs {
+        if dir.is_dir() {
+            out.extend(folders_in(&dir));
+            out.push(dir);
+        } else if let Some(parent) = dir.parent().filter(|p| p.is_dir()) {
+            out.push(parent.to_path_buf());
+        }
+    }
+    out.extend(
+        home.root
+            .ancestors()
+            .find(|a| a.is_dir())
+            .map(Path::to_path_buf),
+    );
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Subfolders, a symlinked one included (watching it watches the one
+/// folder it points to, nothing below).
+fn folders_in(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|e| fs::metadata(e.path()).is_ok_and(|m| m.is_dir()))
+        .map(|e| e.path())
+        .take(MAX_FOLDERS_PER_DIR)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_store_link_to_the_root_adds_one_folder_not_the_disk() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = Home::at(tmp.path().join("home"), tmp.path().to_path_buf());
+        let store = home.skills_dir();
+        fs::create_dir_all(store.join("a/references/deep")).unwrap();
+        fs::create_dir_all(home.agent_store().join("agent-dir")).unwrap();
+        std::os::unix::fs::symlink("/", store.join("root-link")).unwrap();
+        let set = watch_set(&home);
+        let expected: Vec<PathBuf> = vec![
+            home.root.clone(),
+            home.agent_store(),
+            home.agent_store().join("agent-dir"),
+            store.clone(),
+            store.join("a"),
+            store.join("root-link"),
+        ];
+        let mut got: Vec<PathBuf> = set
+            .into_iter()
+            .filter(|p| p.starts_with(tmp.path()))
+            .collect();
+        got.sort();
+        let mut expected = expected;
+        expected.sort();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn missing_dirs_are_watched_through_their_parent() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = Home::at(tmp.path().join("home"), tmp.path().to_path_buf());
+        fs::create_dir_all(&home.root).unwrap();
+        let set = watch_set(&home);
+        assert!(set.contains(&home.root), "{set:?}");
+        assert!(!set.contains(&home.skills_dir()));
+    }
+}

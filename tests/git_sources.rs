@@ -1,0 +1,524 @@
+//! Skills from git, end to end and offline: each test builds its repositories
+//! (commits, tags, a bare remote) and sends `https://github.com/` (and a
+//! GitLab host) to them with git's own `url.<base>.insteadOf`, set through
+//! `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Fixture {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    home: PathBuf,
+    /// Where git and skilltui make temporary folders: must end empty.
+    scratch: PathBuf,
+}
+
+fn git_in(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+fn write_skill(dir: &Path, name: &str, body: &str) {
+    fs::create_dir_all(dir).unwrap();
+    fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: {name}\ndescription: The {name} skill\n---\n{body}"),
+    )
+    .unwrap();
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().to_path_buf();
+        let scratch = root.join("scratch");
+        fs::create_dir_all(&scratch).unwrap();
+        fs::create_dir_all(root.join("remotes")).unwrap();
+        Fixture {
+            home: root.join("home"),
+            root,
+            scratch,
+            _tmp: tmp,
+        }
+    }
+
+    /// A work tree `work/NAME` whose commits are pushed to the bare
+    /// `remotes/o/NAME`, which `https://github.com/o/NAME` reaches.
+    fn repo(&self, name: &str, build: impl FnOnce(&Path)) -> PathBuf {
+        let work = self.root.join("work").join(name);
+        fs::create_dir_all(&work).unwrap();
+        git_in(&work, &["init", "-q"]);
+        build(&work);
+        self.commit(&work, "first");
+        let bare = self.root.join("remotes/o").join(name);
+        fs::create_dir_all(bare.parent().unwrap()).unwrap();
+        git_in(
+            &self.root,
+            &["init", "-q", "--bare", bare.to_str().unwrap()],
+        );
+        git_in(&work, &["remote", "add", "origin", bare.to_str().unwrap()]);
+        self.push(&work);
+        work
+    }
+
+    fn commit(&self, work: &Path, msg: &str) -> String {
+        git_in(work, &["add", "-A"]);
+        git_in(work, &["commit", "-q", "--allow-empty", "-m", msg]);
+        git_in(work, &["rev-parse", "HEAD"])
+    }
+
+    fn push(&self, work: &Path) {
+        git_in(work, &["push", "-q", "--force", "--tags", "origin", "main"]);
+    }
+
+    fn run(&self, args: &[&str]) -> (i32, String, String) {
+        self.run_with(args, &[])
+    }
+
+    fn run_with(&self, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+        let remotes = format!("file://{}/remotes/", self.root.display());
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_skilltui"));
+        cmd.arg("--home")
+            .arg(&self.home)
+            .args(args)
+            .current_dir(&self.root)
+            .env_remove("CAO_HOME_DIR")
+            .env("HOME", &self.root)
+            .env("TMPDIR", &self.scratch)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_COUNT", "2")
+            .env("GIT_CONFIG_KEY_0", format!("url.{remotes}.insteadOf"))
+            .env("GIT_CONFIG_VALUE_0", "https://github.com/")
+            .env("GIT_CONFIG_KEY_1", format!("url.{remotes}o/.insteadOf"))
+            .env("GIT_CONFIG_VALUE_1", "https://gitlab.example/group/");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().expect("runs");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let (code, out, err) = self.run(args);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+        out
+    }
+
+    fn lock(&self) -> String {
+        fs::read_to_string(self.home.join("skilltui.lock")).unwrap_or_default()
+    }
+
+    fn status(&self, names: &[&str]) -> BTreeMap<String, String> {
+        let mut args = vec!["check", "--json"];
+        args.extend(names);
+        let rows: serde_json::Value = serde_json::from_str(&self.ok(&args)).unwrap();
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["name"].as_str().unwrap().to_string(),
+                    r["status"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    }
+
+    /// Runs a command that must fail: one `error:` line, the home exactly
+    /// as before, no staging folder left anywhere.
+    fn refused(&self, args: &[&str], env: &[(&str, &str)], expect: &str) {
+        let before = snapshot(&self.home);
+        let (code, _, err) = self.run_with(args, env);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 1, "{args:?}: one line expected, got {err}");
+        assert!(lines[0].starts_with("error: "), "{err}");
+        assert!(lines[0].contains(expect), "{args:?}: {err}");
+        assert_eq!(snapshot(&self.home), before, "{args:?} changed the home");
+        assert_eq!(
+            fs::read_dir(&self.scratch).unwrap().count(),
+            0,
+            "{args:?} left staging"
+        );
+    }
+}
+
+fn snapshot(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if e.file_type().unwrap().is_dir() {
+                stack.push(p.clone());
+                out.insert(p, b"<dir>".to_vec());
+            } else {
+                out.insert(p.clone(), fs::read(&p).unwrap_or_default());
+            }
+        }
+    }
+    out
+}
+
+/// Extra environment for one run.
+type Env<'a> = &'a [(&'a str, &'a str)];
+
+fn two_skills(work: &Path) {
+    write_skill(&work.join("skills/alpha"), "alpha", "alpha body\n");
+    write_skill(&work.join(".claude/skills/beta"), "beta", "beta body\n");
+    fs::write(work.join("README.md"), "a repo\n").unwrap();
+}
+
+#[test]
+fn shorthand_add_lists_then_installs_and_pins() {
+    let f = Fixture::new();
+    let work = f.repo("r", two_skills);
+    let head = git_in(&work, &["rev-parse", "HEAD"]);
+    let (code, out, err) = f.run(&["add", "o/r"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("alpha") && out.contains("The beta skill"),
+        "{out}"
+    );
+    assert!(out.contains("new") && out.contains("ok"), "{out}");
+    assert!(err.contains("--all"), "{err}");
+    assert!(!f.home.join("skills").exists());
+    let out = f.ok(&["add", "o/r", "--skill", "beta", "--skill", "beta"]);
+    assert!(out.contains("Skill 'beta' installed successfully"), "{out}");
+    assert!(!f.home.join("skills/alpha").exists());
+    f.ok(&["add", "o/r", "--all"]);
+    assert!(f.home.join("skills/alpha/SKILL.md").is_file());
+    let lock = f.lock();
+    assert!(
+        lock.contains("[skills.alpha]") && lock.contains("path = \"skills/alpha\""),
+        "{lock}"
+    );
+    assert!(lock.contains("path = \".claude/skills/beta\""), "{lock}");
+    assert!(lock.contains(&format!("commit = \"{head}\"")), "{lock}");
+    assert!(
+        lock.contains("source = \"https://github.com/o/r\""),
+        "{lock}"
+    );
+    assert_eq!(fs::read_dir(&f.scratch).unwrap().count(), 0);
+}
+
+#[test]
+fn tree_urls_refs_and_plain_git_urls() {
+    let f = Fixture::new();
+    let work = f.repo("r", two_skills);
+    git_in(&work, &["tag", "v1"]);
+    let v1 = git_in(&work, &["rev-parse", "HEAD"]);
+    fs::write(work.join("skills/alpha/extra.md"), "later\n").unwrap();
+    f.commit(&work, "second");
+    f.push(&work);
+    f.ok(&["add", "https://github.com/o/r/tree/v1/skills/alpha"]);
+    assert!(!f.home.join("skills/alpha/extra.md").exists());
+    assert!(f.lock().contains(&format!("commit = \"{v1}\"")));
+    assert!(f.lock().contains("ref = \"v1\""));
+    f.ok(&[
+        "add",
+        "https://gitlab.example/group/r/-/tree/main/.claude/skills",
+    ]);
+    assert!(f.home.join("skills/beta").is_dir());
+    let url = format!("file://{}/remotes/o/r@main", f.root.display());
+    let out = f.ok(&["add", &url, "--skill", "alpha", "--force"]);
+    assert!(out.contains("1 added"), "{out}");
+    assert!(f.home.join("skills/alpha/extra.md").exists());
+    assert_eq!(f.status(&["alpha"])["alpha"], "current");
+}
+
+#[test]
+fn check_reports_each_state_with_one_ls_remote_per_repo_and_ref() {
+    let f = Fixture::new();
+    let work = f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--all"]);
+    let states = f.status(&[]);
+    assert!(states.values().all(|s| s == "current"), "{states:?}");
+    write_skill(&work.join("skills/alpha"), "alpha", "moved on\n");
+    f.commit(&work, "second");
+    f.push(&work);
+    fs::write(f.home.join("skills/beta/notes.md"), "mine\n").unwrap();
+    let states = f.status(&[]);
+    assert_eq!(states["alpha"], "outdated");
+    assert_eq!(states["beta"], "modified");
+    fs::remove_dir_all(f.home.join("skills/alpha")).unwrap();
+    assert_eq!(f.status(&["alpha"])["alpha"], "missing");
+    let trace = f.root.join("trace");
+    let (code, _, _) = f.run_with(&["check"], &[("GIT_TRACE", trace.to_str().unwrap())]);
+    assert_eq!(code, 0);
+    let calls = fs::read_to_string(&trace)
+        .unwrap()
+        .matches("ls-remote")
+        .count();
+    // git traces the built-in twice (the command line and the run).
+    assert!(calls > 0 && calls <= 2, "{calls} ls-remote lines");
+    let (code, _, err) = f.run(&["check", "nope"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("'nope' is not in"), "{err}");
+}
+
+#[test]
+fn a_repository_that_is_one_skill_installs_without_its_git_folder() {
+    let f = Fixture::new();
+    f.repo("solo", |w| write_skill(w, "solo", "just me\n"));
+    let out = f.ok(&["add", "o/solo"]);
+    assert!(out.contains("Skill 'solo' installed"), "{out}");
+    assert!(f.home.join("skills/solo/SKILL.md").is_file());
+    assert!(!f.home.join("skills/solo/.git").exists());
+    assert!(f.lock().contains("path = \"\""), "{}", f.lock());
+    assert_eq!(f.status(&[])["solo"], "current");
+}
+
+#[test]
+fn check_says_unknown_when_the_remote_cannot_be_asked_and_still_exits_0() {
+    let f = Fixture::new();
+    f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--all"]);
+    let lock = f.home.join("skilltui.lock");
+    let text = fs::read_to_string(&lock).unwrap();
+    fs::write(
+        &lock,
+        text.replace("https://github.com/o/r", "http://127.0.0.1:9/o/r"),
+    )
+    .unwrap();
+    let (code, out, err) = f.run(&["check"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.matches("unknown").count(), 2, "{out}");
+    assert!(err.contains("cannot reach http://127.0.0.1:9/o/r"), "{err}");
+}
+
+#[test]
+fn update_refuses_local_edits_then_shows_the_diff_and_repins() {
+    let f = Fixture::new();
+    let work = f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--all"]);
+    write_skill(
+        &work.join("skills/alpha"),
+        "alpha",
+        "alpha body\nnew line\n",
+    );
+    let tip = f.commit(&work, "second");
+    f.push(&work);
+    let edited = f.home.join("skills/beta/SKILL.md");
+    fs::write(&edited, "---\nname: beta\ndescription: mine\n---\n").unwrap();
+    let (code, out, err) = f.run(&["update"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("'beta' was modified locally"), "{err}");
+    assert!(fs::read_to_string(&edited).unwrap().contains("mine"));
+    assert!(out.contains("alpha: updated to"), "{out}");
+    assert!(
+        out.contains("changed  SKILL.md") && out.contains("+ new line"),
+        "{out}"
+    );
+    assert!(f.lock().contains(&format!("commit = \"{tip}\"")));
+    let out = f.ok(&["update", "beta", "--force"]);
+    assert!(out.contains("- description: mine"), "{out}");
+    assert_eq!(
+        f.status(&[]).values().filter(|s| *s == "current").count(),
+        2
+    );
+    assert!(f.ok(&["update"]).contains("alpha: current"));
+}
+
+#[test]
+fn sync_installs_the_pinned_commit_and_names_unlocked_skills() {
+    let f = Fixture::new();
+    let work = f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--all"]);
+    let team_lock = f.root.join("team.lock");
+    fs::copy(f.home.join("skilltui.lock"), &team_lock).unwrap();
+    write_skill(&work.join("skills/alpha"), "alpha", "tip only\n");
+    f.commit(&work, "second");
+    f.push(&work);
+    let mate = Fixture {
+        home: f.root.join("mate"),
+        root: f.root.clone(),
+        scratch: f.scratch.clone(),
+        _tmp: tempfile::tempdir().unwrap(),
+    };
+    write_skill(&mate.home.join("skills/local-only"), "local-only", "x\n");
+    let out = mate.ok(&["sync", "--lock", team_lock.to_str().unwrap()]);
+    assert!(
+        out.contains("local-only: installed here but not in the lock"),
+        "{out}"
+    );
+    let body = fs::read_to_string(mate.home.join("skills/alpha/SKILL.md")).unwrap();
+    assert!(
+        body.contains("alpha body") && !body.contains("tip only"),
+        "{body}"
+    );
+    assert_eq!(mate.status(&[])["alpha"], "outdated");
+    assert!(mate.ok(&["sync"]).contains("alpha: current"));
+    fs::write(mate.home.join("skills/beta/SKILL.md"), "edited").unwrap();
+    let (code, _, err) = mate.run(&["sync", "--lock", team_lock.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("'beta' differs from the lock"), "{err}");
+    assert_eq!(
+        fs::read_to_string(mate.home.join("skills/beta/SKILL.md")).unwrap(),
+        "edited"
+    );
+}
+
+#[test]
+fn bad_sources_are_refused_with_one_line_and_nothing_left() {
+    let f = Fixture::new();
+    f.repo("r", two_skills);
+    f.repo("empty", |w| {
+        fs::write(w.join("README.md"), "no skills\n").unwrap()
+    });
+    f.repo("leaky", |w| {
+        write_skill(&w.join("leaky"), "leaky", "x\n");
+        std::os::unix::fs::symlink("/etc/hostname", w.join("leaky/host")).unwrap();
+    });
+    f.repo("big", |w| {
+        write_skill(&w.join("big"), "big", "x\n");
+        fs::write(w.join("big/data.txt"), "y".repeat(3 * 1024 * 1024)).unwrap();
+    });
+    f.repo("broken", |w| {
+        fs::create_dir_all(w.join("broken")).unwrap();
+        fs::write(
+            w.join("broken/SKILL.md"),
+            "---\nname: broken\ndescription: 'x\n---\n",
+        )
+        .unwrap();
+    });
+    write_skill(&f.root.join("outside/s"), "s", "not in the repo\n");
+    let outside = f.root.join("outside");
+    f.repo("escape", |w| {
+        std::os::unix::fs::symlink(&outside, w.join("out")).unwrap()
+    });
+    fs::create_dir_all(&f.home).unwrap();
+    let no_git = f.root.join("no-git-here");
+    fs::create_dir_all(&no_git).unwrap();
+    let cases: &[(&[&str], Env, &str)] = &[
+        (&["add", "http://127.0.0.1:9/o/r"], &[], "cannot reach"),
+        (
+            &["add", "o/missing"],
+            &[],
+            "no repository at https://github.com/o/missing",
+        ),
+        (&["add", "o/r@nope"], &[], "unknown ref 'nope'"),
+        (
+            &["add", "o/r", "--skill", "gamma"],
+            &[],
+            "no skill named 'gamma'",
+        ),
+        (&["add", "o/empty"], &[], "no skills in o/empty"),
+        (&["add", "o/r/no/such/dir"], &[], "no folder 'no/such/dir'"),
+        (&["add", "o/leaky"], &[], "points outside the skill folder"),
+        (&["add", "o/escape/out"], &[], "no folder 'out'"),
+        (&["add", "o/big"], &[], "3.0 MiB"),
+        (&["add", "o/broken"], &[], "would not load in CAO"),
+        (
+            &["add", "o/r", "--all"],
+            &[("PATH", no_git.to_str().unwrap())],
+            "git is not installed",
+        ),
+    ];
+    for (args, env, expect) in cases {
+        f.refused(args, env, expect);
+    }
+}
+
+#[test]
+fn a_broken_lock_or_a_vanished_commit_is_one_clear_line() {
+    let f = Fixture::new();
+    let work = f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--skill", "alpha"]);
+    let team_lock = f.root.join("team.lock");
+    fs::copy(f.home.join("skilltui.lock"), &team_lock).unwrap();
+    // Rewrite history: the pinned commit is gone from the remote.
+    git_in(&work, &["commit", "-q", "--amend", "-m", "rewritten"]);
+    f.push(&work);
+    let bare = f.root.join("remotes/o/r");
+    git_in(&bare, &["reflog", "expire", "--expire=now", "--all"]);
+    git_in(&bare, &["gc", "-q", "--prune=now"]);
+    fs::remove_dir_all(f.home.join("skills/alpha")).unwrap();
+    f.refused(&["sync", "--lock", team_lock.to_str().unwrap()], &[], "");
+    let (_, _, err) = f.run(&["sync", "--lock", team_lock.to_str().unwrap()]);
+    assert!(
+        err.contains("is no longer in https://github.com/o/r"),
+        "{err}"
+    );
+    let lock = f.home.join("skilltui.lock");
+    let text = fs::read_to_string(&lock).unwrap();
+    fs::write(&lock, text.replace("commit = ", "commit == ")).unwrap();
+    for args in [
+        &["check"][..],
+        &["update"],
+        &["sync"],
+        &["add", "o/r", "--all"],
+    ] {
+        f.refused(args, &[], "line 9");
+    }
+}
+
+#[test]
+fn a_local_folder_of_skills_installs_without_a_lock_entry() {
+    let f = Fixture::new();
+    let agents = f.root.join("agents/skills");
+    write_skill(&agents.join("one"), "one", "1\n");
+    write_skill(&agents.join("two"), "two", "2\n");
+    f.ok(&["add", agents.to_str().unwrap(), "--all"]);
+    assert!(f.home.join("skills/two/SKILL.md").is_file());
+    assert!(!f.lock().contains("[skills."), "{}", f.lock());
+    let out = f.ok(&["add", agents.to_str().unwrap(), "--skill", "one"]);
+    assert!(out.contains("already installed as is"), "{out}");
+    f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--skill", "alpha"]);
+    assert!(f.lock().contains("[skills.alpha]"));
+    write_skill(&agents.join("alpha"), "alpha", "my own\n");
+    f.ok(&["add", agents.join("alpha").to_str().unwrap(), "--force"]);
+    assert!(!f.lock().contains("[skills.alpha]"), "{}", f.lock());
+}
+
+#[test]
+fn a_fetch_reports_progress_and_a_cancelled_one_leaves_nothing() {
+    use skilltui::core::git::{self, FetchSpec};
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let f = Fixture::new();
+    f.repo("r", two_skills);
+    let url = format!("file://{}/remotes/o/r", f.root.display());
+    let spec = FetchSpec {
+        url: &url,
+        reference: None,
+        sub: "",
+    };
+    let mut seen = Vec::new();
+    let checkout = git::fetch(&spec, &mut |p| seen.push(p), None).unwrap();
+    assert!(checkout.root().join("skills/alpha/SKILL.md").is_file());
+    assert!(seen.iter().any(|p| p.percent == 100), "{seen:?}");
+    let staging = checkout.root();
+    drop(checkout);
+    assert!(!staging.exists());
+    let cancel = Arc::new(AtomicBool::new(true));
+    let e = git::fetch(&spec, &mut |_| {}, Some(&cancel)).err().unwrap();
+    assert!(e.contains("cancelled"), "{e}");
+}

@@ -1,0 +1,85 @@
+//! A profile edit racing a writer that rewrites the file in a loop: every
+//! one of the writer's updates survives (the edit is refused instead).
+
+use std::fs;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use skilltui::core::store::{self, Home};
+use skilltui::core::{editor, profile};
+
+fn write_skill(store: &Path, name: &str) {
+    fs::create_dir_all(store.join(name)).unwrap();
+    fs::write(
+        store.join(name).join("SKILL.md"),
+        format!("---\nname: {name}\ndescription: d\n---\n"),
+    )
+    .unwrap();
+}
+
+fn version(text: &str) -> u64 {
+    let line = text.lines().find(|l| l.starts_with("description: v"));
+    line.and_then(|l| l["description: v".len()..].parse().ok())
+        .unwrap_or(0)
+}
+
+/// The writer's loop: each round checks its previous version is still on
+/// disk (or a newer edit of it), then writes the next one as editors do,
+/// through a temporary file and a rename. Returns the updates lost.
+fn writer(path: &Path, rounds: u64, done: &AtomicBool) -> u64 {
+    let tmp = path.with_extension("writer-tmp");
+    let mut lost = 0;
+    for i in 1..=rounds {
+        let now = fs::read_to_string(path).unwrap_or_default();
+        if version(&now) < i - 1 {
+            lost += 1;
+        }
+        let text = format!("---\nname: dev\ndescription: v{i}\nskills: [good]\n---\nPrompt\n");
+        fs::write(&tmp, text).unwrap();
+        fs::rename(&tmp, path).unwrap();
+        // Room for edits to land between the writer's updates.
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    done.store(true, Ordering::SeqCst);
+    lost
+}
+
+#[test]
+fn a_concurrent_writer_loses_no_update() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = Home::at(tmp.path().join("home"), tmp.path().to_path_buf());
+    write_skill(&home.skills_dir(), "good");
+    write_skill(&home.skills_dir(), "extra");
+    fs::create_dir_all(home.agent_store()).unwrap();
+    let path = home.agent_store().join("dev.md");
+    fs::write(
+        &path,
+        "---\nname: dev\ndescription: v0\nskills: [good]\n---\n",
+    )
+    .unwrap();
+    let listing = store::list(&home, false);
+    let done = AtomicBool::new(false);
+    let (lost, applied) = std::thread::scope(|s| {
+        let w = s.spawn(|| writer(&path, 1000, &done));
+        let mut applied = 0;
+        let mut on = true;
+        while !done.load(Ordering::SeqCst) {
+            let Ok(p) = profile::load(&home, "dev") else {
+                continue;
+            };
+            let plan = match on {
+                true => editor::enable(&home, &listing, &p, "extra"),
+                false => editor::disable(&home, &listing, &p, "extra"),
+            };
+            if let Ok(plan) = plan
+                && editor::apply(&p, &plan).is_ok()
+            {
+                applied += 1;
+                on = !on;
+            }
+        }
+        (w.join().unwrap(), applied)
+    });
+    assert_eq!(lost, 0, "{lost} of the writer's updates were overwritten");
+    assert!(applied > 0, "no edit ever applied");
+}
