@@ -273,7 +273,7 @@ fn install_over_an_existing_skill() {
 
     for answer in ["n", "y"] {
         tui.keys(&["a"]);
-        tui.wait_text("Install a skill folder");
+        tui.wait_text("Install from a folder");
         tui.type_text(&src_text);
         // The dialog previews the folder before installing.
         tui.wait_text("description: A newer code style");
@@ -546,12 +546,12 @@ fn arrows_tab_and_ctrl_keys() {
 
     // The install dialog's line: Ctrl-U clears it, Tab completes a folder.
     tui.keys(&["1", "a"]);
-    tui.wait_text("Install a skill folder");
+    tui.wait_text("Install from a folder");
     tui.type_text("junk");
     tui.wait_for("the typed text", |s| dialog(s).contains("junk"));
     tui.keys(&["C-u"]);
     tui.wait_for("the line cleared", |s| {
-        s.contains("Install a skill folder") && !dialog(s).contains("junk")
+        s.contains("Install from a folder") && !dialog(s).contains("junk")
     });
     tui.type_text(&format!("{}/fresh-s", sources.display()));
     tui.keys(&["Tab"]);

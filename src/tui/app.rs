@@ -9,12 +9,19 @@ use std::sync::Arc;
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
+use crate::core::changes;
 use crate::core::editor;
 use crate::core::fsops;
+use crate::core::git::Cancel;
 use crate::core::profile::{self, Listed, Profile};
+use crate::core::remote;
+use crate::core::source::{Found, StoreState};
 use crate::core::store::{self, Entry, Home, Listing};
 use crate::tui::clipboard::{Clipboard, CopyOutcome};
-use crate::tui::dialogs::{Confirm, Dialog, Edit, Help, Install, Outcome, Pending, Seed};
+use crate::tui::dialogs::{
+    Confirm, Dialog, Edit, Fetch, Help, Install, Outcome, Pending, Pick, Seed,
+};
+use crate::tui::jobs::{Jobs, Report};
 use crate::tui::keymap::{self, Cmd, Ctx, Move};
 use crate::tui::markdown::{Highlighter, Rendered};
 use crate::tui::panes::catalog::CatalogPane;
@@ -140,6 +147,21 @@ pub struct App {
     pub exit_signal: Option<i32>,
     /// Where the update pass laid the panes out.
     pub areas: Areas,
+    /// Work running off the key path (fetches, checks).
+    pub jobs: Jobs,
+    /// Picks from a source waiting on their replace prompts.
+    batch: Option<Batch>,
+}
+
+/// The picks of a source while each clash is asked about.
+struct Batch {
+    pick: Box<Pick>,
+    /// Clashing names still to ask about, in order.
+    ask: std::collections::VecDeque<String>,
+    /// Clashing names the user said to replace.
+    replace: Vec<String>,
+    /// Clashing names the user kept.
+    kept: Vec<String>,
 }
 
 impl App {
@@ -166,6 +188,8 @@ impl App {
             reloads: 0,
             exit_signal: None,
             areas: Areas::default(),
+            jobs: Jobs::default(),
+            batch: None,
         };
         app.reload();
         if app.data.listing.entries.is_empty() {
@@ -313,9 +337,13 @@ impl App {
         // A message stays until the next key.
         self.status = None;
         match ctx {
-            Ctx::Help | Ctx::Install | Ctx::Confirm | Ctx::Seed | Ctx::Editor => {
-                self.dialog_key(cmd, key)
-            }
+            Ctx::Help
+            | Ctx::Install
+            | Ctx::Confirm
+            | Ctx::Seed
+            | Ctx::Editor
+            | Ctx::Fetch
+            | Ctx::Pick => self.dialog_key(cmd, key),
             Ctx::Filter => self.filter_key(cmd, key),
             _ => {
                 if let Some(cmd) = cmd {
@@ -565,6 +593,8 @@ impl App {
             (Dialog::Help(h), Some(cmd)) => h.on_cmd(cmd),
             (Dialog::Confirm(c), Some(cmd)) => c.on_cmd(cmd),
             (Dialog::Seed(s), Some(cmd)) => s.on_cmd(cmd),
+            (Dialog::Fetch(f), Some(cmd)) => f.on_cmd(cmd),
+            (Dialog::Pick(p), Some(cmd)) => p.on_cmd(cmd),
         };
         match outcome {
             Outcome::Keep => self.dialog = Some(dialog),
@@ -576,6 +606,18 @@ impl App {
             Outcome::Say(status) => self.say(status),
             Outcome::Run(pending) => self.carry_out(pending),
             Outcome::Install(src) => self.submit_install(&src),
+            Outcome::Open(source) => self.open_source(source),
+            Outcome::InstallPicks => {
+                if let Dialog::Pick(pick) = dialog {
+                    self.install_picks(pick);
+                }
+            }
+            Outcome::Declined(name) => {
+                if let Some(b) = &mut self.batch {
+                    b.kept.push(name);
+                }
+                self.next_clash();
+            }
             Outcome::Seed(names) => {
                 let r = store::seed(&self.data.home, Some(&names)).map(|s| {
                     format!(
@@ -598,6 +640,12 @@ impl App {
     fn carry_out(&mut self, pending: Pending) {
         match pending {
             Pending::Replace { src, .. } => self.install(&src, true),
+            Pending::ReplaceFound { name, .. } => {
+                if let Some(b) = &mut self.batch {
+                    b.replace.push(name);
+                }
+                self.next_clash();
+            }
             Pending::Remove { name, .. } => {
                 let r = store::remove(&self.data.home, &name)
                     .map(|p| format!("removed '{name}' ({})", p.display()));
@@ -664,6 +712,152 @@ impl App {
         if index.is_some_and(|i| self.skills.select_index(i)) {
             self.preview.scroll = 0;
         }
+    }
+}
+
+impl App {
+    /// Opens SOURCE on a worker, showing its progress until it is done.
+    fn open_source(&mut self, source: String) {
+        let home = self.data.home.clone();
+        let cancel = Cancel::default();
+        let stop = cancel.clone();
+        let text = source.clone();
+        let id = self.jobs.spawn(move |id, report| {
+            let mut progress = |p| report.send(Report::Progress(id, p));
+            let opened = remote::open(&home, &text, &mut progress, Some(&stop));
+            report.send(Report::Opened(id, opened));
+        });
+        self.dialog = Some(Dialog::Fetch(Fetch::new(id, &source, cancel)));
+    }
+
+    /// Takes what the workers reported (the event loop calls this when
+    /// woken).
+    pub fn poll_jobs(&mut self) {
+        for r in self.jobs.drain() {
+            self.on_report(r);
+        }
+    }
+
+    /// Waits for the running jobs and takes their reports (for callers
+    /// with no event loop, such as tests).
+    pub fn settle(&mut self) {
+        while self.jobs.busy() {
+            match self.jobs.next(std::time::Duration::from_secs(120)) {
+                Some(r) => self.on_report(r),
+                None => break,
+            }
+        }
+    }
+
+    fn on_report(&mut self, report: Report) {
+        let fetching = match &mut self.dialog {
+            Some(Dialog::Fetch(f)) => Some(f),
+            _ => None,
+        };
+        match report {
+            Report::Progress(id, p) => {
+                if let Some(f) = fetching.filter(|f| f.id == id) {
+                    f.progress = Some(p);
+                }
+            }
+            // Not the open dialog's: it was cancelled, and dropping the
+            // result removes its checkout.
+            Report::Opened(id, _) if fetching.is_none_or(|f| f.id != id) => {}
+            Report::Opened(_, result) => {
+                self.dialog = None;
+                match result {
+                    Err(e) => self.say(Status::error(e)),
+                    Ok(o) if o.found.is_empty() => self.say(Status::error(format!(
+                        "no skills in {}: a skill is a folder holding a SKILL.md",
+                        o.label
+                    ))),
+                    Ok(o) => self.dialog = Some(Dialog::Pick(Box::new(Pick::new(o)))),
+                }
+            }
+            Report::Checked(_) => {}
+        }
+    }
+
+    /// Enter in the pick dialog: each picked clash is asked about first.
+    fn install_picks(&mut self, pick: Box<Pick>) {
+        let ask = pick
+            .picks()
+            .iter()
+            .filter(|f| f.state == StoreState::Different)
+            .map(|f| f.name())
+            .collect();
+        self.batch = Some(Batch {
+            pick,
+            ask,
+            replace: Vec::new(),
+            kept: Vec::new(),
+        });
+        self.next_clash();
+    }
+
+    /// Asks about the next clash, or installs once all are answered.
+    fn next_clash(&mut self) {
+        let Some(batch) = &mut self.batch else {
+            return;
+        };
+        let Some(name) = batch.ask.pop_front() else {
+            let batch = self.batch.take().expect("checked above");
+            return self.finish_batch(batch);
+        };
+        let picks = batch.pick.picks();
+        let Some(found) = picks.iter().find(|f| f.name() == name) else {
+            return self.next_clash();
+        };
+        let dest = self.data.home.skills_dir().join(&name);
+        let pending = Pending::ReplaceFound {
+            changes: changes::between(&dest, &found.checked.path),
+            source: batch.pick.opened.label.clone(),
+            name,
+        };
+        self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
+    }
+
+    /// Installs the new picks, then replaces the clashes the user said yes
+    /// to (only those are forced).
+    fn finish_batch(&mut self, b: Batch) {
+        let home = &self.data.home;
+        let opened = &b.pick.opened;
+        let (forced, fresh): (Vec<&Found>, Vec<&Found>) = b
+            .pick
+            .picks()
+            .into_iter()
+            .filter(|f| f.state != StoreState::Different || b.replace.contains(&f.name()))
+            .partition(|f| f.state == StoreState::Different);
+        let mut done = Vec::new();
+        let mut result = Ok(());
+        for (picks, force) in [(fresh, false), (forced, true)] {
+            if picks.is_empty() || result.is_err() {
+                continue;
+            }
+            result = remote::install(home, opened, &picks, force).map(|d| done.extend(d));
+        }
+        let mut said: Vec<String> = done.iter().map(installed_line).collect();
+        if !b.kept.is_empty() {
+            said.push(format!("kept the installed {}", b.kept.join(", ")));
+        }
+        match result {
+            Ok(()) => self.say(Status::info(said.join("; "))),
+            Err(e) => self.say(Status::error(e)),
+        }
+        self.reload();
+        if let Some(first) = done.first() {
+            self.select_skill(&first.name);
+        }
+    }
+}
+
+/// What installing one pick did, for the status line.
+fn installed_line(i: &remote::Installed) -> String {
+    let name = crate::core::text::sanitize_line(&i.name);
+    match (&i.changes, i.unchanged) {
+        (_, true) => format!("'{name}' was already installed as is"),
+        (Some(c), _) => format!("replaced '{name}' ({})", c.summary()),
+        (None, _) => format!("installed '{name}'"),
     }
 }
 

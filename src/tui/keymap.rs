@@ -62,6 +62,10 @@ pub enum Ctx {
     Seed,
     Install,
     Editor,
+    /// A source being fetched.
+    Fetch,
+    /// The skills found in a source.
+    Pick,
 }
 
 /// The hint bars at the bottom of the screen.
@@ -112,6 +116,7 @@ const LISTS: &[Ctx] = &[
     Ctx::Catalog,
     Ctx::Help,
     Ctx::Seed,
+    Ctx::Pick,
 ];
 const TEXT_PANES: &[Ctx] = &[Ctx::Preview, Ctx::Catalog, Ctx::Help];
 const SKILL_PANES: &[Ctx] = &[Ctx::Skills, Ctx::Preview];
@@ -127,6 +132,8 @@ const EVERYWHERE: &[Ctx] = &[
     Ctx::Seed,
     Ctx::Install,
     Ctx::Editor,
+    Ctx::Fetch,
+    Ctx::Pick,
 ];
 
 const fn key(code: KeyCode, cmd: Cmd, scope: &'static [Ctx]) -> Bind {
@@ -217,7 +224,7 @@ pub const ROWS: &[Row] = &[
         keys: "Space",
         help: "toggle the skill (checklist); scroll a page",
         binds: &[
-            ch(' ', Cmd::Toggle, &[Ctx::Checklist, Ctx::Seed]),
+            ch(' ', Cmd::Toggle, &[Ctx::Checklist, Ctx::Seed, Ctx::Pick]),
             ch(' ', mv(Move::PageDown), TEXT_PANES),
         ],
         hints: &[
@@ -264,7 +271,7 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         keys: "a",
-        help: "install a skill folder (Tab completes)",
+        help: "add skills from a folder, owner/repo or a git URL (Tab completes paths)",
         binds: &[
             ch('a', Cmd::Install, PANES),
             key(KeyCode::Tab, Cmd::Complete, &[Ctx::Install]),
@@ -356,14 +363,14 @@ pub const ROWS: &[Row] = &[
             key(
                 KeyCode::Enter,
                 Cmd::Accept,
-                &[Ctx::Confirm, Ctx::Seed, Ctx::Install],
+                &[Ctx::Confirm, Ctx::Seed, Ctx::Install, Ctx::Pick],
             ),
             ch('n', Cmd::No, &[Ctx::Confirm]),
             key(KeyCode::Esc, Cmd::No, &[Ctx::Confirm]),
             key(
                 KeyCode::Esc,
                 Cmd::Back,
-                &[Ctx::Help, Ctx::Seed, Ctx::Install],
+                &[Ctx::Help, Ctx::Seed, Ctx::Install, Ctx::Fetch, Ctx::Pick],
             ),
             ch('q', Cmd::Back, &[Ctx::Help, Ctx::Seed]),
             ch('?', Cmd::Back, &[Ctx::Help]),
