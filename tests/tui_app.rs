@@ -951,6 +951,15 @@ fn a_shorthand_source_offers_its_skills_then_installs_the_picks_and_pins_them() 
     );
     assert!(!lock.contains("beta"), "{lock}");
     assert_eq!(f.app.selected_entry().unwrap().folder, "alpha");
+    // The preview says where it came from, read from the lock at reload.
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    let commit = git_repos::git_in(&git_root().join("work/team"), &["rev-parse", "HEAD"]);
+    let from = "⎇ from https://github.com/o/team skills/alpha (default branch), pinned";
+    assert!(screen.contains(from), "{screen}");
+    assert!(
+        screen.contains(&format!("at {} ", &commit[..12])),
+        "{screen}"
+    );
 }
 
 #[test]

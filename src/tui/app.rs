@@ -13,6 +13,7 @@ use crate::core::changes;
 use crate::core::editor;
 use crate::core::fsops;
 use crate::core::git::Cancel;
+use crate::core::lock;
 use crate::core::profile::{self, Listed, Profile};
 use crate::core::remote;
 use crate::core::source::{Found, StoreState};
@@ -67,6 +68,9 @@ pub struct Data {
     pub profiles: Vec<ProfileRow>,
     /// Indices of the valid entries: the skills a profile can tick.
     pub valid: Vec<usize>,
+    /// The lock file's pins, by skill name (none when it cannot be read:
+    /// the CLI's commands say why).
+    pub pins: std::collections::BTreeMap<String, lock::Entry>,
 }
 
 impl Data {
@@ -77,6 +81,13 @@ impl Data {
     /// The `n`th valid skill.
     pub fn valid_skill(&self, n: usize) -> Option<&Entry> {
         self.valid.get(n).map(|&i| &self.listing.entries[i])
+    }
+
+    /// The pin of a skill in the store, if it came from git.
+    pub fn pin(&self, e: &Entry) -> Option<&lock::Entry> {
+        (e.source_dir == self.home.skills_dir())
+            .then(|| self.pins.get(&e.folder))
+            .flatten()
     }
 
     /// Where the valid skill in `folder` is among the valid ones.
@@ -172,6 +183,7 @@ impl App {
                 listing: Listing::default(),
                 profiles: Vec::new(),
                 valid: Vec::new(),
+                pins: Default::default(),
             },
             theme,
             hl: Arc::new(Highlighter::new()),
@@ -226,6 +238,9 @@ impl App {
             .collect();
         data.profiles
             .sort_by_key(|r| r.listed.location.path.is_none());
+        data.pins = lock::Lock::read(&lock::default_path(&data.home))
+            .map(|l| l.skills)
+            .unwrap_or_default();
         self.preview.forget_lints();
         if !self.skills.set_listing(&self.data.listing, skill) {
             // The skill went away: the next one starts at its top.
@@ -284,7 +299,9 @@ impl App {
         let a = self.areas;
         self.skills.update(a.skills, self.mode == Mode::Filter);
         let entry = self.skills.selected(&self.data.listing);
-        self.preview.update(a.preview, entry, &self.theme, &self.hl);
+        let pin = entry.and_then(|e| self.data.pin(e));
+        self.preview
+            .update(a.preview, entry, pin, &self.theme, &self.hl);
         self.profiles.update(a.profiles, &self.data, &self.theme);
         self.catalog.update(a.catalog, &self.theme);
         if let Some(d) = &mut self.dialog {
