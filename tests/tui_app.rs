@@ -1043,3 +1043,70 @@ fn the_fetch_gauge_shows_the_phase_and_percent() {
     snapshot("fetch_120x40", &mut f, 120, 40);
     snapshot("fetch_80x24", &mut f, 80, 24);
 }
+
+#[test]
+fn big_u_marks_outdated_and_modified_skills_and_u_updates_with_the_diff() {
+    let mut f = fixture();
+    let source = team_repo("upd");
+    open_source(&mut f.app, &source);
+    press(&mut f.app, " jj ");
+    key(&mut f.app, KeyCode::Enter);
+    assert!(f.root.join("skills/beta/SKILL.md").is_file());
+    // Upstream moves alpha; beta is edited here.
+    let work = git_root().join("work/upd");
+    write_skill(&work.join("skills"), "alpha", "\"Alpha, second take\"");
+    let tip = git_repos::commit(&work, "second");
+    git_repos::push(&work);
+    fs::write(f.root.join("skills/beta/notes.md"), "mine\n").unwrap();
+    f.app.reload();
+
+    press(&mut f.app, "U");
+    assert!(f.app.jobs.busy(), "the check runs in the background");
+    f.app.settle();
+    let status = f.app.status.clone().unwrap();
+    assert!(
+        status
+            .text
+            .starts_with("0 current, 1 outdated ⇡, 1 modified ✎"),
+        "{status:?}"
+    );
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(
+        screen.contains("alpha ⇡") && screen.contains("beta ✎"),
+        "{screen}"
+    );
+
+    select_folder(&mut f.app, "alpha");
+    press(&mut f.app, "u");
+    assert!(matches!(f.app.dialog, Some(Dialog::Fetch(_))));
+    f.app.settle();
+    let Some(Dialog::Confirm(c)) = &f.app.dialog else {
+        panic!(
+            "the update asks first: {:?} {:?}",
+            f.app.dialog, f.app.status
+        );
+    };
+    let Pending::ReplaceFound { changes, .. } = &c.pending else {
+        panic!("{:?}", c.pending);
+    };
+    assert!(
+        changes
+            .render()
+            .contains(&"    + description: \"Alpha, second take\"".to_string())
+    );
+    press(&mut f.app, "y");
+    let md = fs::read_to_string(f.root.join("skills/alpha/SKILL.md")).unwrap();
+    assert!(md.contains("second take"));
+    let lock = fs::read_to_string(f.root.join("skilltui.lock")).unwrap();
+    assert!(lock.contains(&tip), "re-pinned: {lock}");
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(!screen.contains("alpha ⇡"), "{screen}");
+
+    select_folder(&mut f.app, "code-style");
+    press(&mut f.app, "u");
+    let status = f.app.status.clone().unwrap();
+    assert!(
+        status.is_error() && status.text.contains("not installed from git"),
+        "{status:?}"
+    );
+}

@@ -414,6 +414,35 @@ fn install_locked(
     entry: &Entry,
 ) -> Result<(Done, Entry), String> {
     let dest = home.skills_dir().join(store::check_name(name)?);
+    let (folder, found) = locked_found(home, checkout, name, entry)?;
+    if let Some(why) = refusal(&found, true) {
+        return Err(why);
+    }
+    let pinned = |hash: String| Entry {
+        commit: checkout.commit.clone(),
+        hash,
+        ..entry.clone()
+    };
+    if found.state == StoreState::Same {
+        return Ok((Done::Current, pinned(lock::content_hash(&dest)?)));
+    }
+    let changes = (found.state == StoreState::Different).then(|| changes::between(&dest, &folder));
+    store::add(home, &folder, true)?;
+    let done = Done::Installed {
+        commit: checkout.commit.clone(),
+        changes,
+    };
+    Ok((done, pinned(lock::content_hash(&dest)?)))
+}
+
+/// The locked skill `name` in a checkout of its repository, where the lock
+/// says it is and still under that name.
+fn locked_found(
+    home: &Home,
+    checkout: &Checkout,
+    name: &str,
+    entry: &Entry,
+) -> Result<(PathBuf, Found), String> {
     let shown = sanitize_line(name);
     let folder = checkout
         .folder(&entry.path)
@@ -437,24 +466,40 @@ fn install_locked(
             sanitize_line(&found.name())
         ));
     }
-    if let Some(why) = refusal(&found, true) {
-        return Err(why);
-    }
-    let pinned = |hash: String| Entry {
-        commit: checkout.commit.clone(),
-        hash,
-        ..entry.clone()
+    Ok((folder, found))
+}
+
+/// Opens the repository a locked skill came from at the tip of its ref,
+/// holding just that skill: the TUI's `u` shows its changes, then
+/// [`install`] replaces and re-pins it.
+pub fn open_locked(
+    home: &Home,
+    name: &str,
+    progress: &mut dyn FnMut(Progress),
+    cancel: Option<&Cancel>,
+) -> Result<Opened, String> {
+    let lock = Lock::read(&lock::default_path(home))?;
+    let (_, entry) = selected(&lock, &[name.to_string()])?
+        .pop()
+        .expect("one name asked, one entry or an error");
+    let spec = FetchSpec {
+        url: &entry.source,
+        reference: entry.reference.as_deref(),
+        sub: &entry.path,
     };
-    if found.state == StoreState::Same {
-        return Ok((Done::Current, pinned(lock::content_hash(&dest)?)));
-    }
-    let changes = (found.state == StoreState::Different).then(|| changes::between(&dest, &folder));
-    store::add(home, &folder, true)?;
-    let done = Done::Installed {
-        commit: checkout.commit.clone(),
-        changes,
-    };
-    Ok((done, pinned(lock::content_hash(&dest)?)))
+    let checkout = git::fetch(&spec, progress, cancel)?;
+    let (_, found) = locked_found(home, &checkout, name, &entry)?;
+    Ok(Opened {
+        label: sanitize_line(&entry.source).into_owned(),
+        git: Some(GitOrigin {
+            url: entry.source,
+            reference: entry.reference,
+            sub: entry.path,
+            commit: checkout.commit.clone(),
+        }),
+        found: vec![found],
+        _checkout: Some(checkout),
+    })
 }
 
 /// What `sync` did: each locked skill's outcome, and the store's skills

@@ -432,6 +432,8 @@ impl App {
             }
             Cmd::Remove => self.open_remove(),
             Cmd::Edit => self.open_edit(),
+            Cmd::CheckAll => self.check_all(),
+            Cmd::Update => self.update_selected(),
             _ => self.pane_cmd(self.focus, cmd),
         }
     }
@@ -779,11 +781,13 @@ impl App {
             }
             // Not the open dialog's: it was cancelled, and dropping the
             // result removes its checkout.
-            Report::Opened(id, _) if fetching.is_none_or(|f| f.id != id) => {}
+            Report::Opened(id, _) if fetching.as_deref().is_none_or(|f| f.id != id) => {}
             Report::Opened(_, result) => {
+                let update = fetching.as_deref().is_some_and(|f| f.update);
                 self.dialog = None;
                 match result {
                     Err(e) => self.say(Status::error(e)),
+                    Ok(o) if update => self.install_picks(Box::new(Pick::new(o))),
                     Ok(o) if o.found.is_empty() => self.say(Status::error(format!(
                         "no skills in {}: a skill is a folder holding a SKILL.md",
                         o.label
@@ -791,8 +795,79 @@ impl App {
                     Ok(o) => self.dialog = Some(Dialog::Pick(Box::new(Pick::new(o)))),
                 }
             }
-            Report::Checked(_) => {}
+            Report::Checked(rows) => self.checked(rows),
         }
+    }
+
+    /// `U`: checks every locked skill on a worker (git ls-remote).
+    fn check_all(&mut self) {
+        if self.data.pins.is_empty() {
+            return self.say(Status::info(
+                "no skills from git to check: `a` adds some from owner/repo or a git URL",
+            ));
+        }
+        let home = self.data.home.clone();
+        self.jobs.spawn(move |_, report| {
+            report.send(Report::Checked(remote::check(&home, &[])));
+        });
+        let n = self.data.pins.len();
+        self.say(Status::info(format!("checking {n} skills from git…")));
+    }
+
+    /// The checks are back: mark the Skills pane and sum them up.
+    fn checked(&mut self, rows: Result<Vec<remote::CheckRow>, String>) {
+        let rows = match rows {
+            Ok(r) => r,
+            Err(e) => return self.say(Status::error(e)),
+        };
+        let store = self.data.home.skills_dir();
+        self.skills.checked = rows
+            .iter()
+            .map(|r| (store.join(&r.name), r.status))
+            .collect();
+        let count = |s| rows.iter().filter(|r| r.status == s).count();
+        use remote::Status as S;
+        let mut text = format!(
+            "{} current, {} outdated ⇡, {} modified ✎, {} missing",
+            count(S::Current),
+            count(S::Outdated),
+            count(S::Modified),
+            count(S::Missing)
+        );
+        if let Some(r) = rows.iter().find(|r| r.error.is_some()) {
+            let e = r.error.as_deref().unwrap_or_default();
+            text.push_str(&format!("; {} could not be asked: {e}", count(S::Unknown)));
+        }
+        self.say(Status::info(text));
+    }
+
+    /// `u`: fetches the selected skill's source; its changes are asked
+    /// about before anything is replaced.
+    fn update_selected(&mut self) {
+        let Some(e) = self.selected_entry() else {
+            return;
+        };
+        let name = e.folder.clone();
+        if self.data.pin(e).is_none() {
+            return self.say(Status::error(format!(
+                "'{name}' was not installed from git: nothing to update (`a` adds it from its source)"
+            )));
+        }
+        let home = self.data.home.clone();
+        let cancel = Cancel::default();
+        let stop = cancel.clone();
+        let wanted = name.clone();
+        let id = self.jobs.spawn(move |id, report| {
+            let mut progress = |p| report.send(Report::Progress(id, p));
+            let opened = remote::open_locked(&home, &wanted, &mut progress, Some(&stop));
+            report.send(Report::Opened(id, opened));
+        });
+        self.skills
+            .checked
+            .remove(&self.data.home.skills_dir().join(&name));
+        let mut fetch = Fetch::new(id, &name, cancel);
+        fetch.update = true;
+        self.dialog = Some(Dialog::Fetch(fetch));
     }
 
     /// Enter in the pick dialog: each picked clash is asked about first.

@@ -22,6 +22,8 @@ pub struct Fetch {
     pub source: String,
     pub progress: Option<Progress>,
     pub cancel: Cancel,
+    /// An update (`u`): install what was fetched, asking only on a change.
+    pub update: bool,
 }
 
 impl Fetch {
@@ -31,6 +33,7 @@ impl Fetch {
             source: sanitize_line(source).into_owned(),
             progress: None,
             cancel,
+            update: false,
         }
     }
 
