@@ -13,6 +13,7 @@ pub mod jobs;
 pub mod keymap;
 pub mod markdown;
 pub mod panes;
+pub mod sources;
 pub mod theme;
 pub mod ui;
 

@@ -56,12 +56,12 @@ impl Fetch {
         frame.render_widget(block, rect);
         let [what, gauge, hint] = Layout::vertical([Constraint::Length(1); 3]).areas(inner);
         frame.render_widget(
-            Paragraph::new(Line::from(format!("Fetching {}", self.source))),
+            Paragraph::new(Line::from(format!("Opening {}", self.source))),
             what,
         );
         let (phase, percent) = match &self.progress {
             Some(p) => (sanitize_line(&p.phase).into_owned(), p.percent.min(100)),
-            None => ("Connecting".to_string(), 0),
+            None => ("Starting".to_string(), 0),
         };
         let gauge_widget = Gauge::default()
             .gauge_style(theme.accent)
