@@ -1110,3 +1110,28 @@ fn big_u_marks_outdated_and_modified_skills_and_u_updates_with_the_diff() {
         "{status:?}"
     );
 }
+
+#[test]
+fn a_skill_installed_elsewhere_after_the_open_is_asked_about_not_overwritten() {
+    let mut f = fixture();
+    let source = team_repo("meanwhile");
+    open_source(&mut f.app, &source);
+    press(&mut f.app, " ");
+    assert_eq!(picked_names(&f.app), ["alpha"]);
+    // Listed as new, then another program installs an alpha.
+    write_skill(&f.root.join("skills"), "alpha", "\"Alpha from elsewhere\"");
+    key(&mut f.app, KeyCode::Enter);
+    let Some(Dialog::Confirm(c)) = &f.app.dialog else {
+        panic!(
+            "the clash is asked about: {:?} {:?}",
+            f.app.dialog, f.app.status
+        );
+    };
+    assert!(matches!(&c.pending, Pending::ReplaceFound { name, .. } if name == "alpha"));
+    let md = f.root.join("skills/alpha/SKILL.md");
+    assert!(fs::read_to_string(&md).unwrap().contains("elsewhere"));
+    press(&mut f.app, "y");
+    assert!(fs::read_to_string(&md).unwrap().contains("Alpha from git"));
+    let status = f.app.status.clone().unwrap();
+    assert!(status.text.contains("replaced 'alpha'"), "{status:?}");
+}

@@ -9,6 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::core::changes::{self, Changes};
+use crate::core::error::InstallError;
 use crate::core::git::{self, Cancel, Checkout, FetchSpec, Progress};
 use crate::core::lock::{self, Entry, Lock};
 use crate::core::skill;
@@ -122,30 +123,29 @@ fn refusal(found: &Found, from_git: bool) -> Option<String> {
 }
 
 /// Installs the picked skills of an opened source: all are checked first
-/// (CAO's verdict, lints, clashes), so one bad pick installs nothing.
+/// (CAO's verdict, lints, clashes with the store as it is now, not as it
+/// was when the source was opened), so one bad pick installs nothing.
 pub fn install(
     home: &Home,
     opened: &Opened,
     picks: &[&Found],
     force: bool,
-) -> Result<Vec<Installed>, String> {
+) -> Result<Vec<Installed>, InstallError> {
     let mut lock = Lock::read(&lock::default_path(home))?;
-    for f in picks {
+    let states: Vec<StoreState> = picks.iter().map(|f| source::store_state(home, f)).collect();
+    for (f, state) in picks.iter().zip(&states) {
         if let Some(why) = refusal(f, opened.git.is_some()) {
-            return Err(why);
+            return Err(why.into());
         }
-        if f.state == StoreState::Different && !force {
-            return Err(format!(
-                "Skill '{}' already exists. Use --force to overwrite it.",
-                sanitize_line(&f.name())
-            ));
+        if *state == StoreState::Different && !force {
+            return Err(InstallError::Exists(sanitize_line(&f.name()).into_owned()));
         }
     }
     let mut done = Vec::new();
-    for f in picks {
+    for (f, state) in picks.iter().zip(states) {
         let name = store::check_name(&f.name())?;
         let dest = home.skills_dir().join(&name);
-        if f.state == StoreState::Same {
+        if state == StoreState::Same {
             done.push(Installed {
                 name,
                 dest,
@@ -153,8 +153,8 @@ pub fn install(
                 unchanged: true,
             });
         } else {
-            let changes = (f.state == StoreState::Different)
-                .then(|| changes::between(&dest, &f.checked.path));
+            let changes =
+                (state == StoreState::Different).then(|| changes::between(&dest, &f.checked.path));
             let added = store::add(home, &f.checked.path, force)?;
             done.push(Installed {
                 name: added.name,

@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 
 use crate::core::changes;
+use crate::core::error::InstallError;
 use crate::core::git::{Cancel, Progress};
 use crate::core::remote;
 use crate::core::source::{Found, StoreState};
@@ -236,6 +237,11 @@ impl App {
             }
             result = remote::install(home, opened, &picks, force).map(|d| done.extend(d));
         }
+        if let Err(InstallError::Exists(name)) = &result {
+            // Installed elsewhere since the source was opened, and nothing
+            // was installed: ask about it like the other clashes.
+            return self.ask_again(b, name.clone());
+        }
         let mut said: Vec<String> = done.iter().map(installed_line).collect();
         if !b.kept.is_empty() {
             said.push(format!("kept the installed {}", b.kept.join(", ")));
@@ -248,6 +254,16 @@ impl App {
         if let Some(first) = done.first() {
             self.select_skill(&first.name);
         }
+    }
+
+    /// `name` turned out to clash: mark it so and ask about it.
+    fn ask_again(&mut self, mut b: Batch, name: String) {
+        for f in b.pick.opened.found.iter_mut().filter(|f| f.name() == name) {
+            f.state = StoreState::Different;
+        }
+        b.ask.push_back(name);
+        self.batch = Some(b);
+        self.next_clash();
     }
 }
 
