@@ -908,13 +908,19 @@ fn picked_names(app: &App) -> Vec<String> {
     }
 }
 
-#[test]
-fn a_shorthand_source_offers_its_skills_then_installs_the_picks_and_pins_them() {
+/// The fixture with an older gamma installed, and `o/NAME` opened.
+fn gamma_clash(repo: &str) -> Fixture {
     let mut f = fixture();
     write_skill(&f.root.join("skills"), "gamma", "\"Gamma, old text\"");
     f.app.reload();
-    let source = team_repo("team");
+    let source = team_repo(repo);
     open_source(&mut f.app, &source);
+    f
+}
+
+#[test]
+fn a_shorthand_source_offers_its_skills_then_installs_the_picks_and_pins_them() {
+    let mut f = gamma_clash("team");
     assert_eq!(picked_names(&f.app), Vec::<String>::new());
     snapshot("pick_120x40", &mut f, 120, 40);
     snapshot("pick_80x24", &mut f, 80, 24);
@@ -964,11 +970,7 @@ fn a_shorthand_source_offers_its_skills_then_installs_the_picks_and_pins_them() 
 
 #[test]
 fn saying_no_to_a_clash_keeps_it_and_still_installs_the_rest() {
-    let mut f = fixture();
-    write_skill(&f.root.join("skills"), "gamma", "\"Gamma, old text\"");
-    f.app.reload();
-    let source = team_repo("keep");
-    open_source(&mut f.app, &source);
+    let mut f = gamma_clash("keep");
     press(&mut f.app, " j ");
     key(&mut f.app, KeyCode::Enter);
     press(&mut f.app, "n");
@@ -1075,6 +1077,15 @@ fn big_u_marks_outdated_and_modified_skills_and_u_updates_with_the_diff() {
         screen.contains("alpha ⇡") && screen.contains("beta ✎"),
         "{screen}"
     );
+
+    // Saying no to beta's update keeps it, and its mark.
+    select_folder(&mut f.app, "beta");
+    press(&mut f.app, "u");
+    f.app.settle();
+    press(&mut f.app, "n");
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(screen.contains("beta ✎"), "{screen}");
+    assert!(f.root.join("skills/beta/notes.md").is_file());
 
     select_folder(&mut f.app, "alpha");
     press(&mut f.app, "u");

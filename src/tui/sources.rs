@@ -159,9 +159,6 @@ impl App {
                 "'{name}' was not installed from git: nothing to update (`a` adds it from its source)"
             )));
         }
-        self.skills
-            .checked
-            .remove(&self.data.home.skills_dir().join(&name));
         let wanted = name.clone();
         self.open_in_background(&name, true, move |home, progress, cancel| {
             remote::open_locked(home, &wanted, progress, Some(cancel))
@@ -241,6 +238,10 @@ impl App {
             // Installed elsewhere since the source was opened, and nothing
             // was installed: ask about it like the other clashes.
             return self.ask_again(b, name.clone());
+        }
+        // What `U` found no longer holds for what was just installed.
+        for d in &done {
+            self.skills.checked.remove(&d.dest);
         }
         let mut said: Vec<String> = done.iter().map(installed_line).collect();
         if !b.kept.is_empty() {

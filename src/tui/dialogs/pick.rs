@@ -124,6 +124,7 @@ impl Pick {
             StoreState::Different => "different",
         };
         let desc = f.checked.description.as_deref().unwrap_or("");
+        let desc = desc.lines().next().unwrap_or("");
         let line = Line::from(vec![
             Span::raw(format!("{tick} ")),
             Span::styled(format!("{verdict} "), vstyle),
