@@ -9,8 +9,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::json;
 
 use crate::core::catalog::{self, Format};
-use crate::core::doctor;
 use crate::core::changes::Changes;
+use crate::core::doctor;
 use crate::core::editor;
 use crate::core::git;
 use crate::core::profile;

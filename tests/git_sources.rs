@@ -522,3 +522,22 @@ fn a_fetch_reports_progress_and_a_cancelled_one_leaves_nothing() {
     let e = git::fetch(&spec, &mut |_| {}, Some(&cancel)).err().unwrap();
     assert!(e.contains("cancelled"), "{e}");
 }
+
+#[test]
+fn an_annotated_tag_sharing_a_branch_name_checks_current() {
+    let f = Fixture::new();
+    let work = f.repo("r", two_skills);
+    git_in(&work, &["tag", "-a", "x", "-m", "release x"]);
+    let tagged = git_in(&work, &["rev-parse", "HEAD"]);
+    write_skill(&work.join("skills/alpha"), "alpha", "on the branch\n");
+    f.commit(&work, "second");
+    git_in(&work, &["branch", "x"]);
+    git_in(
+        &work,
+        &["push", "-q", "origin", "refs/heads/x", "refs/tags/x"],
+    );
+    f.ok(&["add", "o/r@x", "--skill", "alpha"]);
+    // git fetch takes the tag, so the pin and ls-remote must agree on it.
+    assert!(f.lock().contains(&format!("commit = \"{tagged}\"")));
+    assert_eq!(f.status(&["alpha"])["alpha"], "current");
+}

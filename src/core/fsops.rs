@@ -75,7 +75,8 @@ pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Resul
     };
     if let Some(expected) = expected {
         let now = read_regular(path);
-        if expected.is_empty() && matches!(&now, Err(e) if e.kind() == std::io::ErrorKind::NotFound) {
+        if expected.is_empty() && matches!(&now, Err(e) if e.kind() == std::io::ErrorKind::NotFound)
+        {
             // Read as absent: create it, but never over a file that appeared meanwhile.
             return match tmp.persist_noclobber(path) {
                 Ok(_) => {

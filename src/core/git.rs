@@ -139,26 +139,32 @@ pub fn ls_remote(url: &str, reference: Option<&str>) -> Result<String, String> {
         return Ok(r.to_ascii_lowercase());
     }
     let pattern = reference.unwrap_or("HEAD");
-    let out =
-        run(&["ls-remote", "--", url, pattern], None).map_err(|e| explain(url, reference, &e))?;
+    // ls-remote matches patterns on whole names, so a tag's peeled line
+    // (`v1^{}`) needs a pattern of its own.
+    let peeled = format!("{pattern}^{{}}");
+    let out = run(&["ls-remote", "--", url, pattern, &peeled], None)
+        .map_err(|e| explain(url, reference, &e))?;
     pick_ref(&out, pattern).ok_or_else(|| unknown_ref(url, pattern))
 }
 
-/// Picks the line for `pattern` in ls-remote output: an exact HEAD, a
-/// branch, a tag's commit (peeled), then any other match.
+/// Picks the commit `git fetch origin PATTERN` would get from an
+/// ls-remote listing: git's own order for a short name (as is, `refs/`,
+/// `refs/tags/`, `refs/heads/`, `refs/remotes/`), a tag peeled to its commit.
 fn pick_ref(listing: &str, pattern: &str) -> Option<String> {
     let rows: Vec<(&str, &str)> = listing.lines().filter_map(|l| l.split_once('\t')).collect();
-    let wanted = [
+    let full_names = [
         pattern.to_string(),
-        format!("refs/heads/{pattern}"),
-        format!("refs/tags/{pattern}^{{}}"),
+        format!("refs/{pattern}"),
         format!("refs/tags/{pattern}"),
+        format!("refs/heads/{pattern}"),
+        format!("refs/remotes/{pattern}"),
+        format!("refs/remotes/{pattern}/HEAD"),
     ];
-    wanted
+    let find = |name: &str| rows.iter().find(|(_, n)| *n == name).map(|(sha, _)| sha);
+    full_names
         .iter()
-        .find_map(|w| rows.iter().find(|(_, name)| name == w))
-        .or(rows.first())
-        .map(|(sha, _)| sha.to_string())
+        .find_map(|n| find(&format!("{n}^{{}}")).or_else(|| find(n)))
+        .map(|sha| sha.to_string())
 }
 
 fn unknown_ref(url: &str, reference: &str) -> String {
@@ -406,11 +412,15 @@ mod tests {
     }
 
     #[test]
-    fn ls_remote_rows_prefer_branches_then_peeled_tags() {
+    fn ls_remote_rows_pick_what_fetch_gets() {
+        // fetch takes the tag over a branch of the same name, peeled.
         let listing = "aaa\trefs/heads/v1\nbbb\trefs/tags/v1\nccc\trefs/tags/v1^{}\n";
-        assert_eq!(pick_ref(listing, "v1").as_deref(), Some("aaa"));
-        let tags = "bbb\trefs/tags/v2\nccc\trefs/tags/v2^{}\n";
-        assert_eq!(pick_ref(tags, "v2").as_deref(), Some("ccc"));
+        assert_eq!(pick_ref(listing, "v1").as_deref(), Some("ccc"));
+        let light = "aaa\trefs/heads/v1\nddd\trefs/tags/v1\n";
+        assert_eq!(pick_ref(light, "v1").as_deref(), Some("ddd"));
+        assert_eq!(pick_ref(listing, "refs/heads/v1").as_deref(), Some("aaa"));
+        // A pattern matching only a longer name is not what fetch takes.
+        assert_eq!(pick_ref("eee\trefs/heads/feature/x\n", "x"), None);
         assert_eq!(pick_ref("", "v2"), None);
     }
 
