@@ -177,6 +177,9 @@ pub struct Found {
     /// CAO's verdict and our lints.
     pub checked: Checked,
     pub state: StoreState,
+    /// Where other skills of the same name sit (relative paths): picking
+    /// this name is ambiguous.
+    pub also_at: Vec<String>,
 }
 
 impl Found {
@@ -196,7 +199,8 @@ const SKIPPED: &[&str] = &[".git", "node_modules"];
 
 /// The skills in `root`: the root itself when it is a skill, else every
 /// folder holding a SKILL.md down to [`MAX_DEPTH`] (not inside another
-/// skill), shallowest first; the first of a name wins.
+/// skill), shallowest first; a name found again is noted in the first's
+/// `also_at`.
 pub fn discover(root: &Path, home: &Home) -> Vec<Found> {
     let mut folders = Vec::new();
     let mut level = vec![root.to_path_buf()];
@@ -213,26 +217,34 @@ pub fn discover(root: &Path, home: &Home) -> Vec<Found> {
         }
         level = next;
     }
-    let mut seen = std::collections::HashSet::new();
-    folders
-        .into_iter()
-        .map(|path| {
-            let checked = skill::check_folder(&path, true);
-            let rel = path
-                .strip_prefix(root)
-                .unwrap_or(&path)
-                .to_string_lossy()
-                .into_owned();
-            let mut found = Found {
-                rel,
-                checked,
-                state: StoreState::New,
-            };
-            found.state = store_state(home, &found);
-            found
-        })
-        .filter(|f| seen.insert(f.name()))
-        .collect()
+    let mut out: Vec<Found> = Vec::new();
+    let mut by_name: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let found = folders.into_iter().map(|path| {
+        let checked = skill::check_folder(&path, true);
+        let rel = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .to_string_lossy()
+            .into_owned();
+        let mut found = Found {
+            rel,
+            checked,
+            state: StoreState::New,
+            also_at: Vec::new(),
+        };
+        found.state = store_state(home, &found);
+        found
+    });
+    for f in found {
+        match by_name.get(&f.name()) {
+            Some(&i) => out[i].also_at.push(f.rel),
+            None => {
+                by_name.insert(f.name(), out.len());
+                out.push(f);
+            }
+        }
+    }
+    out
 }
 
 fn subdirs(dir: &Path) -> Vec<PathBuf> {
@@ -275,6 +287,25 @@ pub fn pick<'a>(
             "no skills in {source}: a skill is a folder with a SKILL.md (looked in the root, skills/, .claude/skills/, .agents/skills/ and below)"
         ));
     }
+    let picks = pick_by_name(found, names, all, source)?;
+    match picks.iter().find(|f| !f.also_at.is_empty()) {
+        Some(f) => Err(format!(
+            "{source} holds {} skills named '{}' (in {}, {}): add the one you want by its folder's path",
+            f.also_at.len() + 1,
+            crate::core::text::sanitize_line(&f.name()),
+            crate::core::text::sanitize_line(&f.rel),
+            crate::core::text::sanitize_line(&f.also_at.join(", "))
+        )),
+        None => Ok(picks),
+    }
+}
+
+fn pick_by_name<'a>(
+    found: &'a [Found],
+    names: &[String],
+    all: bool,
+    source: &str,
+) -> Result<Vec<&'a Found>, String> {
     if all {
         return Ok(found.iter().collect());
     }
@@ -399,9 +430,20 @@ mod tests {
         write_skill(&repo.join(".git/y"), "y");
         write_skill(&repo.join("1/2/3/4/5/6/z"), "z");
         write_skill(&repo.join("dup/a"), "a");
-        let mut names: Vec<String> = discover(&repo, &home).iter().map(Found::name).collect();
+        let found = discover(&repo, &home);
+        let mut names: Vec<String> = found.iter().map(Found::name).collect();
         names.sort();
         assert_eq!(names, ["a", "b", "c", "d"]);
+        let a = found.iter().find(|f| f.name() == "a").unwrap();
+        assert_eq!(
+            (a.rel.as_str(), &a.also_at[..]),
+            ("dup/a", &["skills/a".to_string()][..])
+        );
+        for all in [false, true] {
+            let e = pick(&found, &["a".into()], all, "r").unwrap_err();
+            assert!(e.contains("2 skills named 'a' (in dup/a, skills/a)"), "{e}");
+        }
+        assert!(pick(&found, &["b".into()], false, "r").is_ok());
         let root_skill = discover(&repo.join("skills/a"), &home);
         assert_eq!(root_skill.len(), 1);
         assert_eq!(root_skill[0].rel, "");
