@@ -408,6 +408,11 @@ fn bad_sources_are_refused_with_one_line_and_nothing_left() {
         )
         .unwrap();
     });
+    f.repo("loop", |w| {
+        write_skill(&w.join("loop"), "loop", "x\n");
+        fs::create_dir_all(w.join("loop/sub")).unwrap();
+        std::os::unix::fs::symlink("..", w.join("loop/sub/up")).unwrap();
+    });
     write_skill(&f.root.join("outside/s"), "s", "not in the repo\n");
     let outside = f.root.join("outside");
     f.repo("escape", |w| {
@@ -433,6 +438,11 @@ fn bad_sources_are_refused_with_one_line_and_nothing_left() {
         (&["add", "o/r/no/such/dir"], &[], "no folder 'no/such/dir'"),
         (&["add", "o/leaky"], &[], "points outside the skill folder"),
         (&["add", "o/escape/out"], &[], "no folder 'out'"),
+        (
+            &["add", "o/loop"],
+            &[],
+            "sub/up is a symlink to a folder that holds it",
+        ),
         (&["add", "o/big"], &[], "3.0 MiB"),
         (&["add", "o/broken"], &[], "would not load in CAO"),
         (

@@ -185,9 +185,12 @@ fn copy_tree(root: &Path, src: &Path, dest: &Path, depth: usize) -> Result<(), S
         let link = fs::symlink_metadata(&from)
             .map(|m| m.file_type().is_symlink())
             .unwrap_or(false);
-        if link && !crate::core::skill::symlink_stays_inside(root, &from) {
+        let problem = link
+            .then(|| crate::core::skill::symlink_problem(root, &from))
+            .flatten();
+        if let Some(why) = problem {
             return Err(format!(
-                "{} is a symlink that points outside the skill folder: replace it with the file itself",
+                "{} {why}: replace it with the file itself",
                 from.display()
             ));
         }
