@@ -534,6 +534,26 @@ fn a_fetch_reports_progress_and_a_cancelled_one_leaves_nothing() {
 }
 
 #[test]
+fn a_killed_fetch_leaves_its_staging_folder_to_the_next_one() {
+    let f = Fixture::new();
+    f.repo("r", two_skills);
+    let mut gone = Command::new("true").spawn().unwrap();
+    gone.wait().unwrap();
+    let orphan = f.scratch.join(format!("skilltui-git-{}-x/r", gone.id()));
+    let live = f
+        .scratch
+        .join(format!("skilltui-git-{}-x", std::process::id()));
+    fs::create_dir_all(&orphan).unwrap();
+    fs::create_dir_all(&live).unwrap();
+    f.ok(&["add", "o/r", "--skill", "alpha"]);
+    let left: Vec<_> = fs::read_dir(&f.scratch)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(left, [live]);
+}
+
+#[test]
 fn an_annotated_tag_sharing_a_branch_name_checks_current() {
     let f = Fixture::new();
     let work = f.repo("r", two_skills);

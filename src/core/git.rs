@@ -221,9 +221,11 @@ pub fn fetch(
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&Cancel>,
 ) -> Result<Checkout, String> {
+    let temp = std::env::temp_dir();
+    remove_orphans(&temp);
     let dir = tempfile::Builder::new()
-        .prefix("skilltui-git-")
-        .tempdir()
+        .prefix(&format!("{STAGING_PREFIX}{}-", std::process::id()))
+        .tempdir_in(&temp)
         .map_err(|e| format!("cannot create a staging folder for git: {e}"))?;
     let name = repo_name(spec.url);
     let repo = dir.path().join(&name);
@@ -270,6 +272,43 @@ pub fn fetch(
     std::fs::remove_dir_all(repo.join(".git"))
         .map_err(|e| format!("cannot clean the staging folder {}: {e}", repo.display()))?;
     Ok(Checkout { dir, name, commit })
+}
+
+/// Staging folders are named `skilltui-git-PID-…` after the process that
+/// owns them.
+const STAGING_PREFIX: &str = "skilltui-git-";
+
+/// Removes the staging folders of processes that are gone (killed before
+/// their checkout was dropped); a live process's folder, or another user's,
+/// is left alone.
+fn remove_orphans(temp: &Path) {
+    let Ok(entries) = std::fs::read_dir(temp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let owner = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(STAGING_PREFIX))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<i32>().ok());
+        if owner.is_some_and(|pid| pid > 0 && !process_exists(pid)) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+#[cfg(unix)]
+fn process_exists(pid: i32) -> bool {
+    // SAFETY: signal 0 only asks whether the process exists.
+    let gone = unsafe { libc::kill(pid, 0) } != 0
+        && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+    !gone
+}
+
+#[cfg(not(unix))]
+fn process_exists(_pid: i32) -> bool {
+    true
 }
 
 /// The last segment of a repository URL without `.git`, as a folder name.
