@@ -64,7 +64,15 @@ pub fn check_git_parts(url: &str, reference: Option<&str>, sub: &str) -> Result<
             crate::core::text::sanitize_line(url)
         ));
     }
-    if let Some(r) = reference.filter(|r| r.starts_with('-') || r.contains("..")) {
+    // git's own ref-name rules, so a bad ref is named as one, not as a
+    // refspec error from the fetch.
+    let bad_ref = |r: &&str| {
+        r.starts_with('-')
+            || r.contains("..")
+            || r.contains("@{")
+            || r.chars().any(|c| c.is_control() || " ~^:?*[\\".contains(c))
+    };
+    if let Some(r) = reference.filter(bad_ref) {
         return Err(format!(
             "'{}' is not a ref: give a branch, a tag or a commit id",
             crate::core::text::sanitize_line(r)
@@ -131,14 +139,19 @@ fn parse_url(text: &str, scheme: &str) -> Result<GitSource, String> {
     }
     let (path, reference) = split_ref(path);
     Ok(GitSource {
-        url: format!("{base}/{path}"),
+        // One repository, one lock key: `…/r/` is `…/r`.
+        url: format!("{base}/{}", path.trim_end_matches('/')),
         reference,
         sub: String::new(),
     })
 }
 
-/// `owner/repo[/sub/path][@ref]` on GitHub.
+/// `owner/repo[/sub/path][@ref]` on GitHub; `host.tld/…` (a GitHub owner
+/// never holds a dot) is an https URL without its scheme.
 fn parse_shorthand(text: &str) -> Result<GitSource, String> {
+    if text.split('/').next().is_some_and(|h| h.contains('.')) {
+        return parse_url(&format!("https://{text}"), "https://");
+    }
     let (path, reference) = split_ref(text);
     let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
     let ok = |s: &str| {
@@ -377,6 +390,13 @@ mod tests {
             git("git@github.com:o/r.git", Some("main"), "")
         );
         assert_eq!(p("file:///srv/r.git"), git("file:///srv/r.git", None, ""));
+        assert_eq!(p("https://github.com/o/r/"), git(gh, None, ""));
+        assert_eq!(p("github.com/o/r"), git(gh, None, ""));
+        assert_eq!(p("github.com/o/r/tree/v1/s"), git(gh, Some("v1"), "s"));
+        assert_eq!(
+            p("gitlab.com/g/sub/r.git@dev"),
+            git("https://gitlab.com/g/sub/r.git", Some("dev"), "")
+        );
         assert_eq!(
             p("https://example.com/o/r.git"),
             git("https://example.com/o/r.git", None, "")
@@ -399,6 +419,10 @@ mod tests {
             "https:///o/r",
             "https://github.com/o/r/tree/main/../../x",
             "o/r@--upload-pack=x",
+            "o/r@\x1b[2J",
+            "o/r@a b",
+            "o/r@HEAD@{1}",
+            "o/r@v1^",
             "-oProxyCommand=x@h:p",
         ] {
             assert!(parse(bad, Path::new("/h")).is_err(), "{bad}");
