@@ -144,7 +144,7 @@ pub fn ls_remote(url: &str, reference: Option<&str>) -> Result<String, String> {
     let peeled = format!("{pattern}^{{}}");
     let out = run(&["ls-remote", "--", url, pattern, &peeled], None)
         .map_err(|e| explain(url, reference, &e))?;
-    pick_ref(&out, pattern).ok_or_else(|| unknown_ref(url, pattern))
+    pick_ref(&out, pattern).ok_or_else(|| unknown_ref(url, reference))
 }
 
 /// Picks the commit `git fetch origin PATTERN` would get from an
@@ -167,12 +167,23 @@ fn pick_ref(listing: &str, pattern: &str) -> Option<String> {
         .map(|sha| sha.to_string())
 }
 
-fn unknown_ref(url: &str, reference: &str) -> String {
-    format!(
-        "unknown ref '{}' in {}: give a branch, a tag or a commit the repository has",
-        sanitize_line(reference),
-        sanitize_line(url)
-    )
+fn unknown_ref(url: &str, reference: Option<&str>) -> String {
+    let url = sanitize_line(url);
+    let Some(r) = reference else {
+        return format!(
+            "{url} has no default branch (is it empty?): name a branch, tag or commit with @REF"
+        );
+    };
+    // Like an abbreviated id: hex, with a letter (not a date or a number).
+    let abbreviated = r.len() >= 7
+        && r.bytes().all(|b| b.is_ascii_hexdigit())
+        && r.bytes().any(|b| b.is_ascii_alphabetic());
+    let what = if abbreviated {
+        "a commit is named by its full 40-character id"
+    } else {
+        "give a branch, a tag or a commit the repository has"
+    };
+    format!("unknown ref '{}' in {url}: {what}", sanitize_line(r))
 }
 
 /// Turns git's own failure line into one line that says what to do.
@@ -198,7 +209,7 @@ fn explain(url: &str, reference: Option<&str>, git_line: &str) -> String {
             Some(c) => format!(
                 "commit {c} is no longer in {url_shown} (history was rewritten): `skilltui update` re-pins to the ref's tip"
             ),
-            None => unknown_ref(url, reference.unwrap_or("HEAD")),
+            None => unknown_ref(url, reference),
         };
     }
     if lower.contains("not found")
@@ -482,6 +493,14 @@ mod tests {
         assert!(e.starts_with("cannot reach"), "{e}");
         let e = explain("u", Some("nope"), "fatal: couldn't find remote ref nope");
         assert!(e.starts_with("unknown ref 'nope'"), "{e}");
+        let e = explain(
+            "u",
+            Some("abc1234"),
+            "fatal: couldn't find remote ref abc1234",
+        );
+        assert!(e.ends_with("full 40-character id"), "{e}");
+        let e = explain("u", None, "fatal: couldn't find remote ref HEAD");
+        assert!(e.starts_with("u has no default branch"), "{e}");
         let stderr = "hint: x\nfatal: 'p' does not appear to be a git repository\nfatal: Could not read from remote repository.\n";
         assert_eq!(
             first_error(stderr),
