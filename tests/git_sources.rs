@@ -571,3 +571,20 @@ fn an_annotated_tag_sharing_a_branch_name_checks_current() {
     assert!(f.lock().contains(&format!("commit = \"{tagged}\"")));
     assert_eq!(f.status(&["alpha"])["alpha"], "current");
 }
+
+#[test]
+fn an_update_killed_before_it_repinned_is_finished_by_the_next_one() {
+    let f = Fixture::new();
+    let work = f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--skill", "alpha"]);
+    write_skill(&work.join("skills/alpha"), "alpha", "alpha v2\n");
+    let tip = f.commit(&work, "second");
+    f.push(&work);
+    // What a kill between the store's rename and the lock write leaves:
+    // the new content installed, the lock still on the old pin.
+    write_skill(&f.home.join("skills/alpha"), "alpha", "alpha v2\n");
+    assert_eq!(f.status(&[])["alpha"], "modified");
+    assert!(f.ok(&["update"]).contains("alpha: current"));
+    assert!(f.lock().contains(&format!("commit = \"{tip}\"")));
+    assert_eq!(f.status(&[])["alpha"], "current");
+}
