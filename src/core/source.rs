@@ -116,11 +116,17 @@ fn parse_url(text: &str, scheme: &str) -> Result<GitSource, String> {
     }
     let base = format!("{scheme}{authority}");
     let segments: Vec<&str> = path.split('/').collect();
-    // GitLab: .../-/tree/REF/path; GitHub: owner/repo/tree/REF/path.
+    // GitLab: .../-/tree/REF/path; GitHub: owner/repo/tree/REF/path; a
+    // page of a file (`blob`) names the folder it is in.
+    let browse = |i: usize| matches!(segments.get(i), Some(&"tree" | &"blob"));
     let tree_at = match segments.iter().position(|s| *s == "-") {
-        Some(i) if segments.get(i + 1) == Some(&"tree") => Some((i, i + 2)),
-        _ if authority.ends_with("github.com") && segments.get(2) == Some(&"tree") => Some((2, 3)),
+        Some(i) if browse(i + 1) => Some((i, i + 2)),
+        _ if authority.ends_with("github.com") && browse(2) => Some((2, 3)),
         _ => None,
+    };
+    let segments = match segments.split_last() {
+        Some((&"SKILL.md", folder)) if tree_at.is_some() => folder.to_vec(),
+        _ => segments,
     };
     if let Some((repo_end, ref_at)) = tree_at {
         let Some(reference) = segments.get(ref_at).filter(|r| !r.is_empty()) else {
@@ -391,6 +397,14 @@ mod tests {
         );
         assert_eq!(p("file:///srv/r.git"), git("file:///srv/r.git", None, ""));
         assert_eq!(p("https://github.com/o/r/"), git(gh, None, ""));
+        assert_eq!(
+            p("https://github.com/o/r/blob/main/skills/pdf/SKILL.md"),
+            git(gh, Some("main"), "skills/pdf")
+        );
+        assert_eq!(
+            p("https://gitlab.com/g/r/-/blob/dev/a/SKILL.md"),
+            git("https://gitlab.com/g/r", Some("dev"), "a")
+        );
         assert_eq!(p("github.com/o/r"), git(gh, None, ""));
         assert_eq!(p("github.com/o/r/tree/v1/s"), git(gh, Some("v1"), "s"));
         assert_eq!(
