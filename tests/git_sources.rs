@@ -476,6 +476,12 @@ fn a_broken_lock_or_a_vanished_commit_is_one_clear_line() {
         err.contains("is no longer in https://github.com/o/r"),
         "{err}"
     );
+    let typo = f.root.join("team.lokc");
+    f.refused(
+        &["sync", "--lock", typo.to_str().unwrap()],
+        &[],
+        "no lock file at",
+    );
     let lock = f.home.join("skilltui.lock");
     let text = fs::read_to_string(&lock).unwrap();
     fs::write(&lock, text.replace("commit = ", "commit == ")).unwrap();

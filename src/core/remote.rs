@@ -479,6 +479,13 @@ pub fn sync(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Synced, String> {
     let home_path = lock::default_path(home);
+    // A missing home lock is an empty one; a missing named one is a typo.
+    if let Some(path) = lock_file.filter(|p| fs::symlink_metadata(p).is_err()) {
+        return Err(format!(
+            "no lock file at {}: give the path of a skilltui.lock, such as your team's committed one",
+            path.display()
+        ));
+    }
     let wanted = Lock::read(lock_file.unwrap_or(&home_path))?;
     let mut pins = Lock::read(&home_path)?;
     let mut outcomes = Vec::new();
