@@ -263,6 +263,14 @@ mod tests {
                 ..good.clone()
             },
             Entry {
+                source: "ext::sh -c touch% /tmp/x".into(),
+                ..good.clone()
+            },
+            Entry {
+                source: "fd::3".into(),
+                ..good.clone()
+            },
+            Entry {
                 reference: Some("-x".into()),
                 ..good.clone()
             },

@@ -58,7 +58,10 @@ pub fn parse(text: &str, user_home: &Path) -> Result<Source, String> {
 /// Refuses what git would read as an option, and a sub path that climbs
 /// out of the repository. The lock file's entries are checked the same way.
 pub fn check_git_parts(url: &str, reference: Option<&str>, sub: &str) -> Result<(), String> {
-    if url.is_empty() || url.starts_with('-') {
+    // Only the transports SOURCE is parsed into: a teammate's lock must not
+    // reach git's `ext::` or other remote helpers.
+    let known = URL_SCHEMES.iter().any(|s| url.starts_with(s)) || scp_like(url).is_some();
+    if !known || url.starts_with('-') {
         return Err(format!(
             "'{}' is not a repository URL: give https://, ssh://, git@host:path or owner/repo",
             crate::core::text::sanitize_line(url)
