@@ -278,6 +278,9 @@ fn check_reports_each_state_with_one_ls_remote_per_repo_and_ref() {
         .count();
     // git traces the built-in twice (the command line and the run).
     assert!(calls > 0 && calls <= 2, "{calls} ls-remote lines");
+    let twice: serde_json::Value =
+        serde_json::from_str(&f.ok(&["check", "--json", "beta", "beta"])).unwrap();
+    assert_eq!(twice.as_array().unwrap().len(), 1, "{twice}");
     let (code, _, err) = f.run(&["check", "nope"]);
     assert_eq!(code, 1);
     assert!(err.contains("'nope' is not in"), "{err}");

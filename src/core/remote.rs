@@ -231,7 +231,10 @@ fn selected(lock: &Lock, names: &[String]) -> Result<Vec<(String, Entry)>, Strin
             .map(|(n, e)| (n.clone(), e.clone()))
             .collect());
     }
-    names
+    let mut unique = names.to_vec();
+    unique.sort();
+    unique.dedup();
+    unique
         .iter()
         .map(|n| match lock.skills.get(n) {
             Some(e) => Ok((n.clone(), e.clone())),
