@@ -1,8 +1,10 @@
-//! `cargo bench --bench tui`: on the 1000-skill store, the time from
-//! nothing to the first drawn frame (App::new plus one draw at 120x40),
-//! and from a keystroke to the redrawn frame (a move, a toggle that writes
-//! the profile and recomputes the catalog). Prints medians and the
-//! process's peak memory; asserts nothing.
+//! `cargo bench --bench tui`: on generated stores of 1,000 and 10,000
+//! skills at 120x40, the time from nothing to the first drawn frame
+//! (App::new, the update pass and one draw), from a key to the redrawn
+//! frame (a move, a key typed in the filter, a toggle that writes the
+//! profile and recomputes the catalog), and the peak memory. Each size runs
+//! in a child process so that its peak is its own. Prints medians; asserts
+//! nothing.
 
 use std::time::{Duration, Instant};
 
@@ -16,46 +18,94 @@ use skilltui::tui::ui;
 
 mod common;
 
+/// Set in the child process: the store size it measures.
+const SIZE_VAR: &str = "SKILLTUI_BENCH_SKILLS";
+
 fn main() {
+    match std::env::var(SIZE_VAR).ok().and_then(|v| v.parse().ok()) {
+        Some(n) => measure(n),
+        None => {
+            for n in [1_000usize, 10_000] {
+                let exe = std::env::current_exe().expect("the bench's path");
+                let status = std::process::Command::new(exe)
+                    .env(SIZE_VAR, n.to_string())
+                    .status()
+                    .expect("run the bench for one size");
+                assert!(status.success(), "the {n}-skill run failed");
+            }
+        }
+    }
+}
+
+type Term = Terminal<TestBackend>;
+
+fn measure(n: usize) {
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = tmp.path().join("home");
-    common::generate(&root);
+    let bytes = common::generate_n(&root, n);
     let home = || Home::at(root.clone(), tmp.path().to_path_buf());
     let mut term = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
-
-    let first = median(9, || {
+    println!(
+        "{n} skills ({:.1} MiB), 120x40:",
+        bytes as f64 / 1024.0 / 1024.0
+    );
+    let first = median(5, || {
         let start = Instant::now();
         let mut app = App::new(home(), Theme::dark());
         term.draw(|f| ui::draw(f, &mut app)).expect("draw");
         start.elapsed()
     });
-    println!(
-        "start to first frame (1000 skills, 120x40): median {:.1} ms",
-        ms(first)
-    );
+    println!("  start to first frame: median {:.1} ms", ms(first));
 
     let mut app = App::new(home(), Theme::dark());
     term.draw(|f| ui::draw(f, &mut app)).expect("draw");
-    let mut key = |app: &mut App, code: KeyCode| {
-        let start = Instant::now();
-        app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
-        term.draw(|f| ui::draw(f, app)).expect("draw");
-        start.elapsed()
-    };
-    let moves = median_of((0..50).map(|_| key(&mut app, KeyCode::Char('j'))).collect());
+    let moves = keys(&mut term, &mut app, &[KeyCode::Char('j')], 50);
     println!(
-        "key to redrawn frame, move in Skills: median {:.2} ms",
+        "  key to redrawn frame, move in Skills: median {:.2} ms",
         ms(moves)
     );
-    key(&mut app, KeyCode::Char('3'));
-    key(&mut app, KeyCode::Enter);
-    let toggles = median_of((0..20).map(|_| key(&mut app, KeyCode::Char(' '))).collect());
+    press(&mut term, &mut app, KeyCode::Char('/'));
+    // Typing and erasing: every key changes the query.
+    let typed = keys(
+        &mut term,
+        &mut app,
+        &[KeyCode::Char('9'), KeyCode::Backspace],
+        50,
+    );
     println!(
-        "key to redrawn frame, toggle + write + catalog: median {:.2} ms",
+        "  key to redrawn frame, typed in the filter: median {:.2} ms",
+        ms(typed)
+    );
+    press(&mut term, &mut app, KeyCode::Esc);
+    press(&mut term, &mut app, KeyCode::Char('3'));
+    press(&mut term, &mut app, KeyCode::Enter);
+    // The last skill: no pattern offers it, so each Space writes.
+    press(&mut term, &mut app, KeyCode::Char('G'));
+    let toggles = keys(&mut term, &mut app, &[KeyCode::Char(' ')], 20);
+    println!(
+        "  key to redrawn frame, toggle + write + catalog: median {:.2} ms",
         ms(toggles)
     );
-    big_preview(&root, &home());
-    println!("peak memory (VmHWM): {}", peak_memory());
+    if n == common::SKILLS {
+        big_preview(&root, &home());
+    }
+    println!("  peak memory (VmHWM): {}", peak_memory());
+}
+
+fn press(term: &mut Term, app: &mut App, code: KeyCode) -> Duration {
+    let start = Instant::now();
+    app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
+    term.draw(|f| ui::draw(f, app)).expect("draw");
+    start.elapsed()
+}
+
+/// The median time of `times` rounds of `codes`, each key timed alone.
+fn keys(term: &mut Term, app: &mut App, codes: &[KeyCode], times: usize) -> Duration {
+    let all = (0..times)
+        .flat_map(|_| codes)
+        .map(|&c| press(term, app, c))
+        .collect();
+    median_of(all)
 }
 
 /// A 500 KiB SKILL.md: the first frame renders and highlights it (once),
@@ -82,23 +132,14 @@ fn big_preview(root: &std::path::Path, home: &Home) {
     let start = Instant::now();
     term.draw(|f| ui::draw(f, &mut app)).expect("draw");
     println!(
-        "500 KiB SKILL.md, render + highlight (once per selection; on a worker thread in the app): {:.1} ms",
+        "  500 KiB SKILL.md, render + highlight (once per selection; on a worker thread in the app): {:.1} ms",
         ms(start.elapsed())
     );
-    app.on_key(KeyEvent::new(KeyCode::Char('2'), KeyModifiers::NONE));
-    let scrolls = median_of(
-        (0..50)
-            .map(|_| {
-                let start = Instant::now();
-                app.on_key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE));
-                term.draw(|f| ui::draw(f, &mut app)).expect("draw");
-                start.elapsed()
-            })
-            .collect(),
-    );
-    assert!(app.preview_scroll > 0, "the preview scrolled");
+    press(&mut term, &mut app, KeyCode::Char('2'));
+    let scrolls = keys(&mut term, &mut app, &[KeyCode::PageDown], 50);
+    assert!(app.preview.scroll > 0, "the preview scrolled");
     println!(
-        "500 KiB SKILL.md, key to redrawn frame while scrolling: median {:.2} ms",
+        "  500 KiB SKILL.md, key to redrawn frame while scrolling: median {:.2} ms",
         ms(scrolls)
     );
 }

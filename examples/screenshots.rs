@@ -23,7 +23,8 @@ use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::{Color, Modifier};
 use skilltui::core::store::{self, Home};
-use skilltui::tui::app::{App, Dialog};
+use skilltui::tui::app::App;
+use skilltui::tui::dialogs::{Confirm, Dialog, Pending};
 use skilltui::tui::theme::Theme;
 use skilltui::tui::ui;
 use unicode_width::UnicodeWidthStr;
@@ -242,7 +243,7 @@ fn down_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) -> Res<()>
 fn select_skill(app: &mut App, name: &str) -> Res<()> {
     down_until(app, name, |a| {
         a.selected_entry()
-            .is_some_and(|e| e.name() == name && e.source_dir == a.home.skills_dir())
+            .is_some_and(|e| e.name() == name && e.source_dir == a.data.home.skills_dir())
     })
 }
 
@@ -254,8 +255,8 @@ fn select_profile(app: &mut App, name: &str) -> Res<()> {
 
 fn select_check(app: &mut App, name: &str) -> Res<()> {
     down_until(app, name, |a| {
-        a.valid_skills()
-            .get(a.check_sel)
+        a.data
+            .valid_skill(a.profiles.check_sel)
             .is_some_and(|e| e.name() == name)
     })
 }
@@ -324,7 +325,7 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     key(&mut app, KeyCode::Char('4'));
     key(&mut app, KeyCode::Char('f'));
     key(&mut app, KeyCode::Char('f'));
-    want(app.format.name() == "xml", "the xml format")?;
+    want(app.catalog.format.name() == "xml", "the xml format")?;
     shot("catalog-xml", 120, 40, app);
 
     // The fuzzy filter, still typing.
@@ -337,7 +338,7 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     let mut app = new_app(root, user);
     key(&mut app, KeyCode::Char('?'));
     want(
-        matches!(app.dialog, Some(Dialog::Help { .. })),
+        matches!(app.dialog, Some(Dialog::Help(_))),
         "the help dialog",
     )?;
     shot("help", 120, 40, app);
@@ -364,7 +365,12 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     );
     key(&mut app, KeyCode::Enter);
     want(
-        matches!(app.dialog, Some(Dialog::Force { .. })),
+        matches!(
+            &app.dialog,
+            Some(Dialog::Confirm(Confirm {
+                pending: Pending::Replace { .. }
+            }))
+        ),
         "the force prompt",
     )?;
     shot("force", 120, 40, app);
@@ -374,7 +380,12 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     select_skill(&mut app, "python-testing")?;
     key(&mut app, KeyCode::Char('d'));
     want(
-        matches!(app.dialog, Some(Dialog::Remove { .. })),
+        matches!(
+            &app.dialog,
+            Some(Dialog::Confirm(Confirm {
+                pending: Pending::Remove { .. }
+            }))
+        ),
         "the remove prompt",
     )?;
     shot("remove", 120, 40, app);
@@ -384,16 +395,13 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     key(&mut app, KeyCode::Char('S'));
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Char(' '));
-    want(
-        matches!(app.dialog, Some(Dialog::Seed { .. })),
-        "the seed menu",
-    )?;
+    want(matches!(app.dialog, Some(Dialog::Seed(_))), "the seed menu")?;
     shot("seed", 120, 40, app);
 
     // First run on an empty home: the seed menu opens by itself.
     let app = new_app(&demo.empty, user);
     want(
-        matches!(app.dialog, Some(Dialog::Seed { .. })),
+        matches!(app.dialog, Some(Dialog::Seed(_))),
         "the first-run seed menu",
     )?;
     shot("seed-first-run", 120, 40, app);
@@ -421,7 +429,7 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     typed(&mut app, "Code Style");
     ctrl(&mut app, 's');
     want(
-        matches!(&app.dialog, Some(Dialog::Edit(e)) if e.message.as_ref().is_some_and(|m| m.1)),
+        matches!(&app.dialog, Some(Dialog::Edit(e)) if e.message.as_ref().is_some_and(|m| m.is_error())),
         "the editor refusing to save",
     )?;
     shot("editor-invalid", 120, 40, app);
@@ -434,7 +442,12 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     select_check(&mut app, "python-testing")?;
     key(&mut app, KeyCode::Char(' '));
     want(
-        matches!(app.dialog, Some(Dialog::Materialize { .. })),
+        matches!(
+            &app.dialog,
+            Some(Dialog::Confirm(Confirm {
+                pending: Pending::WriteList { .. }
+            }))
+        ),
         "the list prompt",
     )?;
     shot("materialize", 120, 40, app);

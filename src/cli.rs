@@ -500,7 +500,15 @@ fn sync(home: &Home, lock: Option<&std::path::Path>, force: bool, out: &mut Outp
 }
 
 fn init(home: &Home, out: &mut Output) -> Outcome {
+    // A CAO the user named but that is not one is a typo to fix, not a
+    // reason to seed only our own skills (the TUI's menu shows why instead).
+    if let Some(why) = home.named_cao_error() {
+        return Err(format!("{why}: {}", crate::core::cao::INSTALL_HINT));
+    }
     let report = store::seed(home, None)?;
+    if let Some(note) = store::cao_skills_note(home) {
+        warn(&note);
+    }
     for name in &report.seeded {
         out.line(&format!("seeded {name}"));
     }
@@ -584,46 +592,48 @@ fn doctor_print(r: &doctor::Report, json: bool, out: &mut Output) {
         out.line(&serde_json::to_string_pretty(r).unwrap_or_default());
         return;
     }
+    // Each line is one fact: a newline inside a path or a name must not
+    // start a line of its own.
+    for line in doctor_lines(r) {
+        out.line(&sanitize_line(&line));
+    }
+}
+
+fn doctor_lines(r: &doctor::Report) -> Vec<String> {
     let mark = |d: &doctor::Dir| if d.exists { "" } else { "  (missing)" };
-    out.line(&format!(
-        "home        {} (from {})",
-        r.home.display(),
-        r.home_from
-    ));
-    out.line(&format!("store       {}", r.store.display()));
+    let mut lines = vec![
+        format!("home        {} (from {})", r.home.display(), r.home_from),
+        format!("store       {}", r.store.display()),
+    ];
     for d in &r.extra_dirs {
-        out.line(&format!("extra dir   {}{}", d.path.display(), mark(d)));
+        lines.push(format!("extra dir   {}{}", d.path.display(), mark(d)));
     }
     for d in &r.profile_dirs {
         let label = d.label.as_deref().unwrap_or("");
-        out.line(&format!(
-            "profiles    {} ({label}){}",
-            d.path.display(),
-            mark(d)
-        ));
+        let (path, missing) = (d.path.display(), mark(d));
+        lines.push(format!("profiles    {path} ({label}){missing}"));
     }
-    match (&r.cao.package, &r.cao.version) {
-        (Some(p), v) => out.line(&format!(
+    lines.push(match (&r.cao.package, &r.cao.version) {
+        (Some(p), v) => format!(
             "cao         {} {} (via {})",
             v.as_deref().unwrap_or("(unknown version)"),
             p.display(),
             r.cao.how
-        )),
-        (None, _) => out.line(&format!("cao         not found: {}", r.cao.how)),
-    }
+        ),
+        (None, _) => format!("cao         not found: {}", r.cao.how),
+    });
     let git = r.git.as_ref().map(|g| g.display().to_string());
-    out.line(&format!(
+    lines.push(format!(
         "git         {}",
         git.as_deref().unwrap_or("not on PATH")
     ));
-    out.line(&format!("clipboard   {}", r.clipboard));
-    out.line(&format!("colours     {}", r.colours));
-    for w in &r.warnings {
-        out.line(&format!("warning     {}", sanitize_line(w)));
-    }
+    lines.push(format!("clipboard   {}", r.clipboard));
+    lines.push(format!("colours     {}", r.colours));
+    lines.extend(r.warnings.iter().map(|w| format!("warning     {w}")));
     if r.warnings.is_empty() {
-        out.line("warnings    none");
+        lines.push("warnings    none".into());
     }
+    lines
 }
 
 fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {

@@ -128,6 +128,11 @@ fn bad_skill_sources_are_refused_without_touching_the_store() {
     f.set_len(50 * 1024 * 1024).unwrap();
     let file_not_dir = t.join("src/plainfile");
     fs::write(&file_not_dir, "x").unwrap();
+    let tabbed = source(
+        t,
+        "tabbed",
+        b"---\nname: tabbed\n\t# a note\ndescription: d\n---\n",
+    );
     let leaky = source(t, "leaky", b"---\nname: leaky\ndescription: d\n---\n");
     std::os::unix::fs::symlink("/etc/hostname", leaky.join("host")).unwrap();
     let cases: &[(&Path, &str)] = &[
@@ -135,6 +140,7 @@ fn bad_skill_sources_are_refused_without_touching_the_store() {
         (&binary, "not valid UTF-8"),
         (&latin1, "not valid UTF-8"),
         (&typed, "quote it"),
+        (&tabbed, "a tab in the indentation"),
         (&huge, "MiB"),
         (&file_not_dir, "not a directory"),
         (&leaky, "points outside the skill folder"),

@@ -14,6 +14,9 @@
 //! `SKILLTUI_PARITY_KEEP=1` (keep the generated homes and print where),
 //! `SKILLTUI_PARITY_SHOW` (how many differences to print, default 30), `SKILLTUI_PYTHON`
 //! (the python3 used to create the venv), `SKILLTUI_SKIP_PARITY=1` (skip, loudly).
+//!
+//! `cao_parity_fuzz` compares `validate` with CAO on thousands of fuzzed frontmatters
+//! (`SKILLTUI_PARITY_FUZZ`, `SKILLTUI_PARITY_FUZZ_SEED`).
 
 #[path = "common/venv.rs"]
 mod venv;
@@ -29,20 +32,32 @@ use std::time::{Duration, Instant};
 
 const RUN_TIMEOUT: Duration = Duration::from_secs(60);
 
-#[test]
-fn cao_parity() {
+/// The venv's python, built once for both tests; `None` when skipped.
+fn oracle_python() -> Option<PathBuf> {
+    static VENV: Mutex<Option<PathBuf>> = Mutex::new(None);
     if std::env::var("SKILLTUI_SKIP_PARITY").as_deref() == Ok("1") {
         eprintln!("parity: SKIPPED (SKILLTUI_SKIP_PARITY=1)");
-        return;
+        return None;
     }
-    let python = venv::find_python3().unwrap_or_else(|| {
-        panic!(
-            "parity: python3 (>= 3.10) not found on PATH; it is needed to build the CAO oracle \
-             venv. Install python3 (with the venv module) or set SKILLTUI_SKIP_PARITY=1 to skip \
-             this test explicitly."
-        )
-    });
-    let venv_python = venv::ensure_venv(&python);
+    let mut venv = VENV.lock().unwrap_or_else(|e| e.into_inner());
+    if venv.is_none() {
+        let python = venv::find_python3().unwrap_or_else(|| {
+            panic!(
+                "parity: python3 (>= 3.10) not found on PATH; it is needed to build the CAO oracle \
+                 venv. Install python3 (with the venv module) or set SKILLTUI_SKIP_PARITY=1 to skip \
+                 this test explicitly."
+            )
+        });
+        *venv = Some(venv::ensure_venv(&python));
+    }
+    venv.clone()
+}
+
+#[test]
+fn cao_parity() {
+    let Some(venv_python) = oracle_python() else {
+        return;
+    };
 
     let seed = std::env::var("SKILLTUI_PARITY_SEED").unwrap_or_else(|_| "1".into());
     let count = env_usize("SKILLTUI_PARITY_COUNT", 320);
@@ -173,6 +188,114 @@ fn cao_parity() {
             count
         );
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// differential fuzz of frontmatters
+// ---------------------------------------------------------------------------------------------
+
+/// Thousands of SKILL.md files assembled from what people write by hand (tabs, comments, quotes,
+/// block scalars, flow maps, anchors, tags, unicode, CRLF, odd `---` lines); `skilltui validate`
+/// must agree with CAO's `validate_skill_folder` on validity, name and description, every time.
+/// Knobs: `SKILLTUI_PARITY_FUZZ` (how many, default 3000), `SKILLTUI_PARITY_FUZZ_SEED`
+/// (default 1).
+#[test]
+fn cao_parity_fuzz() {
+    let Some(venv_python) = oracle_python() else {
+        return;
+    };
+    let seed = std::env::var("SKILLTUI_PARITY_FUZZ_SEED").unwrap_or_else(|_| "1".into());
+    let count = env_usize("SKILLTUI_PARITY_FUZZ", 3000);
+    let tmp = tempfile::tempdir().expect("create temp dir");
+    let root = tmp.path().join("fuzz-root");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parity/gen_and_oracle.py");
+    let status = Command::new(&venv_python)
+        .arg(&script)
+        .arg(&root)
+        .args(["--fuzz", &count.to_string(), "--seed", &seed])
+        .env("PYTHONUTF8", "1")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .stdin(Stdio::null())
+        .status()
+        .expect("run gen_and_oracle.py --fuzz");
+    assert!(status.success(), "parity fuzz: the oracle failed: {status}");
+    let expected: Value =
+        serde_json::from_slice(&std::fs::read(root.join("fuzz.json")).expect("read fuzz.json"))
+            .expect("parse fuzz.json");
+    let cases = expected["cases"].as_array().expect("cases");
+    let failures: Vec<String> = cases
+        .chunks(400)
+        .flat_map(|chunk| fuzz_chunk(tmp.path(), chunk))
+        .collect();
+    for f in failures.iter().take(env_usize("SKILLTUI_PARITY_SHOW", 30)) {
+        eprintln!("{f}");
+    }
+    eprintln!(
+        "parity fuzz: {} frontmatters, {} differences (seed {seed})",
+        cases.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "parity fuzz: skilltui and CAO disagree on {} of {} frontmatters (reproduce with \
+         SKILLTUI_PARITY_FUZZ_SEED={seed} SKILLTUI_PARITY_FUZZ={count})",
+        failures.len(),
+        cases.len()
+    );
+}
+
+/// `skilltui validate` over one chunk of cases; a description of each disagreement.
+fn fuzz_chunk(scratch: &Path, chunk: &[Value]) -> Vec<String> {
+    let bin = Path::new(env!("CARGO_BIN_EXE_skilltui"));
+    let mut cmd = Command::new(bin);
+    cmd.arg("--home")
+        .arg(scratch.join("cao-home"))
+        .arg("validate")
+        .args(chunk.iter().map(|c| str_field(c, "path")))
+        .arg("--json")
+        .env("HOME", scratch)
+        .env("NO_COLOR", "1");
+    let r = run_with_timeout(cmd, RUN_TIMEOUT);
+    let got = match serde_json::from_slice::<Value>(&r.stdout) {
+        Ok(Value::Array(a)) if a.len() == chunk.len() => a,
+        _ => {
+            return vec![format!(
+                "parity fuzz: validate gave no usable answer: {}",
+                r.describe()
+            )];
+        }
+    };
+    let answer = |v: &Value| {
+        if v["valid"] == true {
+            format!(
+                "valid, name {}, description {}",
+                v["name"], v["description"]
+            )
+        } else {
+            format!(
+                "invalid ({})",
+                v.get("error").or(v.get("errors")).unwrap_or(&Value::Null)
+            )
+        }
+    };
+    chunk
+        .iter()
+        .zip(&got)
+        .filter(|(want, have)| {
+            want["valid"] != have["valid"]
+                || (want["valid"] == true
+                    && (want["name"] != have["name"] || want["description"] != have["description"]))
+        })
+        .map(|(want, have)| {
+            format!(
+                "--- fuzz difference at {}\n    SKILL.md: {:?}\n    CAO:      {}\n    skilltui: {}",
+                str_field(want, "path"),
+                str_field(want, "text"),
+                clip(&answer(want)),
+                clip(&answer(have))
+            )
+        })
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------

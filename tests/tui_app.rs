@@ -12,9 +12,13 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use skilltui::core::store::{self, Home};
-use skilltui::tui::app::{App, Dialog, Pane, Tick};
+use skilltui::tui::app::{App, Mode, Pane, Tick};
+use skilltui::tui::dialogs::{Confirm, Dialog, Pending};
 use skilltui::tui::theme::Theme;
 use skilltui::tui::ui;
+
+mod common;
+use common::{select_folder, write_skill};
 
 struct Fixture {
     _tmp: tempfile::TempDir,
@@ -32,9 +36,9 @@ fn fixture() -> Fixture {
     let cao = fake_cao::make(tmp.path());
     let home = Home::at(root.clone(), tmp.path().to_path_buf()).with_cao(Some(&cao));
     store::seed(&home, None).unwrap();
-    skill_at(&root.join("skills"), "broken-yes", "yes");
+    write_skill(&root.join("skills"), "broken-yes", "yes");
     let extra = tmp.path().join("extra");
-    skill_at(&extra, "code-style", "\"An older copy\"");
+    write_skill(&extra, "code-style", "\"An older copy\"");
     fs::write(
         root.join("settings.json"),
         format!(
@@ -67,15 +71,6 @@ fn snapshot_tempdir() -> tempfile::TempDir {
     tempfile::tempdir_in("/tmp").unwrap()
 }
 
-fn skill_at(dir: &Path, name: &str, desc: &str) {
-    fs::create_dir_all(dir.join(name)).unwrap();
-    fs::write(
-        dir.join(name).join("SKILL.md"),
-        format!("---\nname: {name}\ndescription: {desc}\n---\n# {name}\n\nSome *text*.\n\n```rust\nfn main() {{}}\n```\n"),
-    )
-    .unwrap();
-}
-
 fn press(app: &mut App, keys: &str) {
     for c in keys.chars() {
         key(app, KeyCode::Char(c));
@@ -106,21 +101,18 @@ fn snapshot(name: &str, f: &mut Fixture, w: u16, h: u16) {
 fn select_profile(app: &mut App, name: &str) {
     key(app, KeyCode::Char('3'));
     let pos = app
+        .data
         .profiles
         .iter()
         .position(|p| p.listed.name == name)
         .expect("profile exists");
-    app.profile_sel = pos;
-    app.refresh_catalog();
+    app.profiles.sel = pos;
+    app.refresh_profile();
     key(app, KeyCode::Enter);
 }
 
 fn check_skill(app: &mut App, skill: &str) {
-    app.check_sel = app
-        .valid_skills()
-        .iter()
-        .position(|e| e.folder == skill)
-        .expect("skill exists");
+    app.profiles.check_sel = app.data.valid_position(skill).expect("skill exists");
 }
 
 #[test]
@@ -128,6 +120,7 @@ fn statuses_and_selection() {
     let f = fixture();
     let names: Vec<_> = f
         .app
+        .data
         .listing
         .entries
         .iter()
@@ -159,15 +152,15 @@ fn panes_filter_and_movement() {
     press(app, "4");
     assert_eq!(app.focus, Pane::Catalog);
     press(app, "1jj");
-    assert_eq!(app.skill_sel, 2);
+    assert_eq!(app.skills.sel, 2);
     press(app, "G");
-    assert_eq!(app.skill_sel, app.filtered.len() - 1);
+    assert_eq!(app.skills.sel, app.skills.filtered.len() - 1);
     press(app, "/pytest");
-    assert!(app.filtering);
+    assert!(app.mode == Mode::Filter);
     assert_eq!(app.selected_entry().unwrap().folder, "python-testing");
     key(app, KeyCode::Esc);
-    assert!(!app.filtering && app.filter.is_empty());
-    assert_eq!(app.filtered.len(), app.listing.entries.len());
+    assert!(app.mode == Mode::Normal && app.skills.filter.is_empty());
+    assert_eq!(app.skills.filtered.len(), app.data.listing.entries.len());
 }
 
 #[test]
@@ -175,7 +168,10 @@ fn space_toggles_through_the_editor_and_the_catalog_follows() {
     let mut f = fixture();
     select_profile(&mut f.app, "supervisor");
     check_skill(&mut f.app, "python-testing");
-    assert_eq!(f.app.ticks()[f.app.check_sel], Tick::Off);
+    assert_eq!(
+        f.app.profiles.tick(&f.app.data, f.app.profiles.check_sel),
+        Tick::Off
+    );
     key(&mut f.app, KeyCode::Char(' '));
     let path = f.root.join("agent-store/supervisor.md");
     let on = fs::read_to_string(&path).unwrap();
@@ -185,7 +181,8 @@ fn space_toggles_through_the_editor_and_the_catalog_follows() {
     );
     assert!(
         f.app
-            .catalog_text
+            .catalog
+            .text
             .as_ref()
             .unwrap()
             .contains("- **python-testing**:")
@@ -194,14 +191,15 @@ fn space_toggles_through_the_editor_and_the_catalog_follows() {
     assert_eq!(fs::read_to_string(&path).unwrap(), SUPERVISOR);
     assert!(
         !f.app
-            .catalog_text
+            .catalog
+            .text
             .as_ref()
             .unwrap()
             .contains("python-testing")
     );
     check_skill(&mut f.app, "code-style");
     assert_eq!(
-        f.app.ticks()[f.app.check_sel],
+        f.app.profiles.tick(&f.app.data, f.app.profiles.check_sel),
         Tick::Pattern(vec!["code-*".into()])
     );
     key(&mut f.app, KeyCode::Char(' '));
@@ -209,7 +207,7 @@ fn space_toggles_through_the_editor_and_the_catalog_follows() {
         f.app
             .status
             .as_ref()
-            .is_some_and(|(m, err)| *err && m.contains("pattern 'code-*'"))
+            .is_some_and(|s| s.is_error() && s.text.contains("pattern 'code-*'"))
     );
     assert_eq!(fs::read_to_string(&path).unwrap(), SUPERVISOR);
 }
@@ -220,7 +218,12 @@ fn a_profile_without_a_list_asks_before_writing_one() {
     select_profile(&mut f.app, "writer");
     check_skill(&mut f.app, "code-style");
     key(&mut f.app, KeyCode::Char(' '));
-    assert!(matches!(f.app.dialog, Some(Dialog::Materialize { .. })));
+    assert!(matches!(
+        &f.app.dialog,
+        Some(Dialog::Confirm(Confirm {
+            pending: Pending::WriteList { .. }
+        }))
+    ));
     let path = f.root.join("agent-store/writer.md");
     let before = fs::read_to_string(&path).unwrap();
     key(&mut f.app, KeyCode::Char('n'));
@@ -239,7 +242,7 @@ fn a_profile_without_a_list_asks_before_writing_one() {
 fn install_force_prompt_both_ways() {
     let mut f = fixture();
     let src = f._tmp.path().join("src");
-    skill_at(&src, "code-style", "\"A replacement\"");
+    write_skill(&src, "code-style", "\"A replacement\"");
     fs::write(src.join("code-style/extra.md"), "more").unwrap();
     let installed = f.root.join("skills/code-style/SKILL.md");
     let original = fs::read_to_string(&installed).unwrap();
@@ -254,7 +257,10 @@ fn install_force_prompt_both_ways() {
             Some("code-style")
         );
         key(&mut f.app, KeyCode::Enter);
-        let Some(Dialog::Force { diff, .. }) = &f.app.dialog else {
+        let Some(Dialog::Confirm(Confirm {
+            pending: Pending::Replace { diff, .. },
+        })) = &f.app.dialog
+        else {
             panic!("force prompt")
         };
         assert_eq!(
@@ -271,15 +277,12 @@ fn install_force_prompt_both_ways() {
 #[test]
 fn remove_asks_and_names_the_folder() {
     let mut f = fixture();
-    let pos = f
-        .app
-        .filtered
-        .iter()
-        .position(|&i| f.app.listing.entries[i].folder == "broken-yes")
-        .unwrap();
-    f.app.skill_sel = pos;
+    select_folder(&mut f.app, "broken-yes");
     press(&mut f.app, "d");
-    let Some(Dialog::Remove { path, .. }) = &f.app.dialog else {
+    let Some(Dialog::Confirm(Confirm {
+        pending: Pending::Remove { path, .. },
+    })) = &f.app.dialog
+    else {
         panic!("remove dialog")
     };
     assert_eq!(path, &f.root.join("skills/broken-yes"));
@@ -289,6 +292,7 @@ fn remove_asks_and_names_the_folder() {
     assert!(!f.root.join("skills/broken-yes").exists());
     assert!(
         !f.app
+            .data
             .listing
             .entries
             .iter()
@@ -307,20 +311,23 @@ fn first_run_offers_the_seed_menu() {
     let tmp = snapshot_tempdir();
     let cao = fake_cao::make(tmp.path());
     let mut app = fresh_app(tmp.path(), "new-home", &cao);
-    let Some(Dialog::Seed { items, chosen, .. }) = &app.dialog else {
+    let Some(Dialog::Seed(seed)) = &app.dialog else {
         panic!("seed menu")
     };
-    assert!(items.len() >= 5 && chosen.iter().all(|c| *c));
+    assert!(seed.items.len() >= 5 && seed.chosen.iter().all(|c| *c));
     key(&mut app, KeyCode::Char(' '));
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.listing.entries.len(), items_len(&app) - 1);
+    assert_eq!(app.data.listing.entries.len(), items_len(&app) - 1);
     press(&mut app, "S");
-    let Some(Dialog::Seed { items, chosen, .. }) = &app.dialog else {
+    let Some(Dialog::Seed(seed)) = &app.dialog else {
         panic!("seed menu")
     };
-    assert_eq!(items.iter().filter(|d| d.present).count(), items.len() - 1);
     assert_eq!(
-        chosen.iter().filter(|c| **c).count(),
+        seed.items.iter().filter(|d| d.present).count(),
+        seed.items.len() - 1
+    );
+    assert_eq!(
+        seed.chosen.iter().filter(|c| **c).count(),
         1,
         "only the missing one is pre-picked"
     );
@@ -366,19 +373,13 @@ fn the_seed_menu_groups_by_source_and_says_where_caos_skills_come_from() {
 }
 
 fn items_len(app: &App) -> usize {
-    store::defaults(&app.home).len()
+    store::defaults(&app.data.home).len()
 }
 
 #[test]
 fn the_editor_validates_and_refuses_stale_saves() {
     let mut f = fixture();
-    let pos = f
-        .app
-        .filtered
-        .iter()
-        .position(|&i| f.app.listing.entries[i].folder == "python-testing")
-        .unwrap();
-    f.app.skill_sel = pos;
+    select_folder(&mut f.app, "python-testing");
     press(&mut f.app, "e");
     assert!(matches!(f.app.dialog, Some(Dialog::Edit(_))));
     // Break the name: CAO would skip the folder, so the save is refused.
@@ -393,7 +394,7 @@ fn the_editor_validates_and_refuses_stale_saves() {
     assert!(
         edit.message
             .as_ref()
-            .is_some_and(|(m, e)| *e && m.contains("does not match")),
+            .is_some_and(|s| s.is_error() && s.text.contains("does not match")),
         "{:?}",
         edit.message
     );
@@ -413,9 +414,22 @@ fn the_editor_validates_and_refuses_stale_saves() {
     assert!(
         edit.message
             .as_ref()
-            .is_some_and(|(m, _)| m.contains("changed on disk")),
+            .is_some_and(|s| s.text.contains("changed on disk") && s.text.contains("Ctrl-L")),
         "{:?}",
         edit.message
+    );
+    // Ctrl-L takes the file as it is now; then a save goes through.
+    ctrl(&mut f.app, 'l');
+    let Some(Dialog::Edit(edit)) = &f.app.dialog else {
+        panic!("still editing")
+    };
+    assert!(edit.text().contains("changed outside"));
+    ctrl(&mut f.app, 's');
+    assert!(f.app.dialog.is_none(), "saved and closed");
+    assert!(
+        fs::read_to_string(&path)
+            .unwrap()
+            .contains("changed outside")
     );
 }
 
@@ -426,12 +440,13 @@ fn format_key_cycles_the_catalog() {
     key(&mut f.app, KeyCode::Esc);
     for want in ["v1", "xml", "json", "cao"] {
         press(&mut f.app, "f");
-        assert_eq!(f.app.format.name(), want);
+        assert_eq!(f.app.catalog.format.name(), want);
     }
     press(&mut f.app, "fff");
     assert!(
         f.app
-            .catalog_text
+            .catalog
+            .text
             .as_ref()
             .unwrap()
             .contains("available_skills_update")
@@ -441,20 +456,14 @@ fn format_key_cycles_the_catalog() {
 #[test]
 fn hostile_text_never_reaches_the_screen() {
     let mut f = fixture();
-    skill_at(
+    write_skill(
         &f.root.join("skills"),
         "evil",
         "\"x\\e]52;c;ZXZpbA==\\a\\e[2J\"",
     );
     fs::write(f.root.join("skills/evil/SKILL.md"), "---\nname: evil\ndescription: \"bad \\e[2J \\e]52;c;eA==\\a\"\n---\nBody \u{1b}[31m red\t\u{202e}tab\n").unwrap();
     f.app.reload();
-    let pos = f
-        .app
-        .filtered
-        .iter()
-        .position(|&i| f.app.listing.entries[i].folder == "evil")
-        .unwrap();
-    f.app.skill_sel = pos;
+    select_folder(&mut f.app, "evil");
     let t = render(&mut f.app, 120, 40);
     for cell in t.backend().buffer().content() {
         assert!(
@@ -476,7 +485,7 @@ fn draws_at_every_small_size_without_panicking() {
         press(a, "a/tmp")
     }];
     for state in states {
-        let mut app = App::new(f.app.home.clone(), Theme::dark());
+        let mut app = App::new(f.app.data.home.clone(), Theme::dark());
         state(&mut app);
         for w in 1..=30 {
             for h in 1..=10 {
@@ -486,10 +495,10 @@ fn draws_at_every_small_size_without_panicking() {
     }
     // Resizing keeps state.
     press(&mut f.app, "jj");
-    let sel = f.app.skill_sel;
+    let sel = f.app.skills.sel;
     render(&mut f.app, 20, 5);
     render(&mut f.app, 120, 40);
-    assert_eq!(f.app.skill_sel, sel);
+    assert_eq!(f.app.skills.sel, sel);
 }
 
 #[test]
@@ -498,13 +507,7 @@ fn snapshots_of_every_pane_and_dialog() {
         let sized = |name: &str| format!("{name}_{w}x{h}");
         let mut f = fixture();
         snapshot(&sized("skills"), &mut f, w, h);
-        let pos = f
-            .app
-            .filtered
-            .iter()
-            .position(|&i| f.app.listing.entries[i].folder == "cao-worker-protocols")
-            .unwrap();
-        f.app.skill_sel = pos;
+        select_folder(&mut f.app, "cao-worker-protocols");
         press(&mut f.app, "2");
         snapshot(&sized("preview"), &mut f, w, h);
         press(&mut f.app, "1/sec");
@@ -522,14 +525,14 @@ fn snapshots_of_every_pane_and_dialog() {
         snapshot(&sized("seed"), &mut f, w, h);
         key(&mut f.app, KeyCode::Esc);
         let src = f._tmp.path().join("src");
-        skill_at(&src, "code-style", "\"A replacement\"");
+        write_skill(&src, "code-style", "\"A replacement\"");
         press(&mut f.app, "a");
         press(&mut f.app, &src.join("code-style").display().to_string());
         snapshot(&sized("install"), &mut f, w, h);
         key(&mut f.app, KeyCode::Enter);
         snapshot(&sized("force"), &mut f, w, h);
         press(&mut f.app, "n1");
-        f.app.skill_sel = 0;
+        f.app.skills.sel = 0;
         press(&mut f.app, "d");
         snapshot(&sized("remove"), &mut f, w, h);
         press(&mut f.app, "ne");
@@ -547,9 +550,10 @@ fn reload_keeps_the_checklist_cursor_on_the_same_skill() {
     select_profile(&mut f.app, "supervisor");
     check_skill(&mut f.app, "python-testing");
     // A skill that sorts first appears: positions shift, the cursor must not.
-    skill_at(&f.root.join("skills"), "aaa-first", "\"New\"");
+    write_skill(&f.root.join("skills"), "aaa-first", "\"New\"");
     f.app.reload();
-    let on = f.app.valid_skills()[f.app.check_sel].folder.clone();
+    let on = f.app.data.valid_skill(f.app.profiles.check_sel).unwrap();
+    let on = on.folder.clone();
     assert_eq!(on, "python-testing");
     key(&mut f.app, KeyCode::Char(' '));
     let text = fs::read_to_string(f.root.join("agent-store/supervisor.md")).unwrap();
@@ -582,7 +586,7 @@ fn click(app: &mut App, column: u16, row: u16) {
 fn clicks_select_the_row_under_the_pointer() {
     let mut f = fixture();
     for i in 0..40 {
-        skill_at(
+        write_skill(
             &f.root.join("skills"),
             &format!("zz-extra-{i:02}"),
             "\"More\"",
@@ -593,23 +597,24 @@ fn clicks_select_the_row_under_the_pointer() {
     press(&mut f.app, "/zz-extra");
     key(&mut f.app, KeyCode::Enter);
     render(&mut f.app, 120, 40);
-    let list = f.app.areas.skills_list;
+    let list = f.app.skills.list_area;
     click(&mut f.app, list.x + 2, list.y);
     assert_eq!(f.app.selected_entry().unwrap().folder, "zz-extra-00");
     // Scrolled: the clicked row is offset + row.
     key(&mut f.app, KeyCode::Char('G'));
     render(&mut f.app, 120, 40);
-    assert!(f.app.offsets.skills > 0);
-    let want = f.app.filtered[f.app.offsets.skills + 1];
+    assert!(f.app.skills.offset > 0);
+    let want = f.app.skills.filtered[f.app.skills.offset + 1];
     click(&mut f.app, list.x + 2, list.y + 1);
     assert_eq!(
         f.app.selected_entry().unwrap().folder,
-        f.app.listing.entries[want].folder
+        f.app.data.listing.entries[want].folder
     );
     // A profile row, then a checkbox.
-    let profiles = f.app.areas.profiles_list;
+    let profiles = f.app.profiles.list_area;
     let writer = f
         .app
+        .data
         .profiles
         .iter()
         .position(|p| p.listed.name == "writer")
@@ -618,10 +623,10 @@ fn clicks_select_the_row_under_the_pointer() {
     assert_eq!(f.app.focus, Pane::Profiles);
     assert_eq!(f.app.selected_profile().unwrap().listed.name, "writer");
     render(&mut f.app, 120, 40);
-    let checks = f.app.areas.checklist;
+    let checks = f.app.profiles.checklist_area;
     click(&mut f.app, checks.x + 2, checks.y + 2);
-    assert!(f.app.in_checklist);
-    assert_eq!(f.app.check_sel, f.app.offsets.checklist + 2);
+    assert!(f.app.profiles.in_checklist());
+    assert_eq!(f.app.profiles.check_sel, f.app.profiles.check_offset + 2);
 }
 
 #[test]
@@ -649,14 +654,14 @@ fn a_reload_under_a_filter_keeps_the_selection_and_the_scroll() {
     key(&mut f.app, KeyCode::Enter);
     key(&mut f.app, KeyCode::Down);
     let picked = f.app.selected_entry().unwrap().folder.clone();
-    f.app.preview_scroll = 3;
-    skill_at(&f.root.join("skills"), "another", "\"Other\"");
+    f.app.preview.scroll = 3;
+    write_skill(&f.root.join("skills"), "another", "\"Other\"");
     f.app.reload();
     assert_eq!(f.app.selected_entry().unwrap().folder, picked);
-    assert_eq!(f.app.preview_scroll, 3);
+    assert_eq!(f.app.preview.scroll, 3);
     // Esc clears the filter and stays on the same skill.
     key(&mut f.app, KeyCode::Esc);
-    assert!(f.app.filter.is_empty());
+    assert!(f.app.skills.filter.is_empty());
     assert_eq!(f.app.selected_entry().unwrap().folder, picked);
 }
 
@@ -665,12 +670,12 @@ fn enter_keeps_a_pick_made_while_filtering() {
     let mut f = fixture();
     press(&mut f.app, "/c");
     render(&mut f.app, 120, 40);
-    let list = f.app.areas.skills_list;
+    let list = f.app.skills.list_area;
     click(&mut f.app, list.x + 2, list.y + 2);
     let picked = f.app.selected_entry().unwrap().folder.clone();
-    assert_eq!(f.app.skill_sel, 2);
+    assert_eq!(f.app.skills.sel, 2);
     key(&mut f.app, KeyCode::Enter);
-    assert!(!f.app.filtering);
+    assert_eq!(f.app.mode, Mode::Normal);
     assert_eq!(f.app.selected_entry().unwrap().folder, picked);
 }
 
@@ -717,7 +722,7 @@ fn a_big_skill_renders_off_the_ui_thread() {
     )
     .unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
-    f.app.renders = Some(tx);
+    f.app.preview.renders = Some(tx);
     f.app.reload();
     key(&mut f.app, KeyCode::Char('g'));
     assert_eq!(f.app.selected_entry().unwrap().folder, "aaa-big");
@@ -753,22 +758,26 @@ fn text_fields_edit_like_a_shell_and_never_type_control_keys() {
     for c in ['x', 'q', 'z'] {
         app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT));
     }
-    assert_eq!(app.filter.as_str(), "pytest", "Alt keys are not typed");
+    assert_eq!(
+        app.skills.filter.as_str(),
+        "pytest",
+        "Alt keys are not typed"
+    );
     key(app, KeyCode::Left);
     key(app, KeyCode::Left);
     press(app, "X");
-    assert_eq!(app.filter.as_str(), "pyteXst");
+    assert_eq!(app.skills.filter.as_str(), "pyteXst");
     key(app, KeyCode::Delete);
     ctrl(app, 'a');
     press(app, ">");
     ctrl(app, 'e');
     press(app, "<");
-    assert_eq!(app.filter.as_str(), ">pyteXt<");
+    assert_eq!(app.skills.filter.as_str(), ">pyteXt<");
     ctrl(app, 'w');
-    assert_eq!(app.filter.as_str(), "");
+    assert_eq!(app.skills.filter.as_str(), "");
     press(app, "code");
     ctrl(app, 'u');
-    assert!(app.filter.is_empty() && app.filtering);
+    assert!(app.skills.filter.is_empty() && app.mode == Mode::Filter);
 
     key(app, KeyCode::Esc);
     press(app, "a");
@@ -790,17 +799,59 @@ fn text_fields_edit_like_a_shell_and_never_type_control_keys() {
 fn page_keys_move_by_what_the_view_shows() {
     let mut f = fixture();
     for i in 0..60 {
-        skill_at(&f.root.join("skills"), &format!("zz-{i:02}"), "filler");
+        write_skill(&f.root.join("skills"), &format!("zz-{i:02}"), "filler");
     }
     let app = &mut f.app;
     app.reload();
     render(app, 120, 40);
-    let rows = usize::from(app.areas.skills_list.height);
+    let rows = usize::from(app.skills.list_area.height);
     assert!(rows > 5, "a real list area: {rows}");
     key(app, KeyCode::PageDown);
-    assert_eq!(app.skill_sel, rows - 1, "one row kept for context");
+    assert_eq!(app.skills.sel, rows - 1, "one row kept for context");
     key(app, KeyCode::PageDown);
-    assert_eq!(app.skill_sel, 2 * (rows - 1));
+    assert_eq!(app.skills.sel, 2 * (rows - 1));
     key(app, KeyCode::PageUp);
-    assert_eq!(app.skill_sel, rows - 1);
+    assert_eq!(app.skills.sel, rows - 1);
+}
+
+#[test]
+fn right_opens_the_preview_and_h_l_move_in_and_out_of_the_checklist() {
+    let mut f = fixture();
+    key(&mut f.app, KeyCode::Right);
+    assert_eq!(f.app.focus, Pane::Preview, "→ in Skills opens the preview");
+    press(&mut f.app, "3l");
+    assert!(f.app.profiles.in_checklist());
+    press(&mut f.app, "h");
+    assert!(!f.app.profiles.in_checklist());
+}
+
+#[test]
+fn enter_does_not_answer_the_remove_question() {
+    let mut f = fixture();
+    let broken = f.root.join("skills/broken-yes");
+    select_folder(&mut f.app, "broken-yes");
+    press(&mut f.app, "d");
+    key(&mut f.app, KeyCode::Enter);
+    assert!(broken.exists(), "Enter does not delete");
+    assert!(f.app.dialog.is_some());
+}
+
+#[test]
+fn the_preview_lints_the_folder_it_shows_and_again_after_a_reload() {
+    let mut f = fixture();
+    write_skill(&f.root.join("skills"), "aaa-heavy", "\"Heavy\"");
+    f.app.reload();
+    key(&mut f.app, KeyCode::Char('g'));
+    assert_eq!(f.app.selected_entry().unwrap().folder, "aaa-heavy");
+    let lint = "keep files under 512 KiB";
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(!screen.contains(lint), "{screen}");
+    fs::write(
+        f.root.join("skills/aaa-heavy/data.bin"),
+        vec![b'x'; 600 * 1024],
+    )
+    .unwrap();
+    f.app.reload();
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(screen.contains(lint), "{screen}");
 }

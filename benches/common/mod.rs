@@ -6,11 +6,18 @@ use std::path::Path;
 
 pub const SKILLS: usize = 1000;
 
-/// A deterministic store: skill i has 3 + i % 28 sections of prose, lists
-/// and code; profile `bench` selects about half of them by pattern.
+/// The store of SKILLS skills.
+#[allow(dead_code)]
 pub fn generate(home: &Path) -> u64 {
+    generate_n(home, SKILLS)
+}
+
+/// A deterministic store of `n` skills: skill i has 3 + i % 28 sections of
+/// prose, lists and code; profile `bench` selects about half of them by
+/// pattern.
+pub fn generate_n(home: &Path, n: usize) -> u64 {
     let mut total = 0;
-    for i in 0..SKILLS {
+    for i in 0..n {
         let name = format!("skill-{i:04}");
         let dir = home.join("skills").join(&name);
         fs::create_dir_all(&dir).expect("mkdir");

@@ -4,6 +4,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
 use crate::core::skill;
 use crate::core::text::py_strip;
@@ -13,6 +14,9 @@ pub const ENV: &str = "SKILLTUI_CAO";
 
 /// The Python package's folder name.
 const PACKAGE: &str = "cli_agent_orchestrator";
+
+/// A cache entry is a few paths; anything longer is not ours.
+const CACHE_MAX: u64 = 64 * 1024;
 
 /// What to tell a user who has no CAO.
 pub const INSTALL_HINT: &str = "install CAO (`uv tool install cli-agent-orchestrator` or `pipx install cli-agent-orchestrator`) or point `--cao DIR` at it";
@@ -74,13 +78,15 @@ impl Install {
         names
     }
 
-    /// The file of built-in profile `name`, if CAO ships one.
+    /// The file of built-in profile `name`, if CAO ships one. Any entry
+    /// counts, as CAO lists it: one that is not a readable file (a folder,
+    /// a FIFO, a symlink loop) is a profile CAO cannot load, not none.
     pub fn built_in_path(&self, name: &str) -> Option<PathBuf> {
         let path = self.agent_store().join(format!("{name}.md"));
         let plain = path
             .file_name()
             .is_some_and(|f| *f == *format!("{name}.md"));
-        (plain && path.is_file()).then_some(path)
+        (plain && fs::symlink_metadata(&path).is_ok()).then_some(path)
     }
 
     /// The bundled skills `cao init` seeds: subfolders holding a SKILL.md
@@ -110,7 +116,7 @@ fn read_names(dir: &Path) -> Vec<String> {
 #[derive(Clone, Debug, Default)]
 pub struct Search {
     pub flag: Option<PathBuf>,
-    pub env: Option<String>,
+    pub env: Option<PathBuf>,
     pub path: Option<std::ffi::OsString>,
     pub user_home: PathBuf,
     /// `$PIPX_HOME`, `$UV_TOOL_DIR`, `$XDG_DATA_HOME`.
@@ -131,10 +137,7 @@ impl Search {
         };
         Search {
             flag: flag.map(Path::to_path_buf),
-            env: std::env::var(ENV)
-                .ok()
-                .map(|s| py_strip(&s).to_string())
-                .filter(|s| !s.is_empty()),
+            env: env_override(std::env::var_os(ENV)),
             path: std::env::var_os("PATH"),
             user_home: user_home.to_path_buf(),
             pipx_home: var("PIPX_HOME"),
@@ -154,8 +157,8 @@ impl Search {
                 .ok_or_else(|| format!("--cao {} holds no CAO package", dir.display()));
         }
         if let Some(dir) = &self.env {
-            return at(Path::new(dir), How::Env)
-                .ok_or_else(|| format!("${ENV}={dir} holds no CAO package"));
+            return at(dir, How::Env)
+                .ok_or_else(|| format!("${ENV}={} holds no CAO package", dir.display()));
         }
         if let Some(found) = self.on_path() {
             return Ok(found);
@@ -182,11 +185,17 @@ impl Search {
         Some(found)
     }
 
+    /// The cached entry for `key`, if it still names a CAO package. The
+    /// file is ours but anything may have replaced it: a FIFO or a huge file
+    /// must not stall the start-up, nor an entry lead to another folder.
     fn cached(&self, key: &serde_json::Value) -> Option<serde_json::Value> {
-        let bytes = fs::read(self.cache.as_ref()?).ok()?;
+        use std::io::Read;
+        let (file, _) = crate::core::fsops::open_regular(self.cache.as_ref()?).ok()?;
+        let mut bytes = Vec::new();
+        file.take(CACHE_MAX).read_to_end(&mut bytes).ok()?;
         let entry: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
         let package = Path::new(entry.get("package")?.as_str()?);
-        (entry.get("key")? == key && package.join("__init__.py").is_file()).then_some(entry)
+        (entry.get("key")? == key && is_package(package)).then_some(entry)
     }
 
     /// Best effort: a cache that cannot be written only costs the walk.
@@ -218,6 +227,17 @@ impl Search {
         }
         out
     }
+}
+
+/// `$SKILLTUI_CAO` as a path: stripped of surrounding spaces, unset when
+/// empty, and taken as it is when it is not UTF-8 (a path may not be).
+fn env_override(value: Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let value = value?;
+    let path = match value.to_str() {
+        Some(s) => PathBuf::from(py_strip(s)),
+        None => PathBuf::from(value),
+    };
+    (!path.as_os_str().is_empty()).then_some(path)
 }
 
 /// What a cached PATH lookup is valid for: the script and its mtime.
@@ -271,9 +291,16 @@ fn install(package: PathBuf, how: How) -> Install {
     }
 }
 
+/// Whether `dir` is CAO's Python package.
+fn is_package(dir: &Path) -> bool {
+    dir.file_name() == Some(PACKAGE.as_ref())
+        && dir.join("agent_store").is_dir()
+        && dir.join("__init__.py").is_file()
+}
+
 /// `dir` as the package itself, a venv holding it, or a `cao` executable.
 fn at(dir: &Path, how: How) -> Option<Install> {
-    let package = if dir.join("agent_store").is_dir() && dir.join("__init__.py").is_file() {
+    let package = if is_package(dir) {
         Some(dir.to_path_buf())
     } else if dir.is_file() {
         package_of_executable(dir)
@@ -294,8 +321,8 @@ fn package_of_executable(exe: &Path) -> Option<PathBuf> {
     from_shebang.or_else(|| package_in_venv(real.parent()?.parent()?))
 }
 
-/// The interpreter a script's shebang names; pip's `/bin/sh` trampoline for
-/// long paths (`'''exec' "/path/python" "$0" "$@"`) included.
+/// The interpreter a script's shebang names; the `/bin/sh` trampoline pip
+/// and uv write for a long path or one with spaces included.
 fn interpreter(script: &Path) -> Option<PathBuf> {
     use std::io::Read;
     let mut head = vec![0; 1024];
@@ -305,13 +332,22 @@ fn interpreter(script: &Path) -> Option<PathBuf> {
     let mut lines = head.lines();
     let shebang = lines.next()?.strip_prefix("#!")?.trim();
     if shebang == "/bin/sh" {
-        let exec = lines.next()?;
-        let start = exec.find("exec' \"")? + "exec' \"".len();
-        let end = exec[start..].find('"')? + start;
-        return Some(PathBuf::from(&exec[start..end]));
+        return trampoline_target(lines.next()?);
     }
     let first = shebang.split_whitespace().next()?;
     (!first.ends_with("/env")).then(|| PathBuf::from(first))
+}
+
+/// The python of a trampoline's second line, `'''exec' PYTHON "$0" "$@"`,
+/// where PYTHON is bare (pip's form for a long path) or quoted (for a path
+/// with spaces).
+fn trampoline_target(line: &str) -> Option<PathBuf> {
+    let rest = line.strip_prefix("'''exec' ")?;
+    let python = match rest.chars().next()? {
+        q @ ('"' | '\'') => rest[1..].split(q).next()?,
+        _ => rest.split_whitespace().next()?,
+    };
+    Some(PathBuf::from(python))
 }
 
 /// `<venv>/lib/python3.*/site-packages/cli_agent_orchestrator`.
@@ -319,7 +355,7 @@ fn package_in_venv(venv: &Path) -> Option<PathBuf> {
     ["lib", "lib64"].iter().find_map(|lib| {
         let mut pythons = read_names(&venv.join(lib));
         pythons.retain(|n| n.starts_with("python"));
-        pythons.sort();
+        sort_by_version(&mut pythons, |n| n.strip_prefix("python"));
         pythons.iter().rev().find_map(|py| {
             let p = venv.join(lib).join(py).join("site-packages").join(PACKAGE);
             p.join("__init__.py").is_file().then_some(p)
@@ -336,9 +372,16 @@ fn version_of(package: &Path) -> Option<String> {
         .into_iter()
         .filter(|n| n.starts_with(&prefix) && n.ends_with(".dist-info"))
         .collect();
-    infos.sort();
+    // Several are left by an upgrade that did not finish; the newest is the
+    // likelier one to match the package's files.
+    sort_by_version(&mut infos, |n| {
+        n.strip_prefix(&prefix)?.strip_suffix(".dist-info")
+    });
     let info = infos.pop()?;
-    let metadata = fs::read_to_string(site.join(&info).join("METADATA")).unwrap_or_default();
+    // A FIFO in a broken install must not hang the start-up.
+    let metadata = crate::core::fsops::read_regular(&site.join(&info).join("METADATA"))
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
     metadata
         .lines()
         .take_while(|l| !l.is_empty())
@@ -348,6 +391,14 @@ fn version_of(package: &Path) -> Option<String> {
             let v = info.strip_prefix(&prefix)?.strip_suffix(".dist-info")?;
             Some(v.to_string())
         })
+}
+
+/// Sorts `names` oldest first by the PEP 440 version `version` finds in
+/// each (so 2.9 comes before 2.10, 2.10rc1 before 2.10); names without one
+/// come first, by name.
+fn sort_by_version(names: &mut [String], version: impl Fn(&str) -> Option<&str>) {
+    let key = |n: &str| version(n).and_then(|v| pep440_rs::Version::from_str(v).ok());
+    names.sort_by(|a, b| key(a).cmp(&key(b)).then_with(|| a.cmp(b)));
 }
 
 /// One line on the CAO in use, for the TUI's help.
@@ -454,6 +505,68 @@ mod tests {
     }
 
     #[test]
+    fn a_hostile_cache_is_a_miss() {
+        let tmp = tempfile::tempdir().unwrap();
+        let venv = fake_venv(tmp.path(), "#!/gone/bin/python");
+        let cache = tmp.path().join("cache/cao.json");
+        let s = Search {
+            cache: Some(cache.clone()),
+            ..search(tmp.path(), Some(&venv.join("bin")))
+        };
+        let real = s.find().unwrap();
+        let entry = fs::read_to_string(&cache).unwrap();
+        // From here a hit answers 9.1.0rc1 (cached), a miss 9.2 (read).
+        let info = real
+            .package
+            .with_file_name("cli_agent_orchestrator-9.1.dist-info");
+        fs::write(info.join("METADATA"), "Version: 9.2\n").unwrap();
+        let miss = |bytes: &[u8]| {
+            let _ = fs::remove_file(&cache);
+            fs::write(&cache, bytes).unwrap();
+            assert_eq!(s.find().unwrap().version.as_deref(), Some("9.2"));
+        };
+        // The right key, but a package elsewhere that is not CAO's.
+        let elsewhere = tmp.path().join("elsewhere");
+        fs::create_dir_all(&elsewhere).unwrap();
+        fs::write(elsewhere.join("__init__.py"), "").unwrap();
+        let old = entry.replace(real.package.to_str().unwrap(), elsewhere.to_str().unwrap());
+        miss(old.as_bytes());
+        // Longer than any entry of ours (it would parse), and garbage.
+        miss(format!("{}{entry}", " ".repeat(CACHE_MAX as usize)).as_bytes());
+        miss(b"\xff{garbage");
+        // A FIFO does not hang the lookup.
+        fs::remove_file(&cache).unwrap();
+        let c = std::ffi::CString::new(cache.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert_eq!(s.find().unwrap().version.as_deref(), Some("9.2"));
+    }
+
+    #[test]
+    fn built_ins_cao_cannot_read_are_listed_and_fail_to_load() {
+        let tmp = tempfile::tempdir().unwrap();
+        let venv = fake_venv(tmp.path(), "#!/usr/bin/env python3");
+        let found = search(tmp.path(), Some(&venv.join("bin"))).find().unwrap();
+        let store = found.agent_store();
+        fs::create_dir(store.join("folder.md")).unwrap();
+        std::os::unix::fs::symlink("loop.md", store.join("loop.md")).unwrap();
+        let c = std::ffi::CString::new(store.join("fifo.md").to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let names = found.built_in_profiles();
+        assert_eq!(names, ["dev", "fifo", "folder", "loop"]);
+        let home = crate::core::store::Home::at(tmp.path().join("home"), tmp.path().into())
+            .with_cao(Some(&found.package));
+        for name in &names[1..] {
+            let e = crate::core::profile::load(&home, name).unwrap_err();
+            assert!(
+                e.contains("built-in profile") && e.contains("reinstall CAO"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
     fn reads_pips_sh_trampoline_and_survives_a_moved_venv() {
         let tmp = tempfile::tempdir().unwrap();
         let venv = fake_venv(tmp.path(), "#!/bin/sh");
@@ -464,10 +577,46 @@ mod tests {
         );
         fs::write(&script, tramp).unwrap();
         assert!(interpreter(&script).unwrap().starts_with(&venv));
+        for (line, python) in [
+            (r#"'''exec' /v/bin/python "$0" "$@""#, "/v/bin/python"),
+            (r#"'''exec' "/a b/bin/python" "$0" "$@""#, "/a b/bin/python"),
+            (r#"'''exec' '/a b/bin/python' "$0" "$@""#, "/a b/bin/python"),
+        ] {
+            assert_eq!(trampoline_target(line), Some(PathBuf::from(python)));
+        }
+        assert_eq!(trampoline_target("exec python"), None);
         // A shebang naming a venv that no longer exists: the script's own.
         fs::write(&script, "#!/gone/bin/python\n").unwrap();
         let found = search(tmp.path(), Some(&venv.join("bin"))).find().unwrap();
         assert!(found.package.starts_with(&venv));
+    }
+
+    #[test]
+    fn the_newest_dist_info_and_python_win_by_version_not_by_spelling() {
+        let tmp = tempfile::tempdir().unwrap();
+        let venv = fake_venv(tmp.path(), "#!/usr/bin/env python3");
+        let lib = venv.join("lib");
+        fs::rename(lib.join("python3.12"), lib.join("python3.10")).unwrap();
+        // A stale CAO under python3.9 must not win over python3.10's.
+        let stale = lib.join("python3.9/site-packages").join(PACKAGE);
+        fs::create_dir_all(&stale).unwrap();
+        fs::write(stale.join("__init__.py"), "").unwrap();
+        let site = lib.join("python3.10/site-packages");
+        fs::remove_dir_all(site.join("cli_agent_orchestrator-9.1.dist-info")).unwrap();
+        for v in ["2.9.0", "2.10.0", "2.10.0rc1", "junk"] {
+            fs::create_dir_all(site.join(format!("cli_agent_orchestrator-{v}.dist-info"))).unwrap();
+        }
+        let found = search(tmp.path(), Some(&venv.join("bin"))).find().unwrap();
+        assert!(found.package.starts_with(&site));
+        assert_eq!(found.version.as_deref(), Some("2.10.0"));
+        // A METADATA that is a FIFO is not read (it would block): the
+        // folder's name tells the version.
+        let metadata = site.join("cli_agent_orchestrator-2.10.0.dist-info/METADATA");
+        let c = std::ffi::CString::new(metadata.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let found = search(tmp.path(), Some(&venv.join("bin"))).find().unwrap();
+        assert_eq!(found.version.as_deref(), Some("2.10.0"));
     }
 
     #[test]
@@ -496,11 +645,24 @@ mod tests {
         };
         assert!(flagged.find().unwrap_err().contains("--cao"));
         let by_env = Search {
-            env: Some(tools.join("cli-agent-orchestrator").display().to_string()),
+            env: Some(tools.join("cli-agent-orchestrator")),
             ..s.clone()
         };
         assert_eq!(by_env.find().unwrap().how, How::Env);
         let none = search(tmp.path().join("nobody").as_path(), Some(&empty));
         assert!(none.find().unwrap_err().contains("no CAO was found"));
+    }
+
+    #[test]
+    fn the_env_override_is_a_path_even_when_not_utf8() {
+        use std::os::unix::ffi::OsStringExt;
+        let raw = std::ffi::OsString::from_vec(b"/opt/ca\xffo".to_vec());
+        assert_eq!(env_override(Some(raw.clone())), Some(PathBuf::from(raw)));
+        assert_eq!(
+            env_override(Some(" /opt/cao\n".into())),
+            Some("/opt/cao".into())
+        );
+        assert_eq!(env_override(Some(" ".into())), None);
+        assert_eq!(env_override(None), None);
     }
 }

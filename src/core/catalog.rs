@@ -63,10 +63,12 @@ pub fn select<'a>(listing: &'a Listing, skills: Option<&[String]>) -> Selection<
     let mut matched = vec![false; patterns.len()];
     let mut offered = Vec::new();
     for entry in listing.valid() {
+        // Once per name, not once per pattern.
+        let name: Vec<char> = entry.folder.chars().collect();
         let hits: Vec<String> = compiled
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.matches(&entry.folder))
+            .filter(|(_, p)| match_at(&p.tokens, &name))
             .map(|(i, _)| {
                 matched[i] = true;
                 patterns[i].clone()
@@ -94,10 +96,25 @@ pub fn render(
     profile: &str,
 ) -> Result<String, String> {
     match format {
-        Format::Cao => Ok(markdown_block(CAO_INSTRUCTION, &select(listing, skills))),
         Format::V1 => render_v1(listing, skills),
-        Format::Xml => Ok(xml_block(&select(listing, skills))),
-        Format::Json => Ok(json_block(&select(listing, skills), profile)),
+        _ => render_selection(format, listing, skills, &select(listing, skills), profile),
+    }
+}
+
+/// [`render`] from a selection already made: the TUI shows its cost too,
+/// and selecting from 10,000 skills twice per key costs a frame.
+pub fn render_selection(
+    format: Format,
+    listing: &Listing,
+    skills: Option<&[String]>,
+    sel: &Selection,
+    profile: &str,
+) -> Result<String, String> {
+    match format {
+        Format::Cao => Ok(markdown_block(CAO_INSTRUCTION, sel)),
+        Format::V1 => render_v1(listing, skills),
+        Format::Xml => Ok(xml_block(sel)),
+        Format::Json => Ok(json_block(sel, profile)),
     }
 }
 
@@ -307,14 +324,6 @@ impl Pattern {
     pub fn matches(&self, name: &str) -> bool {
         let s: Vec<char> = name.chars().collect();
         match_at(&self.tokens, &s)
-    }
-
-    /// True when the pattern is a plain name (no wildcard).
-    pub fn is_literal(pat: &str) -> bool {
-        Pattern::new(pat)
-            .tokens
-            .iter()
-            .all(|t| matches!(t, Token::Lit(_)))
     }
 }
 

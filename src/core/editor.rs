@@ -103,20 +103,6 @@ pub fn disable(home: &Home, listing: &Listing, p: &Profile, skill: &str) -> Resu
     })
 }
 
-/// Turns a profile without a list into an explicit list of every skill
-/// (the TUI asks first).
-pub fn materialize(home: &Home, listing: &Listing, p: &Profile) -> Result<Plan, String> {
-    if let Some(problem) = p.unread_frontmatter() {
-        return Err(problem);
-    }
-    let wanted: Vec<String> = listing.valid().map(|e| e.folder.clone()).collect();
-    let text = edit(home, p, &wanted, Op::Replace)?;
-    Ok(Plan {
-        new_text: Some(text),
-        message: format!("'{}' now lists its {} skills", p.name, wanted.len()),
-    })
-}
-
 /// Writes a plan atomically, refusing if the file changed since it was read.
 pub fn apply(p: &Profile, plan: &Plan) -> Result<Option<PathBuf>, String> {
     let (Some(text), Some(path), Some(raw)) = (&plan.new_text, &p.location.path, &p.raw) else {
@@ -216,7 +202,14 @@ fn plan_splices(norm: &Normalized, wanted: &[String], op: Op) -> Result<Vec<Spli
             "the frontmatter holds a NEL (U+0085) line break: edit `skills` by hand".into(),
         );
     }
-    let root = match yaml::load(fm_text).map_err(|e| e.to_string())? {
+    let (root, exact) = yaml::load_with_spans(fm_text).map_err(|e| e.to_string())?;
+    if !exact {
+        return Err(
+            "the frontmatter uses YAML that only CAO's reader (libyaml) reads this way: edit `skills` by hand"
+                .into(),
+        );
+    }
+    let root = match root {
         None => {
             return Ok(vec![(
                 fm.fm_range.end..fm.fm_range.end,
@@ -581,6 +574,16 @@ mod tests {
             let err = disable(&h, &l, &p, "a").unwrap_err();
             assert!(err.contains("alias"), "{raw:?}: {err}");
         }
+    }
+
+    #[test]
+    fn yaml_saphyr_reads_differently_is_refused_not_mangled() {
+        let (_t, h) = home();
+        let l = listing(&["a", "b"]);
+        // libyaml reads `"b"#c` as "b"; saphyr refuses it, so its spans are unknown
+        let p = profile(&h, "---\nskills:\n  - a\n  - \"b\"#c\n---\n");
+        let err = disable(&h, &l, &p, "a").unwrap_err();
+        assert!(err.contains("by hand"), "{err}");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! swapped in with one atomic rename, so a crash leaves the old state or the
 //! new one, never a mix.
 
+use crate::core::error::WriteError;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -51,7 +52,7 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
 /// (and leaves the file as it is) if the file on disk no longer holds those
 /// bytes: the new file is exchanged in, then what came out is compared, so
 /// no change made meanwhile is overwritten.
-pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Result<(), String> {
+pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Result<(), WriteError> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -60,19 +61,14 @@ pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Resul
     let mut tmp = tempfile::Builder::new()
         .prefix(STAGING_PREFIX)
         .tempfile_in(dir)
-        .map_err(|e| format!("cannot write in {}: {e}", dir.display()))?;
+        .map_err(|e| WriteError::Io(format!("cannot write in {}: {e}", dir.display())))?;
     tmp.write_all(bytes)
         .and_then(|_| tmp.as_file().sync_all())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        .map_err(|e| WriteError::Io(format!("cannot write {}: {e}", path.display())))?;
     if let Ok(meta) = fs::metadata(path) {
         let _ = fs::set_permissions(tmp.path(), meta.permissions());
     }
-    let changed = || {
-        format!(
-            "{} changed on disk since it was read: nothing was written; reload and try again",
-            path.display()
-        )
-    };
+    let changed = || WriteError::ChangedOnDisk(path.to_path_buf());
     if let Some(expected) = expected {
         let now = read_regular(path);
         if expected.is_empty() && matches!(&now, Err(e) if e.kind() == std::io::ErrorKind::NotFound)
@@ -84,7 +80,11 @@ pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Resul
                     Ok(())
                 }
                 Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Err(changed()),
-                Err(e) => Err(format!("cannot write {}: {}", path.display(), e.error)),
+                Err(e) => Err(WriteError::Io(format!(
+                    "cannot write {}: {}",
+                    path.display(),
+                    e.error
+                ))),
             };
         }
         if now.ok().as_deref() != Some(expected) {
@@ -101,7 +101,7 @@ pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Resul
         }
     }
     tmp.persist(path)
-        .map_err(|e| format!("cannot replace {}: {}", path.display(), e.error))?;
+        .map_err(|e| WriteError::Io(format!("cannot replace {}: {}", path.display(), e.error)))?;
     sync_dir(dir);
     Ok(())
 }
@@ -144,8 +144,27 @@ impl Staged {
 /// leave it) into a staging folder inside `store`.
 pub fn stage_copy(src: &Path, store: &Path, name: &str) -> Result<Staged, String> {
     let staged = stage_empty(store, name)?;
-    copy_tree(src, src, &staged.path(), 0)?;
+    copy_tree(src, src, &staged.path(), Links::StayInside, 0)?;
     Ok(staged)
+}
+
+/// Copies `src` into a staging folder inside `store` as Python's
+/// `shutil.copytree` does for `cao init`: every file, every symlink
+/// followed to what it points at, wherever that is.
+pub fn stage_copy_all(src: &Path, store: &Path, name: &str) -> Result<Staged, String> {
+    let staged = stage_empty(store, name)?;
+    copy_tree(src, src, &staged.path(), Links::Follow, 0)?;
+    Ok(staged)
+}
+
+/// How a copy treats symlinks (and the files CAO leaves out of a copy).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Links {
+    /// As `cao skills add`: follow those that stay inside the folder,
+    /// refuse the others, leave out CAO's bookkeeping files.
+    StayInside,
+    /// As `cao init`: follow them all, copy everything.
+    Follow,
 }
 
 /// A fresh staging area inside `store` for a folder `name`, which the
@@ -169,7 +188,13 @@ fn store_error(store: &Path, e: &std::io::Error) -> String {
     )
 }
 
-fn copy_tree(root: &Path, src: &Path, dest: &Path, depth: usize) -> Result<(), String> {
+fn copy_tree(
+    root: &Path,
+    src: &Path,
+    dest: &Path,
+    links: Links,
+    depth: usize,
+) -> Result<(), String> {
     if depth > 32 {
         return Err(format!("{} is nested too deeply to copy", src.display()));
     }
@@ -179,13 +204,13 @@ fn copy_tree(root: &Path, src: &Path, dest: &Path, depth: usize) -> Result<(), S
         let entry = entry.map_err(|e| format!("cannot read {}: {e}", src.display()))?;
         let from = entry.path();
         let name = entry.file_name();
-        if NEVER_COPIED.iter().any(|n| name == *n) {
+        if links == Links::StayInside && NEVER_COPIED.iter().any(|n| name == *n) {
             continue;
         }
         let link = fs::symlink_metadata(&from)
             .map(|m| m.file_type().is_symlink())
             .unwrap_or(false);
-        let problem = link
+        let problem = (links == Links::StayInside && link)
             .then(|| crate::core::skill::symlink_problem(root, &from))
             .flatten();
         if let Some(why) = problem {
@@ -198,7 +223,7 @@ fn copy_tree(root: &Path, src: &Path, dest: &Path, depth: usize) -> Result<(), S
             fs::metadata(&from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
         let to = dest.join(&name);
         if meta.is_dir() {
-            copy_tree(root, &from, &to, depth + 1)?;
+            copy_tree(root, &from, &to, links, depth + 1)?;
         } else if meta.is_file() {
             fs::copy(&from, &to).map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
         }

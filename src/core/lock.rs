@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::core::error::WriteError;
 use crate::core::fsops;
 use crate::core::store::{self, Home};
 
@@ -82,7 +83,7 @@ impl Lock {
     /// entries it wrote are kept and only the ones changed here replace
     /// theirs: the store already holds what both installed.
     pub fn write(&mut self) -> Result<(), String> {
-        let mut last_error = String::new();
+        let mut lost_race = String::new();
         for _ in 0..WRITE_TRIES {
             let now = Lock::read(&self.path)?;
             let skills = self.changes_over(now.skills);
@@ -90,25 +91,26 @@ impl Lock {
             // No churn: an unchanged lock, or no lock at all for no git skills.
             let absent_and_empty = skills.is_empty() && now.read_bytes.is_empty();
             let unchanged = absent_and_empty || text.as_bytes() == now.read_bytes;
-            let written = unchanged
-                || fsops::atomic_write(&self.path, text.as_bytes(), Some(&now.read_bytes))
-                    .map_err(|e| last_error = e)
-                    .is_ok();
-            if written {
-                self.read_bytes = if unchanged {
-                    now.read_bytes
-                } else {
-                    text.into_bytes()
-                };
-                self.read_skills = skills.clone();
-                self.skills = skills;
-                return Ok(());
+            if !unchanged {
+                match fsops::atomic_write(&self.path, text.as_bytes(), Some(&now.read_bytes)) {
+                    Ok(()) => {}
+                    Err(e @ WriteError::ChangedOnDisk(_)) => {
+                        lost_race = e.to_string();
+                        continue;
+                    }
+                    Err(e) => return Err(e.into()),
+                }
             }
-            if fsops::read_regular(&self.path).ok() == Some(now.read_bytes) {
-                break;
-            }
+            self.read_bytes = if unchanged {
+                now.read_bytes
+            } else {
+                text.into_bytes()
+            };
+            self.read_skills = skills.clone();
+            self.skills = skills;
+            return Ok(());
         }
-        Err(last_error)
+        Err(lost_race)
     }
 
     /// `theirs` with every entry this process added, replaced or removed

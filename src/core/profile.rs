@@ -283,6 +283,12 @@ fn inside(dir: &Path, path: &Path) -> bool {
 
 /// `load_agent_profile(name)`.
 pub fn load(home: &Home, name: &str) -> Result<Profile, String> {
+    load_parsed(home, name).map(|(p, _)| p)
+}
+
+/// [`load`], with the parse it made, so that [`fields_of`] need not parse
+/// the profile (and read `.env`) again.
+pub fn load_parsed(home: &Home, name: &str) -> Result<(Profile, Parsed), String> {
     let location = locate(home, name)?;
     let Some(path) = location.path.clone() else {
         // Built in: read from the user's CAO as CAO reads it (with `.env`
@@ -299,13 +305,14 @@ pub fn load(home: &Home, name: &str) -> Result<Profile, String> {
             })?;
         let parsed = parse_text(home, &raw)
             .map_err(|e| format!("profile '{name}' (built into CAO): {e}"))?;
-        return Ok(Profile {
+        let profile = Profile {
             name: name.into(),
             location,
-            skills: parsed.skills,
-            body: parsed.body,
+            skills: parsed.skills.clone(),
+            body: parsed.body.clone(),
             raw: Some(raw),
-        });
+        };
+        return Ok((profile, parsed));
     };
     let raw = crate::core::fsops::read_regular(&path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -318,13 +325,14 @@ pub fn load(home: &Home, name: &str) -> Result<Profile, String> {
     })?;
     let parsed = parse_text(home, &raw)
         .map_err(|e| format!("profile '{name}' ({}): {e}", path.display()))?;
-    Ok(Profile {
+    let profile = Profile {
         name: name.into(),
         location,
-        skills: parsed.skills,
-        body: parsed.body,
+        skills: parsed.skills.clone(),
+        body: parsed.body.clone(),
         raw: Some(raw),
-    })
+    };
+    Ok((profile, parsed))
 }
 
 /// A profile's text parsed as CAO would: the `skills` field and body.
@@ -344,9 +352,14 @@ pub fn fields(home: &Home, profile: &Profile) -> Vec<(String, String)> {
         return Vec::new();
     };
     match parse_text(home, raw) {
-        Ok(p) => crate::core::skill::metadata_pairs(&p.frontmatter, &p.fm_text),
+        Ok(p) => fields_of(&p),
         Err(_) => Vec::new(),
     }
+}
+
+/// [`fields`] from a parse already made.
+pub fn fields_of(parsed: &Parsed) -> Vec<(String, String)> {
+    crate::core::skill::metadata_pairs(&parsed.frontmatter, &parsed.fm_text)
 }
 
 /// `parse_agent_profile_text(resolve_env_vars(raw))`, with AgentProfile's

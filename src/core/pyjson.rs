@@ -48,6 +48,9 @@ pub fn to_serde(v: &Json) -> serde_json::Value {
     }
 }
 
+/// Python's `int()` reads at most this many decimal digits.
+const PY_INT_MAX_STR_DIGITS: usize = 4300;
+
 struct Parser<'a> {
     s: &'a [u8],
     i: usize,
@@ -187,6 +190,10 @@ impl Parser<'_> {
             }
         }
         let text = std::str::from_utf8(&self.s[start..self.i]).unwrap_or("0");
+        if !float && text.trim_start_matches('-').len() > PY_INT_MAX_STR_DIGITS {
+            // Python refuses to convert it: a ValueError, as a syntax error is.
+            return Err(self.error("Exceeds the limit (4300 digits) for integer string conversion"));
+        }
         Ok(if float {
             Json::Float(text.parse().unwrap_or(f64::NAN))
         } else {
@@ -263,6 +270,10 @@ mod tests {
             Json::Int(None)
         );
         assert!(parse("\"a\tb\"").is_err());
+        let limit = "9".repeat(4300);
+        assert_eq!(parse(&limit).unwrap(), Json::Int(None));
+        assert!(parse(&format!("[-{limit}9]")).is_err());
+        assert!(matches!(parse(&format!("{limit}9.5")), Ok(Json::Float(f)) if f.is_infinite()));
         assert!(parse("[1,]").is_err());
         assert!(parse("01").is_err());
         assert_eq!(parse("\"\\ud83d\\ude00\"").unwrap(), Json::Str("😀".into()));

@@ -24,10 +24,11 @@ pub struct Home {
     /// The user's home (`$HOME`), for `~/.kiro/agents`.
     pub user_home: PathBuf,
     pub settings: Json,
-    /// `--cao`, and the CAO install found from it, looked up once on first
-    /// use and shared by every clone.
+    /// `--cao`, and the CAO install found from it (with whether it was
+    /// chosen by `--cao` or `$SKILLTUI_CAO`), looked up once on first use
+    /// and shared by every clone.
     cao_flag: Option<PathBuf>,
-    cao: std::sync::Arc<std::sync::OnceLock<Result<cao::Install, String>>>,
+    cao: std::sync::Arc<std::sync::OnceLock<(Result<cao::Install, String>, bool)>>,
 }
 
 impl Home {
@@ -67,10 +68,23 @@ impl Home {
 
     /// The user's installed CAO, or why none was found.
     pub fn cao(&self) -> Result<&cao::Install, &str> {
-        self.cao
-            .get_or_init(|| cao::Search::from_env(self.cao_flag.as_deref(), &self.user_home).find())
-            .as_ref()
-            .map_err(String::as_str)
+        self.cao_lookup().0.as_ref().map_err(String::as_str)
+    }
+
+    /// Why the CAO the user named (`--cao`, `$SKILLTUI_CAO`) is not one;
+    /// `None` when it is, or when none was named and the search found none.
+    pub fn named_cao_error(&self) -> Option<&str> {
+        match self.cao_lookup() {
+            (Err(why), true) => Some(why),
+            _ => None,
+        }
+    }
+
+    fn cao_lookup(&self) -> &(Result<cao::Install, String>, bool) {
+        self.cao.get_or_init(|| {
+            let search = cao::Search::from_env(self.cao_flag.as_deref(), &self.user_home);
+            (search.find(), search.flag.is_some() || search.env.is_some())
+        })
     }
 
     pub fn skills_dir(&self) -> PathBuf {
@@ -513,8 +527,7 @@ pub struct Seeded {
 /// renamed into place, as CAO's `seed_default_skills` does.
 pub fn seed(home: &Home, only: Option<&[String]>) -> Result<Seeded, String> {
     let store = home.skills_dir();
-    fs::create_dir_all(&store)
-        .map_err(|e| format!("cannot create the skill store {}: {e}", store.display()))?;
+    fs::create_dir_all(&store).map_err(|e| store_unusable(&store, &e))?;
     fsops::clean_stale_staging(&store);
     let mut report = Seeded::default();
     for d in defaults(home) {
@@ -526,7 +539,7 @@ pub fn seed(home: &Home, only: Option<&[String]>) -> Result<Seeded, String> {
             continue;
         }
         let staged = match &d.origin {
-            Origin::Cao { folder, .. } => fsops::stage_copy(folder, &store, &d.name)?,
+            Origin::Cao { folder, .. } => fsops::stage_copy_all(folder, &store, &d.name)?,
             Origin::Ours => stage_embedded(&store, &d.name)?,
         };
         let dest = store.join(&d.name);
@@ -537,6 +550,19 @@ pub fn seed(home: &Home, only: Option<&[String]>) -> Result<Seeded, String> {
         }
     }
     Ok(report)
+}
+
+fn store_unusable(store: &Path, e: &std::io::Error) -> String {
+    if store.exists() && !store.is_dir() {
+        return format!(
+            "the skill store {} is not a folder: move it away and run again",
+            store.display()
+        );
+    }
+    format!(
+        "cannot create the skill store {}: {e}: check the permissions of its parent",
+        store.display()
+    )
 }
 
 /// One of our embedded defaults, written into a staging folder.
@@ -705,6 +731,22 @@ mod tests {
                 .unwrap()
                 .contains("holds no CAO package")
         );
+    }
+
+    #[test]
+    fn seeding_copies_what_caos_links_point_at_as_cao_init_does() {
+        let tmp = tempfile::tempdir().unwrap();
+        let pkg = fake_cao(tmp.path());
+        // shutil.copytree follows every symlink and copies every file.
+        fs::write(pkg.join("shared.md"), "shared").unwrap();
+        std::os::unix::fs::symlink(pkg.join("shared.md"), pkg.join("skills/a/shared.md")).unwrap();
+        fs::write(pkg.join("skills/a/.cao-projection.json"), "{}").unwrap();
+        let h = home(tmp.path()).with_cao(Some(&pkg));
+        seed(&h, Some(&["a".to_string()])).unwrap();
+        let copy = h.skills_dir().join("a/shared.md");
+        assert!(fs::symlink_metadata(&copy).unwrap().is_file());
+        assert_eq!(fs::read(copy).unwrap(), b"shared");
+        assert!(h.skills_dir().join("a/.cao-projection.json").is_file());
     }
 
     #[test]

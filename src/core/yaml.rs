@@ -121,7 +121,64 @@ impl Node {
 }
 
 /// Parses one YAML document. `Ok(None)` for an empty document.
+/// Values, styles and spans come from libyaml's events, as CAO reads them;
+/// a span can differ from the source's only where saphyr would read the text
+/// differently, which is why the editor uses [`load_with_spans`] instead.
 pub fn load(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
+    load_libyaml(text)
+}
+
+fn load_libyaml(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
+    let events = match crate::core::libyaml::events(text) {
+        Ok(events) => events,
+        Err(r) if r.precise => return Err(r.error),
+        Err(r) => return Err(load_saphyr(text).err().unwrap_or(r.error)),
+    };
+    Builder::new(text).run_events(events.into_iter().map(Ok))
+}
+
+/// The document, and whether its spans index `text` exactly (the editor
+/// needs that). libyaml, which CAO runs, decides what parses and what the
+/// values are; saphyr's tree is kept when it agrees, for its exact spans.
+pub fn load_with_spans(text: &str) -> Result<(Option<Rc<Node>>, bool), YamlError> {
+    let cao = load_libyaml(text)?;
+    match load_saphyr(text) {
+        Ok(root) if same_tree(root.as_deref(), cao.as_deref()) => Ok((root, true)),
+        _ => Ok((cao, false)),
+    }
+}
+
+/// Same values and shape (spans and styles aside: saphyr places a
+/// collection after its tag and anchor, libyaml at them); NaN equals NaN.
+fn same_tree(a: Option<&Node>, b: Option<&Node>) -> bool {
+    let (a, b) = match (a, b) {
+        (None, None) => return true,
+        (Some(a), Some(b)) => (a, b),
+        _ => return false,
+    };
+    let nodes = |x: &[Rc<Node>], y: &[Rc<Node>]| {
+        x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_tree(Some(p), Some(q)))
+    };
+    let pairs = |x: &Pairs, y: &Pairs| {
+        x.len() == y.len()
+            && x.iter().zip(y).all(|((k1, v1), (k2, v2))| {
+                same_tree(Some(k1), Some(k2)) && same_tree(Some(v1), Some(v2))
+            })
+    };
+    match (&a.value, &b.value) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
+        (Value::Str(x), Value::Str(y)) | (Value::Timestamp(x), Value::Timestamp(y)) => x == y,
+        (Value::Bytes(x), Value::Bytes(y)) => x == y,
+        (Value::Seq(x), Value::Seq(y)) => nodes(x, y),
+        (Value::Map(x), Value::Map(y)) | (Value::Pairs(x), Value::Pairs(y)) => pairs(x, y),
+        _ => false,
+    }
+}
+
+fn load_saphyr(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
     check_printable(text)?;
     if has_yaml11_breaks(text) {
         // YAML 1.1 (libyaml) breaks lines at NEL, LS and PS; saphyr follows
@@ -261,12 +318,12 @@ fn check_printable(text: &str) -> Result<(), YamlError> {
     }
 }
 
-struct CharToByte {
+pub(crate) struct CharToByte {
     offsets: Option<Vec<usize>>,
 }
 
 impl CharToByte {
-    fn new(text: &str) -> Self {
+    pub(crate) fn new(text: &str) -> Self {
         if text.is_ascii() {
             return CharToByte { offsets: None };
         }
@@ -281,6 +338,14 @@ impl CharToByte {
         match &self.offsets {
             None => char_index,
             Some(o) => o[char_index.min(o.len() - 1)],
+        }
+    }
+
+    /// The index of the char starting at (or holding) a byte offset.
+    pub(crate) fn char_at(&self, byte: usize) -> usize {
+        match &self.offsets {
+            None => byte,
+            Some(o) => o.partition_point(|&b| b < byte).min(o.len() - 1),
         }
     }
 }
@@ -351,12 +416,22 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn run(mut self) -> Result<Option<Rc<Node>>, YamlError> {
-        for item in Parser::new_from_str(self.text) {
-            let (event, span) = item.map_err(|e| YamlError {
+    fn run(self) -> Result<Option<Rc<Node>>, YamlError> {
+        let events = Parser::new_from_str(self.text).map(|item| {
+            item.map_err(|e| YamlError {
                 message: e.info().to_string(),
                 line: Some(e.marker().line()),
-            })?;
+            })
+        });
+        self.run_events(events)
+    }
+
+    fn run_events<'e>(
+        mut self,
+        events: impl Iterator<Item = Result<(Event<'e>, Span), YamlError>>,
+    ) -> Result<Option<Rc<Node>>, YamlError> {
+        for item in events {
+            let (event, span) = item?;
             self.event(event, &span)?;
         }
         Ok(self.root)
@@ -440,16 +515,34 @@ impl<'a> Builder<'a> {
             let start = match f {
                 Frame::Seq { start, .. } | Frame::Map { start, .. } => *start,
             };
-            self.text[start..].starts_with(['[', '{'])
+            self.content(start).starts_with(['[', '{'])
         })
+    }
+
+    /// The text of a node from where it starts, past its tag and anchor.
+    fn content(&self, start: usize) -> &str {
+        let mut rest = &self.text[start..];
+        loop {
+            let skip = match rest.chars().next() {
+                Some('!') => tag_length(rest),
+                Some('&') => {
+                    let name = rest.find(char::is_whitespace).unwrap_or(rest.len());
+                    name + rest[name..].len() - rest[name..].trim_start().len()
+                }
+                _ => return rest,
+            };
+            rest = &rest[skip..];
+        }
     }
 
     /// The name of the anchor written before a node: saphyr numbers anchors
     /// without telling their names, and PyYAML refuses a name used twice.
     fn anchor_name(&self, node_start: usize) -> Option<String> {
-        // A scalar's span starts at its anchor; a collection's starts after.
-        let amp = if self.text[node_start..].starts_with('&') {
-            node_start
+        // A scalar's span starts at its properties (a tag may come before the
+        // anchor); a collection's starts after them.
+        let start = node_start + tag_length(&self.text[node_start..]);
+        let amp = if self.text[start..].starts_with('&') {
+            start
         } else {
             self.text[..node_start].rfind('&')?
         };
@@ -465,7 +558,7 @@ impl<'a> Builder<'a> {
     fn is_missing_key(&self, node: &Node) -> bool {
         let block_map_key = matches!(
             self.stack.last(),
-            Some(Frame::Map { key: None, start, .. }) if !self.text[*start..].starts_with('{')
+            Some(Frame::Map { key: None, start, .. }) if !self.content(*start).starts_with('{')
         );
         block_map_key
             && node.style == Style::Plain
@@ -576,7 +669,7 @@ impl<'a> Builder<'a> {
                 start,
                 items,
             } => {
-                let style = if self.text[start..].starts_with('[') {
+                let style = if self.content(start).starts_with('[') {
                     Style::FlowSeq
                 } else {
                     Style::BlockSeq
@@ -596,7 +689,7 @@ impl<'a> Builder<'a> {
                 pairs,
                 ..
             } => {
-                let style = if self.text[start..].starts_with('{') {
+                let style = if self.content(start).starts_with('{') {
                     Style::FlowMap
                 } else {
                     Style::BlockMap
@@ -621,6 +714,17 @@ impl<'a> Builder<'a> {
             }
         }
     }
+}
+
+/// The length of a tag property (`!!str `, `!<x> `) with the blanks after
+/// it, at the start of `text`; 0 when there is none.
+fn tag_length(text: &str) -> usize {
+    if !text.starts_with('!') {
+        return 0;
+    }
+    let tag = text.find(char::is_whitespace).unwrap_or(text.len());
+    let rest = &text[tag..];
+    tag + rest.len() - rest.trim_start().len()
 }
 
 /// libyaml wants `---` before any document that follows a `...` marker.
@@ -805,11 +909,13 @@ fn split_sign(value: &str) -> (i128, &str) {
     }
 }
 
+/// PyYAML's `construct_yaml_int`: `_` dropped, one sign, then a base picked
+/// by prefix and the rest handed to Python's lenient `int()`.
 fn construct_int(value: &str) -> Result<i128, String> {
     let cleaned = value.replace('_', "");
     let (sign, digits) = split_sign(&cleaned);
     let bad = || format!("invalid literal for int(): '{value}'");
-    let parse = |s: &str, radix: u32| i128::from_str_radix(s, radix).map_err(|_| bad());
+    let parse = |s: &str, radix: u32| py_int(s, radix).ok_or_else(bad);
     let magnitude = if digits.is_empty() {
         return Err(bad());
     } else if digits == "0" {
@@ -821,22 +927,73 @@ fn construct_int(value: &str) -> Result<i128, String> {
     } else if digits.starts_with('0') {
         parse(digits, 8)?
     } else if digits.contains(':') {
-        sexagesimal(digits, |p| parse(p, 10))?
+        let mut total: i128 = 0;
+        for part in digits.split(':') {
+            total = total.saturating_mul(60).saturating_add(parse(part, 10)?);
+        }
+        total
     } else {
         parse(digits, 10)?
     };
-    Ok(sign * magnitude)
+    Ok(sign.saturating_mul(magnitude))
 }
 
-fn sexagesimal<T>(digits: &str, parse: impl Fn(&str) -> Result<T, String>) -> Result<T, String>
-where
-    T: Copy + std::ops::Mul<Output = T> + std::ops::Add<Output = T> + From<u8>,
-{
-    let mut total = T::from(0);
-    for part in digits.split(':') {
-        total = total * T::from(60) + parse(part)?;
+/// Python's `int()` allows at most this many digits in a decimal string.
+const PY_INT_MAX_STR_DIGITS: usize = 4300;
+
+/// Python's `int(text, radix)`: blanks around, one sign, the radix's own
+/// prefix (`0x` for 16...), any Unicode decimal digit, no leading zeros in
+/// base 10. Past i128 the value saturates (Python's ints are unbounded).
+fn py_int(text: &str, radix: u32) -> Option<i128> {
+    let t = text.trim_matches(crate::core::text::py_isspace);
+    let (sign, t) = split_sign(t);
+    let prefix = match radix {
+        2 => ["0b", "0B"],
+        8 => ["0o", "0O"],
+        16 => ["0x", "0X"],
+        _ => ["", ""],
+    };
+    let t = prefix
+        .iter()
+        .filter(|p| !p.is_empty())
+        .find_map(|p| t.strip_prefix(p))
+        .unwrap_or(t);
+    let digits: Vec<u32> = t
+        .chars()
+        .map(|c| decimal_value(c).or_else(|| c.is_ascii_hexdigit().then(|| c.to_digit(16))?))
+        .collect::<Option<_>>()?;
+    let too_long = radix == 10 && digits.len() > PY_INT_MAX_STR_DIGITS;
+    let leading_zero = radix == 10 && digits.len() > 1 && digits[0] == 0;
+    if digits.is_empty() || too_long || (leading_zero && digits.iter().any(|&d| d != 0)) {
+        return None;
     }
-    Ok(total)
+    let mut total: i128 = 0;
+    for d in digits {
+        if d >= radix {
+            return None;
+        }
+        total = total
+            .saturating_mul(radix as i128)
+            .saturating_add(d as i128);
+    }
+    Some(sign.saturating_mul(total))
+}
+
+/// The value of a Unicode decimal digit (category Nd), which Python's
+/// `int()` reads like an ASCII one. Nd digits come in runs of ten, 0 to 9.
+fn decimal_value(c: char) -> Option<u32> {
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+    let is_nd = |c: char| c.general_category() == GeneralCategory::DecimalNumber;
+    if c.is_ascii_digit() {
+        return c.to_digit(10);
+    }
+    if !is_nd(c) {
+        return None;
+    }
+    let run = (1..)
+        .map_while(|back| char::from_u32(c as u32 - back).filter(|&p| is_nd(p)))
+        .count();
+    Some(run as u32 % 10)
 }
 
 fn construct_float(value: &str) -> Result<f64, String> {
@@ -851,7 +1008,11 @@ fn construct_float(value: &str) -> Result<f64, String> {
         return Ok(f64::NAN);
     }
     if digits.contains(':') {
-        return Ok(sign * sexagesimal(digits, |p| p.parse::<f64>().map_err(|_| bad()))?);
+        let mut total = 0.0;
+        for part in digits.split(':') {
+            total = total * 60.0 + part.parse::<f64>().map_err(|_| bad())?;
+        }
+        return Ok(sign * total);
     }
     python_float(digits).map(|f| sign * f).ok_or_else(bad)
 }
@@ -915,16 +1076,45 @@ fn days_in_month(year: u32, month: u32) -> u32 {
     }
 }
 
-/// `base64.decodebytes`: characters outside the alphabet are skipped.
+/// `base64.decodebytes` (binascii's lenient mode): characters outside the
+/// alphabet are skipped and a complete pad ends the data, whatever follows.
 fn decode_base64(value: &str) -> Result<Vec<u8>, String> {
-    use base64::Engine;
-    let cleaned: String = value
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '='))
-        .collect();
-    base64::engine::general_purpose::STANDARD
-        .decode(cleaned.as_bytes())
-        .map_err(|e| format!("failed to decode base64 data: {e}"))
+    if !value.is_ascii() {
+        return Err("failed to convert base64 data into ascii".into());
+    }
+    let sextet = |b: u8| match b {
+        b'A'..=b'Z' => Some(b - b'A'),
+        b'a'..=b'z' => Some(b - b'a' + 26),
+        b'0'..=b'9' => Some(b - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let (mut out, mut quad, mut pads, mut left) = (Vec::new(), 0u32, 0u32, 0u8);
+    for b in value.bytes() {
+        if b == b'=' {
+            pads += 1;
+            if quad >= 2 && quad + pads >= 4 {
+                return Ok(out);
+            }
+            continue;
+        }
+        let Some(v) = sextet(b) else { continue };
+        pads = 0;
+        match quad {
+            0 => {}
+            1 => out.push((left << 2) | (v >> 4)),
+            2 => out.push((left << 4) | (v >> 2)),
+            _ => out.push((left << 6) | v),
+        }
+        left = v & [0x3f, 0x0f, 0x03, 0][quad as usize];
+        quad = (quad + 1) % 4;
+    }
+    match quad {
+        0 => Ok(out),
+        1 => Err("failed to decode base64 data: Invalid base64-encoded string".into()),
+        _ => Err("failed to decode base64 data: Incorrect padding".into()),
+    }
 }
 
 #[cfg(test)]
@@ -1048,6 +1238,143 @@ mod tests {
         assert_eq!(get("a: \"x\ny\"\nb:\tz\n", "b").as_str(), Some("z"));
         // a tab that is part of a value is never touched
         assert_eq!(get("q: \"a:\tb\"\n", "q").as_str(), Some("a:\tb"));
+    }
+
+    #[test]
+    fn tab_lines_are_read_as_libyaml_reads_them() {
+        // a tab-indented comment or tab-only line after a plain value ends the
+        // scalar with "found a tab character that violates indentation"
+        for src in [
+            "name: demo\n\t# comment\ndescription: x",
+            "name: demo\ndescription: x\n\t# comment",
+            "name: demo\n\t\ndescription: x",
+            "name: \"demo\"\n\t# comment",
+        ] {
+            assert!(load(src).is_err(), "{src:?} should fail");
+        }
+        // tabs inside quoted continuations are folded away
+        assert_eq!(get("a: \"x\n\ty\"", "a").as_str(), Some("x y"));
+        assert_eq!(get("a: 'x\n\ty'", "a").as_str(), Some("x y"));
+        assert_eq!(get("a:\n  b: x\n  c: y\n", "a").type_name(), "a mapping");
+    }
+
+    #[test]
+    fn libyaml_scanner_quirks() {
+        assert_eq!(get("a: \"x\"#c", "a").as_str(), Some("x"));
+        assert_eq!(get("a: 'x'#c", "a").as_str(), Some("x"));
+        assert!(matches!(get("m: {a: , b: 1}", "m"), Value::Map(p) if p.len() == 2));
+        for src in ["m: [>]", "m: [|]", "m: {a: >}"] {
+            assert!(load(src).is_err(), "{src:?} should fail");
+        }
+        assert_eq!(
+            get("a: !<tag:yaml.org,2002:str> 5", "a").as_str(),
+            Some("5")
+        );
+        assert!(load("a: !<!foo> 5").is_err());
+        assert_eq!(get("a: x\u{feff}y", "a").as_str(), Some("x\u{feff}y"));
+        assert_eq!(get("\u{feff}a: b", "a").as_str(), Some("b"));
+        // a simple key is at most 1024 characters long in libyaml
+        let long = "k".repeat(1030);
+        assert!(load(&format!("m: {{{long}: v}}")).is_err());
+        assert!(load(&format!("{long}: v")).is_err());
+        assert!(load(&format!("m: {{{}: v}}", "k".repeat(1000))).is_ok());
+    }
+
+    #[test]
+    fn ints_follow_python_int() {
+        let int = |src: &str| match get(&format!("a: {src}"), "a") {
+            Value::Int(i) => Some(i),
+            _ => None,
+        };
+        let big = "9".repeat(60);
+        assert_eq!(int(&big), Some(i128::MAX));
+        assert_eq!(int(&format!("-{big}")), Some(-i128::MAX));
+        assert_eq!(int(&format!("0x{big}")), Some(i128::MAX));
+        assert_eq!(int(&"1".repeat(4300)), Some(i128::MAX));
+        assert!(load(&format!("a: {}", "1".repeat(4301))).is_err());
+        assert_eq!(int("!!int ' 12 '"), Some(12));
+        assert_eq!(int("!!int '0o17'"), Some(15));
+        assert_eq!(int("!!int '0x0x1f'"), Some(31));
+        assert_eq!(int("!!int '+-5'"), Some(-5));
+        assert_eq!(int("!!int '- 5'"), Some(-5));
+        assert_eq!(int("!!int '١٢'"), Some(12));
+        assert_eq!(int("!!int '𝟙𝟚'"), Some(12));
+        assert_eq!(int("!!int '1:-5'"), Some(55));
+        for bad in [
+            "!!int '012x'",
+            "!!int '-+-5'",
+            "!!int '0b2'",
+            "!!int '+'",
+            "!!int '1 2'",
+        ] {
+            assert!(load(&format!("a: {bad}")).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn binary_is_decoded_as_leniently_as_python() {
+        let bytes = |src: &str| match get(&format!("a: !!binary '{src}'"), "a") {
+            Value::Bytes(b) => b,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(bytes("aGk=x"), b"hi");
+        assert_eq!(bytes("aGk=="), b"hi");
+        assert_eq!(bytes("aG!k ="), b"hi");
+        assert_eq!(bytes("!!!"), b"");
+        for bad in ["a", "aGk", "aG=k", "é"] {
+            assert!(load(&format!("a: !!binary '{bad}'")).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_tag_before_an_anchor_does_not_hide_its_name() {
+        for src in [
+            "a: &x 1\nb: !!str &y 2\nc: *y",
+            "a: &x [1]\nb: !!seq &y [2]",
+            "m: &m {a: 1}\nn: !!map &q {a: 2}",
+        ] {
+            assert!(load(src).is_ok(), "{src:?}");
+        }
+        assert!(load("a: &x 1\nb: !!str &x 2").is_err());
+    }
+
+    #[test]
+    fn line_and_paragraph_separators_break_lines_outside_quotes() {
+        for sep in ['\u{2028}', '\u{2029}'] {
+            let root = load(&format!("name: demo{sep}description: x"))
+                .unwrap()
+                .unwrap();
+            assert_eq!(root.get("description").unwrap().value.as_str(), Some("x"));
+            // a comment ends at the separator, and what follows is not a key
+            assert!(load(&format!("a: x # c{sep}d")).is_err());
+            assert_eq!(
+                get(&format!("a: 'x{sep}y'"), "a").as_str(),
+                Some(&*format!("x{sep}y"))
+            );
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_read_as_cao_reads_it_up_to_a_bound() {
+        let nested = |n: usize| format!("m: {}{}", "[".repeat(n), "]".repeat(n));
+        // CAO reads these; saphyr alone stopped at 255 flow levels
+        assert!(load(&nested(999)).is_ok());
+        for n in [1000, 100_000] {
+            let e = load(&nested(n)).unwrap_err();
+            assert!(e.message.contains("nested more than 1000"), "{e}");
+        }
+    }
+
+    #[test]
+    fn spans_are_exact_only_when_saphyr_agrees() {
+        assert!(load_with_spans("a: 'x'\n").unwrap().1);
+        // saphyr's span of a tagged collection starts after the tag, libyaml's at it
+        let (root, exact) = load_with_spans("s: !!seq &t [a]\n").unwrap();
+        assert!(exact);
+        assert_eq!(root.unwrap().get("s").unwrap().style, Style::FlowSeq);
+        assert!(!load_with_spans("a: 'x'#c\n").unwrap().1);
+        let (root, _) = load_with_spans("d: \"é\"#c\nb: [1]").unwrap();
+        assert!(root.unwrap().get("b").is_some());
     }
 
     #[test]

@@ -1273,33 +1273,6 @@ mod tests {
         assert_eq!(fit_columns(&[3, 10, 2], 0), [1, 1, 1]);
     }
 
-    #[test]
-    fn measure_500_kib_render() {
-        let chunk = "## Section\n\nSome *prose* with a [link](https://example.com) and `code`, \
-                     long enough to wrap a few times in a narrow preview pane.\n\n\
-                     - item one\n- [x] done\n  1. nested\n\n\
-                     | key | value |\n|---|---|\n| a | b |\n\n\
-                     ```python\ndef f(x):\n    return x * 2  # double\n```\n\n> a quote\n\n";
-        let body = chunk.repeat(500 * 1024 / chunk.len() + 1);
-        let hl = Highlighter::new();
-        let theme = Theme::dark();
-        let t = std::time::Instant::now();
-        render_markdown("```python\nx = 1\n```", 80, &theme, &hl);
-        let load = t.elapsed();
-        let t = std::time::Instant::now();
-        let lines = render_markdown(&body, 80, &theme, &hl);
-        let cold = t.elapsed();
-        let t = std::time::Instant::now();
-        render_markdown(&body, 80, &theme, &hl);
-        let cached = t.elapsed();
-        println!(
-            "syntax load {load:?}; 500 KiB markdown ({} bytes) -> {} lines: \
-             render {cold:?}, cached {cached:?}",
-            body.len(),
-            lines.len()
-        );
-    }
-
     fn markdownish() -> impl Strategy<Value = String> {
         let token = prop::sample::select(vec![
             "# ",

@@ -7,12 +7,16 @@
 
 pub mod app;
 pub mod clipboard;
+pub mod dialogs;
+pub mod input;
+pub mod keymap;
 pub mod markdown;
+pub mod panes;
 pub mod theme;
 pub mod ui;
 
 use std::path::PathBuf;
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -34,7 +38,12 @@ pub enum AppEvent {
     /// Syntax highlighting finished loading: re-render the preview.
     HighlighterReady,
     /// A worker thread rendered a big preview.
-    PreviewReady(Box<(app::PreviewKey, std::sync::Arc<markdown::Rendered>)>),
+    PreviewReady(
+        Box<(
+            panes::preview::PreviewKey,
+            std::sync::Arc<markdown::Rendered>,
+        )>,
+    ),
     /// SIGTERM, SIGHUP or SIGINT: leave the way `q` does, terminal restored.
     Terminate(i32),
 }
@@ -92,7 +101,7 @@ fn event_loop(
     mut app: App,
 ) -> Result<Option<i32>, String> {
     let (tx, rx) = mpsc::channel();
-    app.renders = Some(tx.clone());
+    app.preview.renders = Some(tx.clone());
     spawn_input(tx.clone());
     spawn_signals(tx.clone());
     let hl = app.hl.clone();
@@ -109,9 +118,7 @@ fn event_loop(
         if app.quit {
             return Ok(app.exit_signal);
         }
-        terminal
-            .draw(|f| ui::draw(f, &mut app))
-            .map_err(|e| format!("cannot draw: {e}"))?;
+        draw(terminal, &mut app)?;
         let Ok(first) = rx.recv() else {
             return Ok(None);
         };
@@ -122,9 +129,7 @@ fn event_loop(
             // A click is mapped through the last frame: draw the keys
             // before it first, or it could land on a row that moved.
             if keyed && matches!(ev, AppEvent::Input(Event::Mouse(_))) {
-                terminal
-                    .draw(|f| ui::draw(f, &mut app))
-                    .map_err(|e| format!("cannot draw: {e}"))?;
+                draw(terminal, &mut app)?;
                 keyed = false;
             }
             keyed |= is_key(&ev);
@@ -139,6 +144,16 @@ fn event_loop(
             followed = app.reloads;
         }
     }
+}
+
+/// The update pass, then a draw that only reads the App.
+fn draw(terminal: &mut ratatui::DefaultTerminal, app: &mut App) -> Result<(), String> {
+    let size = terminal.size().map_err(|e| format!("cannot draw: {e}"))?;
+    app.update(ratatui::layout::Rect::new(0, 0, size.width, size.height));
+    terminal
+        .draw(|f| ui::render(f, app))
+        .map_err(|e| format!("cannot draw: {e}"))?;
+    Ok(())
 }
 
 fn is_key(ev: &AppEvent) -> bool {
@@ -219,13 +234,14 @@ impl Watch {
     /// (Re)starts watching when the set of directories to watch changed
     /// (seeding creates the store, settings can add dirs).
     fn follow(&mut self, app: &App) {
-        let (tx, state, home) = (self.tx.clone(), self.state.clone(), app.home.clone());
+        let (tx, state, home) = (self.tx.clone(), self.state.clone(), app.data.home.clone());
         std::thread::spawn(move || {
             let targets = crate::core::watch::watch_set(&home);
             let Ok(mut state) = state.lock() else { return };
             if state.0.is_some() && targets == state.1 {
                 return;
             }
+            let rescan = tx.clone();
             let Ok(mut debouncer) = new_debouncer(
                 Duration::from_millis(250),
                 None,
@@ -241,6 +257,9 @@ impl Watch {
                 let _ = debouncer.watch(dir, RecursiveMode::NonRecursive);
             }
             *state = (Some(debouncer), targets);
+            // What changed between the last read and these watches is seen by no
+            // watch: read once more (the same set next time, so no loop).
+            let _ = rescan.send(AppEvent::Changed);
         });
     }
 }
@@ -251,11 +270,6 @@ impl Watch {
 fn is_change(kind: &EventKind) -> bool {
     // `Other` stays a change: notify reports a lost-events rescan so.
     !matches!(kind, EventKind::Access(_))
-}
-
-/// For tests and tools: a channel the App could be driven from.
-pub fn channel() -> (Sender<AppEvent>, Receiver<AppEvent>) {
-    mpsc::channel()
 }
 
 #[cfg(test)]

@@ -868,7 +868,8 @@ def settings_text(rng, skill_entries, agents_obj, legacy_agents, L):
     else:
         v = wchoice(rng, [(45, "nested"), (20, "legacy"), (10, "both"), (7, "nested-nonlist"),
                           (4, "skills-nondict"), (3, "legacy-nonlist"), (3, "nested-null"),
-                          (4, "bad-json"), (3, "nonobject"), (2, "nan"), (2, "dupkey"), (1, "dir")])
+                          (4, "bad-json"), (3, "nonobject"), (2, "nan"), (2, "dupkey"), (1, "dir"),
+                          (6, "bigint")])
     L.add("settings-" + v)
     if v == "absent":
         return None
@@ -914,6 +915,8 @@ def settings_text(rng, skill_entries, agents_obj, legacy_agents, L):
         return text[:-1] + ', "x": NaN, "y": Infinity, "z": 1e400}'
     if v == "dupkey":
         return '{"skills": {"extra_dirs": []}, ' + text[1:]
+    if v == "bigint":  # Python's int() takes at most 4300 digits: one more and the file is unreadable
+        return text[:-1] + ', "n": -%s}' % ("9" * rng.choice([4300, 4301]))
     return text
 
 
@@ -1440,6 +1443,139 @@ def oracle_home_mode(spec_file):
     sys.stdout.write(json.dumps(answers(spec), ensure_ascii=True, sort_keys=True))
 
 
+# ---------------------------------------------------------------------------------------------
+# differential fuzz: hand-written frontmatters, compared on validity, name and description
+# ---------------------------------------------------------------------------------------------
+
+FUZZ_FOLDER = "demo"
+
+# What people type between and after lines: comments, blank lines, tabs where spaces belong.
+FUZZ_NOISE = ["", "# a comment", "  # indented comment", "\t# tab comment", "\t", "   \t", " \t# mixed",
+              "\t\t", "#", "  ", "#\tcomment\t", "\u3000", " \u00a0"]
+FUZZ_TRAIL = ["", "", "", " ", "\t", " # c", "\t# c", "#c", "  #", " \u00a0"]
+FUZZ_WORDS = ["demo", "Use it", "x", "C#", "a: b", "a #b", "tab\there", "caf\u00e9", "\u65e5\u672c", "\U0001f600",
+              "yes", "1.5", "0x1F", "~", "null", "2024-01-01", "a\u2028b", "a\u2029b", "a\u0085b", "\ufeffx",
+              "x\ufeff", "<b>&amp;", "{a}", "[a]", "*a", "&a", "!a", "|", ">", "-", "'q'", '"q"', "%x", "@x", "`x`"]
+
+
+def fuzz_scalar(rng, text, risky):
+    """One way of writing text as a value, as people do (the risky ones often broken)."""
+    kind = wchoice(rng, [(8, "plain"), (4, "dq"), (4, "sq"), (3, "block"), (2, "multi"), (1, "anchor")]
+                   + [(1, "dq-raw"), (1, "tagged"), (1, "flow"), (1, "odd")] * risky)
+    if kind == "plain":
+        return text + (rng.choice(FUZZ_TRAIL) if risky else "")
+    if kind == "dq":
+        return dq(text) + rng.choice(FUZZ_TRAIL)
+    if kind == "sq":
+        return sq(text) + rng.choice(FUZZ_TRAIL)
+    if kind == "dq-raw":
+        return '"' + text + '"' + rng.choice(FUZZ_TRAIL)
+    if kind == "block":
+        head = rng.choice(["|", ">", "|-", ">-", "|+", ">+", "|2"] + [">1", "| # c", ">\t", "|-\t# c"] * risky)
+        ind = rng.choice(["  ", "    "] + ["\t", " \t", "  \t"] * risky)
+        body = [ind + text]
+        for _ in range(rng.randrange(3)):
+            body.append(rng.choice(["", ind + rng.choice(FUZZ_WORDS), ind + "  more", "\t", ind + "\tx", "  # not a comment"]))
+        return head + "\n" + "\n".join(body)
+    if kind == "multi":
+        quote = rng.choice(["", '"', "'"])
+        cont = rng.choice(["  ", "    "] + ["\t", " \t", "", "\t  "] * risky)
+        more = rng.choice(FUZZ_WORDS).replace(quote, "") if quote else rng.choice(FUZZ_WORDS)
+        return quote + text + "\n" + cont + more + quote + rng.choice(FUZZ_TRAIL)
+    if kind == "tagged":
+        tag = rng.choice(["!!str", "!", "!<tag:yaml.org,2002:str>", "!!binary", "!!int", "!custom",
+                          "!<!x>", "!!str\t", "!!null", "!!bool", "!!float"])
+        anchor = rng.choice(["", "", "&a0 ", "&a1 "])
+        return tag + " " + anchor + rng.choice([text, dq(text), sq(text)])
+    if kind == "flow":
+        return rng.choice(["[%s]", "{%s: }", "{a: %s}", "[%s, >]", "[|]", "{k: %s,}", "[%s]#c"]).replace("%s", text)
+    if kind == "anchor":
+        return "&a%d %s" % (rng.randrange(3), rng.choice([text, dq(text)]))
+    return rng.choice(["*a0", "*nope", ": x", "- " + text, text + ":", "? " + text, "%s #" % text,
+                       text + "\t", "'" + text, '"' + text + '"x', text * 80, "k" * 1030])
+
+
+def fuzz_entry(rng, key, risky):
+    value = FUZZ_FOLDER if key == "name" and chance(rng, 0.9) else rng.choice(FUZZ_WORDS)
+    if key == "description" and chance(rng, 0.5):
+        value = rng.choice(["Use it when testing", "Helps with PDFs", "x"])
+    k = key
+    if risky and chance(rng, 0.2):
+        k = rng.choice([dq(key), sq(key), "? " + key + "\n", key + " ", "\t" + key, key.upper()])
+    sep = rng.choice([": "] * 6 + [":\t", ":  ", " : ", ":", ": \t"] * risky)
+    return k + sep + fuzz_scalar(rng, value, risky)
+
+
+def fuzz_extra(rng):
+    if chance(rng, 0.5):
+        return rng.choice(["license: MIT", "version: 1.0", "metadata:\n  author: me", "tags: [a, b]"])
+    return rng.choice([
+        "license: MIT", "metadata: {a: 1, b: }", "metadata:\n  a: 1\n\tb: 2", "metadata:\n  a: 1\n  # c\n  b: 2",
+        "tags: [a, b]", "tags:\n  - a\n  -\tb", "tags:\n- a\n- b", "allowed-tools: Bash(git:*)",
+        "base: &b {name: demo, description: merged}", "<<: *b", "t: !!str &a0 x", "s: !!seq &a1 [a]",
+        "m: &a0 !!map {k: v}", "y: &a1 y", "<<: {description: merged}", "x: *a0",
+        "%s: v" % ("k" * rng.choice([1000, 1024, 1025, 1100])), "{%s: v}" % ("k" * 1030),
+        "nested:\n  deep:\n    - {a: }\n    - [b, c]", "empty:", "n: 99999999999999999999999999999999999999",
+        "n: !!int ' 12 '", "b: !!binary aGk=x", "b: !!binary 'a'", "d: 2024-02-30", "set: !!set {a, b}",
+        "o: !!omap [a: 1, b: 2]", "f: 1:30.5", "t: !<tag:yaml.org,2002:int> 7", "k: \"x\"#c", "k: 'x'#c",
+        "? complex\n: value", "emoji: \U0001f600", "ls: a\u2028b", "nel: a\u0085b", "bom: a\ufeffb",
+        "content: x", "handler: y", "1: one", "...", "--- ", "- item"])
+
+
+def fuzz_text(rng):
+    """A SKILL.md whose frontmatter is assembled from hand-written fragments."""
+    lines = []
+    keys = ["name", "description"]
+    if chance(rng, 0.05):
+        keys.remove(rng.choice(keys))
+    if chance(rng, 0.1):
+        keys.append(rng.choice(["name", "description"]))
+    # how many fragments in this file may be the odd kind (most files have few)
+    risky = wchoice(rng, [(4, 0), (3, 1), (2, 2), (1, 3)])
+    pick = lambda: chance(rng, risky / 4.0)
+    entries = [fuzz_entry(rng, k, pick()) for k in keys] + [fuzz_extra(rng) for _ in range(rng.randrange(3))]
+    rng.shuffle(entries)
+    for e in entries:
+        if chance(rng, 0.3):
+            lines.append(rng.choice(FUZZ_NOISE if pick() else ["", "# a comment", "  # c"]))
+        lines.append(e)
+    if chance(rng, 0.2):
+        lines.append(rng.choice(FUZZ_NOISE))
+    fences = ["--- ", "---\t", "--- # c", "----", "\ufeff---", " ---", "---yaml"]
+    open_fence = rng.choice(fences) if pick() and chance(rng, 0.3) else "---"
+    close_fence = rng.choice(fences + ["..."]) if pick() and chance(rng, 0.3) else "---"
+    text = "\n".join([open_fence] + lines + [close_fence, "", "Body with --- inside.", ""])
+    eol = rng.choice(["\n"] * 6 + ["\r\n", "\r\n", "mixed"])
+    if eol == "mixed":
+        text = "".join(ch + ("\r" if ch == "\n" and chance(rng, 0.5) else "") for ch in text)
+        text = text.replace("\n\r", "\r\n")
+    elif eol != "\n":
+        text = text.replace("\n", eol)
+    return text
+
+
+def run_fuzz(root, seed, count):
+    """Writes ROOT/fuzz/<i>/demo/SKILL.md for each case and ROOT/fuzz.json with CAO's verdicts."""
+    from cli_agent_orchestrator.utils import skills as S
+
+    rng = random.Random("fuzz-%s" % seed)
+    cases = []
+    for i in range(count):
+        text = fuzz_text(rng)
+        folder = root / "fuzz" / str(i) / FUZZ_FOLDER
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_bytes(text.encode("utf-8"))
+        try:
+            m = S.validate_skill_folder(folder)
+            cases.append({"path": str(folder), "text": text, "valid": True, "name": m.name, "description": m.description})
+        except Exception as exc:
+            why = str(exc).replace(str(folder / "SKILL.md"), "SKILL.md").replace(str(folder), FUZZ_FOLDER)
+            cases.append({"path": str(folder), "text": text, "valid": False, "error": "%s: %s" % (type(exc).__name__, why)})
+    (root / "fuzz.json").write_text(json.dumps({"seed": seed, "cases": cases}, ensure_ascii=True))
+    valid = sum(c["valid"] for c in cases)
+    sys.stderr.write("fuzz: %d frontmatters (seed %s), %d valid for CAO\n" % (count, seed, valid))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("root", nargs="?")
@@ -1448,12 +1584,17 @@ def main():
     ap.add_argument("--selfcheck", type=int, default=0, metavar="K")
     ap.add_argument("--stats", action="store_true", help="print trap label counts to stderr")
     ap.add_argument("--oracle-home", metavar="SPEC_JSON", help=argparse.SUPPRESS)
+    ap.add_argument("--fuzz", type=int, default=0, metavar="N", help="only write N fuzzed SKILL.md files and fuzz.json")
     args = ap.parse_args()
     if args.oracle_home:
         return oracle_home_mode(args.oracle_home)
     if not args.root:
         ap.error("ROOT is required")
     libs = check_versions()
+    if args.fuzz:
+        root = Path(args.root).resolve()
+        root.mkdir(parents=True, exist_ok=True)
+        return run_fuzz(root, args.seed, args.fuzz)
 
     root = Path(args.root).resolve()
     root.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,141 @@
+//! The one yes/no dialog: what is asked comes from the change it guards.
+
+use std::path::PathBuf;
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Text};
+
+use crate::core::fsops::FolderDiff;
+use crate::core::text::sanitize_line;
+use crate::tui::app::Status;
+use crate::tui::dialogs::Outcome;
+use crate::tui::keymap::Cmd;
+use crate::tui::theme::Theme;
+
+/// Files listed per kind (added, removed and changed) in the replace prompt.
+const FORCE_FILES_SHOWN: usize = 6;
+
+/// A change waiting for a yes.
+#[derive(Clone, Debug)]
+pub enum Pending {
+    /// Replace an installed skill with `src`: shows what would change.
+    Replace {
+        src: PathBuf,
+        name: String,
+        diff: FolderDiff,
+    },
+    Remove {
+        name: String,
+        path: PathBuf,
+    },
+    /// The profile has no `skills:` list; turning `skill` off writes an
+    /// explicit one.
+    WriteList {
+        profile: String,
+        skill: String,
+    },
+}
+
+#[derive(Debug)]
+pub struct Confirm {
+    pub pending: Pending,
+}
+
+impl Confirm {
+    pub fn new(pending: Pending) -> Confirm {
+        Confirm { pending }
+    }
+
+    pub fn on_cmd(&self, cmd: Cmd) -> Outcome {
+        // Enter does not delete: removing takes a typed `y`.
+        let enter_says_yes = !matches!(self.pending, Pending::Remove { .. });
+        match cmd {
+            Cmd::Yes => Outcome::Run(self.pending.clone()),
+            Cmd::Accept if enter_says_yes => Outcome::Run(self.pending.clone()),
+            Cmd::No => match &self.pending {
+                Pending::Replace { name, .. } => {
+                    Outcome::Say(Status::info(format!("kept the installed '{name}'")))
+                }
+                _ => Outcome::Close,
+            },
+            _ => Outcome::Keep,
+        }
+    }
+
+    /// (title, text, largest size) of the question.
+    pub fn question(&self, theme: &Theme) -> (&'static str, Text<'static>, (u16, u16)) {
+        match &self.pending {
+            Pending::Replace { src, name, diff } => {
+                ("Replace?", replace_text(src, name, diff, theme), (72, 30))
+            }
+            Pending::Remove { name, path } => (
+                "Remove?",
+                Text::from(vec![
+                    Line::from(format!("Remove the skill '{}'?", sanitize_line(name))),
+                    Line::from(format!(
+                        "This deletes the folder {}",
+                        sanitize_line(&path.display().to_string())
+                    )),
+                    Line::default(),
+                    Line::from("y remove   n keep"),
+                ]),
+                (72, 7),
+            ),
+            Pending::WriteList { profile, skill } => (
+                "Write an explicit list?",
+                Text::from(vec![
+                    Line::from(format!(
+                        "'{}' has no skills: list, so CAO offers it every skill.",
+                        sanitize_line(profile)
+                    )),
+                    Line::from(format!(
+                        "Turning '{}' off writes an explicit list of all the others.",
+                        sanitize_line(skill)
+                    )),
+                    Line::default(),
+                    Line::from("y write the list   n leave the profile as it is"),
+                ]),
+                (76, 7),
+            ),
+        }
+    }
+}
+
+fn replace_text(
+    src: &std::path::Path,
+    name: &str,
+    diff: &FolderDiff,
+    theme: &Theme,
+) -> Text<'static> {
+    let mut lines = vec![
+        Line::from(format!("'{}' is already installed.", sanitize_line(name))),
+        Line::from(format!(
+            "Replace it with {}?",
+            sanitize_line(&src.display().to_string())
+        )),
+        Line::default(),
+    ];
+    lines.extend(files("+", &diff.added, theme.ok));
+    lines.extend(files("-", &diff.removed, theme.error));
+    lines.extend(files("~", &diff.changed, theme.warning));
+    if diff.added.is_empty() && diff.removed.is_empty() && diff.changed.is_empty() {
+        lines.push(Line::styled("  (no file differs)", theme.dim));
+    }
+    lines.push(Line::default());
+    lines.push(Line::from("y replace (atomic)   n keep the installed one"));
+    Text::from(lines)
+}
+
+/// Up to FORCE_FILES_SHOWN files of one kind, then how many more.
+fn files(sign: &str, v: &[String], style: Style) -> Vec<Line<'static>> {
+    let mut out: Vec<Line> = v
+        .iter()
+        .take(FORCE_FILES_SHOWN)
+        .map(|f| Line::styled(format!("  {sign} {}", sanitize_line(f)), style))
+        .collect();
+    if v.len() > FORCE_FILES_SHOWN {
+        let more = v.len() - FORCE_FILES_SHOWN;
+        out.push(Line::styled(format!("  {sign} … and {more} more"), style));
+    }
+    out
+}

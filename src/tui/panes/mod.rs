@@ -1,0 +1,209 @@
+//! The four panes. Each owns its view state (selection, scroll, where it
+//! was drawn), turns commands into changes of that state, and draws itself
+//! from `&self` after the update pass has laid it out.
+
+pub mod catalog;
+pub mod preview;
+pub mod profiles;
+pub mod skills;
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
+
+use crate::tui::keymap::Move;
+use crate::tui::theme::Theme;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pane {
+    Skills,
+    Preview,
+    Profiles,
+    Catalog,
+}
+
+impl Pane {
+    pub const ALL: [Pane; 4] = [Pane::Skills, Pane::Preview, Pane::Profiles, Pane::Catalog];
+
+    pub fn step(self, by: isize) -> Pane {
+        let i = Pane::ALL.iter().position(|p| *p == self).unwrap_or(0) as isize;
+        Pane::ALL[(i + by).rem_euclid(4) as usize]
+    }
+
+    fn number(self) -> usize {
+        Pane::ALL.iter().position(|p| *p == self).unwrap_or(0) + 1
+    }
+}
+
+/// What every pane's render reads besides itself.
+pub struct Look<'a> {
+    pub theme: &'a Theme,
+    pub focus: Pane,
+}
+
+/// A pane's frame: its number, its title, thick when focused.
+pub fn block<'a>(look: &Look, pane: Pane, title: String) -> Block<'a> {
+    let focused = look.focus == pane;
+    let theme = look.theme;
+    Block::default()
+        .borders(Borders::ALL)
+        .border_type(if focused {
+            BorderType::Thick
+        } else {
+            BorderType::Rounded
+        })
+        .border_style(if focused {
+            theme.border_focused
+        } else {
+            theme.border
+        })
+        .title(Line::from(vec![
+            Span::styled(format!(" {} ", pane.number()), theme.dim),
+            Span::styled(format!("{title} "), theme.title),
+        ]))
+}
+
+/// The inside of a bordered pane.
+pub fn inner(area: Rect) -> Rect {
+    Block::default().borders(Borders::ALL).inner(area)
+}
+
+/// Rows PgUp/PgDn move in a view: what shows, less one kept for context.
+/// A view not laid out yet counts as ten rows.
+pub fn page(view: Rect) -> u16 {
+    match view.height {
+        0 => 10,
+        h => h.saturating_sub(1).max(1),
+    }
+}
+
+/// A list's selection after a move; `page` rows for PgUp/PgDn.
+pub fn move_in(sel: usize, len: usize, m: Move, page: u16) -> usize {
+    let page = usize::from(page);
+    if len == 0 {
+        return 0;
+    }
+    let last = len - 1;
+    match m {
+        Move::Down => (sel + 1).min(last),
+        Move::Up => sel.saturating_sub(1),
+        Move::PageDown => (sel + page).min(last),
+        Move::PageUp => sel.saturating_sub(page),
+        Move::Top => 0,
+        Move::Bottom => last,
+    }
+}
+
+/// A text view's offset after a move (clamped by the update pass).
+pub fn scroll(offset: u16, m: Move, page: u16) -> u16 {
+    match m {
+        Move::Down => offset.saturating_add(1),
+        Move::Up => offset.saturating_sub(1),
+        Move::PageDown => offset.saturating_add(page),
+        Move::PageUp => offset.saturating_sub(page),
+        Move::Top => 0,
+        Move::Bottom => u16::MAX,
+    }
+}
+
+/// The first row of a list window `height` rows tall that shows `selected`,
+/// moving from the previous `offset` as little as possible. Only that
+/// window is built: a long list costs no more than a short one.
+pub fn window(offset: usize, selected: Option<usize>, len: usize, height: u16) -> usize {
+    let height = usize::from(height.max(1));
+    let mut first = offset.min(len.saturating_sub(height));
+    if let Some(sel) = selected {
+        if sel < first {
+            first = sel;
+        } else if sel >= first + height {
+            first = sel + 1 - height;
+        }
+    }
+    first
+}
+
+/// Rows the lines take when word-wrapped at `width`, as ratatui wraps them.
+pub fn wrapped_height(lines: &[Line], width: u16) -> u16 {
+    let para = Paragraph::new(Text::from(lines.to_vec())).wrap(Wrap { trim: false });
+    para.line_count(width.max(1)).min(usize::from(u16::MAX)) as u16
+}
+
+/// `text` cut to `max` columns from the left, so a path keeps its end.
+pub fn elide_left(text: &str, max: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let width: usize = text.chars().map(|c| c.width().unwrap_or(0)).sum();
+    if width <= max {
+        return text.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut kept = Vec::new();
+    let mut used = 1; // the ellipsis
+    for c in text.chars().rev() {
+        let w = c.width().unwrap_or(0);
+        if used + w > max {
+            break;
+        }
+        used += w;
+        kept.push(c);
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
+}
+
+/// `text` cut to `max` columns, an ellipsis marking the cut.
+pub fn elide_right(text: &str, max: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let width = |c: char| c.width().unwrap_or(0);
+    if text.chars().map(width).sum::<usize>() <= max {
+        return text.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut used = 1; // the ellipsis
+    let mut out: String = text
+        .chars()
+        .take_while(|&c| {
+            used += width(c);
+            used <= max
+        })
+        .collect();
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_follows_the_selection_and_fills_the_view() {
+        assert_eq!(window(0, Some(3), 100, 10), 0);
+        assert_eq!(window(0, Some(10), 100, 10), 1);
+        assert_eq!(window(50, Some(49), 100, 10), 49);
+        assert_eq!(window(50, Some(55), 100, 10), 50);
+        // A shorter list (a filter) pulls the window back to fill the view.
+        assert_eq!(window(50, Some(2), 5, 10), 0);
+        assert_eq!(window(95, None, 100, 10), 90);
+        assert_eq!(window(7, None, 0, 0), 0);
+    }
+
+    #[test]
+    fn elide_right_keeps_the_start_within_the_width() {
+        assert_eq!(elide_right("sonnet", 6), "sonnet");
+        assert_eq!(elide_right("Reviews diffs", 8), "Reviews…");
+        assert_eq!(elide_right("技能技能", 5), "技能…");
+        assert_eq!(elide_right("abc", 0), "");
+    }
+
+    #[test]
+    fn elide_left_keeps_the_end_within_the_width() {
+        assert_eq!(elide_left("/a/b/skill", 20), "/a/b/skill");
+        assert_eq!(elide_left("/long/path/to/skill", 8), "…o/skill");
+        assert_eq!(elide_left("/x/技能", 5), "…技能");
+        assert_eq!(elide_left("/x/技能", 6), "…/技能");
+        assert_eq!(elide_left("abc", 1), "…");
+        assert_eq!(elide_left("abc", 0), "");
+    }
+}

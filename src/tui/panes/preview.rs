@@ -1,0 +1,282 @@
+//! The Preview pane: CAO's verdict on the selected skill, its findings and
+//! its SKILL.md rendered. Rendering happens in the update pass (on a worker
+//! thread for a big file), never while drawing.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::Sender;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::Paragraph;
+
+use crate::core::fsops;
+use crate::core::skill;
+use crate::core::store::{Entry, Status};
+use crate::core::text::sanitize_line;
+use crate::tui::AppEvent;
+use crate::tui::keymap::Cmd;
+use crate::tui::markdown::{Highlighter, Rendered, wrap_line};
+use crate::tui::panes::{self, Look, Pane};
+use crate::tui::theme::{NO_SYNTAX_THEME, Theme};
+
+/// SKILL.md files bigger than this render off the UI thread: a 500 KiB one
+/// takes about 100 ms the first time, several frames.
+const BACKGROUND_RENDER_BYTES: u64 = 64 * 1024;
+
+/// What a rendered preview depends on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PreviewKey {
+    path: PathBuf,
+    modified: Option<std::time::SystemTime>,
+    width: u16,
+    highlighted: bool,
+}
+
+#[derive(Default)]
+pub struct PreviewPane {
+    pub scroll: u16,
+    /// Where worker threads report finished previews; `None` (tests, tools)
+    /// renders every preview on the spot.
+    pub renders: Option<Sender<AppEvent>>,
+    area: Rect,
+    /// The preview being rendered on a worker thread.
+    rendering: Option<PreviewKey>,
+    cache: Option<(PreviewKey, Arc<Rendered>)>,
+    /// The spec lints of the selected folder: the listing skips them (they
+    /// walk every folder), so they are found for the one on screen only.
+    lints: Option<(PathBuf, Vec<String>)>,
+    /// What the update pass picked for the next frame.
+    header: Vec<Line<'static>>,
+    body: Arc<Rendered>,
+}
+
+impl PreviewPane {
+    pub fn on_cmd(&mut self, cmd: Cmd) {
+        if let Cmd::Move(m) = cmd {
+            self.scroll = panes::scroll(self.scroll, m, panes::page(panes::inner(self.area)));
+        }
+    }
+
+    /// Picks (and if need be renders) what shows for `entry` in `area`, and
+    /// clamps the scroll to it.
+    pub fn update(
+        &mut self,
+        area: Rect,
+        entry: Option<&Entry>,
+        theme: &Theme,
+        hl: &Arc<Highlighter>,
+    ) {
+        self.area = area;
+        if area.is_empty() {
+            return;
+        }
+        let inner = panes::inner(area);
+        let width = inner.width.saturating_sub(1);
+        self.header = match entry {
+            Some(e) => {
+                let lints = self.lints(e);
+                header(e, lints, theme, usize::from(width))
+            }
+            None => Vec::new(),
+        };
+        self.body = match entry {
+            Some(e) => self.fetch(&e.checked.path.join("SKILL.md"), width, theme, hl),
+            None => Arc::new(Rendered::default()),
+        };
+        let total = self.header.len() + self.body.lines.len();
+        let max = total.saturating_sub(usize::from(inner.height));
+        self.scroll = self.scroll.min(max.min(usize::from(u16::MAX)) as u16);
+    }
+
+    /// The lints of `e`'s folder, found once per selection and reload.
+    fn lints(&mut self, e: &Entry) -> &[String] {
+        let path = &e.checked.path;
+        if self.lints.as_ref().is_none_or(|(p, _)| p != path) {
+            let found = skill::check_candidate(path, true).map(|c| c.warnings);
+            self.lints = Some((path.clone(), found.unwrap_or_default()));
+        }
+        self.lints.as_ref().map_or(&[], |(_, l)| l)
+    }
+
+    /// The folders may have changed: find the lints again.
+    pub fn forget_lints(&mut self) {
+        self.lints = None;
+    }
+
+    /// The rendering of `skill_md` at `width`, made once per (file, mtime,
+    /// width) and plain until syntect has loaded. A big file renders on a
+    /// worker thread when the event loop listens for it; its old rendering,
+    /// or a note, shows meanwhile.
+    fn fetch(
+        &mut self,
+        skill_md: &Path,
+        width: u16,
+        theme: &Theme,
+        hl: &Arc<Highlighter>,
+    ) -> Arc<Rendered> {
+        let meta = std::fs::metadata(skill_md).ok();
+        let key = PreviewKey {
+            modified: meta.as_ref().and_then(|m| m.modified().ok()),
+            path: skill_md.to_path_buf(),
+            width,
+            highlighted: hl.is_ready(),
+        };
+        if let Some((k, r)) = &self.cache
+            && *k == key
+        {
+            return r.clone();
+        }
+        let big = meta.is_some_and(|m| m.len() > BACKGROUND_RENDER_BYTES);
+        if big && let Some(tx) = self.renders.clone() {
+            return self.render_in_background(key, tx, theme, hl);
+        }
+        let rendered = Arc::new(render_file(&key, theme, hl));
+        self.cache = Some((key, rendered.clone()));
+        rendered
+    }
+
+    fn render_in_background(
+        &mut self,
+        key: PreviewKey,
+        tx: Sender<AppEvent>,
+        theme: &Theme,
+        hl: &Arc<Highlighter>,
+    ) -> Arc<Rendered> {
+        if self.rendering.as_ref() != Some(&key) {
+            self.rendering = Some(key.clone());
+            let (theme, hl) = (theme.clone(), hl.clone());
+            std::thread::spawn(move || {
+                let rendered = Arc::new(render_file(&key, &theme, &hl));
+                let _ = tx.send(AppEvent::PreviewReady(Box::new((key, rendered))));
+            });
+        }
+        match &self.cache {
+            // The same file at another width or mtime: better than nothing.
+            Some((k, r)) if Some(&k.path) == self.rendering.as_ref().map(|r| &r.path) => r.clone(),
+            _ => Arc::new(Rendered {
+                lines: vec![Line::styled("rendering…", theme.dim)],
+            }),
+        }
+    }
+
+    /// A worker thread finished rendering a preview.
+    pub fn ready(&mut self, key: PreviewKey, rendered: Arc<Rendered>) {
+        if self.rendering.as_ref() == Some(&key) {
+            self.rendering = None;
+        }
+        self.cache = Some((key, rendered));
+    }
+
+    pub fn render(&self, frame: &mut Frame, area: Rect, look: &Look, entry: Option<&Entry>) {
+        if area.is_empty() {
+            return;
+        }
+        // Borders, " 2 ", "Preview · " and the trailing space take 16 columns.
+        let room = usize::from(area.width).saturating_sub(16);
+        let title = match entry {
+            Some(e) => format!(
+                "Preview · {}",
+                panes::elide_left(&sanitize_line(&e.checked.path.display().to_string()), room)
+            ),
+            None => "Preview".into(),
+        };
+        let block = panes::block(look, Pane::Preview, title);
+        let inner = block.inner(area);
+        frame.render_widget(block, area);
+        // Only the visible rows are cloned: a 500 KiB SKILL.md has thousands.
+        let visible: Vec<Line> = self
+            .header
+            .iter()
+            .chain(self.body.lines.iter())
+            .skip(usize::from(self.scroll))
+            .take(usize::from(inner.height))
+            .cloned()
+            .collect();
+        frame.render_widget(Paragraph::new(Text::from(visible)), inner);
+    }
+}
+
+/// The verdict and the findings above the rendered file.
+fn header(e: &Entry, lints: &[String], theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    let status = match e.status {
+        Status::Ok => Span::styled("✓ CAO loads this skill", theme.ok),
+        Status::Invalid => Span::styled("✗ CAO skips this folder", theme.error),
+        Status::Shadowed => Span::styled(
+            "◌ shadowed: an earlier folder of this name wins",
+            theme.warning,
+        ),
+    };
+    let mut lines = wrap_line(&Line::from(status), width);
+    for err in &e.checked.errors {
+        lines.extend(finding("✗", err, theme.error, width));
+    }
+    for w in lints {
+        lines.extend(finding("!", w, theme.warning, width));
+    }
+    lines.push(Line::default());
+    lines
+}
+
+/// A finding under the verdict: `  ✗ message`, wrapped with the message's
+/// later lines indented under its first.
+fn finding(mark: &str, text: &str, style: Style, width: usize) -> Vec<Line<'static>> {
+    let body = Line::styled(sanitize_line(text).into_owned(), style);
+    wrap_line(&body, width.saturating_sub(4).max(1))
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let lead = if i == 0 {
+                format!("  {mark} ")
+            } else {
+                "    ".into()
+            };
+            let mut spans = vec![Span::raw(lead)];
+            spans.extend(l.spans);
+            Line::from(spans).style(style)
+        })
+        .collect()
+}
+
+/// A SKILL.md rendered for the preview (plain when highlighting is not
+/// loaded yet), or its read error.
+fn render_file(key: &PreviewKey, theme: &Theme, hl: &Highlighter) -> Rendered {
+    match skill::read_doc(&key.path) {
+        Ok(doc) => {
+            let mut theme = theme.clone();
+            if !key.highlighted {
+                theme.syntax_theme = NO_SYNTAX_THEME.into();
+            }
+            Rendered::skill(&doc.pairs(), &doc.frontmatter.body, key.width, &theme, hl)
+        }
+        // The findings above already say why; show what can be shown.
+        Err(_) => Rendered {
+            lines: lossy_lines(&key.path, key.width, theme),
+        },
+    }
+}
+
+/// A SKILL.md that is not UTF-8, as plain text with each bad byte as `�`,
+/// so the user can find it; nothing for a file that cannot be read.
+fn lossy_lines(path: &Path, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    let Ok(bytes) = fsops::read_regular(path) else {
+        return Vec::new();
+    };
+    if std::str::from_utf8(&bytes).is_ok() {
+        return Vec::new();
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let mut lines = vec![
+        Line::styled("(not UTF-8: each invalid byte shows as �)", theme.dim),
+        Line::default(),
+    ];
+    for l in crate::core::text::sanitize(&text).lines() {
+        lines.extend(wrap_line(
+            &Line::raw(l.to_string()),
+            usize::from(width.max(1)),
+        ));
+    }
+    lines
+}

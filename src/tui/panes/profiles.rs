@@ -1,0 +1,329 @@
+//! The Profiles pane: the profiles, the selected one's detail, and its
+//! checklist of skills.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{List, ListItem, ListState, Paragraph, Wrap};
+
+use crate::core::catalog::Pattern;
+use crate::core::text::sanitize_line;
+use crate::tui::app::{Data, ProfileRow};
+use crate::tui::keymap::Cmd;
+use crate::tui::panes::{self, Look, Pane};
+use crate::tui::theme::Theme;
+
+/// How the selected profile gets one skill, for its checkbox.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tick {
+    Off,
+    /// Listed by exact name.
+    Exact,
+    /// Offered through these patterns only.
+    Pattern(Vec<String>),
+    /// The profile has no list: it gets every skill.
+    All,
+}
+
+/// Which part of the pane has the cursor.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Within {
+    #[default]
+    List,
+    Checklist,
+}
+
+#[derive(Default)]
+pub struct ProfilesPane {
+    pub sel: usize,
+    pub within: Within,
+    /// The cursor in the checklist, an index into the valid skills.
+    pub check_sel: usize,
+    pub offset: usize,
+    pub check_offset: usize,
+    pub list_area: Rect,
+    pub checklist_area: Rect,
+    detail_area: Rect,
+    /// How the selected profile picks skills, compiled once per profile
+    /// change; a checkbox is worked out only when it is on screen.
+    rule: Rule,
+}
+
+/// The selected profile's `skills:` value, ready to tick a skill.
+#[derive(Default)]
+enum Rule {
+    /// No profile, or one CAO cannot load.
+    #[default]
+    Nothing,
+    /// No list: every skill.
+    Every,
+    List(Vec<(String, Pattern)>),
+}
+
+impl Rule {
+    fn new(row: Option<&ProfileRow>) -> Rule {
+        match row.map(|r| &r.loaded) {
+            Some(Ok(p)) => match &p.skills {
+                None => Rule::Every,
+                Some(list) => {
+                    Rule::List(list.iter().map(|s| (s.clone(), Pattern::new(s))).collect())
+                }
+            },
+            _ => Rule::Nothing,
+        }
+    }
+
+    /// As `catalog::select` offers it: by any matching entry, an exact
+    /// name shown as such.
+    fn tick(&self, folder: &str) -> Tick {
+        let list = match self {
+            Rule::Nothing => return Tick::Off,
+            Rule::Every => return Tick::All,
+            Rule::List(list) => list,
+        };
+        let hits: Vec<String> = list
+            .iter()
+            .filter(|(_, p)| p.matches(folder))
+            .map(|(s, _)| s.clone())
+            .collect();
+        if hits.is_empty() {
+            Tick::Off
+        } else if list.iter().any(|(s, _)| s == folder) {
+            Tick::Exact
+        } else {
+            Tick::Pattern(hits)
+        }
+    }
+}
+
+/// What the app must do after a key or click in this pane.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Action {
+    None,
+    /// Another profile is selected: recompute its catalog.
+    Selected,
+    Toggle,
+}
+
+impl ProfilesPane {
+    pub fn in_checklist(&self) -> bool {
+        self.within == Within::Checklist
+    }
+
+    pub fn selected<'a>(&self, data: &'a Data) -> Option<&'a ProfileRow> {
+        data.profiles.get(self.sel)
+    }
+
+    pub fn on_cmd(&mut self, cmd: Cmd, data: &Data) -> Action {
+        match (self.within, cmd) {
+            (Within::List, Cmd::Open) => self.within = Within::Checklist,
+            (Within::List, Cmd::Move(m)) => {
+                let page = panes::page(self.list_area);
+                let sel = panes::move_in(self.sel, data.profiles.len(), m, page);
+                return self.select(sel);
+            }
+            (Within::Checklist, Cmd::Back) => self.within = Within::List,
+            (Within::Checklist, Cmd::Toggle) => return Action::Toggle,
+            (Within::Checklist, Cmd::Move(m)) => {
+                let page = panes::page(self.checklist_area);
+                self.check_sel = panes::move_in(self.check_sel, data.valid.len(), m, page);
+            }
+            _ => {}
+        }
+        Action::None
+    }
+
+    fn select(&mut self, sel: usize) -> Action {
+        if sel == self.sel {
+            return Action::None;
+        }
+        self.sel = sel;
+        Action::Selected
+    }
+
+    /// A click on a profile or a checkbox.
+    pub fn click(&mut self, at: Position, data: &Data) -> Action {
+        let row = |r: Rect, offset: usize| usize::from(at.y - r.y) + offset;
+        if self.list_area.contains(at) {
+            let i = row(self.list_area, self.offset);
+            self.within = Within::List;
+            if i < data.profiles.len() {
+                return self.select(i);
+            }
+        } else if self.checklist_area.contains(at) {
+            let i = row(self.checklist_area, self.check_offset);
+            if i < data.valid.len() {
+                self.within = Within::Checklist;
+                self.check_sel = i;
+            }
+        }
+        Action::None
+    }
+
+    /// Takes in the selected profile's list and clamps the cursors.
+    pub fn refresh(&mut self, data: &Data) {
+        self.sel = self.sel.min(data.profiles.len().saturating_sub(1));
+        self.check_sel = self.check_sel.min(data.valid.len().saturating_sub(1));
+        self.rule = Rule::new(self.selected(data));
+    }
+
+    /// How the selected profile gets the `n`th valid skill.
+    pub fn tick(&self, data: &Data, n: usize) -> Tick {
+        data.valid_skill(n)
+            .map_or(Tick::Off, |e| self.rule.tick(&e.folder))
+    }
+
+    /// Splits the pane into list, detail and checklist, and scrolls both
+    /// lists to their cursors.
+    pub fn update(&mut self, area: Rect, data: &Data, theme: &Theme) {
+        if area.is_empty() {
+            // Not shown: no click may land on where it was.
+            (self.list_area, self.checklist_area) = (Rect::default(), Rect::default());
+            return;
+        }
+        let inner = panes::inner(area);
+        let detail = detail(self.selected(data), theme, usize::from(inner.width));
+        // The path and the skills line wrap rather than hide each other.
+        let detail_height =
+            panes::wrapped_height(&detail.lines, inner.width).clamp(2, (inner.height / 3).max(2));
+        // The list gets a third, and whatever a short checklist leaves unused.
+        let checks = data.valid.len().min(usize::from(u16::MAX)) as u16;
+        let spare = inner
+            .height
+            .saturating_sub(detail_height.saturating_add(checks));
+        let list_height =
+            (data.profiles.len() as u16).clamp(1, (inner.height / 3).max(spare).max(1));
+        [self.list_area, self.detail_area, self.checklist_area] = Layout::vertical([
+            Constraint::Length(list_height),
+            Constraint::Length(detail_height),
+            Constraint::Min(0),
+        ])
+        .areas(inner);
+        self.offset = panes::window(
+            self.offset,
+            Some(self.sel),
+            data.profiles.len(),
+            list_height,
+        );
+        let sel = self.in_checklist().then_some(self.check_sel);
+        self.check_offset = panes::window(
+            self.check_offset,
+            sel,
+            data.valid.len(),
+            self.checklist_area.height,
+        );
+    }
+
+    pub fn render(&self, frame: &mut Frame, area: Rect, look: &Look, data: &Data) {
+        if area.is_empty() {
+            return;
+        }
+        let theme = look.theme;
+        let title = format!("Profiles ({})", data.profiles.len());
+        frame.render_widget(panes::block(look, Pane::Profiles, title), area);
+        let items: Vec<ListItem> = data
+            .profiles
+            .iter()
+            .map(|r| {
+                let broken = r.loaded.is_err();
+                ListItem::new(Line::from(vec![
+                    Span::styled(if broken { "✗ " } else { "  " }, theme.error),
+                    Span::raw(sanitize_line(&r.listed.name).into_owned()),
+                    Span::styled(format!("  {}", r.listed.location.source), theme.dim),
+                ]))
+            })
+            .collect();
+        let highlight = match self.within {
+            Within::Checklist => theme.accent.add_modifier(Modifier::BOLD),
+            Within::List => theme.selected,
+        };
+        let mut state = ListState::default()
+            .with_selected(Some(self.sel))
+            .with_offset(self.offset);
+        let list = List::new(items).highlight_style(highlight);
+        frame.render_stateful_widget(list, self.list_area, &mut state);
+        let detail = detail(
+            self.selected(data),
+            theme,
+            usize::from(self.detail_area.width),
+        );
+        let para = Paragraph::new(detail).wrap(Wrap { trim: false });
+        frame.render_widget(para, self.detail_area);
+        self.render_checklist(frame, look, data);
+    }
+
+    /// Only the rows on screen are built.
+    fn render_checklist(&self, frame: &mut Frame, look: &Look, data: &Data) {
+        let theme = look.theme;
+        let area = self.checklist_area;
+        let items: Vec<ListItem> = data
+            .valid_entries()
+            .skip(self.check_offset)
+            .take(usize::from(area.height))
+            .map(|e| {
+                let tick = self.rule.tick(&e.folder);
+                let (box_, style) = match tick {
+                    Tick::Off => ("[ ]", theme.checkbox_off),
+                    Tick::Exact => ("[x]", theme.checkbox_on),
+                    Tick::Pattern(_) => ("[*]", theme.pattern_match),
+                    Tick::All => ("[x]", theme.dim),
+                };
+                let mut spans = vec![
+                    Span::styled(format!("{box_} "), style),
+                    Span::raw(sanitize_line(e.name()).into_owned()),
+                ];
+                if let Tick::Pattern(p) = &tick {
+                    spans.push(Span::styled(
+                        format!("  via {}", sanitize_line(&p.join(", "))),
+                        theme.pattern_match,
+                    ));
+                }
+                ListItem::new(Line::from(spans))
+            })
+            .collect();
+        let sel = self.in_checklist().then_some(self.check_sel);
+        let mut state =
+            ListState::default().with_selected(sel.and_then(|s| s.checked_sub(self.check_offset)));
+        let list = List::new(items).highlight_style(theme.selected);
+        frame.render_stateful_widget(list, area, &mut state);
+    }
+}
+
+/// The selected profile's file, `skills:` value and other fields.
+fn detail(row: Option<&ProfileRow>, theme: &Theme, width: usize) -> Text<'static> {
+    let Some(row) = row else {
+        return Text::styled("no profiles: add one to the agent store", theme.dim);
+    };
+    let where_ = match &row.listed.location.path {
+        Some(p) => sanitize_line(&p.display().to_string()).into_owned(),
+        None => "built into CAO (read-only)".into(),
+    };
+    let skills = match &row.loaded {
+        Err(e) => Line::styled(format!("✗ {}", sanitize_line(e)), theme.error),
+        Ok(p) => match &p.skills {
+            None => Line::styled("skills: (not listed: every skill)", theme.dim),
+            Some(s) if s.is_empty() => Line::styled("skills: [] (no catalog)", theme.dim),
+            Some(s) => Line::styled(
+                format!("skills: {}", sanitize_line(&s.join(", "))),
+                theme.dim,
+            ),
+        },
+    };
+    let mut lines = vec![Line::styled(where_, theme.dim), skills];
+    // The other frontmatter fields after, one row each: they matter less
+    // than `skills` and are the first to go when the pane is short.
+    for (key, value) in row.fields.iter().filter(|(k, _)| k != "skills") {
+        let key = format!("{}: ", sanitize_line(key));
+        let room = width.saturating_sub(key.chars().count());
+        let mut first = sanitize_line(value.lines().next().unwrap_or("")).into_owned();
+        if value.trim_end().contains('\n') {
+            first.push_str(" …");
+        }
+        lines.push(Line::from(vec![
+            Span::styled(key, theme.accent),
+            Span::styled(panes::elide_right(&first, room), theme.dim),
+        ]));
+    }
+    Text::from(lines)
+}

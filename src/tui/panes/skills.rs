@@ -1,0 +1,274 @@
+//! The Skills pane: the listing, its fuzzy filter and the selection.
+
+use std::path::PathBuf;
+
+use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
+use nucleo_matcher::{Config, Matcher, Utf32String};
+use ratatui::Frame;
+use ratatui::crossterm::event::KeyEvent;
+use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{List, ListItem, ListState, Paragraph, Wrap};
+
+use crate::core::store::{Entry, Listing, Status};
+use crate::core::text::sanitize_line;
+use crate::tui::input::LineInput;
+use crate::tui::keymap::Cmd;
+use crate::tui::panes::{self, Look, Pane};
+
+#[derive(Default)]
+pub struct SkillsPane {
+    pub sel: usize,
+    pub filter: LineInput,
+    /// Indices into the listing's entries that pass the filter, best first.
+    pub filtered: Vec<usize>,
+    /// The first list row shown.
+    pub offset: usize,
+    /// Where the list rows were laid out, for clicks and PgUp/PgDn.
+    pub list_area: Rect,
+    /// "name description" of each entry, built once per reload: the filter
+    /// runs on every key and must not format 10,000 strings each time.
+    haystacks: Vec<Utf32String>,
+}
+
+/// What the app must do after a key in this pane.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Action {
+    None,
+    /// Another skill is selected: its preview starts at the top.
+    Selected,
+    Open,
+}
+
+impl SkillsPane {
+    /// A new listing: rebuilds the haystacks and the filter, keeping the
+    /// selection on `picked` (folder, dir, read from the old listing) when
+    /// it is still there. False when that skill went away.
+    pub fn set_listing(&mut self, listing: &Listing, picked: Option<(String, PathBuf)>) -> bool {
+        self.haystacks = listing
+            .entries
+            .iter()
+            .map(|e| Utf32String::from(format!("{} {}", e.name(), e.description())))
+            .collect();
+        self.apply_filter();
+        let kept = picked.and_then(|(folder, dir)| {
+            self.filtered.iter().position(|&i| {
+                let e = &listing.entries[i];
+                e.folder == folder && e.source_dir == dir
+            })
+        });
+        if let Some(pos) = kept {
+            self.sel = pos;
+        }
+        self.clamp();
+        kept.is_some()
+    }
+
+    /// Fuzzy filter over names and descriptions (nucleo's matcher).
+    pub fn apply_filter(&mut self) {
+        if self.filter.is_empty() {
+            self.filtered = (0..self.haystacks.len()).collect();
+            return;
+        }
+        let pattern = Pattern::parse(
+            self.filter.as_str(),
+            CaseMatching::Smart,
+            Normalization::Smart,
+        );
+        let mut matcher = Matcher::new(Config::DEFAULT);
+        let mut scored: Vec<(u32, usize)> = self
+            .haystacks
+            .iter()
+            .enumerate()
+            .filter_map(|(i, hay)| Some((pattern.score(hay.slice(..), &mut matcher)?, i)))
+            .collect();
+        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        self.filtered = scored.into_iter().map(|(_, i)| i).collect();
+    }
+
+    fn clamp(&mut self) {
+        self.sel = self.sel.min(self.filtered.len().saturating_sub(1));
+    }
+
+    pub fn selected<'a>(&self, listing: &'a Listing) -> Option<&'a Entry> {
+        self.filtered
+            .get(self.sel)
+            .and_then(|&i| listing.entries.get(i))
+    }
+
+    /// Selects the entry at `index` in the listing, if it is shown.
+    pub fn select_index(&mut self, index: usize) -> bool {
+        match self.filtered.iter().position(|&i| i == index) {
+            Some(pos) => {
+                self.sel = pos;
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn on_cmd(&mut self, cmd: Cmd) -> Action {
+        let before = self.sel;
+        match cmd {
+            Cmd::Back if !self.filter.is_empty() => self.clear_filter(),
+            Cmd::Open => return Action::Open,
+            Cmd::Move(m) => {
+                let page = panes::page(self.list_area);
+                self.sel = panes::move_in(self.sel, self.filtered.len(), m, page);
+            }
+            _ => {}
+        }
+        match before != self.sel {
+            true => Action::Selected,
+            false => Action::None,
+        }
+    }
+
+    /// A key typed in the filter; true when the query changed.
+    pub fn type_in_filter(&mut self, key: KeyEvent) -> bool {
+        let before = self.filter.as_str().to_string();
+        self.filter.key(key);
+        if self.filter.as_str() == before {
+            return false;
+        }
+        self.apply_filter();
+        // A new query: start at its best match.
+        self.sel = 0;
+        true
+    }
+
+    /// Shows every skill again, still on the one picked.
+    pub fn clear_filter(&mut self) {
+        let picked = self.filtered.get(self.sel).copied();
+        self.filter.clear();
+        self.apply_filter();
+        self.sel = picked.unwrap_or(0);
+    }
+
+    /// A click on a row; true when it selected another skill.
+    pub fn click(&mut self, at: Position) -> bool {
+        if !self.list_area.contains(at) {
+            return false;
+        }
+        let i = usize::from(at.y - self.list_area.y) + self.offset;
+        if i < self.filtered.len() && i != self.sel {
+            self.sel = i;
+            return true;
+        }
+        false
+    }
+
+    fn shows_filter(&self, filtering: bool) -> bool {
+        filtering || !self.filter.is_empty()
+    }
+
+    fn split(&self, area: Rect, filtering: bool) -> [Rect; 2] {
+        let rows = u16::from(self.shows_filter(filtering));
+        Layout::vertical([Constraint::Length(rows), Constraint::Min(0)]).areas(panes::inner(area))
+    }
+
+    /// Lays the list out in `area` and scrolls it to the selection.
+    pub fn update(&mut self, area: Rect, filtering: bool) {
+        if area.is_empty() {
+            // Not shown: no click may land on where it was.
+            self.list_area = Rect::default();
+            return;
+        }
+        let [_, list] = self.split(area, filtering);
+        self.list_area = list;
+        self.offset = panes::window(
+            self.offset,
+            Some(self.sel),
+            self.filtered.len(),
+            list.height,
+        );
+    }
+
+    pub fn render(
+        &self,
+        frame: &mut Frame,
+        area: Rect,
+        look: &Look,
+        listing: &Listing,
+        filtering: bool,
+    ) {
+        if area.is_empty() {
+            return;
+        }
+        let theme = look.theme;
+        let title = format!("Skills ({}/{})", self.filtered.len(), listing.entries.len());
+        frame.render_widget(panes::block(look, Pane::Skills, title), area);
+        let [filter_area, list_area] = self.split(area, filtering);
+        if self.shows_filter(filtering) {
+            let cursor = if filtering { "▏" } else { "" };
+            let line = Line::from(vec![
+                Span::styled("/", theme.accent),
+                Span::raw(with_cursor(&self.filter, cursor)),
+            ]);
+            frame.render_widget(Paragraph::new(line), filter_area);
+        }
+        let hint = if listing.entries.is_empty() {
+            "No skills in the store.\nPress S to seed the defaults, a to install a folder.".into()
+        } else if self.filtered.is_empty() {
+            format!(
+                "No skill matches “{}”.\nBackspace edits the filter, Esc clears it.",
+                sanitize_line(self.filter.as_str())
+            )
+        } else {
+            return self.render_rows(frame, list_area, look, listing);
+        };
+        let para = Paragraph::new(hint)
+            .style(theme.dim)
+            .wrap(Wrap { trim: true });
+        frame.render_widget(para, list_area);
+    }
+
+    /// Only the rows on screen are built.
+    fn render_rows(&self, frame: &mut Frame, area: Rect, look: &Look, listing: &Listing) {
+        let theme = look.theme;
+        let end = self
+            .filtered
+            .len()
+            .min(self.offset + usize::from(area.height));
+        let items: Vec<ListItem> = self.filtered[self.offset.min(end)..end]
+            .iter()
+            .map(|&i| {
+                let e = &listing.entries[i];
+                let style = match e.status {
+                    Status::Ok => theme.ok,
+                    Status::Invalid => theme.invalid_mark,
+                    Status::Shadowed => theme.shadowed_mark,
+                };
+                let name_style = if e.status == Status::Ok {
+                    theme.base
+                } else {
+                    style
+                };
+                let desc = e.description().lines().next().unwrap_or("");
+                ListItem::new(Line::from(vec![
+                    Span::styled(format!("{} ", mark(e.status)), style),
+                    Span::styled(sanitize_line(e.name()).into_owned(), name_style),
+                    Span::styled(format!("  {}", sanitize_line(desc)), theme.dim),
+                ]))
+            })
+            .collect();
+        let mut state = ListState::default().with_selected(self.sel.checked_sub(self.offset));
+        let list = List::new(items).highlight_style(theme.selected);
+        frame.render_stateful_widget(list, area, &mut state);
+    }
+}
+
+/// A field's text, sanitized, with `mark` where the cursor is.
+pub fn with_cursor(input: &LineInput, mark: &str) -> String {
+    let (before, after) = input.split();
+    format!("{}{mark}{}", sanitize_line(before), sanitize_line(after))
+}
+
+/// A skill's status mark.
+pub fn mark(status: Status) -> &'static str {
+    match status {
+        Status::Ok => "✓",
+        Status::Invalid => "✗",
+        Status::Shadowed => "◌",
+    }
+}
