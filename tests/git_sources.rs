@@ -237,6 +237,9 @@ fn check_reports_each_state_with_one_ls_remote_per_repo_and_ref() {
         .count();
     // git traces the built-in twice (the command line and the run).
     assert!(calls > 0 && calls <= 2, "{calls} ls-remote lines");
+    let twice: serde_json::Value =
+        serde_json::from_str(&f.ok(&["check", "--json", "beta", "beta"])).unwrap();
+    assert_eq!(twice.as_array().unwrap().len(), 1, "{twice}");
     let (code, _, err) = f.run(&["check", "nope"]);
     assert_eq!(code, 1);
     assert!(err.contains("'nope' is not in"), "{err}");
@@ -367,6 +370,11 @@ fn bad_sources_are_refused_with_one_line_and_nothing_left() {
         )
         .unwrap();
     });
+    f.repo("loop", |w| {
+        write_skill(&w.join("loop"), "loop", "x\n");
+        fs::create_dir_all(w.join("loop/sub")).unwrap();
+        std::os::unix::fs::symlink("..", w.join("loop/sub/up")).unwrap();
+    });
     write_skill(&f.root.join("outside/s"), "s", "not in the repo\n");
     let outside = f.root.join("outside");
     f.repo("escape", |w| {
@@ -392,6 +400,11 @@ fn bad_sources_are_refused_with_one_line_and_nothing_left() {
         (&["add", "o/r/no/such/dir"], &[], "no folder 'no/such/dir'"),
         (&["add", "o/leaky"], &[], "points outside the skill folder"),
         (&["add", "o/escape/out"], &[], "no folder 'out'"),
+        (
+            &["add", "o/loop"],
+            &[],
+            "sub/up is a symlink to a folder that holds it",
+        ),
         (&["add", "o/big"], &[], "3.0 MiB"),
         (&["add", "o/broken"], &[], "would not load in CAO"),
         (
@@ -424,6 +437,12 @@ fn a_broken_lock_or_a_vanished_commit_is_one_clear_line() {
     assert!(
         err.contains("is no longer in https://github.com/o/r"),
         "{err}"
+    );
+    let typo = f.root.join("team.lokc");
+    f.refused(
+        &["sync", "--lock", typo.to_str().unwrap()],
+        &[],
+        "no lock file at",
     );
     let lock = f.home.join("skilltui.lock");
     let text = fs::read_to_string(&lock).unwrap();
@@ -480,4 +499,60 @@ fn a_fetch_reports_progress_and_a_cancelled_one_leaves_nothing() {
     let cancel = Arc::new(AtomicBool::new(true));
     let e = git::fetch(&spec, &mut |_| {}, Some(&cancel)).err().unwrap();
     assert!(e.contains("cancelled"), "{e}");
+}
+
+#[test]
+fn a_killed_fetch_leaves_its_staging_folder_to_the_next_one() {
+    let f = Fixture::new();
+    f.repo("r", two_skills);
+    let mut gone = Command::new("true").spawn().unwrap();
+    gone.wait().unwrap();
+    let orphan = f.scratch.join(format!("skilltui-git-{}-x/r", gone.id()));
+    let live = f
+        .scratch
+        .join(format!("skilltui-git-{}-x", std::process::id()));
+    fs::create_dir_all(&orphan).unwrap();
+    fs::create_dir_all(&live).unwrap();
+    f.ok(&["add", "o/r", "--skill", "alpha"]);
+    let left: Vec<_> = fs::read_dir(&f.scratch)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(left, [live]);
+}
+
+#[test]
+fn an_annotated_tag_sharing_a_branch_name_checks_current() {
+    let f = Fixture::new();
+    let work = f.repo("r", two_skills);
+    git_in(&work, &["tag", "-a", "x", "-m", "release x"]);
+    let tagged = git_in(&work, &["rev-parse", "HEAD"]);
+    write_skill(&work.join("skills/alpha"), "alpha", "on the branch\n");
+    f.commit(&work, "second");
+    git_in(&work, &["branch", "x"]);
+    git_in(
+        &work,
+        &["push", "-q", "origin", "refs/heads/x", "refs/tags/x"],
+    );
+    f.ok(&["add", "o/r@x", "--skill", "alpha"]);
+    // git fetch takes the tag, so the pin and ls-remote must agree on it.
+    assert!(f.lock().contains(&format!("commit = \"{tagged}\"")));
+    assert_eq!(f.status(&["alpha"])["alpha"], "current");
+}
+
+#[test]
+fn an_update_killed_before_it_repinned_is_finished_by_the_next_one() {
+    let f = Fixture::new();
+    let work = f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--skill", "alpha"]);
+    write_skill(&work.join("skills/alpha"), "alpha", "alpha v2\n");
+    let tip = f.commit(&work, "second");
+    f.push(&work);
+    // What a kill between the store's rename and the lock write leaves:
+    // the new content installed, the lock still on the old pin.
+    write_skill(&f.home.join("skills/alpha"), "alpha", "alpha v2\n");
+    assert_eq!(f.status(&[])["alpha"], "modified");
+    assert!(f.ok(&["update"]).contains("alpha: current"));
+    assert!(f.lock().contains(&format!("commit = \"{tip}\"")));
+    assert_eq!(f.status(&[])["alpha"], "current");
 }

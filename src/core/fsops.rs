@@ -210,10 +210,12 @@ fn copy_tree(
         let link = fs::symlink_metadata(&from)
             .map(|m| m.file_type().is_symlink())
             .unwrap_or(false);
-        let refused = links == Links::StayInside && link;
-        if refused && !crate::core::skill::symlink_stays_inside(root, &from) {
+        let problem = (links == Links::StayInside && link)
+            .then(|| crate::core::skill::symlink_problem(root, &from))
+            .flatten();
+        if let Some(why) = problem {
             return Err(format!(
-                "{} is a symlink that points outside the skill folder: replace it with the file itself",
+                "{} {why}: replace it with the file itself",
                 from.display()
             ));
         }

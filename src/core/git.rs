@@ -139,34 +139,51 @@ pub fn ls_remote(url: &str, reference: Option<&str>) -> Result<String, String> {
         return Ok(r.to_ascii_lowercase());
     }
     let pattern = reference.unwrap_or("HEAD");
-    let out =
-        run(&["ls-remote", "--", url, pattern], None).map_err(|e| explain(url, reference, &e))?;
-    pick_ref(&out, pattern).ok_or_else(|| unknown_ref(url, pattern))
+    // ls-remote matches patterns on whole names, so a tag's peeled line
+    // (`v1^{}`) needs a pattern of its own.
+    let peeled = format!("{pattern}^{{}}");
+    let out = run(&["ls-remote", "--", url, pattern, &peeled], None)
+        .map_err(|e| explain(url, reference, &e))?;
+    pick_ref(&out, pattern).ok_or_else(|| unknown_ref(url, reference))
 }
 
-/// Picks the line for `pattern` in ls-remote output: an exact HEAD, a
-/// branch, a tag's commit (peeled), then any other match.
+/// Picks the commit `git fetch origin PATTERN` would get from an
+/// ls-remote listing: git's own order for a short name (as is, `refs/`,
+/// `refs/tags/`, `refs/heads/`, `refs/remotes/`), a tag peeled to its commit.
 fn pick_ref(listing: &str, pattern: &str) -> Option<String> {
     let rows: Vec<(&str, &str)> = listing.lines().filter_map(|l| l.split_once('\t')).collect();
-    let wanted = [
+    let full_names = [
         pattern.to_string(),
-        format!("refs/heads/{pattern}"),
-        format!("refs/tags/{pattern}^{{}}"),
+        format!("refs/{pattern}"),
         format!("refs/tags/{pattern}"),
+        format!("refs/heads/{pattern}"),
+        format!("refs/remotes/{pattern}"),
+        format!("refs/remotes/{pattern}/HEAD"),
     ];
-    wanted
+    let find = |name: &str| rows.iter().find(|(_, n)| *n == name).map(|(sha, _)| sha);
+    full_names
         .iter()
-        .find_map(|w| rows.iter().find(|(_, name)| name == w))
-        .or(rows.first())
-        .map(|(sha, _)| sha.to_string())
+        .find_map(|n| find(&format!("{n}^{{}}")).or_else(|| find(n)))
+        .map(|sha| sha.to_string())
 }
 
-fn unknown_ref(url: &str, reference: &str) -> String {
-    format!(
-        "unknown ref '{}' in {}: give a branch, a tag or a commit the repository has",
-        sanitize_line(reference),
-        sanitize_line(url)
-    )
+fn unknown_ref(url: &str, reference: Option<&str>) -> String {
+    let url = sanitize_line(url);
+    let Some(r) = reference else {
+        return format!(
+            "{url} has no default branch (is it empty?): name a branch, tag or commit with @REF"
+        );
+    };
+    // Like an abbreviated id: hex, with a letter (not a date or a number).
+    let abbreviated = r.len() >= 7
+        && r.bytes().all(|b| b.is_ascii_hexdigit())
+        && r.bytes().any(|b| b.is_ascii_alphabetic());
+    let what = if abbreviated {
+        "a commit is named by its full 40-character id"
+    } else {
+        "give a branch, a tag or a commit the repository has"
+    };
+    format!("unknown ref '{}' in {url}: {what}", sanitize_line(r))
 }
 
 /// Turns git's own failure line into one line that says what to do.
@@ -192,7 +209,7 @@ fn explain(url: &str, reference: Option<&str>, git_line: &str) -> String {
             Some(c) => format!(
                 "commit {c} is no longer in {url_shown} (history was rewritten): `skilltui update` re-pins to the ref's tip"
             ),
-            None => unknown_ref(url, reference.unwrap_or("HEAD")),
+            None => unknown_ref(url, reference),
         };
     }
     if lower.contains("not found")
@@ -215,9 +232,11 @@ pub fn fetch(
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&Cancel>,
 ) -> Result<Checkout, String> {
+    let temp = std::env::temp_dir();
+    remove_orphans(&temp);
     let dir = tempfile::Builder::new()
-        .prefix("skilltui-git-")
-        .tempdir()
+        .prefix(&format!("{STAGING_PREFIX}{}-", std::process::id()))
+        .tempdir_in(&temp)
         .map_err(|e| format!("cannot create a staging folder for git: {e}"))?;
     let name = repo_name(spec.url);
     let repo = dir.path().join(&name);
@@ -264,6 +283,43 @@ pub fn fetch(
     std::fs::remove_dir_all(repo.join(".git"))
         .map_err(|e| format!("cannot clean the staging folder {}: {e}", repo.display()))?;
     Ok(Checkout { dir, name, commit })
+}
+
+/// Staging folders are named `skilltui-git-PID-…` after the process that
+/// owns them.
+const STAGING_PREFIX: &str = "skilltui-git-";
+
+/// Removes the staging folders of processes that are gone (killed before
+/// their checkout was dropped); a live process's folder, or another user's,
+/// is left alone.
+fn remove_orphans(temp: &Path) {
+    let Ok(entries) = std::fs::read_dir(temp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let owner = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(STAGING_PREFIX))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<i32>().ok());
+        if owner.is_some_and(|pid| pid > 0 && !process_exists(pid)) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+#[cfg(unix)]
+fn process_exists(pid: i32) -> bool {
+    // SAFETY: signal 0 only asks whether the process exists.
+    let gone = unsafe { libc::kill(pid, 0) } != 0
+        && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+    !gone
+}
+
+#[cfg(not(unix))]
+fn process_exists(_pid: i32) -> bool {
+    true
 }
 
 /// The last segment of a repository URL without `.git`, as a folder name.
@@ -406,11 +462,15 @@ mod tests {
     }
 
     #[test]
-    fn ls_remote_rows_prefer_branches_then_peeled_tags() {
+    fn ls_remote_rows_pick_what_fetch_gets() {
+        // fetch takes the tag over a branch of the same name, peeled.
         let listing = "aaa\trefs/heads/v1\nbbb\trefs/tags/v1\nccc\trefs/tags/v1^{}\n";
-        assert_eq!(pick_ref(listing, "v1").as_deref(), Some("aaa"));
-        let tags = "bbb\trefs/tags/v2\nccc\trefs/tags/v2^{}\n";
-        assert_eq!(pick_ref(tags, "v2").as_deref(), Some("ccc"));
+        assert_eq!(pick_ref(listing, "v1").as_deref(), Some("ccc"));
+        let light = "aaa\trefs/heads/v1\nddd\trefs/tags/v1\n";
+        assert_eq!(pick_ref(light, "v1").as_deref(), Some("ddd"));
+        assert_eq!(pick_ref(listing, "refs/heads/v1").as_deref(), Some("aaa"));
+        // A pattern matching only a longer name is not what fetch takes.
+        assert_eq!(pick_ref("eee\trefs/heads/feature/x\n", "x"), None);
         assert_eq!(pick_ref("", "v2"), None);
     }
 
@@ -433,6 +493,14 @@ mod tests {
         assert!(e.starts_with("cannot reach"), "{e}");
         let e = explain("u", Some("nope"), "fatal: couldn't find remote ref nope");
         assert!(e.starts_with("unknown ref 'nope'"), "{e}");
+        let e = explain(
+            "u",
+            Some("abc1234"),
+            "fatal: couldn't find remote ref abc1234",
+        );
+        assert!(e.ends_with("full 40-character id"), "{e}");
+        let e = explain("u", None, "fatal: couldn't find remote ref HEAD");
+        assert!(e.starts_with("u has no default branch"), "{e}");
         let stderr = "hint: x\nfatal: 'p' does not appear to be a git repository\nfatal: Could not read from remote repository.\n";
         assert_eq!(
             first_error(stderr),

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::core::error::WriteError;
 use crate::core::fsops;
 use crate::core::store::{self, Home};
 
@@ -42,14 +43,19 @@ struct FileFormat {
     skills: BTreeMap<String, Entry>,
 }
 
-/// A lock file as read, with the bytes it held (to detect a concurrent
-/// writer before replacing it).
+/// A lock file as read, with the bytes and entries it held (to detect a
+/// concurrent writer and carry only this process's changes over its).
 #[derive(Clone, Debug)]
 pub struct Lock {
     pub path: PathBuf,
     pub skills: BTreeMap<String, Entry>,
     read_bytes: Vec<u8>,
+    read_skills: BTreeMap<String, Entry>,
 }
+
+/// How often a write re-reads the file after losing a race with another
+/// writer before it gives up.
+const WRITE_TRIES: usize = 5;
 
 pub fn default_path(home: &Home) -> PathBuf {
     home.root.join(FILE_NAME)
@@ -66,23 +72,63 @@ impl Lock {
         let skills = parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(Lock {
             path: path.to_path_buf(),
+            read_skills: skills.clone(),
             skills,
             read_bytes: bytes,
         })
     }
 
-    /// Writes the lock atomically, refusing if the file changed since it
-    /// was read.
+    /// Writes this process's changes atomically. When another process
+    /// wrote the file since it was read (two `update`s at once), the
+    /// entries it wrote are kept and only the ones changed here replace
+    /// theirs: the store already holds what both installed.
     pub fn write(&mut self) -> Result<(), String> {
-        let text = render(&self.skills);
-        // No churn: an unchanged lock, or no lock at all for no git skills.
-        let absent_and_empty = self.skills.is_empty() && self.read_bytes.is_empty();
-        if absent_and_empty || text.as_bytes() == self.read_bytes {
+        let mut lost_race = String::new();
+        for _ in 0..WRITE_TRIES {
+            let now = Lock::read(&self.path)?;
+            let skills = self.changes_over(now.skills);
+            let text = render(&skills);
+            // No churn: an unchanged lock, or no lock at all for no git skills.
+            let absent_and_empty = skills.is_empty() && now.read_bytes.is_empty();
+            let unchanged = absent_and_empty || text.as_bytes() == now.read_bytes;
+            if !unchanged {
+                match fsops::atomic_write(&self.path, text.as_bytes(), Some(&now.read_bytes)) {
+                    Ok(()) => {}
+                    Err(e @ WriteError::ChangedOnDisk(_)) => {
+                        lost_race = e.to_string();
+                        continue;
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            self.read_bytes = if unchanged {
+                now.read_bytes
+            } else {
+                text.into_bytes()
+            };
+            self.read_skills = skills.clone();
+            self.skills = skills;
             return Ok(());
         }
-        fsops::atomic_write(&self.path, text.as_bytes(), Some(&self.read_bytes))?;
-        self.read_bytes = text.into_bytes();
-        Ok(())
+        Err(lost_race)
+    }
+
+    /// `theirs` with every entry this process added, replaced or removed
+    /// since the read applied to it.
+    fn changes_over(&self, mut theirs: BTreeMap<String, Entry>) -> BTreeMap<String, Entry> {
+        let names = self.skills.keys().chain(self.read_skills.keys());
+        for name in names {
+            match (self.skills.get(name), self.read_skills.get(name)) {
+                (ours, read) if ours == read => {}
+                (Some(e), _) => {
+                    theirs.insert(name.clone(), e.clone());
+                }
+                (None, _) => {
+                    theirs.remove(name);
+                }
+            }
+        }
+        theirs
     }
 }
 
@@ -219,6 +265,14 @@ mod tests {
                 ..good.clone()
             },
             Entry {
+                source: "ext::sh -c touch% /tmp/x".into(),
+                ..good.clone()
+            },
+            Entry {
+                source: "fd::3".into(),
+                ..good.clone()
+            },
+            Entry {
                 reference: Some("-x".into()),
                 ..good.clone()
             },
@@ -261,18 +315,35 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_lock_names_its_line_and_a_concurrent_change_is_kept() {
+    fn a_bad_lock_names_its_line() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join(FILE_NAME);
         std::fs::write(&path, "version = 1\n\n[skills.a]\nsource = \n").unwrap();
         let e = Lock::read(&path).unwrap_err();
         assert!(e.contains("line 4"), "{e}");
-        std::fs::write(&path, "version = 1\n").unwrap();
-        let mut lock = Lock::read(&path).unwrap();
-        std::fs::write(&path, "version = 1\n# a teammate's edit\n").unwrap();
-        lock.skills.insert("a".into(), entry(&"c".repeat(40)));
-        assert!(lock.write().unwrap_err().contains("changed on disk"));
-        assert!(std::fs::read_to_string(&path).unwrap().contains("teammate"));
+    }
+
+    #[test]
+    fn two_writers_from_one_read_keep_each_others_entries() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join(FILE_NAME);
+        let mut seed = Lock::read(&path).unwrap();
+        seed.skills.insert("gone".into(), entry(&"0".repeat(40)));
+        seed.skills.insert("kept".into(), entry(&"0".repeat(40)));
+        seed.write().unwrap();
+        let mut first = Lock::read(&path).unwrap();
+        let mut second = Lock::read(&path).unwrap();
+        first.skills.insert("a".into(), entry(&"a".repeat(40)));
+        first.skills.remove("gone");
+        first.write().unwrap();
+        second.skills.insert("b".into(), entry(&"b".repeat(40)));
+        second.write().unwrap();
+        let names: Vec<String> = Lock::read(&path).unwrap().skills.into_keys().collect();
+        assert_eq!(names, ["a", "b", "kept"]);
+        // A file that no longer parses is not written over.
+        std::fs::write(&path, "version = 1\n[skills.x]\nsource = \n").unwrap();
+        second.skills.insert("c".into(), entry(&"c".repeat(40)));
+        assert!(second.write().unwrap_err().contains("line 3"));
     }
 
     #[test]

@@ -231,7 +231,10 @@ fn selected(lock: &Lock, names: &[String]) -> Result<Vec<(String, Entry)>, Strin
             .map(|(n, e)| (n.clone(), e.clone()))
             .collect());
     }
-    names
+    let mut unique = names.to_vec();
+    unique.sort();
+    unique.dedup();
+    unique
         .iter()
         .map(|n| match lock.skills.get(n) {
             Some(e) => Ok((n.clone(), e.clone())),
@@ -336,51 +339,47 @@ pub fn update(
     let mut out = Vec::new();
     let mut todo: Groups = BTreeMap::new();
     for (name, entry) in chosen {
-        if local_status(home, &name, &entry) == Status::Modified && !force {
-            out.push(Outcome {
-                result: Err(format!(
-                    "'{}' was modified locally: your edits were kept; `skilltui update {0} --force` replaces them",
-                    sanitize_line(&name)
-                )),
-                name,
-            });
-            continue;
-        }
         let key = (entry.source.clone(), entry.reference.clone());
         todo.entry(key).or_default().push((name, entry));
     }
     for ((url, reference), items) in todo {
-        apply_group(
-            home,
-            &mut lock,
-            &url,
-            reference.as_deref(),
-            &items,
-            progress,
-            &mut out,
-        );
+        let group = Group {
+            url: &url,
+            reference: reference.as_deref(),
+            items: &items,
+            keep_edits: !force,
+        };
+        apply_group(home, &mut lock, &group, progress, &mut out);
     }
     lock.write()?;
     Ok(out)
 }
 
-/// Fetches `url` at `reference` once and installs each item from it.
+/// Locked skills fetched together from one repository at one ref.
+struct Group<'a> {
+    url: &'a str,
+    reference: Option<&'a str>,
+    items: &'a [(String, Entry)],
+    /// Refuse to replace a skill edited since it was pinned.
+    keep_edits: bool,
+}
+
+/// Fetches the group's repository once and installs each item from it.
 fn apply_group(
     home: &Home,
     lock: &mut Lock,
-    url: &str,
-    reference: Option<&str>,
-    items: &[(String, Entry)],
+    group: &Group,
     progress: &mut dyn FnMut(Progress),
     out: &mut Vec<Outcome>,
 ) {
+    let items = group.items;
     let sub = match items {
         [(_, e)] => e.path.as_str(),
         _ => "",
     };
     let spec = FetchSpec {
-        url,
-        reference,
+        url: group.url,
+        reference: group.reference,
         sub,
     };
     let checkout = match git::fetch(&spec, progress, None) {
@@ -394,7 +393,7 @@ fn apply_group(
         }
     };
     for (name, entry) in items {
-        let result = install_locked(home, &checkout, name, entry);
+        let result = install_locked(home, &checkout, name, entry, group.keep_edits);
         if let Ok((_, pinned)) = &result {
             lock.skills.insert(name.clone(), pinned.clone());
         }
@@ -406,14 +405,18 @@ fn apply_group(
 }
 
 /// Installs one locked skill from a checkout, unless the store already
-/// holds that commit's content; returns what it did and the new pin.
+/// holds that commit's content (also after an update killed before it
+/// re-pinned); returns what it did and the new pin. With `keep_edits`, a
+/// skill changed since it was pinned is refused.
 fn install_locked(
     home: &Home,
     checkout: &Checkout,
     name: &str,
     entry: &Entry,
+    keep_edits: bool,
 ) -> Result<(Done, Entry), String> {
     let dest = home.skills_dir().join(store::check_name(name)?);
+    let shown = sanitize_line(name);
     let (folder, found) = locked_found(home, checkout, name, entry)?;
     if let Some(why) = refusal(&found, true) {
         return Err(why);
@@ -425,6 +428,11 @@ fn install_locked(
     };
     if found.state == StoreState::Same {
         return Ok((Done::Current, pinned(lock::content_hash(&dest)?)));
+    }
+    if keep_edits && local_status(home, name, entry) == Status::Modified {
+        return Err(format!(
+            "'{shown}' was modified locally: your edits were kept; `skilltui update {shown} --force` replaces them"
+        ));
     }
     let changes = (found.state == StoreState::Different).then(|| changes::between(&dest, &folder));
     store::add(home, &folder, true)?;
@@ -520,6 +528,13 @@ pub fn sync(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Synced, String> {
     let home_path = lock::default_path(home);
+    // A missing home lock is an empty one; a missing named one is a typo.
+    if let Some(path) = lock_file.filter(|p| fs::symlink_metadata(p).is_err()) {
+        return Err(format!(
+            "no lock file at {}: give the path of a skilltui.lock, such as your team's committed one",
+            path.display()
+        ));
+    }
     let wanted = Lock::read(lock_file.unwrap_or(&home_path))?;
     let mut pins = Lock::read(&home_path)?;
     let mut outcomes = Vec::new();
@@ -552,15 +567,14 @@ pub fn sync(
             .push((name.clone(), entry.clone()));
     }
     for ((url, commit), items) in todo {
-        apply_group(
-            home,
-            &mut pins,
-            &url,
-            commit.as_deref(),
-            &items,
-            progress,
-            &mut outcomes,
-        );
+        // Edits were weighed above, against both locks.
+        let group = Group {
+            url: &url,
+            reference: commit.as_deref(),
+            items: &items,
+            keep_edits: false,
+        };
+        apply_group(home, &mut pins, &group, progress, &mut outcomes);
     }
     pins.write()?;
     let unlocked = store::list(home, false)

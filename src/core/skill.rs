@@ -526,10 +526,8 @@ fn walk(
             .display()
             .to_string();
         if meta.file_type().is_symlink() {
-            if !symlink_stays_inside(root, &path) {
-                warnings.push(format!(
-                    "{rel} is a symlink that points outside the skill folder"
-                ));
+            if let Some(why) = symlink_problem(root, &path) {
+                warnings.push(format!("{rel} {why}"));
             }
             continue;
         }
@@ -548,18 +546,53 @@ fn walk(
     }
 }
 
-/// True when the link resolves to a path inside `root` (a dangling or
-/// looping link does not).
-pub fn symlink_stays_inside(root: &Path, link: &Path) -> bool {
-    let (Ok(root), Ok(target)) = (fs::canonicalize(root), fs::canonicalize(link)) else {
-        return false;
+/// Why a symlink inside `root` cannot be copied as what it points to, or
+/// `None` when it resolves to a file or a folder inside `root` that does
+/// not hold the link (which copying would follow forever).
+pub fn symlink_problem(root: &Path, link: &Path) -> Option<&'static str> {
+    let Ok(target) = fs::canonicalize(link) else {
+        return Some("is a symlink that leads nowhere (a missing target or a loop of links)");
     };
-    target.starts_with(root)
+    if !fs::canonicalize(root).is_ok_and(|r| target.starts_with(r)) {
+        return Some("is a symlink that points outside the skill folder");
+    }
+    let parent = link.parent().and_then(|p| fs::canonicalize(p).ok());
+    if target.is_dir() && parent.is_some_and(|p| p.starts_with(&target)) {
+        return Some("is a symlink to a folder that holds it (a loop)");
+    }
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_that_loop_or_lead_nowhere_are_named() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("s");
+        fs::create_dir_all(root.join("sub/deeper")).unwrap();
+        fs::write(root.join("f.md"), "x").unwrap();
+        symlink("..", root.join("sub/deeper/up")).unwrap();
+        symlink(".", root.join("self")).unwrap();
+        symlink("b", root.join("a")).unwrap();
+        symlink("a", root.join("b")).unwrap();
+        symlink("../sub/deeper", root.join("sub/side")).unwrap();
+        symlink("f.md", root.join("file-link")).unwrap();
+        let mut lints = folder_lints(&root);
+        lints.sort();
+        assert_eq!(
+            lints,
+            [
+                "a is a symlink that leads nowhere (a missing target or a loop of links)",
+                "b is a symlink that leads nowhere (a missing target or a loop of links)",
+                "self is a symlink to a folder that holds it (a loop)",
+                "sub/deeper/up is a symlink to a folder that holds it (a loop)",
+            ]
+        );
+    }
 
     fn folder(name: &str, skill_md: &[u8]) -> (tempfile::TempDir, PathBuf) {
         let tmp = tempfile::tempdir().unwrap();

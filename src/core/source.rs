@@ -58,13 +58,24 @@ pub fn parse(text: &str, user_home: &Path) -> Result<Source, String> {
 /// Refuses what git would read as an option, and a sub path that climbs
 /// out of the repository. The lock file's entries are checked the same way.
 pub fn check_git_parts(url: &str, reference: Option<&str>, sub: &str) -> Result<(), String> {
-    if url.is_empty() || url.starts_with('-') {
+    // Only the transports SOURCE is parsed into: a teammate's lock must not
+    // reach git's `ext::` or other remote helpers.
+    let known = URL_SCHEMES.iter().any(|s| url.starts_with(s)) || scp_like(url).is_some();
+    if !known || url.starts_with('-') {
         return Err(format!(
             "'{}' is not a repository URL: give https://, ssh://, git@host:path or owner/repo",
             crate::core::text::sanitize_line(url)
         ));
     }
-    if let Some(r) = reference.filter(|r| r.starts_with('-') || r.contains("..")) {
+    // git's own ref-name rules, so a bad ref is named as one, not as a
+    // refspec error from the fetch.
+    let bad_ref = |r: &&str| {
+        r.starts_with('-')
+            || r.contains("..")
+            || r.contains("@{")
+            || r.chars().any(|c| c.is_control() || " ~^:?*[\\".contains(c))
+    };
+    if let Some(r) = reference.filter(bad_ref) {
         return Err(format!(
             "'{}' is not a ref: give a branch, a tag or a commit id",
             crate::core::text::sanitize_line(r)
@@ -108,11 +119,17 @@ fn parse_url(text: &str, scheme: &str) -> Result<GitSource, String> {
     }
     let base = format!("{scheme}{authority}");
     let segments: Vec<&str> = path.split('/').collect();
-    // GitLab: .../-/tree/REF/path; GitHub: owner/repo/tree/REF/path.
+    // GitLab: .../-/tree/REF/path; GitHub: owner/repo/tree/REF/path; a
+    // page of a file (`blob`) names the folder it is in.
+    let browse = |i: usize| matches!(segments.get(i), Some(&"tree" | &"blob"));
     let tree_at = match segments.iter().position(|s| *s == "-") {
-        Some(i) if segments.get(i + 1) == Some(&"tree") => Some((i, i + 2)),
-        _ if authority.ends_with("github.com") && segments.get(2) == Some(&"tree") => Some((2, 3)),
+        Some(i) if browse(i + 1) => Some((i, i + 2)),
+        _ if authority.ends_with("github.com") && browse(2) => Some((2, 3)),
         _ => None,
+    };
+    let segments = match segments.split_last() {
+        Some((&"SKILL.md", folder)) if tree_at.is_some() => folder.to_vec(),
+        _ => segments,
     };
     if let Some((repo_end, ref_at)) = tree_at {
         let Some(reference) = segments.get(ref_at).filter(|r| !r.is_empty()) else {
@@ -131,14 +148,19 @@ fn parse_url(text: &str, scheme: &str) -> Result<GitSource, String> {
     }
     let (path, reference) = split_ref(path);
     Ok(GitSource {
-        url: format!("{base}/{path}"),
+        // One repository, one lock key: `…/r/` is `…/r`.
+        url: format!("{base}/{}", path.trim_end_matches('/')),
         reference,
         sub: String::new(),
     })
 }
 
-/// `owner/repo[/sub/path][@ref]` on GitHub.
+/// `owner/repo[/sub/path][@ref]` on GitHub; `host.tld/…` (a GitHub owner
+/// never holds a dot) is an https URL without its scheme.
 fn parse_shorthand(text: &str) -> Result<GitSource, String> {
+    if text.split('/').next().is_some_and(|h| h.contains('.')) {
+        return parse_url(&format!("https://{text}"), "https://");
+    }
     let (path, reference) = split_ref(text);
     let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
     let ok = |s: &str| {
@@ -177,6 +199,9 @@ pub struct Found {
     /// CAO's verdict and our lints.
     pub checked: Checked,
     pub state: StoreState,
+    /// Where other skills of the same name sit (relative paths): picking
+    /// this name is ambiguous.
+    pub also_at: Vec<String>,
 }
 
 impl Found {
@@ -196,7 +221,8 @@ const SKIPPED: &[&str] = &[".git", "node_modules"];
 
 /// The skills in `root`: the root itself when it is a skill, else every
 /// folder holding a SKILL.md down to [`MAX_DEPTH`] (not inside another
-/// skill), shallowest first; the first of a name wins.
+/// skill), shallowest first; a name found again is noted in the first's
+/// `also_at`.
 pub fn discover(root: &Path, home: &Home) -> Vec<Found> {
     let mut folders = Vec::new();
     let mut level = vec![root.to_path_buf()];
@@ -213,26 +239,34 @@ pub fn discover(root: &Path, home: &Home) -> Vec<Found> {
         }
         level = next;
     }
-    let mut seen = std::collections::HashSet::new();
-    folders
-        .into_iter()
-        .map(|path| {
-            let checked = skill::check_folder(&path, true);
-            let rel = path
-                .strip_prefix(root)
-                .unwrap_or(&path)
-                .to_string_lossy()
-                .into_owned();
-            let mut found = Found {
-                rel,
-                checked,
-                state: StoreState::New,
-            };
-            found.state = store_state(home, &found);
-            found
-        })
-        .filter(|f| seen.insert(f.name()))
-        .collect()
+    let mut out: Vec<Found> = Vec::new();
+    let mut by_name: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let found = folders.into_iter().map(|path| {
+        let checked = skill::check_folder(&path, true);
+        let rel = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .to_string_lossy()
+            .into_owned();
+        let mut found = Found {
+            rel,
+            checked,
+            state: StoreState::New,
+            also_at: Vec::new(),
+        };
+        found.state = store_state(home, &found);
+        found
+    });
+    for f in found {
+        match by_name.get(&f.name()) {
+            Some(&i) => out[i].also_at.push(f.rel),
+            None => {
+                by_name.insert(f.name(), out.len());
+                out.push(f);
+            }
+        }
+    }
+    out
 }
 
 fn subdirs(dir: &Path) -> Vec<PathBuf> {
@@ -276,6 +310,25 @@ pub fn pick<'a>(
             "no skills in {source}: a skill is a folder with a SKILL.md (looked in the root, skills/, .claude/skills/, .agents/skills/ and below)"
         ));
     }
+    let picks = pick_by_name(found, names, all, source)?;
+    match picks.iter().find(|f| !f.also_at.is_empty()) {
+        Some(f) => Err(format!(
+            "{source} holds {} skills named '{}' (in {}, {}): add the one you want by its folder's path",
+            f.also_at.len() + 1,
+            crate::core::text::sanitize_line(&f.name()),
+            crate::core::text::sanitize_line(&f.rel),
+            crate::core::text::sanitize_line(&f.also_at.join(", "))
+        )),
+        None => Ok(picks),
+    }
+}
+
+fn pick_by_name<'a>(
+    found: &'a [Found],
+    names: &[String],
+    all: bool,
+    source: &str,
+) -> Result<Vec<&'a Found>, String> {
     if all {
         return Ok(found.iter().collect());
     }
@@ -347,6 +400,21 @@ mod tests {
             git("git@github.com:o/r.git", Some("main"), "")
         );
         assert_eq!(p("file:///srv/r.git"), git("file:///srv/r.git", None, ""));
+        assert_eq!(p("https://github.com/o/r/"), git(gh, None, ""));
+        assert_eq!(
+            p("https://github.com/o/r/blob/main/skills/pdf/SKILL.md"),
+            git(gh, Some("main"), "skills/pdf")
+        );
+        assert_eq!(
+            p("https://gitlab.com/g/r/-/blob/dev/a/SKILL.md"),
+            git("https://gitlab.com/g/r", Some("dev"), "a")
+        );
+        assert_eq!(p("github.com/o/r"), git(gh, None, ""));
+        assert_eq!(p("github.com/o/r/tree/v1/s"), git(gh, Some("v1"), "s"));
+        assert_eq!(
+            p("gitlab.com/g/sub/r.git@dev"),
+            git("https://gitlab.com/g/sub/r.git", Some("dev"), "")
+        );
         assert_eq!(
             p("https://example.com/o/r.git"),
             git("https://example.com/o/r.git", None, "")
@@ -369,6 +437,10 @@ mod tests {
             "https:///o/r",
             "https://github.com/o/r/tree/main/../../x",
             "o/r@--upload-pack=x",
+            "o/r@\x1b[2J",
+            "o/r@a b",
+            "o/r@HEAD@{1}",
+            "o/r@v1^",
             "-oProxyCommand=x@h:p",
         ] {
             assert!(parse(bad, Path::new("/h")).is_err(), "{bad}");
@@ -400,9 +472,20 @@ mod tests {
         write_skill(&repo.join(".git/y"), "y");
         write_skill(&repo.join("1/2/3/4/5/6/z"), "z");
         write_skill(&repo.join("dup/a"), "a");
-        let mut names: Vec<String> = discover(&repo, &home).iter().map(Found::name).collect();
+        let found = discover(&repo, &home);
+        let mut names: Vec<String> = found.iter().map(Found::name).collect();
         names.sort();
         assert_eq!(names, ["a", "b", "c", "d"]);
+        let a = found.iter().find(|f| f.name() == "a").unwrap();
+        assert_eq!(
+            (a.rel.as_str(), &a.also_at[..]),
+            ("dup/a", &["skills/a".to_string()][..])
+        );
+        for all in [false, true] {
+            let e = pick(&found, &["a".into()], all, "r").unwrap_err();
+            assert!(e.contains("2 skills named 'a' (in dup/a, skills/a)"), "{e}");
+        }
+        assert!(pick(&found, &["b".into()], false, "r").is_ok());
         let root_skill = discover(&repo.join("skills/a"), &home);
         assert_eq!(root_skill.len(), 1);
         assert_eq!(root_skill[0].rel, "");
