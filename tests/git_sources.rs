@@ -8,36 +8,16 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "common/git_repos.rs"]
+mod git_repos;
+use git_repos::git_in;
+
 struct Fixture {
     _tmp: tempfile::TempDir,
     root: PathBuf,
     home: PathBuf,
     /// Where git and skilltui make temporary folders: must end empty.
     scratch: PathBuf,
-}
-
-fn git_in(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 fn write_skill(dir: &Path, name: &str, body: &str) {
@@ -67,30 +47,15 @@ impl Fixture {
     /// A work tree `work/NAME` whose commits are pushed to the bare
     /// `remotes/o/NAME`, which `https://github.com/o/NAME` reaches.
     fn repo(&self, name: &str, build: impl FnOnce(&Path)) -> PathBuf {
-        let work = self.root.join("work").join(name);
-        fs::create_dir_all(&work).unwrap();
-        git_in(&work, &["init", "-q"]);
-        build(&work);
-        self.commit(&work, "first");
-        let bare = self.root.join("remotes/o").join(name);
-        fs::create_dir_all(bare.parent().unwrap()).unwrap();
-        git_in(
-            &self.root,
-            &["init", "-q", "--bare", bare.to_str().unwrap()],
-        );
-        git_in(&work, &["remote", "add", "origin", bare.to_str().unwrap()]);
-        self.push(&work);
-        work
+        git_repos::repo(&self.root, name, build)
     }
 
     fn commit(&self, work: &Path, msg: &str) -> String {
-        git_in(work, &["add", "-A"]);
-        git_in(work, &["commit", "-q", "--allow-empty", "-m", msg]);
-        git_in(work, &["rev-parse", "HEAD"])
+        git_repos::commit(work, msg)
     }
 
     fn push(&self, work: &Path) {
-        git_in(work, &["push", "-q", "--force", "--tags", "origin", "main"]);
+        git_repos::push(work)
     }
 
     fn run(&self, args: &[&str]) -> (i32, String, String) {
@@ -98,7 +63,6 @@ impl Fixture {
     }
 
     fn run_with(&self, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
-        let remotes = format!("file://{}/remotes/", self.root.display());
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_skilltui"));
         cmd.arg("--home")
             .arg(&self.home)
@@ -107,12 +71,7 @@ impl Fixture {
             .env_remove("CAO_HOME_DIR")
             .env("HOME", &self.root)
             .env("TMPDIR", &self.scratch)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_COUNT", "2")
-            .env("GIT_CONFIG_KEY_0", format!("url.{remotes}.insteadOf"))
-            .env("GIT_CONFIG_VALUE_0", "https://github.com/")
-            .env("GIT_CONFIG_KEY_1", format!("url.{remotes}o/.insteadOf"))
-            .env("GIT_CONFIG_VALUE_1", "https://gitlab.example/group/");
+            .envs(git_repos::redirect_env(&self.root));
         for (k, v) in env {
             cmd.env(k, v);
         }

@@ -11,14 +11,18 @@ use std::path::{Path, PathBuf};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use skilltui::core::git::Progress;
 use skilltui::core::store::{self, Home};
 use skilltui::tui::app::{App, Mode, Pane, Tick};
-use skilltui::tui::dialogs::{Confirm, Dialog, Pending};
+use skilltui::tui::dialogs::{Confirm, Dialog, Fetch, Pending};
 use skilltui::tui::theme::Theme;
 use skilltui::tui::ui;
 
 mod common;
 use common::{select_folder, write_skill};
+
+#[path = "common/git_repos.rs"]
+mod git_repos;
 
 struct Fixture {
     _tmp: tempfile::TempDir,
@@ -854,4 +858,291 @@ fn the_preview_lints_the_folder_it_shows_and_again_after_a_reload() {
     f.app.reload();
     let screen = format!("{}", render(&mut f.app, 120, 40).backend());
     assert!(screen.contains(lint), "{screen}");
+}
+
+// ---- skills from git ----------------------------------------------------
+
+/// Sends `https://github.com/o/NAME` to the bare repositories under the
+/// one root every git test of this binary shares (the environment is the
+/// process's: git's own insteadOf, no special case in the code).
+fn git_root() -> &'static Path {
+    static ROOT: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    ROOT.get_or_init(|| {
+        let dir = snapshot_tempdir();
+        for (k, v) in git_repos::redirect_env(dir.path()) {
+            // SAFETY: set once, before any git runs in this process.
+            unsafe { std::env::set_var(k, v) };
+        }
+        dir
+    })
+    .path()
+}
+
+/// `o/NAME`: alpha and beta, and a gamma that differs from the fixture's.
+fn team_repo(name: &str) -> String {
+    git_repos::repo(git_root(), name, |work| {
+        write_skill(&work.join("skills"), "alpha", "\"Alpha from git\"");
+        write_skill(&work.join(".claude/skills"), "beta", "\"Beta from git\"");
+        write_skill(&work.join("skills"), "gamma", "\"Gamma, new text\"");
+    });
+    format!("o/{name}")
+}
+
+/// `a`, the source typed, Enter, and the fetch waited for.
+fn open_source(app: &mut App, source: &str) {
+    press(app, "a");
+    press(app, source);
+    key(app, KeyCode::Enter);
+    assert!(
+        matches!(app.dialog, Some(Dialog::Fetch(_))),
+        "a source is fetched in the background: {:?}",
+        app.dialog
+    );
+    app.settle();
+}
+
+fn picked_names(app: &App) -> Vec<String> {
+    match &app.dialog {
+        Some(Dialog::Pick(p)) => p.picks().iter().map(|f| f.name()).collect(),
+        other => panic!("no pick dialog: {other:?} {:?}", app.status),
+    }
+}
+
+/// The fixture with an older gamma installed, and `o/NAME` opened.
+fn gamma_clash(repo: &str) -> Fixture {
+    let mut f = fixture();
+    write_skill(&f.root.join("skills"), "gamma", "\"Gamma, old text\"");
+    f.app.reload();
+    let source = team_repo(repo);
+    open_source(&mut f.app, &source);
+    f
+}
+
+#[test]
+fn a_shorthand_source_offers_its_skills_then_installs_the_picks_and_pins_them() {
+    let mut f = gamma_clash("team");
+    assert_eq!(picked_names(&f.app), Vec::<String>::new());
+    snapshot("pick_120x40", &mut f, 120, 40);
+    snapshot("pick_80x24", &mut f, 80, 24);
+    key(&mut f.app, KeyCode::Enter);
+    assert!(f.app.status.as_ref().unwrap().is_error(), "nothing picked");
+    // alpha, then gamma (beta, found deeper, comes last and is left out).
+    press(&mut f.app, " j ");
+    assert_eq!(picked_names(&f.app), ["alpha", "gamma"]);
+    key(&mut f.app, KeyCode::Enter);
+    let Some(Dialog::Confirm(c)) = &f.app.dialog else {
+        panic!("the clash is asked about: {:?}", f.app.dialog);
+    };
+    assert!(matches!(&c.pending, Pending::ReplaceFound { name, .. } if name == "gamma"));
+    snapshot("replace_found_120x40", &mut f, 120, 40);
+    snapshot("replace_found_80x24", &mut f, 80, 24);
+    press(&mut f.app, "y");
+    assert!(f.app.dialog.is_none());
+    let status = f.app.status.clone().unwrap();
+    assert!(!status.is_error(), "{status:?}");
+    assert!(status.text.contains("installed 'alpha'"), "{status:?}");
+    assert!(status.text.contains("replaced 'gamma'"), "{status:?}");
+    let skills = f.root.join("skills");
+    assert!(
+        fs::read_to_string(skills.join("gamma/SKILL.md"))
+            .unwrap()
+            .contains("new text")
+    );
+    assert!(skills.join("alpha/SKILL.md").is_file());
+    assert!(!skills.join("beta").exists());
+    let lock = fs::read_to_string(f.root.join("skilltui.lock")).unwrap();
+    assert!(
+        lock.contains("[skills.alpha]") && lock.contains("[skills.gamma]"),
+        "{lock}"
+    );
+    assert!(!lock.contains("beta"), "{lock}");
+    assert_eq!(f.app.selected_entry().unwrap().folder, "alpha");
+    // The preview says where it came from, read from the lock at reload.
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    let commit = git_repos::git_in(&git_root().join("work/team"), &["rev-parse", "HEAD"]);
+    let from = "⎇ from https://github.com/o/team skills/alpha (default branch), pinned";
+    assert!(screen.contains(from), "{screen}");
+    assert!(
+        screen.contains(&format!("at {} ", &commit[..12])),
+        "{screen}"
+    );
+}
+
+#[test]
+fn saying_no_to_a_clash_keeps_it_and_still_installs_the_rest() {
+    let mut f = gamma_clash("keep");
+    press(&mut f.app, " j ");
+    key(&mut f.app, KeyCode::Enter);
+    press(&mut f.app, "n");
+    let status = f.app.status.clone().unwrap();
+    assert!(
+        status.text.contains("kept the installed gamma"),
+        "{status:?}"
+    );
+    let skills = f.root.join("skills");
+    assert!(
+        fs::read_to_string(skills.join("gamma/SKILL.md"))
+            .unwrap()
+            .contains("old text")
+    );
+    assert!(skills.join("alpha/SKILL.md").is_file());
+}
+
+#[test]
+fn esc_cancels_a_fetch_and_a_bad_source_is_one_line() {
+    let mut f = fixture();
+    let source = team_repo("cancelled");
+    press(&mut f.app, "a");
+    press(&mut f.app, &source);
+    key(&mut f.app, KeyCode::Enter);
+    key(&mut f.app, KeyCode::Esc);
+    assert!(f.app.dialog.is_none());
+    assert!(f.app.status.as_ref().unwrap().text.contains("cancelled"));
+    // Whatever the worker finds after the cancel is dropped.
+    f.app.settle();
+    assert!(f.app.dialog.is_none());
+    assert!(!f.root.join("skills/alpha").exists());
+
+    open_source(&mut f.app, "o/no-such-repo");
+    assert!(f.app.dialog.is_none());
+    let status = f.app.status.clone().unwrap();
+    assert!(
+        status.is_error() && !status.text.contains('\n'),
+        "{status:?}"
+    );
+}
+
+#[test]
+fn a_folder_of_skills_opens_the_pick_dialog_too() {
+    let mut f = fixture();
+    let folder = f.root.parent().unwrap().join("many");
+    write_skill(&folder, "one", "\"One\"");
+    write_skill(&folder, "two", "\"Two\"");
+    open_source(&mut f.app, &folder.display().to_string());
+    press(&mut f.app, "j ");
+    key(&mut f.app, KeyCode::Enter);
+    assert!(f.root.join("skills/two/SKILL.md").is_file());
+    assert!(!f.root.join("skills/one").exists());
+    assert!(
+        !f.root.join("skilltui.lock").exists()
+            || !fs::read_to_string(f.root.join("skilltui.lock"))
+                .unwrap()
+                .contains("two")
+    );
+}
+
+#[test]
+fn the_fetch_gauge_shows_the_phase_and_percent() {
+    let mut f = fixture();
+    let mut fetch = Fetch::new(7, "o/team", Default::default());
+    fetch.progress = Some(Progress {
+        phase: "Receiving objects".into(),
+        percent: 45,
+    });
+    f.app.dialog = Some(Dialog::Fetch(fetch));
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(screen.contains("Receiving objects 45%"), "{screen}");
+    snapshot("fetch_120x40", &mut f, 120, 40);
+    snapshot("fetch_80x24", &mut f, 80, 24);
+}
+
+#[test]
+fn big_u_marks_outdated_and_modified_skills_and_u_updates_with_the_diff() {
+    let mut f = fixture();
+    let source = team_repo("upd");
+    open_source(&mut f.app, &source);
+    press(&mut f.app, " jj ");
+    key(&mut f.app, KeyCode::Enter);
+    assert!(f.root.join("skills/beta/SKILL.md").is_file());
+    // Upstream moves alpha; beta is edited here.
+    let work = git_root().join("work/upd");
+    write_skill(&work.join("skills"), "alpha", "\"Alpha, second take\"");
+    let tip = git_repos::commit(&work, "second");
+    git_repos::push(&work);
+    fs::write(f.root.join("skills/beta/notes.md"), "mine\n").unwrap();
+    f.app.reload();
+
+    press(&mut f.app, "U");
+    assert!(f.app.jobs.busy(), "the check runs in the background");
+    f.app.settle();
+    let status = f.app.status.clone().unwrap();
+    assert!(
+        status
+            .text
+            .starts_with("0 current, 1 outdated ⇡, 1 modified ✎"),
+        "{status:?}"
+    );
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(
+        screen.contains("alpha ⇡") && screen.contains("beta ✎"),
+        "{screen}"
+    );
+
+    // Saying no to beta's update keeps it, and its mark.
+    select_folder(&mut f.app, "beta");
+    press(&mut f.app, "u");
+    f.app.settle();
+    press(&mut f.app, "n");
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(screen.contains("beta ✎"), "{screen}");
+    assert!(f.root.join("skills/beta/notes.md").is_file());
+
+    select_folder(&mut f.app, "alpha");
+    press(&mut f.app, "u");
+    assert!(matches!(f.app.dialog, Some(Dialog::Fetch(_))));
+    f.app.settle();
+    let Some(Dialog::Confirm(c)) = &f.app.dialog else {
+        panic!(
+            "the update asks first: {:?} {:?}",
+            f.app.dialog, f.app.status
+        );
+    };
+    let Pending::ReplaceFound { changes, .. } = &c.pending else {
+        panic!("{:?}", c.pending);
+    };
+    assert!(
+        changes
+            .render()
+            .contains(&"    + description: \"Alpha, second take\"".to_string())
+    );
+    press(&mut f.app, "y");
+    let md = fs::read_to_string(f.root.join("skills/alpha/SKILL.md")).unwrap();
+    assert!(md.contains("second take"));
+    let lock = fs::read_to_string(f.root.join("skilltui.lock")).unwrap();
+    assert!(lock.contains(&tip), "re-pinned: {lock}");
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(!screen.contains("alpha ⇡"), "{screen}");
+
+    select_folder(&mut f.app, "code-style");
+    press(&mut f.app, "u");
+    let status = f.app.status.clone().unwrap();
+    assert!(
+        status.is_error() && status.text.contains("not installed from git"),
+        "{status:?}"
+    );
+}
+
+#[test]
+fn a_skill_installed_elsewhere_after_the_open_is_asked_about_not_overwritten() {
+    let mut f = fixture();
+    let source = team_repo("meanwhile");
+    open_source(&mut f.app, &source);
+    press(&mut f.app, " ");
+    assert_eq!(picked_names(&f.app), ["alpha"]);
+    // Listed as new, then another program installs an alpha.
+    write_skill(&f.root.join("skills"), "alpha", "\"Alpha from elsewhere\"");
+    key(&mut f.app, KeyCode::Enter);
+    let Some(Dialog::Confirm(c)) = &f.app.dialog else {
+        panic!(
+            "the clash is asked about: {:?} {:?}",
+            f.app.dialog, f.app.status
+        );
+    };
+    assert!(matches!(&c.pending, Pending::ReplaceFound { name, .. } if name == "alpha"));
+    let md = f.root.join("skills/alpha/SKILL.md");
+    assert!(fs::read_to_string(&md).unwrap().contains("elsewhere"));
+    press(&mut f.app, "y");
+    assert!(fs::read_to_string(&md).unwrap().contains("Alpha from git"));
+    let status = f.app.status.clone().unwrap();
+    assert!(status.text.contains("replaced 'alpha'"), "{status:?}");
 }

@@ -21,6 +21,8 @@ use std::path::{Path, PathBuf};
 use portable_pty::CommandBuilder;
 use skilltui::core::store::{self, Home};
 
+#[path = "common/git_repos.rs"]
+mod git_repos;
 #[path = "common/pty.rs"]
 mod pty;
 use pty::{Term, pane};
@@ -101,6 +103,11 @@ fn write_skill(dir: &Path, name: &str, description: &str) {
 
 /// Starts skilltui on `env`'s home in a fresh pty.
 fn start(env: &Env) -> Term {
+    start_with(env, &[])
+}
+
+/// `start` with extra environment variables.
+fn start_with(env: &Env, vars: &[(String, String)]) -> Term {
     let mut cmd = CommandBuilder::new(BIN);
     cmd.arg("--home");
     cmd.arg(env.root());
@@ -111,6 +118,9 @@ fn start(env: &Env) -> Term {
     cmd.env("HOME", env.user());
     cmd.env("SKILLTUI_CAO", env.cao());
     cmd.env("TERM", "xterm-256color");
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
     Term::spawn(cmd, WIDTH, HEIGHT)
 }
 
@@ -273,7 +283,7 @@ fn install_over_an_existing_skill() {
 
     for answer in ["n", "y"] {
         tui.keys(&["a"]);
-        tui.wait_text("Install a skill folder");
+        tui.wait_text("Install from a folder");
         tui.type_text(&src_text);
         // The dialog previews the folder before installing.
         tui.wait_text("description: A newer code style");
@@ -546,12 +556,12 @@ fn arrows_tab_and_ctrl_keys() {
 
     // The install dialog's line: Ctrl-U clears it, Tab completes a folder.
     tui.keys(&["1", "a"]);
-    tui.wait_text("Install a skill folder");
+    tui.wait_text("Install from a folder");
     tui.type_text("junk");
     tui.wait_for("the typed text", |s| dialog(s).contains("junk"));
     tui.keys(&["C-u"]);
     tui.wait_for("the line cleared", |s| {
-        s.contains("Install a skill folder") && !dialog(s).contains("junk")
+        s.contains("Install from a folder") && !dialog(s).contains("junk")
     });
     tui.type_text(&format!("{}/fresh-s", sources.display()));
     tui.keys(&["Tab"]);
@@ -580,4 +590,47 @@ fn restore_checks_catch_a_terminal_left_raw() {
     assert_eq!(term.private_mode(1000), Some(true));
     assert_eq!(term.private_mode(25), None, "never touched");
     assert_eq!(term.line_modes(), (false, false));
+}
+
+#[test]
+fn add_from_a_github_shorthand_picks_with_space_and_pins_the_lock() {
+    let env = Env::seeded();
+    let root = env.tmp.path();
+    let work = git_repos::repo(root, "pack", |w| {
+        write_skill(&w.join("skills"), "alpha", "Alpha from git");
+        write_skill(&w.join("skills"), "beta", "Beta from git");
+        write_skill(&w.join("skills"), "gamma", "Gamma from git");
+    });
+    let commit = git_repos::git_in(&work, &["rev-parse", "HEAD"]);
+    // https://github.com/o/pack goes to the local bare repo, by git's config.
+    let mut tui = start_with(&env, &git_repos::redirect_env(root));
+    tui.wait_text("Skills (5/5)");
+    tui.keys(&["a"]);
+    tui.wait_text("Install from a folder");
+    tui.type_text("o/pack");
+    tui.keys(&["Enter"]);
+    tui.wait_all(&["3 skills in o/pack", "alpha  [new]", "gamma  [new]"]);
+    tui.keys(&["Space", "Down", "Down", "Space", "Enter"]);
+    tui.wait_text("installed 'alpha'; installed 'gamma'");
+    tui.wait_text("Skills (7/7)");
+    for (name, desc) in [("alpha", "Alpha from git"), ("gamma", "Gamma from git")] {
+        let md = fs::read_to_string(env.skills().join(name).join("SKILL.md")).unwrap();
+        assert!(md.contains(desc), "{md}");
+    }
+    assert!(!env.skills().join("beta").exists());
+    let lock = fs::read_to_string(env.root().join("skilltui.lock")).unwrap();
+    assert!(
+        lock.contains("[skills.alpha]") && lock.contains("[skills.gamma]"),
+        "{lock}"
+    );
+    assert!(lock.contains("https://github.com/o/pack"), "{lock}");
+    assert!(lock.contains(&commit), "{lock}");
+    assert!(!lock.contains("beta"), "{lock}");
+    // The preview shows where the selected skill came from.
+    tui.wait_all(&[
+        "⎇ from https://github.com/o/pack skills/alpha",
+        &format!("at {}", &commit[..12]),
+    ]);
+    tui.keys(&["q"]);
+    assert_eq!(tui.wait_exit(), 0);
 }

@@ -21,3 +21,26 @@ impl From<WriteError> for String {
         e.to_string()
     }
 }
+
+/// Installing picks from a source refused.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InstallError {
+    /// The store holds a different skill of this name: the CLI says
+    /// `--force`, the TUI asks with the diff.
+    #[error("Skill '{0}' already exists. Use --force to overwrite it.")]
+    Exists(String),
+    #[error("{0}")]
+    Other(String),
+}
+
+impl From<String> for InstallError {
+    fn from(e: String) -> InstallError {
+        InstallError::Other(e)
+    }
+}
+
+impl From<InstallError> for String {
+    fn from(e: InstallError) -> String {
+        e.to_string()
+    }
+}

@@ -9,6 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::core::changes::{self, Changes};
+use crate::core::error::InstallError;
 use crate::core::git::{self, Cancel, Checkout, FetchSpec, Progress};
 use crate::core::lock::{self, Entry, Lock};
 use crate::core::skill;
@@ -122,30 +123,29 @@ fn refusal(found: &Found, from_git: bool) -> Option<String> {
 }
 
 /// Installs the picked skills of an opened source: all are checked first
-/// (CAO's verdict, lints, clashes), so one bad pick installs nothing.
+/// (CAO's verdict, lints, clashes with the store as it is now, not as it
+/// was when the source was opened), so one bad pick installs nothing.
 pub fn install(
     home: &Home,
     opened: &Opened,
     picks: &[&Found],
     force: bool,
-) -> Result<Vec<Installed>, String> {
+) -> Result<Vec<Installed>, InstallError> {
     let mut lock = Lock::read(&lock::default_path(home))?;
-    for f in picks {
+    let states: Vec<StoreState> = picks.iter().map(|f| source::store_state(home, f)).collect();
+    for (f, state) in picks.iter().zip(&states) {
         if let Some(why) = refusal(f, opened.git.is_some()) {
-            return Err(why);
+            return Err(why.into());
         }
-        if f.state == StoreState::Different && !force {
-            return Err(format!(
-                "Skill '{}' already exists. Use --force to overwrite it.",
-                sanitize_line(&f.name())
-            ));
+        if *state == StoreState::Different && !force {
+            return Err(InstallError::Exists(sanitize_line(&f.name()).into_owned()));
         }
     }
     let mut done = Vec::new();
-    for f in picks {
+    for (f, state) in picks.iter().zip(states) {
         let name = store::check_name(&f.name())?;
         let dest = home.skills_dir().join(&name);
-        if f.state == StoreState::Same {
+        if state == StoreState::Same {
             done.push(Installed {
                 name,
                 dest,
@@ -153,8 +153,8 @@ pub fn install(
                 unchanged: true,
             });
         } else {
-            let changes = (f.state == StoreState::Different)
-                .then(|| changes::between(&dest, &f.checked.path));
+            let changes =
+                (state == StoreState::Different).then(|| changes::between(&dest, &f.checked.path));
             let added = store::add(home, &f.checked.path, force)?;
             done.push(Installed {
                 name: added.name,
@@ -417,28 +417,7 @@ fn install_locked(
 ) -> Result<(Done, Entry), String> {
     let dest = home.skills_dir().join(store::check_name(name)?);
     let shown = sanitize_line(name);
-    let folder = checkout
-        .folder(&entry.path)
-        .filter(|f| f.join("SKILL.md").is_file());
-    let Some(folder) = folder else {
-        return Err(format!(
-            "'{shown}' is no longer at '{}' in {} at {}: remove it or add it again from its new place",
-            sanitize_line(&entry.path),
-            sanitize_line(&entry.source),
-            &checkout.commit[..checkout.commit.len().min(12)]
-        ));
-    };
-    let found = source::discover(&folder, home).into_iter().next();
-    let Some(found) = found.filter(|f| f.rel.is_empty()) else {
-        return Err(format!("'{shown}' has no SKILL.md at its locked path"));
-    };
-    if found.name() != name {
-        return Err(format!(
-            "the skill at '{}' is now named '{}', not '{shown}': add it under its new name",
-            sanitize_line(&entry.path),
-            sanitize_line(&found.name())
-        ));
-    }
+    let (folder, found) = locked_found(home, checkout, name, entry)?;
     if let Some(why) = refusal(&found, true) {
         return Err(why);
     }
@@ -462,6 +441,73 @@ fn install_locked(
         changes,
     };
     Ok((done, pinned(lock::content_hash(&dest)?)))
+}
+
+/// The locked skill `name` in a checkout of its repository, where the lock
+/// says it is and still under that name.
+fn locked_found(
+    home: &Home,
+    checkout: &Checkout,
+    name: &str,
+    entry: &Entry,
+) -> Result<(PathBuf, Found), String> {
+    let shown = sanitize_line(name);
+    let folder = checkout
+        .folder(&entry.path)
+        .filter(|f| f.join("SKILL.md").is_file());
+    let Some(folder) = folder else {
+        return Err(format!(
+            "'{shown}' is no longer at '{}' in {} at {}: remove it or add it again from its new place",
+            sanitize_line(&entry.path),
+            sanitize_line(&entry.source),
+            &checkout.commit[..checkout.commit.len().min(12)]
+        ));
+    };
+    let found = source::discover(&folder, home).into_iter().next();
+    let Some(found) = found.filter(|f| f.rel.is_empty()) else {
+        return Err(format!("'{shown}' has no SKILL.md at its locked path"));
+    };
+    if found.name() != name {
+        return Err(format!(
+            "the skill at '{}' is now named '{}', not '{shown}': add it under its new name",
+            sanitize_line(&entry.path),
+            sanitize_line(&found.name())
+        ));
+    }
+    Ok((folder, found))
+}
+
+/// Opens the repository a locked skill came from at the tip of its ref,
+/// holding just that skill: the TUI's `u` shows its changes, then
+/// [`install`] replaces and re-pins it.
+pub fn open_locked(
+    home: &Home,
+    name: &str,
+    progress: &mut dyn FnMut(Progress),
+    cancel: Option<&Cancel>,
+) -> Result<Opened, String> {
+    let lock = Lock::read(&lock::default_path(home))?;
+    let (_, entry) = selected(&lock, &[name.to_string()])?
+        .pop()
+        .expect("one name asked, one entry or an error");
+    let spec = FetchSpec {
+        url: &entry.source,
+        reference: entry.reference.as_deref(),
+        sub: &entry.path,
+    };
+    let checkout = git::fetch(&spec, progress, cancel)?;
+    let (_, found) = locked_found(home, &checkout, name, &entry)?;
+    Ok(Opened {
+        label: sanitize_line(&entry.source).into_owned(),
+        git: Some(GitOrigin {
+            url: entry.source,
+            reference: entry.reference,
+            sub: entry.path,
+            commit: checkout.commit.clone(),
+        }),
+        found: vec![found],
+        _checkout: Some(checkout),
+    })
 }
 
 /// What `sync` did: each locked skill's outcome, and the store's skills

@@ -283,7 +283,8 @@ fn subdirs(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-fn store_state(home: &Home, found: &Found) -> StoreState {
+/// How `found` compares with the store's skill of its name, now.
+pub fn store_state(home: &Home, found: &Found) -> StoreState {
     let dest = home.skills_dir().join(found.name());
     if fs::symlink_metadata(&dest).is_err() {
         return StoreState::New;

@@ -11,10 +11,12 @@ use ratatui::layout::{Position, Rect};
 
 use crate::core::editor;
 use crate::core::fsops;
+use crate::core::lock;
 use crate::core::profile::{self, Listed, Profile};
 use crate::core::store::{self, Entry, Home, Listing};
 use crate::tui::clipboard::{Clipboard, CopyOutcome};
 use crate::tui::dialogs::{Confirm, Dialog, Edit, Help, Install, Outcome, Pending, Seed};
+use crate::tui::jobs::Jobs;
 use crate::tui::keymap::{self, Cmd, Ctx, Move};
 use crate::tui::markdown::{Highlighter, Rendered};
 use crate::tui::panes::catalog::CatalogPane;
@@ -60,6 +62,9 @@ pub struct Data {
     pub profiles: Vec<ProfileRow>,
     /// Indices of the valid entries: the skills a profile can tick.
     pub valid: Vec<usize>,
+    /// The lock file's pins, by skill name (none when it cannot be read:
+    /// the CLI's commands say why).
+    pub pins: std::collections::BTreeMap<String, lock::Entry>,
 }
 
 impl Data {
@@ -70,6 +75,13 @@ impl Data {
     /// The `n`th valid skill.
     pub fn valid_skill(&self, n: usize) -> Option<&Entry> {
         self.valid.get(n).map(|&i| &self.listing.entries[i])
+    }
+
+    /// The pin of a skill in the store, if it came from git.
+    pub fn pin(&self, e: &Entry) -> Option<&lock::Entry> {
+        (e.source_dir == self.home.skills_dir())
+            .then(|| self.pins.get(&e.folder))
+            .flatten()
     }
 
     /// Where the valid skill in `folder` is among the valid ones.
@@ -140,6 +152,10 @@ pub struct App {
     pub exit_signal: Option<i32>,
     /// Where the update pass laid the panes out.
     pub areas: Areas,
+    /// Work running off the key path (fetches, checks).
+    pub jobs: Jobs,
+    /// Picks from a source waiting on their replace prompts.
+    pub(crate) batch: Option<crate::tui::sources::Batch>,
 }
 
 impl App {
@@ -150,6 +166,7 @@ impl App {
                 listing: Listing::default(),
                 profiles: Vec::new(),
                 valid: Vec::new(),
+                pins: Default::default(),
             },
             theme,
             hl: Arc::new(Highlighter::new()),
@@ -166,6 +183,8 @@ impl App {
             reloads: 0,
             exit_signal: None,
             areas: Areas::default(),
+            jobs: Jobs::default(),
+            batch: None,
         };
         app.reload();
         if app.data.listing.entries.is_empty() {
@@ -202,6 +221,9 @@ impl App {
             .collect();
         data.profiles
             .sort_by_key(|r| r.listed.location.path.is_none());
+        data.pins = lock::Lock::read(&lock::default_path(&data.home))
+            .map(|l| l.skills)
+            .unwrap_or_default();
         self.preview.forget_lints();
         if !self.skills.set_listing(&self.data.listing, skill) {
             // The skill went away: the next one starts at its top.
@@ -260,7 +282,9 @@ impl App {
         let a = self.areas;
         self.skills.update(a.skills, self.mode == Mode::Filter);
         let entry = self.skills.selected(&self.data.listing);
-        self.preview.update(a.preview, entry, &self.theme, &self.hl);
+        let pin = entry.and_then(|e| self.data.pin(e));
+        self.preview
+            .update(a.preview, entry, pin, &self.theme, &self.hl);
         self.profiles.update(a.profiles, &self.data, &self.theme);
         self.catalog.update(a.catalog, &self.theme);
         if let Some(d) = &mut self.dialog {
@@ -313,9 +337,13 @@ impl App {
         // A message stays until the next key.
         self.status = None;
         match ctx {
-            Ctx::Help | Ctx::Install | Ctx::Confirm | Ctx::Seed | Ctx::Editor => {
-                self.dialog_key(cmd, key)
-            }
+            Ctx::Help
+            | Ctx::Install
+            | Ctx::Confirm
+            | Ctx::Seed
+            | Ctx::Editor
+            | Ctx::Fetch
+            | Ctx::Pick => self.dialog_key(cmd, key),
             Ctx::Filter => self.filter_key(cmd, key),
             _ => {
                 if let Some(cmd) = cmd {
@@ -387,6 +415,8 @@ impl App {
             }
             Cmd::Remove => self.open_remove(),
             Cmd::Edit => self.open_edit(),
+            Cmd::CheckAll => self.check_all(),
+            Cmd::Update => self.update_selected(),
             _ => self.pane_cmd(self.focus, cmd),
         }
     }
@@ -565,6 +595,8 @@ impl App {
             (Dialog::Help(h), Some(cmd)) => h.on_cmd(cmd),
             (Dialog::Confirm(c), Some(cmd)) => c.on_cmd(cmd),
             (Dialog::Seed(s), Some(cmd)) => s.on_cmd(cmd),
+            (Dialog::Fetch(f), Some(cmd)) => f.on_cmd(cmd),
+            (Dialog::Pick(p), Some(cmd)) => p.on_cmd(cmd),
         };
         match outcome {
             Outcome::Keep => self.dialog = Some(dialog),
@@ -576,6 +608,13 @@ impl App {
             Outcome::Say(status) => self.say(status),
             Outcome::Run(pending) => self.carry_out(pending),
             Outcome::Install(src) => self.submit_install(&src),
+            Outcome::Open(source) => self.open_source(source),
+            Outcome::InstallPicks => {
+                if let Dialog::Pick(pick) = dialog {
+                    self.install_picks(pick);
+                }
+            }
+            Outcome::Declined(name) => self.answer_clash(name, false),
             Outcome::Seed(names) => {
                 let r = store::seed(&self.data.home, Some(&names)).map(|s| {
                     format!(
@@ -598,6 +637,7 @@ impl App {
     fn carry_out(&mut self, pending: Pending) {
         match pending {
             Pending::Replace { src, .. } => self.install(&src, true),
+            Pending::ReplaceFound { name, .. } => self.answer_clash(name, true),
             Pending::Remove { name, .. } => {
                 let r = store::remove(&self.data.home, &name)
                     .map(|p| format!("removed '{name}' ({})", p.display()));
@@ -653,7 +693,7 @@ impl App {
     }
 
     /// Moves the selection to the skill CAO loads under `name`, if shown.
-    fn select_skill(&mut self, name: &str) {
+    pub(crate) fn select_skill(&mut self, name: &str) {
         let store = self.data.home.skills_dir();
         let index = self
             .data

@@ -24,6 +24,10 @@ pub enum Cmd {
     Filter,
     Remove,
     Edit,
+    /// Check every skill installed from git, in the background.
+    CheckAll,
+    /// Update the selected skill from its source.
+    Update,
     Move(Move),
     /// Enter or → on a list: the skill's preview, the profile's checklist.
     Open,
@@ -62,6 +66,10 @@ pub enum Ctx {
     Seed,
     Install,
     Editor,
+    /// A source being fetched.
+    Fetch,
+    /// The skills found in a source.
+    Pick,
 }
 
 /// The hint bars at the bottom of the screen.
@@ -112,6 +120,7 @@ const LISTS: &[Ctx] = &[
     Ctx::Catalog,
     Ctx::Help,
     Ctx::Seed,
+    Ctx::Pick,
 ];
 const TEXT_PANES: &[Ctx] = &[Ctx::Preview, Ctx::Catalog, Ctx::Help];
 const SKILL_PANES: &[Ctx] = &[Ctx::Skills, Ctx::Preview];
@@ -127,6 +136,8 @@ const EVERYWHERE: &[Ctx] = &[
     Ctx::Seed,
     Ctx::Install,
     Ctx::Editor,
+    Ctx::Fetch,
+    Ctx::Pick,
 ];
 
 const fn key(code: KeyCode, cmd: Cmd, scope: &'static [Ctx]) -> Bind {
@@ -180,7 +191,7 @@ pub const ROWS: &[Row] = &[
         ],
         hints: &[
             hint(Bar::Main, 2, 0, 1, "Tab panes"),
-            hint(Bar::Main, 2, 2, 2, "Tab/1-4 panes"),
+            hint(Bar::Main, 2, 2, 3, "Tab/1-4 panes"),
         ],
     },
     Row {
@@ -217,11 +228,11 @@ pub const ROWS: &[Row] = &[
         keys: "Space",
         help: "toggle the skill (checklist); scroll a page",
         binds: &[
-            ch(' ', Cmd::Toggle, &[Ctx::Checklist, Ctx::Seed]),
+            ch(' ', Cmd::Toggle, &[Ctx::Checklist, Ctx::Seed, Ctx::Pick]),
             ch(' ', mv(Move::PageDown), TEXT_PANES),
         ],
         hints: &[
-            hint(Bar::Main, 8, 2, 2, "Space toggle"),
+            hint(Bar::Main, 8, 2, 3, "Space toggle"),
             hint(Bar::Checklist, 0, 0, 0, "Space toggle"),
             hint(
                 Bar::Checklist,
@@ -253,7 +264,7 @@ pub const ROWS: &[Row] = &[
             ch('/', Cmd::Filter, PANES),
             key(KeyCode::Enter, Cmd::Accept, &[Ctx::Filter]),
         ],
-        hints: &[hint(Bar::Main, 3, 0, 2, "/ filter")],
+        hints: &[hint(Bar::Main, 3, 0, 3, "/ filter")],
     },
     Row {
         keys: "← → Home End ^A ^E ^U ^K ^W",
@@ -264,30 +275,42 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         keys: "a",
-        help: "install a skill folder (Tab completes)",
+        help: "add skills: a folder, owner/repo or a git URL",
         binds: &[
             ch('a', Cmd::Install, PANES),
             key(KeyCode::Tab, Cmd::Complete, &[Ctx::Install]),
         ],
-        hints: &[hint(Bar::Main, 4, 1, 2, "a add")],
+        hints: &[hint(Bar::Main, 4, 1, 3, "a add")],
     },
     Row {
         keys: "d",
         help: "remove the selected skill",
         binds: &[ch('d', Cmd::Remove, SKILL_PANES)],
-        hints: &[hint(Bar::Main, 5, 1, 2, "d remove")],
+        hints: &[hint(Bar::Main, 5, 1, 3, "d remove")],
+    },
+    Row {
+        keys: "U",
+        help: "check skills from git: ⇡ outdated, ✎ modified",
+        binds: &[ch('U', Cmd::CheckAll, PANES)],
+        hints: &[hint(Bar::Main, 12, 3, 3, "U check")],
+    },
+    Row {
+        keys: "u",
+        help: "update the selected skill from git, diff first",
+        binds: &[ch('u', Cmd::Update, SKILL_PANES)],
+        hints: &[hint(Bar::Main, 11, 3, 3, "u update")],
     },
     Row {
         keys: "S",
         help: "seed the default skills",
         binds: &[ch('S', Cmd::Seed, PANES)],
-        hints: &[hint(Bar::Main, 6, 1, 2, "S seed")],
+        hints: &[hint(Bar::Main, 6, 1, 3, "S seed")],
     },
     Row {
         keys: "e",
         help: "edit the selected SKILL.md",
         binds: &[ch('e', Cmd::Edit, SKILL_PANES)],
-        hints: &[hint(Bar::Main, 7, 1, 2, "e edit")],
+        hints: &[hint(Bar::Main, 7, 1, 3, "e edit")],
     },
     Row {
         keys: "Ctrl-S / Esc, Ctrl-L",
@@ -304,7 +327,7 @@ pub const ROWS: &[Row] = &[
         help: "catalog format: cao, v1, xml, json",
         binds: &[ch('f', Cmd::Format, PANES)],
         hints: &[
-            hint(Bar::Main, 9, 2, 2, "f format"),
+            hint(Bar::Main, 9, 2, 3, "f format"),
             hint(Bar::Checklist, 2, 1, 1, "f format"),
         ],
     },
@@ -313,7 +336,7 @@ pub const ROWS: &[Row] = &[
         help: "copy the catalog block",
         binds: &[ch('y', Cmd::Copy, PANES)],
         hints: &[
-            hint(Bar::Main, 10, 1, 2, "y copy"),
+            hint(Bar::Main, 10, 1, 3, "y copy"),
             hint(Bar::Checklist, 3, 1, 1, "y copy"),
         ],
     },
@@ -328,7 +351,7 @@ pub const ROWS: &[Row] = &[
         help: "help, headed by the CAO in use (version and path)",
         binds: &[ch('?', Cmd::Help, PANES)],
         hints: &[
-            hint(Bar::Main, 0, 0, 2, "? help"),
+            hint(Bar::Main, 0, 0, 3, "? help"),
             hint(Bar::Checklist, 4, 0, 1, "? help"),
         ],
     },
@@ -339,7 +362,7 @@ pub const ROWS: &[Row] = &[
             ch('q', Cmd::Quit, PANES),
             ctrl('c', Cmd::Interrupt, EVERYWHERE),
         ],
-        hints: &[hint(Bar::Main, 1, 0, 2, "q quit")],
+        hints: &[hint(Bar::Main, 1, 0, 3, "q quit")],
     },
     Row {
         keys: "mouse",
@@ -356,14 +379,14 @@ pub const ROWS: &[Row] = &[
             key(
                 KeyCode::Enter,
                 Cmd::Accept,
-                &[Ctx::Confirm, Ctx::Seed, Ctx::Install],
+                &[Ctx::Confirm, Ctx::Seed, Ctx::Install, Ctx::Pick],
             ),
             ch('n', Cmd::No, &[Ctx::Confirm]),
             key(KeyCode::Esc, Cmd::No, &[Ctx::Confirm]),
             key(
                 KeyCode::Esc,
                 Cmd::Back,
-                &[Ctx::Help, Ctx::Seed, Ctx::Install],
+                &[Ctx::Help, Ctx::Seed, Ctx::Install, Ctx::Fetch, Ctx::Pick],
             ),
             ch('q', Cmd::Back, &[Ctx::Help, Ctx::Seed]),
             ch('?', Cmd::Back, &[Ctx::Help]),

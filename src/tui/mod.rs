@@ -9,9 +9,11 @@ pub mod app;
 pub mod clipboard;
 pub mod dialogs;
 pub mod input;
+pub mod jobs;
 pub mod keymap;
 pub mod markdown;
 pub mod panes;
+pub mod sources;
 pub mod theme;
 pub mod ui;
 
@@ -44,6 +46,8 @@ pub enum AppEvent {
             std::sync::Arc<markdown::Rendered>,
         )>,
     ),
+    /// A background job reported (see `jobs`).
+    Worked,
     /// SIGTERM, SIGHUP or SIGINT: leave the way `q` does, terminal restored.
     Terminate(i32),
 }
@@ -102,6 +106,7 @@ fn event_loop(
 ) -> Result<Option<i32>, String> {
     let (tx, rx) = mpsc::channel();
     app.preview.renders = Some(tx.clone());
+    app.jobs.wake = Some(tx.clone());
     spawn_input(tx.clone());
     spawn_signals(tx.clone());
     let hl = app.hl.clone();
@@ -168,6 +173,7 @@ fn handle(app: &mut App, ev: AppEvent) -> bool {
         AppEvent::Input(_) => {}
         AppEvent::Changed => return true,
         AppEvent::HighlighterReady => {}
+        AppEvent::Worked => app.poll_jobs(),
         AppEvent::PreviewReady(done) => {
             let (key, rendered) = *done;
             app.preview_ready(key, rendered);

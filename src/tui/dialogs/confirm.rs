@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use ratatui::style::Style;
 use ratatui::text::{Line, Text};
 
+use crate::core::changes::Changes;
 use crate::core::fsops::FolderDiff;
 use crate::core::text::sanitize_line;
 use crate::tui::app::Status;
@@ -14,6 +15,8 @@ use crate::tui::theme::Theme;
 
 /// Files listed per kind (added, removed and changed) in the replace prompt.
 const FORCE_FILES_SHOWN: usize = 6;
+/// Lines of a source's changes shown in its replace prompt.
+const CHANGE_LINES_SHOWN: usize = 20;
 
 /// A change waiting for a yes.
 #[derive(Clone, Debug)]
@@ -23,6 +26,13 @@ pub enum Pending {
         src: PathBuf,
         name: String,
         diff: FolderDiff,
+    },
+    /// Replace an installed skill with one picked from a source: shows
+    /// its changes, a changed text file as its line diff.
+    ReplaceFound {
+        name: String,
+        source: String,
+        changes: Changes,
     },
     Remove {
         name: String,
@@ -56,6 +66,7 @@ impl Confirm {
                 Pending::Replace { name, .. } => {
                     Outcome::Say(Status::info(format!("kept the installed '{name}'")))
                 }
+                Pending::ReplaceFound { name, .. } => Outcome::Declined(name.clone()),
                 _ => Outcome::Close,
             },
             _ => Outcome::Keep,
@@ -68,6 +79,15 @@ impl Confirm {
             Pending::Replace { src, name, diff } => {
                 ("Replace?", replace_text(src, name, diff, theme), (72, 30))
             }
+            Pending::ReplaceFound {
+                name,
+                source,
+                changes,
+            } => (
+                "Replace?",
+                changes_text(name, source, changes, theme),
+                (100, 34),
+            ),
             Pending::Remove { name, path } => (
                 "Remove?",
                 Text::from(vec![
@@ -120,6 +140,45 @@ fn replace_text(
     lines.extend(files("~", &diff.changed, theme.warning));
     if diff.added.is_empty() && diff.removed.is_empty() && diff.changed.is_empty() {
         lines.push(Line::styled("  (no file differs)", theme.dim));
+    }
+    lines.push(Line::default());
+    lines.push(Line::from("y replace (atomic)   n keep the installed one"));
+    Text::from(lines)
+}
+
+fn changes_text(name: &str, source: &str, changes: &Changes, theme: &Theme) -> Text<'static> {
+    let mut lines = vec![
+        Line::from(format!(
+            "'{}' is already installed, and differs: {}.",
+            sanitize_line(name),
+            changes.summary()
+        )),
+        Line::from(format!(
+            "Replace it with the one from {}?",
+            sanitize_line(source)
+        )),
+        Line::default(),
+    ];
+    let listed = changes.render();
+    lines.extend(listed.iter().take(CHANGE_LINES_SHOWN).map(|l| {
+        let style = [
+            ("  added", theme.ok),
+            ("  removed", theme.error),
+            ("  changed", theme.warning),
+            ("    +", theme.ok),
+            ("    -", theme.error),
+        ]
+        .into_iter()
+        .find(|(prefix, _)| l.starts_with(prefix))
+        .map_or(theme.dim, |(_, style)| style);
+        Line::styled(sanitize_line(l).into_owned(), style)
+    }));
+    if listed.len() > CHANGE_LINES_SHOWN {
+        let more = listed.len() - CHANGE_LINES_SHOWN;
+        lines.push(Line::styled(
+            format!("  … and {more} more lines"),
+            theme.dim,
+        ));
     }
     lines.push(Line::default());
     lines.push(Line::from("y replace (atomic)   n keep the installed one"));

@@ -1,4 +1,6 @@
-//! `a`: install a skill folder, its verdict shown before installing.
+//! `a`: install from a SOURCE. A skill folder shows its verdict as it is
+//! typed and installs at once; a folder of skills or a git source is opened
+//! on a worker (see `Fetch`) and its skills offered to pick (see `Pick`).
 
 use std::path::{Path, PathBuf};
 
@@ -40,12 +42,21 @@ impl Install {
     }
 
     fn submit(&self, home: &Home) -> Outcome {
-        if self.input.as_str().trim().is_empty() {
+        let text = self.input.as_str().trim();
+        if text.is_empty() {
             return Outcome::KeepSaying(Status::error(
-                "type the path of a skill folder (Tab completes)",
+                "type a skill folder, a folder of skills, owner/repo or a git URL (Tab completes paths)",
             ));
         }
-        let src = expand(self.input.as_str(), home);
+        let src = expand(text, home);
+        if !src.join("SKILL.md").is_file() {
+            let source = if src.is_dir() {
+                src.display().to_string()
+            } else {
+                text.to_string()
+            };
+            return Outcome::Open(source);
+        }
         let checked = skill::check_folder(&src, false);
         match checked.errors.first() {
             Some(e) => Outcome::KeepSaying(Status::error(e.clone())),
@@ -55,9 +66,11 @@ impl Install {
 
     pub fn text(&self, theme: &Theme) -> Text<'static> {
         let mut lines = vec![
-            Line::from("Install a skill folder (Tab completes, Enter installs, Esc cancels)"),
+            Line::from(
+                "Install from a folder, owner/repo or a git URL (Tab completes, Enter, Esc cancels)",
+            ),
             Line::from(vec![
-                Span::styled("path: ", theme.accent),
+                Span::styled("source: ", theme.accent),
                 Span::raw(with_cursor(&self.input, "▏")),
             ]),
         ];

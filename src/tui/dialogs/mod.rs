@@ -3,8 +3,10 @@
 
 pub mod confirm;
 pub mod edit;
+pub mod fetch;
 pub mod help;
 pub mod install;
+pub mod pick;
 pub mod seed;
 
 use std::path::PathBuf;
@@ -16,8 +18,10 @@ use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
 
 pub use confirm::{Confirm, Pending};
 pub use edit::Edit;
+pub use fetch::Fetch;
 pub use help::Help;
 pub use install::Install;
+pub use pick::Pick;
 pub use seed::Seed;
 
 use crate::tui::app::Status;
@@ -33,6 +37,10 @@ pub enum Dialog {
     Confirm(Confirm),
     Seed(Seed),
     Edit(Box<Edit>),
+    /// A source being fetched.
+    Fetch(Fetch),
+    /// The skills found in a source.
+    Pick(Box<Pick>),
 }
 
 /// What a dialog asks of the app after a key.
@@ -47,6 +55,12 @@ pub enum Outcome {
     /// The user said yes.
     Run(Pending),
     Install(PathBuf),
+    /// Open this SOURCE (git, or a folder of skills) on a worker.
+    Open(String),
+    /// Install what the pick dialog has picked.
+    InstallPicks,
+    /// The user kept the installed skill of this name.
+    Declined(String),
     Seed(Vec<String>),
     /// The editor saved this file.
     Saved(PathBuf),
@@ -61,6 +75,8 @@ impl Dialog {
             Dialog::Confirm(_) => Ctx::Confirm,
             Dialog::Seed(_) => Ctx::Seed,
             Dialog::Edit(_) => Ctx::Editor,
+            Dialog::Fetch(_) => Ctx::Fetch,
+            Dialog::Pick(_) => Ctx::Pick,
         }
     }
 
@@ -77,6 +93,10 @@ impl Dialog {
         match self {
             Dialog::Help(h) => h.render(frame, area, theme),
             Dialog::Edit(e) => e.render(frame, area, theme),
+            Dialog::Fetch(f) => f.render(frame, area, theme),
+            Dialog::Pick(p) => {
+                popup_text(frame, area, theme, "Pick skills", p.text(theme), p.size())
+            }
             Dialog::Install(i) => {
                 popup_text(frame, area, theme, "Install", i.text(theme), (80, 16))
             }

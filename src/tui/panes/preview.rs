@@ -13,6 +13,7 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::Paragraph;
 
 use crate::core::fsops;
+use crate::core::lock;
 use crate::core::skill;
 use crate::core::store::{Entry, Status};
 use crate::core::text::sanitize_line;
@@ -66,6 +67,7 @@ impl PreviewPane {
         &mut self,
         area: Rect,
         entry: Option<&Entry>,
+        pin: Option<&lock::Entry>,
         theme: &Theme,
         hl: &Arc<Highlighter>,
     ) {
@@ -78,7 +80,7 @@ impl PreviewPane {
         self.header = match entry {
             Some(e) => {
                 let lints = self.lints(e);
-                header(e, lints, theme, usize::from(width))
+                header(e, lints, pin, theme, usize::from(width))
             }
             None => Vec::new(),
         };
@@ -200,7 +202,13 @@ impl PreviewPane {
 }
 
 /// The verdict and the findings above the rendered file.
-fn header(e: &Entry, lints: &[String], theme: &Theme, width: usize) -> Vec<Line<'static>> {
+fn header(
+    e: &Entry,
+    lints: &[String],
+    pin: Option<&lock::Entry>,
+    theme: &Theme,
+    width: usize,
+) -> Vec<Line<'static>> {
     let status = match e.status {
         Status::Ok => Span::styled("✓ CAO loads this skill", theme.ok),
         Status::Invalid => Span::styled("✗ CAO skips this folder", theme.error),
@@ -216,8 +224,27 @@ fn header(e: &Entry, lints: &[String], theme: &Theme, width: usize) -> Vec<Line<
     for w in lints {
         lines.extend(finding("!", w, theme.warning, width));
     }
+    if let Some(pin) = pin {
+        lines.extend(wrap_line(&provenance(pin, theme), width));
+    }
     lines.push(Line::default());
     lines
+}
+
+/// Where a locked skill came from: its source, the ref asked for and the
+/// commit installed.
+fn provenance(pin: &lock::Entry, theme: &Theme) -> Line<'static> {
+    let path = match pin.path.as_str() {
+        "" => String::new(),
+        p => format!(" {p}"),
+    };
+    let reference = pin.reference.as_deref().unwrap_or("default branch");
+    let commit = &pin.commit[..pin.commit.len().min(12)];
+    let text = format!(
+        "⎇ from {}{path} ({reference}), pinned at {commit}",
+        pin.source
+    );
+    Line::styled(sanitize_line(&text).into_owned(), theme.accent)
 }
 
 /// A finding under the verdict: `  ✗ message`, wrapped with the message's

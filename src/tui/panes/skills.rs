@@ -10,6 +10,7 @@ use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph, Wrap};
 
+use crate::core::remote;
 use crate::core::store::{Entry, Listing, Status};
 use crate::core::text::sanitize_line;
 use crate::tui::input::LineInput;
@@ -19,6 +20,8 @@ use crate::tui::panes::{self, Look, Pane};
 #[derive(Default)]
 pub struct SkillsPane {
     pub sel: usize,
+    /// What the last `U` found, by the folder of a skill in the store.
+    pub checked: std::collections::HashMap<PathBuf, remote::Status>,
     pub filter: LineInput,
     /// Indices into the listing's entries that pass the filter, best first.
     pub filtered: Vec<usize>,
@@ -248,6 +251,7 @@ impl SkillsPane {
                 ListItem::new(Line::from(vec![
                     Span::styled(format!("{} ", mark(e.status)), style),
                     Span::styled(sanitize_line(e.name()).into_owned(), name_style),
+                    Span::styled(self.check_mark(e), theme.warning),
                     Span::styled(format!("  {}", sanitize_line(desc)), theme.dim),
                 ]))
             })
@@ -255,6 +259,17 @@ impl SkillsPane {
         let mut state = ListState::default().with_selected(self.sel.checked_sub(self.offset));
         let list = List::new(items).highlight_style(theme.selected);
         frame.render_stateful_widget(list, area, &mut state);
+    }
+}
+
+impl SkillsPane {
+    /// ` ⇡` when upstream moved, ` ✎` when edited here, as `U` found.
+    fn check_mark(&self, e: &Entry) -> &'static str {
+        match self.checked.get(&e.checked.path) {
+            Some(remote::Status::Outdated) => " ⇡",
+            Some(remote::Status::Modified) => " ✎",
+            _ => "",
+        }
     }
 }
 

@@ -1,0 +1,141 @@
+//! The skills found in a source, to pick from: each with CAO's verdict and
+//! how it compares with the store. Space picks, Enter installs the picks.
+
+use ratatui::text::{Line, Span, Text};
+
+use crate::core::remote::Opened;
+use crate::core::source::{Found, StoreState};
+use crate::core::text::sanitize_line;
+use crate::tui::app::Status;
+use crate::tui::dialogs::Outcome;
+use crate::tui::keymap::{Cmd, Move};
+use crate::tui::theme::Theme;
+
+/// Rows of skills shown at once.
+const SHOWN: usize = 12;
+
+pub struct Pick {
+    pub opened: Opened,
+    pub picked: Vec<bool>,
+    pub sel: usize,
+}
+
+impl std::fmt::Debug for Pick {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pick")
+            .field("source", &self.opened.label)
+            .field("picked", &self.picked)
+            .finish()
+    }
+}
+
+impl Pick {
+    /// A source holding one skill starts with it picked.
+    pub fn new(opened: Opened) -> Pick {
+        let one = opened.found.len() == 1;
+        Pick {
+            picked: vec![one; opened.found.len()],
+            opened,
+            sel: 0,
+        }
+    }
+
+    pub fn picks(&self) -> Vec<&Found> {
+        self.opened
+            .found
+            .iter()
+            .zip(&self.picked)
+            .filter(|(_, p)| **p)
+            .map(|(f, _)| f)
+            .collect()
+    }
+
+    pub fn on_cmd(&mut self, cmd: Cmd) -> Outcome {
+        let last = self.picked.len().saturating_sub(1);
+        match cmd {
+            Cmd::Back => return Outcome::Say(Status::info("nothing installed")),
+            Cmd::Toggle => {
+                if let Some(p) = self.picked.get_mut(self.sel) {
+                    *p = !*p;
+                }
+            }
+            Cmd::Accept if self.picked.iter().any(|p| *p) => return Outcome::InstallPicks,
+            Cmd::Accept => {
+                return Outcome::KeepSaying(Status::error(
+                    "nothing picked: Space picks a skill, Esc cancels",
+                ));
+            }
+            Cmd::Move(m) => {
+                self.sel = match m {
+                    Move::Up => self.sel.saturating_sub(1),
+                    Move::Down => (self.sel + 1).min(last),
+                    Move::PageUp => self.sel.saturating_sub(SHOWN),
+                    Move::PageDown => (self.sel + SHOWN).min(last),
+                    Move::Top => 0,
+                    Move::Bottom => last,
+                }
+            }
+            _ => {}
+        }
+        Outcome::Keep
+    }
+
+    pub fn size(&self) -> (u16, u16) {
+        (100, 20)
+    }
+
+    pub fn text(&self, theme: &Theme) -> Text<'static> {
+        let n = self.opened.found.len();
+        let mut lines = vec![
+            Line::from(format!(
+                "{n} skill{} in {}",
+                if n == 1 { "" } else { "s" },
+                self.opened.label
+            )),
+            Line::styled(
+                "Space picks, Enter installs the picked ones, Esc cancels",
+                theme.dim,
+            ),
+            Line::default(),
+        ];
+        let start = self.sel.saturating_sub(SHOWN - 1);
+        for (i, f) in self.opened.found.iter().enumerate().skip(start).take(SHOWN) {
+            lines.push(self.row(i, f, theme));
+        }
+        if n > start + SHOWN {
+            lines.push(Line::styled(
+                format!("  … and {} more", n - start - SHOWN),
+                theme.dim,
+            ));
+        }
+        Text::from(lines)
+    }
+
+    fn row(&self, i: usize, f: &Found, theme: &Theme) -> Line<'static> {
+        let tick = if self.picked[i] { "[x]" } else { "[ ]" };
+        let (verdict, vstyle) = if f.checked.is_valid() {
+            ("✓", theme.ok)
+        } else {
+            ("✗", theme.error)
+        };
+        let state = match f.state {
+            StoreState::New => "new",
+            StoreState::Same => "same",
+            StoreState::Different => "different",
+        };
+        let desc = f.checked.description.as_deref().unwrap_or("");
+        let desc = desc.lines().next().unwrap_or("");
+        let line = Line::from(vec![
+            Span::raw(format!("{tick} ")),
+            Span::styled(format!("{verdict} "), vstyle),
+            Span::raw(sanitize_line(&f.name()).into_owned()),
+            Span::styled(format!("  [{state}]"), theme.accent),
+            Span::styled(format!("  {}", sanitize_line(desc)), theme.dim),
+        ]);
+        if i == self.sel {
+            line.style(theme.selected)
+        } else {
+            line
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! Work that must not run on the draw or key path (git fetches, `check`):
+//! each job runs on a thread of its own and reports through one channel the
+//! App drains. The event loop is woken by `wake`; tests wait with `settle`.
+
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::Duration;
+
+use crate::core::git::Progress;
+use crate::core::remote::{CheckRow, Opened};
+use crate::tui::AppEvent;
+
+/// What a job reports; `id` tells a job from a later one of the same kind.
+pub enum Report {
+    Progress(u64, Progress),
+    /// The end of a job: a source opened for picking.
+    Opened(u64, Result<Opened, String>),
+    /// The end of a job: every locked skill's state.
+    Checked(Result<Vec<CheckRow>, String>),
+}
+
+impl Report {
+    fn ends_a_job(&self) -> bool {
+        !matches!(self, Report::Progress(..))
+    }
+}
+
+pub struct Jobs {
+    tx: Sender<Report>,
+    rx: Receiver<Report>,
+    /// The event loop's channel: a report wakes it.
+    pub wake: Option<Sender<AppEvent>>,
+    running: usize,
+    last_id: u64,
+}
+
+impl Default for Jobs {
+    fn default() -> Jobs {
+        let (tx, rx) = mpsc::channel();
+        Jobs {
+            tx,
+            rx,
+            wake: None,
+            running: 0,
+            last_id: 0,
+        }
+    }
+}
+
+/// A running job's way to report.
+#[derive(Clone)]
+pub struct Reporter {
+    tx: Sender<Report>,
+    wake: Option<Sender<AppEvent>>,
+}
+
+impl Reporter {
+    pub fn send(&self, r: Report) {
+        let _ = self.tx.send(r);
+        if let Some(w) = &self.wake {
+            let _ = w.send(AppEvent::Worked);
+        }
+    }
+}
+
+impl Jobs {
+    /// Runs `work` on a new thread; returns its id.
+    pub fn spawn(&mut self, work: impl FnOnce(u64, Reporter) + Send + 'static) -> u64 {
+        self.last_id += 1;
+        self.running += 1;
+        let id = self.last_id;
+        let reporter = Reporter {
+            tx: self.tx.clone(),
+            wake: self.wake.clone(),
+        };
+        std::thread::spawn(move || work(id, reporter));
+        id
+    }
+
+    pub fn busy(&self) -> bool {
+        self.running > 0
+    }
+
+    /// The reports that arrived, without waiting.
+    pub fn drain(&mut self) -> Vec<Report> {
+        let got: Vec<Report> = self.rx.try_iter().collect();
+        self.count_ends(&got);
+        got
+    }
+
+    /// The next report, waiting up to `limit` (for tests and the e2e-free
+    /// paths that have no event loop).
+    pub fn next(&mut self, limit: Duration) -> Option<Report> {
+        match self.rx.recv_timeout(limit) {
+            Ok(r) => {
+                self.count_ends(std::slice::from_ref(&r));
+                Some(r)
+            }
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    fn count_ends(&mut self, got: &[Report]) {
+        let ended = got.iter().filter(|r| r.ends_a_job()).count();
+        self.running = self.running.saturating_sub(ended);
+    }
+}

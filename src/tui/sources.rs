@@ -1,0 +1,279 @@
+//! The App's work with sources: opening one on a worker behind a gauge,
+//! the pick dialog's installs with a replace prompt per clash, `U`'s check
+//! and `u`'s update. The rules are the core's (`core::remote`).
+
+use std::collections::VecDeque;
+
+use crate::core::changes;
+use crate::core::error::InstallError;
+use crate::core::git::{Cancel, Progress};
+use crate::core::remote;
+use crate::core::source::{Found, StoreState};
+use crate::core::store::Home;
+use crate::tui::app::{App, Status};
+use crate::tui::dialogs::{Confirm, Dialog, Fetch, Pending, Pick};
+use crate::tui::jobs::Report;
+
+/// The picks of a source while each clash is asked about.
+pub(crate) struct Batch {
+    pick: Box<Pick>,
+    /// Clashing names still to ask about, in order.
+    ask: VecDeque<String>,
+    /// Clashing names the user said to replace.
+    replace: Vec<String>,
+    /// Clashing names the user kept.
+    kept: Vec<String>,
+}
+
+impl App {
+    /// Opens SOURCE on a worker, showing its progress until it is done.
+    pub(crate) fn open_source(&mut self, source: String) {
+        let label = source.clone();
+        self.open_in_background(&label, false, move |home, progress, cancel| {
+            remote::open(home, &source, progress, Some(cancel))
+        });
+    }
+
+    /// Runs `open` on a worker behind a gauge that Esc cancels; `update`
+    /// installs what it opens, asking only about a change.
+    fn open_in_background<F>(&mut self, label: &str, update: bool, open: F)
+    where
+        F: FnOnce(&Home, &mut dyn FnMut(Progress), &Cancel) -> Result<remote::Opened, String>
+            + Send
+            + 'static,
+    {
+        let home = self.data.home.clone();
+        let cancel = Cancel::default();
+        let stop = cancel.clone();
+        let id = self.jobs.spawn(move |id, report| {
+            let mut progress = |p| report.send(Report::Progress(id, p));
+            let opened = open(&home, &mut progress, &stop);
+            report.send(Report::Opened(id, opened));
+        });
+        let mut fetch = Fetch::new(id, label, cancel);
+        fetch.update = update;
+        self.dialog = Some(Dialog::Fetch(fetch));
+    }
+
+    /// Takes what the workers reported (the event loop calls this when
+    /// woken).
+    pub fn poll_jobs(&mut self) {
+        for r in self.jobs.drain() {
+            self.on_report(r);
+        }
+    }
+
+    /// Waits for the running jobs and takes their reports (for callers
+    /// with no event loop, such as tests).
+    pub fn settle(&mut self) {
+        while self.jobs.busy() {
+            match self.jobs.next(std::time::Duration::from_secs(120)) {
+                Some(r) => self.on_report(r),
+                None => break,
+            }
+        }
+    }
+
+    fn on_report(&mut self, report: Report) {
+        let fetching = match &mut self.dialog {
+            Some(Dialog::Fetch(f)) => Some(f),
+            _ => None,
+        };
+        match report {
+            Report::Progress(id, p) => {
+                if let Some(f) = fetching.filter(|f| f.id == id) {
+                    f.progress = Some(p);
+                }
+            }
+            // Not the open dialog's: it was cancelled, and dropping the
+            // result removes its checkout.
+            Report::Opened(id, _) if fetching.as_deref().is_none_or(|f| f.id != id) => {}
+            Report::Opened(_, result) => {
+                let update = fetching.as_deref().is_some_and(|f| f.update);
+                self.dialog = None;
+                match result {
+                    Err(e) => self.say(Status::error(e)),
+                    Ok(o) if update => self.install_picks(Box::new(Pick::new(o))),
+                    Ok(o) if o.found.is_empty() => self.say(Status::error(format!(
+                        "no skills in {}: a skill is a folder holding a SKILL.md",
+                        o.label
+                    ))),
+                    Ok(o) => self.dialog = Some(Dialog::Pick(Box::new(Pick::new(o)))),
+                }
+            }
+            Report::Checked(rows) => self.checked(rows),
+        }
+    }
+
+    /// `U`: checks every locked skill on a worker (git ls-remote).
+    pub(crate) fn check_all(&mut self) {
+        if self.data.pins.is_empty() {
+            return self.say(Status::info(
+                "no skills from git to check: `a` adds some from owner/repo or a git URL",
+            ));
+        }
+        let home = self.data.home.clone();
+        self.jobs.spawn(move |_, report| {
+            report.send(Report::Checked(remote::check(&home, &[])));
+        });
+        let n = self.data.pins.len();
+        self.say(Status::info(format!("checking {n} skills from git…")));
+    }
+
+    /// The checks are back: mark the Skills pane and sum them up.
+    fn checked(&mut self, rows: Result<Vec<remote::CheckRow>, String>) {
+        let rows = match rows {
+            Ok(r) => r,
+            Err(e) => return self.say(Status::error(e)),
+        };
+        let store = self.data.home.skills_dir();
+        self.skills.checked = rows
+            .iter()
+            .map(|r| (store.join(&r.name), r.status))
+            .collect();
+        let count = |s| rows.iter().filter(|r| r.status == s).count();
+        use remote::Status as S;
+        let mut text = format!(
+            "{} current, {} outdated ⇡, {} modified ✎, {} missing",
+            count(S::Current),
+            count(S::Outdated),
+            count(S::Modified),
+            count(S::Missing)
+        );
+        if let Some(r) = rows.iter().find(|r| r.error.is_some()) {
+            let e = r.error.as_deref().unwrap_or_default();
+            text.push_str(&format!("; {} could not be asked: {e}", count(S::Unknown)));
+        }
+        self.say(Status::info(text));
+    }
+
+    /// `u`: fetches the selected skill's source; its changes are asked
+    /// about before anything is replaced.
+    pub(crate) fn update_selected(&mut self) {
+        let Some(e) = self.selected_entry() else {
+            return;
+        };
+        let name = e.folder.clone();
+        if self.data.pin(e).is_none() {
+            return self.say(Status::error(format!(
+                "'{name}' was not installed from git: nothing to update (`a` adds it from its source)"
+            )));
+        }
+        let wanted = name.clone();
+        self.open_in_background(&name, true, move |home, progress, cancel| {
+            remote::open_locked(home, &wanted, progress, Some(cancel))
+        });
+    }
+
+    /// Enter in the pick dialog: each picked clash is asked about first.
+    pub(crate) fn install_picks(&mut self, pick: Box<Pick>) {
+        let ask = pick
+            .picks()
+            .iter()
+            .filter(|f| f.state == StoreState::Different)
+            .map(|f| f.name())
+            .collect();
+        self.batch = Some(Batch {
+            pick,
+            ask,
+            replace: Vec::new(),
+            kept: Vec::new(),
+        });
+        self.next_clash();
+    }
+
+    /// The user's answer about replacing `name`; then the next question.
+    pub(crate) fn answer_clash(&mut self, name: String, replace: bool) {
+        if let Some(b) = &mut self.batch {
+            match replace {
+                true => b.replace.push(name),
+                false => b.kept.push(name),
+            }
+        }
+        self.next_clash();
+    }
+
+    /// Asks about the next clash, or installs once all are answered.
+    fn next_clash(&mut self) {
+        let Some(batch) = &mut self.batch else {
+            return;
+        };
+        let Some(name) = batch.ask.pop_front() else {
+            let batch = self.batch.take().expect("checked above");
+            return self.finish_batch(batch);
+        };
+        let picks = batch.pick.picks();
+        let Some(found) = picks.iter().find(|f| f.name() == name) else {
+            return self.next_clash();
+        };
+        let dest = self.data.home.skills_dir().join(&name);
+        let pending = Pending::ReplaceFound {
+            changes: changes::between(&dest, &found.checked.path),
+            source: batch.pick.opened.label.clone(),
+            name,
+        };
+        self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
+    }
+
+    /// Installs the new picks, then replaces the clashes the user said yes
+    /// to (only those are forced).
+    fn finish_batch(&mut self, b: Batch) {
+        let home = &self.data.home;
+        let opened = &b.pick.opened;
+        let (forced, fresh): (Vec<&Found>, Vec<&Found>) = b
+            .pick
+            .picks()
+            .into_iter()
+            .filter(|f| f.state != StoreState::Different || b.replace.contains(&f.name()))
+            .partition(|f| f.state == StoreState::Different);
+        let mut done = Vec::new();
+        let mut result = Ok(());
+        for (picks, force) in [(fresh, false), (forced, true)] {
+            if picks.is_empty() || result.is_err() {
+                continue;
+            }
+            result = remote::install(home, opened, &picks, force).map(|d| done.extend(d));
+        }
+        if let Err(InstallError::Exists(name)) = &result {
+            // Installed elsewhere since the source was opened, and nothing
+            // was installed: ask about it like the other clashes.
+            return self.ask_again(b, name.clone());
+        }
+        // What `U` found no longer holds for what was just installed.
+        for d in &done {
+            self.skills.checked.remove(&d.dest);
+        }
+        let mut said: Vec<String> = done.iter().map(installed_line).collect();
+        if !b.kept.is_empty() {
+            said.push(format!("kept the installed {}", b.kept.join(", ")));
+        }
+        match result {
+            Ok(()) => self.say(Status::info(said.join("; "))),
+            Err(e) => self.say(Status::error(e)),
+        }
+        self.reload();
+        if let Some(first) = done.first() {
+            self.select_skill(&first.name);
+        }
+    }
+
+    /// `name` turned out to clash: mark it so and ask about it.
+    fn ask_again(&mut self, mut b: Batch, name: String) {
+        for f in b.pick.opened.found.iter_mut().filter(|f| f.name() == name) {
+            f.state = StoreState::Different;
+        }
+        b.ask.push_back(name);
+        self.batch = Some(b);
+        self.next_clash();
+    }
+}
+
+/// What installing one pick did, for the status line.
+fn installed_line(i: &remote::Installed) -> String {
+    let name = crate::core::text::sanitize_line(&i.name);
+    match (&i.changes, i.unchanged) {
+        (_, true) => format!("'{name}' was already installed as is"),
+        (Some(c), _) => format!("replaced '{name}' ({})", c.summary()),
+        (None, _) => format!("installed '{name}'"),
+    }
+}
