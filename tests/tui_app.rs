@@ -855,3 +855,27 @@ fn the_preview_lints_the_folder_it_shows_and_again_after_a_reload() {
     let screen = format!("{}", render(&mut f.app, 120, 40).backend());
     assert!(screen.contains(lint), "{screen}");
 }
+
+#[test]
+fn a_profile_with_a_bom_says_cao_ignores_its_list_in_profiles_and_catalog() {
+    let mut f = fixture();
+    fs::write(
+        f.root.join("agent-store/bom.md"),
+        "\u{feff}---\nname: bom\ndescription: d\nskills: [code-style]\n---\nHi\n",
+    )
+    .unwrap();
+    f.app.reload();
+    let warning = "! profile 'bom' starts with a";
+    select_profile(&mut f.app, "bom");
+    let t = render(&mut f.app, 120, 40);
+    let screen = format!("{}", t.backend());
+    assert_eq!(
+        screen.matches(warning).count(),
+        2,
+        "once in Profiles, once in Catalog:\n{screen}"
+    );
+    assert!(f.app.catalog.warnings[0].contains("save it as UTF-8 without BOM"));
+    select_profile(&mut f.app, "supervisor");
+    let t = render(&mut f.app, 120, 40);
+    assert!(!format!("{}", t.backend()).contains("byte-order mark"));
+}
