@@ -1146,3 +1146,27 @@ fn a_skill_installed_elsewhere_after_the_open_is_asked_about_not_overwritten() {
     let status = f.app.status.clone().unwrap();
     assert!(status.text.contains("replaced 'alpha'"), "{status:?}");
 }
+
+#[test]
+fn a_profile_with_a_bom_says_cao_ignores_its_list_in_profiles_and_catalog() {
+    let mut f = fixture();
+    fs::write(
+        f.root.join("agent-store/bom.md"),
+        "\u{feff}---\nname: bom\ndescription: d\nskills: [code-style]\n---\nHi\n",
+    )
+    .unwrap();
+    f.app.reload();
+    let warning = "! profile 'bom' starts with a";
+    select_profile(&mut f.app, "bom");
+    let t = render(&mut f.app, 120, 40);
+    let screen = format!("{}", t.backend());
+    assert_eq!(
+        screen.matches(warning).count(),
+        2,
+        "once in Profiles, once in Catalog:\n{screen}"
+    );
+    assert!(f.app.catalog.warnings[0].contains("save it as UTF-8 without BOM"));
+    select_profile(&mut f.app, "supervisor");
+    let t = render(&mut f.app, 120, 40);
+    assert!(!format!("{}", t.backend()).contains("byte-order mark"));
+}

@@ -7,9 +7,18 @@ use std::path::Path;
 
 use crate::core::text::py_isspace;
 
+#[cfg(test)]
+thread_local! {
+    /// How many times this thread read a `.env`: callers must read it once
+    /// per reload, not once per profile.
+    pub static READS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// The variables of a `.env` file; empty when it is missing or unreadable.
 /// One that is not UTF-8 is an error: CAO then fails to load any profile.
 pub fn load(path: &Path) -> Result<HashMap<String, String>, String> {
+    #[cfg(test)]
+    READS.with(|n| n.set(n.get() + 1));
     let Ok(bytes) = crate::core::fsops::read_regular(path) else {
         return Ok(HashMap::new());
     };

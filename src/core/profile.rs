@@ -281,14 +281,23 @@ fn inside(dir: &Path, path: &Path) -> bool {
     crate::core::store::absolute(path).starts_with(root)
 }
 
-/// `load_agent_profile(name)`.
-pub fn load(home: &Home, name: &str) -> Result<Profile, String> {
-    load_parsed(home, name).map(|(p, _)| p)
+/// The `.env` variables CAO substitutes into every profile, or why it
+/// cannot read them (then no profile loads).
+pub type Env = Result<HashMap<String, String>, String>;
+
+/// Reads `.env` once: a caller loading many profiles passes it to each.
+pub fn read_env(home: &Home) -> Env {
+    crate::core::dotenv::load(&home.root.join(".env"))
 }
 
-/// [`load`], with the parse it made, so that [`fields_of`] need not parse
-/// the profile (and read `.env`) again.
-pub fn load_parsed(home: &Home, name: &str) -> Result<(Profile, Parsed), String> {
+/// `load_agent_profile(name)`.
+pub fn load(home: &Home, name: &str) -> Result<Profile, String> {
+    load_parsed(home, name, &read_env(home)).map(|(p, _)| p)
+}
+
+/// [`load`] with `.env` already read, and the parse it made, so that
+/// [`fields_of`] need not parse the profile again.
+pub fn load_parsed(home: &Home, name: &str, env: &Env) -> Result<(Profile, Parsed), String> {
     let location = locate(home, name)?;
     let Some(path) = location.path.clone() else {
         // Built in: read from the user's CAO as CAO reads it (with `.env`
@@ -303,7 +312,7 @@ pub fn load_parsed(home: &Home, name: &str) -> Result<(Profile, Parsed), String>
                     file.display()
                 )
             })?;
-        let parsed = parse_text(home, &raw)
+        let parsed = parse_text_in(env, &raw)
             .map_err(|e| format!("profile '{name}' (built into CAO): {e}"))?;
         let profile = Profile {
             name: name.into(),
@@ -323,7 +332,7 @@ pub fn load_parsed(home: &Home, name: &str) -> Result<(Profile, Parsed), String>
             e.utf8_error().valid_up_to()
         )
     })?;
-    let parsed = parse_text(home, &raw)
+    let parsed = parse_text_in(env, &raw)
         .map_err(|e| format!("profile '{name}' ({}): {e}", path.display()))?;
     let profile = Profile {
         name: name.into(),
@@ -345,19 +354,8 @@ pub struct Parsed {
     pub fm_text: String,
 }
 
-/// A profile's frontmatter as (key, value) pairs for display, after `.env`
-/// substitution as CAO sees it; empty for an unparsable one.
-pub fn fields(home: &Home, profile: &Profile) -> Vec<(String, String)> {
-    let Some(raw) = &profile.raw else {
-        return Vec::new();
-    };
-    match parse_text(home, raw) {
-        Ok(p) => fields_of(&p),
-        Err(_) => Vec::new(),
-    }
-}
-
-/// [`fields`] from a parse already made.
+/// A profile's frontmatter as (key, value) pairs for display, from a parse
+/// already made (after `.env` substitution, as CAO sees it).
 pub fn fields_of(parsed: &Parsed) -> Vec<(String, String)> {
     crate::core::skill::metadata_pairs(&parsed.frontmatter, &parsed.fm_text)
 }
@@ -365,8 +363,12 @@ pub fn fields_of(parsed: &Parsed) -> Vec<(String, String)> {
 /// `parse_agent_profile_text(resolve_env_vars(raw))`, with AgentProfile's
 /// validation of every field it declares.
 pub fn parse_text(home: &Home, raw: &str) -> Result<Parsed, String> {
-    let env = crate::core::dotenv::load(&home.root.join(".env"))?;
-    let text = safe_substitute(raw, &env);
+    parse_text_in(&read_env(home), raw)
+}
+
+/// [`parse_text`] with `.env` already read.
+pub fn parse_text_in(env: &Env, raw: &str) -> Result<Parsed, String> {
+    let text = safe_substitute(raw, env.as_ref().map_err(Clone::clone)?);
     let norm = Normalized::new(&text);
     let fm = frontmatter::parse(&norm.text).map_err(|e| e.to_string())?;
     let fm_text = &norm.text[fm.fm_range.clone()];

@@ -121,10 +121,14 @@ pub fn read_text(path: &Path) -> Result<String, String> {
 fn read_bytes(path: &Path, buf: &mut Vec<u8>) -> Result<(), String> {
     let (file, meta) =
         fsops::open_regular(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    read_open(file, meta.len(), path, buf)
+    let len = read_open(file, meta.len(), path, buf)?;
+    buf.truncate(len);
+    Ok(())
 }
 
-fn read_open(file: fs::File, size: u64, path: &Path, buf: &mut Vec<u8>) -> Result<(), String> {
+/// Reads the file into the start of `buf` and returns how many bytes it
+/// holds; `buf` only grows, so a reused one is not zeroed per file.
+fn read_open(file: fs::File, size: u64, path: &Path, buf: &mut Vec<u8>) -> Result<usize, String> {
     if size > MAX_SKILL_MD_BYTES {
         return Err(format!(
             "{} is {:.1} MiB, over skilltui's {} MiB limit: split it into referenced files",
@@ -136,18 +140,20 @@ fn read_open(file: fs::File, size: u64, path: &Path, buf: &mut Vec<u8>) -> Resul
     let mut file = file;
     // One read of the size fstat gave, then a check for more (a file that
     // grew meanwhile); the common case costs a single read call.
-    buf.clear();
-    buf.resize(size as usize, 0);
-    let filled =
-        read_full(&mut file, buf).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    buf.truncate(filled);
-    if filled == size as usize && size > 0 {
-        return Ok(());
+    let size = size as usize;
+    if buf.len() < size {
+        buf.resize(size, 0);
     }
+    let filled = read_full(&mut file, &mut buf[..size])
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if filled == size && size > 0 {
+        return Ok(filled);
+    }
+    buf.truncate(filled);
     file.take(MAX_SKILL_MD_BYTES + 1 - filled as u64)
         .read_to_end(buf)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Ok(())
+    Ok(buf.len())
 }
 
 fn read_full(file: &mut fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
@@ -188,9 +194,10 @@ thread_local! {
 /// The metadata of an opened SKILL.md, without keeping its body.
 fn read_head(file: fs::File, size: u64, skill_md: &Path) -> Result<SkillDoc, String> {
     READ_BUF.with_borrow_mut(|buf| {
-        read_open(file, size, skill_md, buf)?;
-        let text = utf8(skill_md, buf)?;
-        if text.contains('\r') {
+        let len = read_open(file, size, skill_md, buf)?;
+        let text = utf8(skill_md, &buf[..len])?;
+        // SIMD: this scans every byte of the store.
+        if memchr::memchr(b'\r', text.as_bytes()).is_some() {
             return split_doc(text, frontmatter::parse_head);
         }
         let frontmatter = frontmatter::parse_head(text).map_err(|e| e.to_string())?;

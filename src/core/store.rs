@@ -309,8 +309,12 @@ type Check<'a> = dyn Fn(&Path, &str) -> Option<Checked> + Sync + 'a;
 
 /// Checks folders on all cores (a large store is mostly file reads), one
 /// verdict per folder in order: a check that panics marks its own folder
-/// invalid, never shifts the verdicts of the others.
+/// invalid, never shifts the verdicts of the others. Threads take small
+/// batches as they go, so one that the OS holds back (a busy machine, a
+/// slow disk) does not leave the others idle at the end.
 fn check_all(folders: &[(PathBuf, String)], check: &Check<'_>) -> Vec<Option<Checked>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    const BATCH: usize = 32;
     let check = |(d, f): &(PathBuf, String)| check_caught(check, d, f);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -318,17 +322,26 @@ fn check_all(folders: &[(PathBuf, String)], check: &Check<'_>) -> Vec<Option<Che
     if folders.len() < 64 || threads == 1 {
         return folders.iter().map(check).collect();
     }
-    let chunk = folders.len().div_ceil(threads);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = folders
-            .chunks(chunk)
-            .map(|part| s.spawn(move || part.iter().map(check).collect::<Vec<_>>()))
-            .collect();
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        let mut done = Vec::new();
+        loop {
+            let start = next.fetch_add(BATCH, Ordering::Relaxed);
+            let Some(batch) = folders.get(start..(start + BATCH).min(folders.len())) else {
+                return done;
+            };
+            done.push((start, batch.iter().map(check).collect::<Vec<_>>()));
+        }
+    };
+    let mut batches: Vec<(usize, Vec<Option<Checked>>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads).map(|_| s.spawn(worker)).collect();
         handles
             .into_iter()
             .flat_map(|h| h.join().expect("checks catch their panics"))
             .collect()
-    })
+    });
+    batches.sort_unstable_by_key(|(start, _)| *start);
+    batches.into_iter().flat_map(|(_, b)| b).collect()
 }
 
 fn check_caught(check: &Check<'_>, dir: &Path, folder: &str) -> Option<Checked> {

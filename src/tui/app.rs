@@ -41,8 +41,8 @@ pub struct ProfileRow {
 
 impl ProfileRow {
     /// One parse per profile: its fields come from the same one.
-    fn load(home: &Home, listed: Listed) -> ProfileRow {
-        let (loaded, fields) = match profile::load_parsed(home, &listed.name) {
+    fn load(home: &Home, listed: Listed, env: &profile::Env) -> ProfileRow {
+        let (loaded, fields) = match profile::load_parsed(home, &listed.name, env) {
             Ok((p, parsed)) => (Ok(p), profile::fields_of(&parsed)),
             Err(e) => (Err(e), Vec::new()),
         };
@@ -215,9 +215,10 @@ impl App {
         data.valid = (0..data.listing.entries.len())
             .filter(|&i| data.listing.entries[i].status == store::Status::Ok)
             .collect();
+        let env = profile::read_env(&data.home);
         data.profiles = profile::list(&data.home)
             .into_iter()
-            .map(|listed| ProfileRow::load(&data.home, listed))
+            .map(|listed| ProfileRow::load(&data.home, listed, &env))
             .collect();
         data.profiles
             .sort_by_key(|r| r.listed.location.path.is_none());
@@ -255,7 +256,7 @@ impl App {
             .iter_mut()
             .find(|r| r.listed.name == name)
         {
-            *row = ProfileRow::load(home, row.listed.clone());
+            *row = ProfileRow::load(home, row.listed.clone(), &profile::read_env(home));
         }
         self.refresh_profile();
     }
@@ -712,5 +713,40 @@ fn list_or_none(v: &[String]) -> String {
         "none".into()
     } else {
         v.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::dotenv::READS;
+
+    #[test]
+    fn a_reload_reads_dotenv_once_for_every_profile() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("home");
+        let store = root.join("agent-store");
+        std::fs::create_dir_all(&store).unwrap();
+        std::fs::write(root.join(".env"), "WHO=bob\n").unwrap();
+        for name in ["a", "b", "c"] {
+            let text = format!("---\nname: {name}\ndescription: by $WHO\n---\nHi\n");
+            std::fs::write(store.join(format!("{name}.md")), text).unwrap();
+        }
+        READS.with(|n| n.set(0));
+        let mut app = App::new(Home::at(root, tmp.path().into()), Theme::dark());
+        assert_eq!(READS.with(|n| n.get()), 1, "App::new reads .env once");
+        app.reload();
+        assert_eq!(READS.with(|n| n.get()), 2, "each reload reads it once");
+        let mine: Vec<_> = app
+            .data
+            .profiles
+            .iter()
+            .filter(|r| r.listed.location.path.is_some())
+            .collect();
+        assert_eq!(mine.len(), 3);
+        for row in mine {
+            let desc = row.fields.iter().find(|(k, _)| k == "description");
+            assert_eq!(desc.map(|(_, v)| v.as_str()), Some("by bob"), "{row:?}");
+        }
     }
 }

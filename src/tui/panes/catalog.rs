@@ -18,7 +18,9 @@ pub struct CatalogPane {
     pub format: Format,
     pub text: Result<String, String>,
     pub cost: Cost,
-    pub unmatched: Vec<String>,
+    /// Lines above the block: why CAO ignores the profile's frontmatter,
+    /// then each pattern that matches no skill.
+    pub warnings: Vec<String>,
     area: Rect,
     /// Byte ranges of the block's lines: a line is sanitized and styled
     /// only when it is on screen.
@@ -36,7 +38,7 @@ impl Default for CatalogPane {
             format: Format::Cao,
             text: Ok(String::new()),
             cost: Cost::default(),
-            unmatched: Vec::new(),
+            warnings: Vec::new(),
             area: Rect::default(),
             spans: Vec::new(),
             rows: Vec::new(),
@@ -54,14 +56,20 @@ impl CatalogPane {
 
     /// Recomputes the block and its cost for `row`'s profile.
     pub fn refresh(&mut self, data: &Data, row: Option<&ProfileRow>) {
-        self.unmatched.clear();
+        self.warnings.clear();
         self.cost = Cost::default();
         self.text = match row.map(|r| (&r.listed.name, &r.loaded)) {
             None => Err("no agent profiles found".into()),
             Some((_, Err(e))) => Err(format!("CAO cannot load this profile: {e}")),
             Some((name, Ok(p))) => {
                 let selection = catalog::select(&data.listing, p.skills.as_deref());
-                self.unmatched = selection.unmatched.clone();
+                self.warnings.extend(p.unread_frontmatter());
+                self.warnings.extend(
+                    selection
+                        .unmatched
+                        .iter()
+                        .map(|p| format!("pattern '{p}' matches no installed skill")),
+                );
                 let offered: Vec<&Entry> = selection.offered.iter().map(|(e, _)| *e).collect();
                 let skills = p.skills.as_deref();
                 let text =
@@ -79,20 +87,16 @@ impl CatalogPane {
     }
 
     fn len(&self) -> usize {
-        self.unmatched.len() + self.spans.len()
+        self.warnings.len() + self.spans.len()
     }
 
     /// Line `i`: the unmatched patterns' warnings, then the block (or why
     /// there is none).
     fn line(&self, i: usize, theme: &Theme) -> Line<'static> {
-        if let Some(p) = self.unmatched.get(i) {
-            let text = format!(
-                "! pattern '{}' matches no installed skill",
-                sanitize_line(p)
-            );
-            return Line::styled(text, theme.warning);
+        if let Some(w) = self.warnings.get(i) {
+            return Line::styled(format!("! {}", sanitize_line(w)), theme.warning);
         }
-        let span = self.spans[i - self.unmatched.len()].clone();
+        let span = self.spans[i - self.warnings.len()].clone();
         match &self.text {
             Err(e) => Line::styled(sanitize_line(e).into_owned(), theme.error),
             Ok(t) if t.is_empty() => {

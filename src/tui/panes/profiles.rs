@@ -311,6 +311,18 @@ fn detail(row: Option<&ProfileRow>, theme: &Theme, width: usize) -> Text<'static
         },
     };
     let mut lines = vec![Line::styled(where_, theme.dim), skills];
+    // Right under `skills`: it says why that line is not what CAO uses.
+    if let Some(why) = row
+        .loaded
+        .as_ref()
+        .ok()
+        .and_then(|p| p.unread_frontmatter())
+    {
+        lines.push(Line::styled(
+            format!("! {}", sanitize_line(&why)),
+            theme.warning,
+        ));
+    }
     // The other frontmatter fields after, one row each: they matter less
     // than `skills` and are the first to go when the pane is short.
     for (key, value) in row.fields.iter().filter(|(k, _)| k != "skills") {
