@@ -637,10 +637,11 @@ fn doctor_lines(r: &doctor::Report) -> Vec<String> {
 }
 
 fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
+    let env = profile::read_env(home);
     let rows: Vec<_> = profile::list(home)
         .into_iter()
         .map(|l| {
-            let loaded = profile::load(home, &l.name);
+            let loaded = profile::load_parsed(home, &l.name, &env).map(|(p, _)| p);
             (l, loaded)
         })
         .collect();

@@ -153,8 +153,9 @@ fn warnings(home: &Home) -> Vec<String> {
             Status::Ok => {}
         }
     }
+    let env = profile::read_env(home);
     for l in profile::list(home) {
-        if let Err(e) = profile::load(home, &l.name) {
+        if let Err(e) = profile::load_parsed(home, &l.name, &env) {
             out.push(format!("CAO cannot load profile '{}': {e}", l.name));
         }
     }
