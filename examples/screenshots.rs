@@ -356,6 +356,20 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     )?;
     shot("install", 120, 40, app);
 
+    // Install from a folder of skills (as from git): the pick dialog.
+    let mut app = new_app(root, user);
+    key(&mut app, KeyCode::Char('a'));
+    typed(&mut app, &demo.incoming.to_string_lossy());
+    key(&mut app, KeyCode::Enter);
+    app.settle();
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Char(' '));
+    want(
+        matches!(&app.dialog, Some(Dialog::Pick(_))),
+        "the pick dialog over a folder of skills",
+    )?;
+    shot("pick", 120, 40, app);
+
     // Install over an existing skill: the force prompt.
     let mut app = new_app(root, user);
     key(&mut app, KeyCode::Char('a'));
@@ -989,10 +1003,30 @@ fn have_rsvg() -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// The screens show CAO's own skills and profiles, so a CAO is needed: the
+/// one `SKILLTUI_CAO` names, else the parity test's venv, reached through a
+/// fixed link so that no machine's path shows in the help.
+fn pin_cao() -> Res<()> {
+    if std::env::var_os(skilltui::core::cao::ENV).is_some() {
+        return Ok(());
+    }
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/parity-venv");
+    if !venv.join("bin/cao").exists() {
+        return Err("no CAO: run `cargo test --test cao_parity` once (it builds target/parity-venv), or set SKILLTUI_CAO".into());
+    }
+    let link = Path::new("/tmp/skilltui-demo-cao");
+    let _ = fs::remove_file(link);
+    std::os::unix::fs::symlink(&venv, link)?;
+    // SAFETY: set before any thread starts.
+    unsafe { std::env::set_var(skilltui::core::cao::ENV, link) };
+    Ok(())
+}
+
 fn main() -> Res<()> {
     let print_text = std::env::args().any(|a| a == "--text");
     let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
     fs::create_dir_all(&out_dir)?;
+    pin_cao()?;
     let demo = build_demo()?;
     let png = have_rsvg();
     if !png {
