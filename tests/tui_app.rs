@@ -1146,3 +1146,31 @@ fn a_skill_installed_elsewhere_after_the_open_is_asked_about_not_overwritten() {
     let status = f.app.status.clone().unwrap();
     assert!(status.text.contains("replaced 'alpha'"), "{status:?}");
 }
+
+/// `o/NAME` holding `n` skills whose descriptions are longer than a line.
+fn many_skills_repo(name: &str, n: usize) -> String {
+    git_repos::repo(git_root(), name, |work| {
+        for i in 0..n {
+            let desc = format!("\"Skill {i:02}: {}\"", "a long description ".repeat(8));
+            write_skill(&work.join("skills"), &format!("s{i:02}"), &desc);
+        }
+    });
+    format!("o/{name}")
+}
+
+#[test]
+fn the_pick_cursor_stays_on_screen_with_long_descriptions_at_80x24() {
+    let mut f = fixture();
+    let source = many_skills_repo("thirty", 30);
+    open_source(&mut f.app, &source);
+    for (presses, want) in [(0, "s00"), (20, "s20"), (9, "s29")] {
+        for _ in 0..presses {
+            press(&mut f.app, "j");
+        }
+        let screen = format!("{}", render(&mut f.app, 80, 24).backend());
+        assert!(
+            screen.contains(&format!("[ ] ✓ {want}")),
+            "{want}:\n{screen}"
+        );
+    }
+}

@@ -1,18 +1,23 @@
 //! The skills found in a source, to pick from: each with CAO's verdict and
 //! how it compares with the store. Space picks, Enter installs the picks.
 
+use ratatui::Frame;
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Clear, Paragraph};
 
 use crate::core::remote::Opened;
 use crate::core::source::{Found, StoreState};
 use crate::core::text::sanitize_line;
 use crate::tui::app::Status;
-use crate::tui::dialogs::Outcome;
+use crate::tui::dialogs::{Outcome, frame_block, popup};
 use crate::tui::keymap::{Cmd, Move};
 use crate::tui::theme::Theme;
 
-/// Rows of skills shown at once.
+/// Rows of skills shown at once, screen allowing (also a page's move).
 const SHOWN: usize = 12;
+/// The popup's lines that are not rows: frame, heading, hint, gap, "… more".
+const NOT_ROWS: u16 = 6;
 
 pub struct Pick {
     pub opened: Opened,
@@ -80,11 +85,24 @@ impl Pick {
         Outcome::Keep
     }
 
-    pub fn size(&self) -> (u16, u16) {
-        (100, 20)
+    /// One line per skill, never wrapped, so the cursor's row is always
+    /// among those drawn however long the descriptions and small the screen.
+    pub fn render(&self, frame: &mut Frame, area: Rect, theme: &Theme) {
+        let rows = usize::from(area.height.saturating_sub(NOT_ROWS)).clamp(1, SHOWN);
+        let text = self.text(theme, rows);
+        let rect = popup(
+            area,
+            100,
+            u16::try_from(text.lines.len()).unwrap_or(u16::MAX) + 2,
+        );
+        frame.render_widget(Clear, rect);
+        frame.render_widget(
+            Paragraph::new(text).block(frame_block(theme, "Pick skills")),
+            rect,
+        );
     }
 
-    pub fn text(&self, theme: &Theme) -> Text<'static> {
+    fn text(&self, theme: &Theme, rows: usize) -> Text<'static> {
         let n = self.opened.found.len();
         let mut lines = vec![
             Line::from(format!(
@@ -98,13 +116,13 @@ impl Pick {
             ),
             Line::default(),
         ];
-        let start = self.sel.saturating_sub(SHOWN - 1);
-        for (i, f) in self.opened.found.iter().enumerate().skip(start).take(SHOWN) {
+        let start = self.sel.saturating_sub(rows - 1);
+        for (i, f) in self.opened.found.iter().enumerate().skip(start).take(rows) {
             lines.push(self.row(i, f, theme));
         }
-        if n > start + SHOWN {
+        if n > start + rows {
             lines.push(Line::styled(
-                format!("  … and {} more", n - start - SHOWN),
+                format!("  … and {} more", n - start - rows),
                 theme.dim,
             ));
         }
