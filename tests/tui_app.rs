@@ -1174,3 +1174,41 @@ fn the_pick_cursor_stays_on_screen_with_long_descriptions_at_80x24() {
         );
     }
 }
+
+#[test]
+fn updating_a_locally_edited_skill_says_the_edits_will_be_lost() {
+    let mut f = fixture();
+    let source = team_repo("edited");
+    open_source(&mut f.app, &source);
+    press(&mut f.app, " ");
+    key(&mut f.app, KeyCode::Enter);
+    fs::write(f.root.join("skills/alpha/notes.md"), "mine\n").unwrap();
+    f.app.reload();
+    select_folder(&mut f.app, "alpha");
+    press(&mut f.app, "u");
+    f.app.settle();
+    assert!(matches!(f.app.dialog, Some(Dialog::Confirm(_))));
+    let screen = format!("{}", render(&mut f.app, 80, 24).backend());
+    assert!(screen.contains("local edits will be lost"), "{screen}");
+    press(&mut f.app, "n");
+    assert!(f.root.join("skills/alpha/notes.md").is_file());
+}
+
+#[test]
+fn updating_an_unedited_skill_does_not_warn_of_edits() {
+    let mut f = fixture();
+    let source = team_repo("unedited");
+    open_source(&mut f.app, &source);
+    press(&mut f.app, " ");
+    key(&mut f.app, KeyCode::Enter);
+    let work = git_root().join("work/unedited");
+    write_skill(&work.join("skills"), "alpha", "\"Alpha, moved on\"");
+    git_repos::commit(&work, "second");
+    git_repos::push(&work);
+    select_folder(&mut f.app, "alpha");
+    press(&mut f.app, "u");
+    f.app.settle();
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(screen.contains("Replace it with"), "{screen}");
+    assert!(!screen.contains("local edits"), "{screen}");
+}

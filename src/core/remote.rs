@@ -259,6 +259,18 @@ fn local_status(home: &Home, name: &str, entry: &Entry) -> Status {
     }
 }
 
+/// True when `name` is locked and its folder no longer matches the pinned
+/// hash: replacing it loses the user's edits. An unreadable lock says no,
+/// as the replace prompt that asks this shows the changes anyway.
+pub fn edited_locally(home: &Home, name: &str) -> bool {
+    let Ok(lock) = Lock::read(&lock::default_path(home)) else {
+        return false;
+    };
+    lock.skills
+        .get(name)
+        .is_some_and(|e| local_status(home, name, e) == Status::Modified)
+}
+
 /// `check`: one `git ls-remote` per (repository, ref), run side by side.
 pub fn check(home: &Home, names: &[String]) -> Result<Vec<CheckRow>, String> {
     let lock = Lock::read(&lock::default_path(home))?;

@@ -209,6 +209,7 @@ impl App {
         let dest = self.data.home.skills_dir().join(&name);
         let pending = Pending::ReplaceFound {
             changes: changes::between(&dest, &found.checked.path),
+            edited: remote::edited_locally(&self.data.home, &name),
             source: batch.pick.opened.label.clone(),
             name,
         };
