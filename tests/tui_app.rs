@@ -1212,3 +1212,31 @@ fn updating_an_unedited_skill_does_not_warn_of_edits() {
     assert!(screen.contains("Replace it with"), "{screen}");
     assert!(!screen.contains("local edits"), "{screen}");
 }
+
+#[test]
+fn a_skill_cao_would_not_load_cannot_be_picked_and_the_rest_install() {
+    let mut f = fixture();
+    let source = git_repos::repo(git_root(), "mixed", |work| {
+        write_skill(&work.join("skills"), "alpha", "\"Alpha\"");
+        let broken = work.join("skills/broken");
+        fs::create_dir_all(&broken).unwrap();
+        fs::write(
+            broken.join("SKILL.md"),
+            "---\nname: broken\n---\nno description\n",
+        )
+        .unwrap();
+    });
+    assert!(source.ends_with("mixed"));
+    open_source(&mut f.app, "o/mixed");
+    press(&mut f.app, "j ");
+    assert_eq!(picked_names(&f.app), Vec::<String>::new());
+    let status = f.app.status.clone().unwrap();
+    assert!(
+        status.is_error() && status.text.contains("'broken' would not load in CAO"),
+        "{status:?}"
+    );
+    press(&mut f.app, "k ");
+    key(&mut f.app, KeyCode::Enter);
+    let status = f.app.status.clone().unwrap();
+    assert!(status.text.contains("installed 'alpha'"), "{status:?}");
+}

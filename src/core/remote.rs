@@ -106,7 +106,7 @@ pub struct Installed {
 
 /// Why a skill folder cannot be installed, or `None`. A skill from a
 /// repository is also refused on the size lints.
-fn refusal(found: &Found, from_git: bool) -> Option<String> {
+pub fn refusal(found: &Found, from_git: bool) -> Option<String> {
     let name = sanitize_line(&found.name()).into_owned();
     if let Some(e) = found.checked.errors.first() {
         return Some(format!("skill '{name}' would not load in CAO: {e}"));

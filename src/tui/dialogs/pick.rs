@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Clear, Paragraph};
 
-use crate::core::remote::Opened;
+use crate::core::remote::{self, Opened};
 use crate::core::source::{Found, StoreState};
 use crate::core::text::sanitize_line;
 use crate::tui::app::Status;
@@ -59,11 +59,7 @@ impl Pick {
         let last = self.picked.len().saturating_sub(1);
         match cmd {
             Cmd::Back => return Outcome::Say(Status::info("nothing installed")),
-            Cmd::Toggle => {
-                if let Some(p) = self.picked.get_mut(self.sel) {
-                    *p = !*p;
-                }
-            }
+            Cmd::Toggle => return self.toggle(),
             Cmd::Accept if self.picked.iter().any(|p| *p) => return Outcome::InstallPicks,
             Cmd::Accept => {
                 return Outcome::KeepSaying(Status::error(
@@ -82,6 +78,22 @@ impl Pick {
             }
             _ => {}
         }
+        Outcome::Keep
+    }
+
+    /// Space: a skill that would be refused at install is not picked, so
+    /// it cannot sink the others' install.
+    fn toggle(&mut self) -> Outcome {
+        let (Some(found), Some(picked)) = (
+            self.opened.found.get(self.sel),
+            self.picked.get_mut(self.sel),
+        ) else {
+            return Outcome::Keep;
+        };
+        if !*picked && let Some(why) = remote::refusal(found, self.opened.git.is_some()) {
+            return Outcome::KeepSaying(Status::error(format!("{why}: it cannot be picked")));
+        }
+        *picked = !*picked;
         Outcome::Keep
     }
 
