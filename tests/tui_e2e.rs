@@ -634,3 +634,56 @@ fn add_from_a_github_shorthand_picks_with_space_and_pins_the_lock() {
     tui.keys(&["q"]);
     assert_eq!(tui.wait_exit(), 0);
 }
+
+/// Polls `done` up to a generous deadline (never a timed assertion).
+fn eventually(done: impl Fn() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::time::Instant::now() < deadline {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    done()
+}
+
+#[test]
+fn esc_stops_a_hanging_git_and_leaves_no_staging_folder() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::seeded();
+    let bin = env.tmp.path().join("bin");
+    let temp = env.tmp.path().join("temp");
+    fs::create_dir_all(&bin).unwrap();
+    fs::create_dir_all(&temp).unwrap();
+    let pids = env.tmp.path().join("pids");
+    // Every git call hangs, the first (git init) included.
+    let git = bin.join("git");
+    let script = format!("#!/bin/sh\necho $$ >> {}\nexec sleep 600\n", pids.display());
+    fs::write(&git, script).unwrap();
+    fs::set_permissions(&git, fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let vars = [("PATH", path), ("TMPDIR", temp.display().to_string())];
+    let vars: Vec<(String, String)> = vars.map(|(k, v)| (k.to_string(), v)).to_vec();
+    let mut tui = start_with(&env, &vars);
+    tui.wait_text("Skills (5/5)");
+    tui.keys(&["a"]);
+    tui.wait_text("Install from a folder");
+    tui.type_text("o/hangs");
+    tui.keys(&["Enter"]);
+    tui.wait_text("Esc cancels");
+    assert!(eventually(|| pids.exists()), "git was started");
+    tui.keys(&["Escape"]);
+    tui.wait_text("cancelled opening o/hangs");
+    let staging_gone = || fs::read_dir(&temp).unwrap().next().is_none();
+    assert!(
+        eventually(staging_gone),
+        "staging left in {}",
+        temp.display()
+    );
+    let pid: i32 = fs::read_to_string(&pids).unwrap().trim().parse().unwrap();
+    // SAFETY: signal 0 only asks whether the process exists.
+    let alive = || unsafe { libc::kill(pid, 0) } == 0;
+    assert!(eventually(|| !alive()), "git {pid} still runs");
+    tui.keys(&["q"]);
+    assert_eq!(tui.wait_exit(), 0);
+}
