@@ -1064,6 +1064,9 @@ fn big_u_marks_outdated_and_modified_skills_and_u_updates_with_the_diff() {
 
     press(&mut f.app, "U");
     assert!(f.app.jobs.busy(), "the check runs in the background");
+    press(&mut f.app, "U");
+    let status = f.app.status.clone().unwrap();
+    assert!(status.text.starts_with("already checking"), "{status:?}");
     f.app.settle();
     let status = f.app.status.clone().unwrap();
     assert!(
@@ -1112,6 +1115,13 @@ fn big_u_marks_outdated_and_modified_skills_and_u_updates_with_the_diff() {
     assert!(lock.contains(&tip), "re-pinned: {lock}");
     let screen = format!("{}", render(&mut f.app, 120, 40).backend());
     assert!(!screen.contains("alpha ⇡"), "{screen}");
+    // A check that ended lets the next one run.
+    press(&mut f.app, "U");
+    assert!(
+        f.app.jobs.busy(),
+        "a second check runs once the first ended"
+    );
+    f.app.settle();
 
     select_folder(&mut f.app, "code-style");
     press(&mut f.app, "u");

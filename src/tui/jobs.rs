@@ -31,6 +31,8 @@ pub struct Jobs {
     pub wake: Option<Sender<AppEvent>>,
     running: usize,
     last_id: u64,
+    /// A `U` check is running: a second one would only repeat it.
+    pub checking: bool,
 }
 
 impl Default for Jobs {
@@ -42,6 +44,7 @@ impl Default for Jobs {
             wake: None,
             running: 0,
             last_id: 0,
+            checking: false,
         }
     }
 }

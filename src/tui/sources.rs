@@ -101,7 +101,10 @@ impl App {
                     Ok(o) => self.dialog = Some(Dialog::Pick(Box::new(Pick::new(o)))),
                 }
             }
-            Report::Checked(rows) => self.checked(rows),
+            Report::Checked(rows) => {
+                self.jobs.checking = false;
+                self.checked(rows)
+            }
         }
     }
 
@@ -112,6 +115,12 @@ impl App {
                 "no skills from git to check: `a` adds some from owner/repo or a git URL",
             ));
         }
+        if self.jobs.checking {
+            return self.say(Status::info(
+                "already checking the skills from git: the marks show when it ends",
+            ));
+        }
+        self.jobs.checking = true;
         let home = self.data.home.clone();
         self.jobs.spawn(move |_, report| {
             report.send(Report::Checked(remote::check(&home, &[])));
