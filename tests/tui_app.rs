@@ -1250,3 +1250,27 @@ fn a_skill_cao_would_not_load_cannot_be_picked_and_the_rest_install() {
     let status = f.app.status.clone().unwrap();
     assert!(status.text.contains("installed 'alpha'"), "{status:?}");
 }
+
+#[test]
+fn the_gauge_the_pick_list_and_the_replace_prompt_draw_at_every_small_size() {
+    let mut f = gamma_clash("small");
+    let mut sizes = |app: &mut App| {
+        for w in 1..=30 {
+            for h in 1..=10 {
+                render(app, w, h);
+            }
+        }
+    };
+    sizes(&mut f.app);
+    press(&mut f.app, "j ");
+    key(&mut f.app, KeyCode::Enter);
+    assert!(matches!(f.app.dialog, Some(Dialog::Confirm(_))));
+    sizes(&mut f.app);
+    press(&mut f.app, "n");
+    press(&mut f.app, "a");
+    press(&mut f.app, &team_repo("small2"));
+    key(&mut f.app, KeyCode::Enter);
+    assert!(matches!(f.app.dialog, Some(Dialog::Fetch(_))));
+    sizes(&mut f.app);
+    f.app.settle();
+}
