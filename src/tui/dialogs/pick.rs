@@ -91,7 +91,7 @@ impl Pick {
             return Outcome::Keep;
         };
         if !*picked && let Some(why) = remote::refusal(found, self.opened.git.is_some()) {
-            return Outcome::KeepSaying(Status::error(format!("{why}: it cannot be picked")));
+            return Outcome::KeepSaying(Status::error(why));
         }
         *picked = !*picked;
         Outcome::Keep
