@@ -1254,7 +1254,7 @@ fn a_skill_cao_would_not_load_cannot_be_picked_and_the_rest_install() {
 #[test]
 fn the_gauge_the_pick_list_and_the_replace_prompt_draw_at_every_small_size() {
     let mut f = gamma_clash("small");
-    let mut sizes = |app: &mut App| {
+    let sizes = |app: &mut App| {
         for w in 1..=30 {
             for h in 1..=10 {
                 render(app, w, h);
