@@ -45,11 +45,13 @@ impl App {
         let home = self.data.home.clone();
         let cancel = Cancel::default();
         let stop = cancel.clone();
-        let id = self.jobs.spawn(move |id, report| {
-            let mut progress = |p| report.send(Report::Progress(id, p));
-            let opened = open(&home, &mut progress, &stop);
-            report.send(Report::Opened(id, opened));
-        });
+        let id = self
+            .jobs
+            .spawn_stoppable(cancel.clone(), move |id, report| {
+                let mut progress = |p| report.send(Report::Progress(id, p));
+                let opened = open(&home, &mut progress, &stop);
+                report.send(Report::Opened(id, opened));
+            });
         let mut fetch = Fetch::new(id, label, cancel);
         fetch.update = update;
         self.dialog = Some(Dialog::Fetch(fetch));
