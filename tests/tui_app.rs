@@ -1183,6 +1183,17 @@ fn the_pick_cursor_stays_on_screen_with_long_descriptions_at_80x24() {
             "{want}:\n{screen}"
         );
     }
+    let screen = format!("{}", render(&mut f.app, 80, 12).backend());
+    assert!(screen.contains("[ ] ✓ s29"), "{screen}");
+    // Moving back up keeps the view still until the cursor reaches its top.
+    press(&mut f.app, "kkk");
+    let screen = format!("{}", render(&mut f.app, 80, 24).backend());
+    for shown in ["s26", "s29"] {
+        assert!(
+            screen.contains(&format!("[ ] ✓ {shown}")),
+            "{shown}:\n{screen}"
+        );
+    }
 }
 
 #[test]

@@ -85,6 +85,7 @@ impl Dialog {
         match self {
             Dialog::Help(h) => h.update(area),
             Dialog::Seed(s) => s.update(area),
+            Dialog::Pick(p) => p.update(area),
             _ => {}
         }
     }

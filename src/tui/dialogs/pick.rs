@@ -23,6 +23,9 @@ pub struct Pick {
     pub opened: Opened,
     pub picked: Vec<bool>,
     pub sel: usize,
+    /// The first row shown, and how many fit (set by `update`).
+    top: usize,
+    rows: usize,
 }
 
 impl std::fmt::Debug for Pick {
@@ -42,6 +45,8 @@ impl Pick {
             picked: vec![one; opened.found.len()],
             opened,
             sel: 0,
+            top: 0,
+            rows: SHOWN,
         }
     }
 
@@ -97,11 +102,21 @@ impl Pick {
         Outcome::Keep
     }
 
+    /// Fits the rows to the screen and scrolls only as far as it takes to
+    /// show the cursor's row.
+    pub fn update(&mut self, area: Rect) {
+        self.rows = usize::from(area.height.saturating_sub(NOT_ROWS)).clamp(1, SHOWN);
+        let last_top = self.picked.len().saturating_sub(self.rows);
+        self.top = self
+            .top
+            .clamp(self.sel.saturating_sub(self.rows - 1), self.sel)
+            .min(last_top);
+    }
+
     /// One line per skill, never wrapped, so the cursor's row is always
-    /// among those drawn however long the descriptions and small the screen.
+    /// among those drawn however long the descriptions.
     pub fn render(&self, frame: &mut Frame, area: Rect, theme: &Theme) {
-        let rows = usize::from(area.height.saturating_sub(NOT_ROWS)).clamp(1, SHOWN);
-        let text = self.text(theme, rows);
+        let text = self.text(theme);
         let rect = popup(
             area,
             100,
@@ -114,7 +129,7 @@ impl Pick {
         );
     }
 
-    fn text(&self, theme: &Theme, rows: usize) -> Text<'static> {
+    fn text(&self, theme: &Theme) -> Text<'static> {
         let n = self.opened.found.len();
         let mut lines = vec![
             Line::from(format!(
@@ -128,7 +143,7 @@ impl Pick {
             ),
             Line::default(),
         ];
-        let start = self.sel.saturating_sub(rows - 1);
+        let (start, rows) = (self.top, self.rows);
         for (i, f) in self.opened.found.iter().enumerate().skip(start).take(rows) {
             lines.push(self.row(i, f, theme));
         }
