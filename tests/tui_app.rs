@@ -1196,13 +1196,20 @@ fn the_pick_cursor_stays_on_screen_with_long_descriptions_at_80x24() {
     }
 }
 
-#[test]
-fn updating_a_locally_edited_skill_says_the_edits_will_be_lost() {
+/// The fixture with alpha installed from `o/NAME`.
+fn alpha_from_git(repo: &str) -> Fixture {
     let mut f = fixture();
-    let source = team_repo("edited");
+    let source = team_repo(repo);
     open_source(&mut f.app, &source);
     press(&mut f.app, " ");
     key(&mut f.app, KeyCode::Enter);
+    assert!(f.root.join("skills/alpha").is_dir(), "{:?}", f.app.status);
+    f
+}
+
+#[test]
+fn updating_a_locally_edited_skill_says_the_edits_will_be_lost() {
+    let mut f = alpha_from_git("edited");
     fs::write(f.root.join("skills/alpha/notes.md"), "mine\n").unwrap();
     f.app.reload();
     select_folder(&mut f.app, "alpha");
@@ -1217,11 +1224,7 @@ fn updating_a_locally_edited_skill_says_the_edits_will_be_lost() {
 
 #[test]
 fn updating_an_unedited_skill_does_not_warn_of_edits() {
-    let mut f = fixture();
-    let source = team_repo("unedited");
-    open_source(&mut f.app, &source);
-    press(&mut f.app, " ");
-    key(&mut f.app, KeyCode::Enter);
+    let mut f = alpha_from_git("unedited");
     let work = git_root().join("work/unedited");
     write_skill(&work.join("skills"), "alpha", "\"Alpha, moved on\"");
     git_repos::commit(&work, "second");

@@ -674,8 +674,9 @@ impl HangingGit {
         HangingGit { vars, temp, pids }
     }
 
-    /// `a`, SOURCE, Enter, and git started.
-    fn open(&self, tui: &mut Term, source: &str) {
+    /// skilltui started with this git, and `a`, SOURCE, Enter: git runs.
+    fn open(&self, env: &Env, source: &str) -> Term {
+        let mut tui = start_with(env, &self.vars);
         tui.wait_text("Skills (5/5)");
         tui.keys(&["a"]);
         tui.wait_text("Install from a folder");
@@ -683,6 +684,7 @@ impl HangingGit {
         tui.keys(&["Enter"]);
         tui.wait_text("Esc cancels");
         assert!(eventually(|| self.pids.exists()), "git was started");
+        tui
     }
 
     /// No staging folder left, and the git started is gone.
@@ -708,8 +710,7 @@ impl HangingGit {
 fn esc_stops_a_hanging_git_and_leaves_no_staging_folder() {
     let env = Env::seeded();
     let git = HangingGit::new(&env);
-    let mut tui = start_with(&env, &git.vars);
-    git.open(&mut tui, "o/hangs");
+    let mut tui = git.open(&env, "o/hangs");
     tui.keys(&["Escape"]);
     tui.wait_text("cancelled opening o/hangs");
     git.assert_cleaned_up();
@@ -721,8 +722,7 @@ fn esc_stops_a_hanging_git_and_leaves_no_staging_folder() {
 fn ctrl_c_during_a_fetch_stops_git_before_quitting() {
     let env = Env::seeded();
     let git = HangingGit::new(&env);
-    let mut tui = start_with(&env, &git.vars);
-    git.open(&mut tui, "o/hangs");
+    let mut tui = git.open(&env, "o/hangs");
     tui.keys(&["C-c"]);
     assert_eq!(tui.wait_exit(), 0);
     git.assert_cleaned_up();
