@@ -1064,6 +1064,9 @@ fn big_u_marks_outdated_and_modified_skills_and_u_updates_with_the_diff() {
 
     press(&mut f.app, "U");
     assert!(f.app.jobs.busy(), "the check runs in the background");
+    press(&mut f.app, "U");
+    let status = f.app.status.clone().unwrap();
+    assert!(status.text.starts_with("already checking"), "{status:?}");
     f.app.settle();
     let status = f.app.status.clone().unwrap();
     assert!(
@@ -1112,6 +1115,13 @@ fn big_u_marks_outdated_and_modified_skills_and_u_updates_with_the_diff() {
     assert!(lock.contains(&tip), "re-pinned: {lock}");
     let screen = format!("{}", render(&mut f.app, 120, 40).backend());
     assert!(!screen.contains("alpha ⇡"), "{screen}");
+    // A check that ended lets the next one run.
+    press(&mut f.app, "U");
+    assert!(
+        f.app.jobs.busy(),
+        "a second check runs once the first ended"
+    );
+    f.app.settle();
 
     select_folder(&mut f.app, "code-style");
     press(&mut f.app, "u");
@@ -1169,4 +1179,136 @@ fn a_profile_with_a_bom_says_cao_ignores_its_list_in_profiles_and_catalog() {
     select_profile(&mut f.app, "supervisor");
     let t = render(&mut f.app, 120, 40);
     assert!(!format!("{}", t.backend()).contains("byte-order mark"));
+}
+
+/// `o/NAME` holding `n` skills whose descriptions are longer than a line.
+fn many_skills_repo(name: &str, n: usize) -> String {
+    git_repos::repo(git_root(), name, |work| {
+        for i in 0..n {
+            let desc = format!("\"Skill {i:02}: {}\"", "a long description ".repeat(8));
+            write_skill(&work.join("skills"), &format!("s{i:02}"), &desc);
+        }
+    });
+    format!("o/{name}")
+}
+
+#[test]
+fn the_pick_cursor_stays_on_screen_with_long_descriptions_at_80x24() {
+    let mut f = fixture();
+    let source = many_skills_repo("thirty", 30);
+    open_source(&mut f.app, &source);
+    for (presses, want) in [(0, "s00"), (20, "s20"), (9, "s29")] {
+        for _ in 0..presses {
+            press(&mut f.app, "j");
+        }
+        let screen = format!("{}", render(&mut f.app, 80, 24).backend());
+        assert!(
+            screen.contains(&format!("[ ] ✓ {want}")),
+            "{want}:\n{screen}"
+        );
+    }
+    let screen = format!("{}", render(&mut f.app, 80, 12).backend());
+    assert!(screen.contains("[ ] ✓ s29"), "{screen}");
+    // Moving back up keeps the view still until the cursor reaches its top.
+    press(&mut f.app, "kkk");
+    let screen = format!("{}", render(&mut f.app, 80, 24).backend());
+    for shown in ["s26", "s29"] {
+        assert!(
+            screen.contains(&format!("[ ] ✓ {shown}")),
+            "{shown}:\n{screen}"
+        );
+    }
+}
+
+/// The fixture with alpha installed from `o/NAME`.
+fn alpha_from_git(repo: &str) -> Fixture {
+    let mut f = fixture();
+    let source = team_repo(repo);
+    open_source(&mut f.app, &source);
+    press(&mut f.app, " ");
+    key(&mut f.app, KeyCode::Enter);
+    assert!(f.root.join("skills/alpha").is_dir(), "{:?}", f.app.status);
+    f
+}
+
+#[test]
+fn updating_a_locally_edited_skill_says_the_edits_will_be_lost() {
+    let mut f = alpha_from_git("edited");
+    fs::write(f.root.join("skills/alpha/notes.md"), "mine\n").unwrap();
+    f.app.reload();
+    select_folder(&mut f.app, "alpha");
+    press(&mut f.app, "u");
+    f.app.settle();
+    assert!(matches!(f.app.dialog, Some(Dialog::Confirm(_))));
+    let screen = format!("{}", render(&mut f.app, 80, 24).backend());
+    assert!(screen.contains("local edits will be lost"), "{screen}");
+    press(&mut f.app, "n");
+    assert!(f.root.join("skills/alpha/notes.md").is_file());
+}
+
+#[test]
+fn updating_an_unedited_skill_does_not_warn_of_edits() {
+    let mut f = alpha_from_git("unedited");
+    let work = git_root().join("work/unedited");
+    write_skill(&work.join("skills"), "alpha", "\"Alpha, moved on\"");
+    git_repos::commit(&work, "second");
+    git_repos::push(&work);
+    select_folder(&mut f.app, "alpha");
+    press(&mut f.app, "u");
+    f.app.settle();
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(screen.contains("Replace it with"), "{screen}");
+    assert!(!screen.contains("local edits"), "{screen}");
+}
+
+#[test]
+fn a_skill_cao_would_not_load_cannot_be_picked_and_the_rest_install() {
+    let mut f = fixture();
+    let source = git_repos::repo(git_root(), "mixed", |work| {
+        write_skill(&work.join("skills"), "alpha", "\"Alpha\"");
+        let broken = work.join("skills/broken");
+        fs::create_dir_all(&broken).unwrap();
+        fs::write(
+            broken.join("SKILL.md"),
+            "---\nname: broken\n---\nno description\n",
+        )
+        .unwrap();
+    });
+    assert!(source.ends_with("mixed"));
+    open_source(&mut f.app, "o/mixed");
+    press(&mut f.app, "j ");
+    assert_eq!(picked_names(&f.app), Vec::<String>::new());
+    let status = f.app.status.clone().unwrap();
+    assert!(
+        status.is_error() && status.text.contains("'broken' would not load in CAO"),
+        "{status:?}"
+    );
+    press(&mut f.app, "k ");
+    key(&mut f.app, KeyCode::Enter);
+    let status = f.app.status.clone().unwrap();
+    assert!(status.text.contains("installed 'alpha'"), "{status:?}");
+}
+
+#[test]
+fn the_gauge_the_pick_list_and_the_replace_prompt_draw_at_every_small_size() {
+    let mut f = gamma_clash("small");
+    let sizes = |app: &mut App| {
+        for w in 1..=30 {
+            for h in 1..=10 {
+                render(app, w, h);
+            }
+        }
+    };
+    sizes(&mut f.app);
+    press(&mut f.app, "j ");
+    key(&mut f.app, KeyCode::Enter);
+    assert!(matches!(f.app.dialog, Some(Dialog::Confirm(_))));
+    sizes(&mut f.app);
+    press(&mut f.app, "n");
+    press(&mut f.app, "a");
+    press(&mut f.app, &team_repo("small2"));
+    key(&mut f.app, KeyCode::Enter);
+    assert!(matches!(f.app.dialog, Some(Dialog::Fetch(_))));
+    sizes(&mut f.app);
+    f.app.settle();
 }

@@ -634,3 +634,96 @@ fn add_from_a_github_shorthand_picks_with_space_and_pins_the_lock() {
     tui.keys(&["q"]);
     assert_eq!(tui.wait_exit(), 0);
 }
+
+/// Polls `done` up to a generous deadline (never a timed assertion).
+fn eventually(done: impl Fn() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::time::Instant::now() < deadline {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    done()
+}
+
+/// A `git` on PATH that hangs on every call, the first (git init)
+/// included, writing its pid to `pids`; and TMPDIR at `temp`, where the
+/// staging folders go.
+struct HangingGit {
+    vars: Vec<(String, String)>,
+    temp: PathBuf,
+    pids: PathBuf,
+}
+
+impl HangingGit {
+    fn new(env: &Env) -> HangingGit {
+        use std::os::unix::fs::PermissionsExt;
+        let bin = env.tmp.path().join("bin");
+        let temp = env.tmp.path().join("temp");
+        fs::create_dir_all(&bin).unwrap();
+        fs::create_dir_all(&temp).unwrap();
+        let pids = env.tmp.path().join("pids");
+        let git = bin.join("git");
+        let script = format!("#!/bin/sh\necho $$ >> {}\nexec sleep 600\n", pids.display());
+        fs::write(&git, script).unwrap();
+        fs::set_permissions(&git, fs::Permissions::from_mode(0o755)).unwrap();
+        let path = format!("{}:/usr/bin:/bin", bin.display());
+        let vars = [("PATH", path), ("TMPDIR", temp.display().to_string())];
+        let vars = vars.map(|(k, v)| (k.to_string(), v)).to_vec();
+        HangingGit { vars, temp, pids }
+    }
+
+    /// skilltui started with this git, and `a`, SOURCE, Enter: git runs.
+    fn open(&self, env: &Env, source: &str) -> Term {
+        let mut tui = start_with(env, &self.vars);
+        tui.wait_text("Skills (5/5)");
+        tui.keys(&["a"]);
+        tui.wait_text("Install from a folder");
+        tui.type_text(source);
+        tui.keys(&["Enter"]);
+        tui.wait_text("Esc cancels");
+        assert!(eventually(|| self.pids.exists()), "git was started");
+        tui
+    }
+
+    /// No staging folder left, and the git started is gone.
+    fn assert_cleaned_up(&self) {
+        let staging_gone = || fs::read_dir(&self.temp).unwrap().next().is_none();
+        assert!(
+            eventually(staging_gone),
+            "staging left in {}",
+            self.temp.display()
+        );
+        let pid: i32 = fs::read_to_string(&self.pids)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // SAFETY: signal 0 only asks whether the process exists.
+        let alive = || unsafe { libc::kill(pid, 0) } == 0;
+        assert!(eventually(|| !alive()), "git {pid} still runs");
+    }
+}
+
+#[test]
+fn esc_stops_a_hanging_git_and_leaves_no_staging_folder() {
+    let env = Env::seeded();
+    let git = HangingGit::new(&env);
+    let mut tui = git.open(&env, "o/hangs");
+    tui.keys(&["Escape"]);
+    tui.wait_text("cancelled opening o/hangs");
+    git.assert_cleaned_up();
+    tui.keys(&["q"]);
+    assert_eq!(tui.wait_exit(), 0);
+}
+
+#[test]
+fn ctrl_c_during_a_fetch_stops_git_before_quitting() {
+    let env = Env::seeded();
+    let git = HangingGit::new(&env);
+    let mut tui = git.open(&env, "o/hangs");
+    tui.keys(&["C-c"]);
+    assert_eq!(tui.wait_exit(), 0);
+    git.assert_cleaned_up();
+}

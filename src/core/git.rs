@@ -241,14 +241,16 @@ pub fn fetch(
     let name = repo_name(spec.url);
     let repo = dir.path().join(&name);
     let repo_str = repo.to_string_lossy().into_owned();
-    run(&["init", "-q", &repo_str], None)?;
-    run(&["remote", "add", "origin", spec.url], Some(&repo))?;
+    // Even these local steps can hang (a stuck filesystem, a git wrapper):
+    // Esc must stop them as it stops the fetch.
+    let mut quiet = |_| {};
+    run_with_progress(&["init", "-q", &repo_str], dir.path(), &mut quiet, cancel)?;
+    let origin = ["remote", "add", "origin", spec.url];
+    run_with_progress(&origin, &repo, &mut quiet, cancel)?;
     if !spec.sub.is_empty() {
         let pattern = format!("/{}/", spec.sub.trim_matches('/'));
-        run(
-            &["sparse-checkout", "set", "--no-cone", &pattern],
-            Some(&repo),
-        )?;
+        let sparse = ["sparse-checkout", "set", "--no-cone", &pattern];
+        run_with_progress(&sparse, &repo, &mut quiet, cancel)?;
     }
     let wanted = spec.reference.unwrap_or("HEAD");
     let args = [

@@ -106,7 +106,7 @@ pub struct Installed {
 
 /// Why a skill folder cannot be installed, or `None`. A skill from a
 /// repository is also refused on the size lints.
-fn refusal(found: &Found, from_git: bool) -> Option<String> {
+pub fn refusal(found: &Found, from_git: bool) -> Option<String> {
     let name = sanitize_line(&found.name()).into_owned();
     if let Some(e) = found.checked.errors.first() {
         return Some(format!("skill '{name}' would not load in CAO: {e}"));
@@ -257,6 +257,18 @@ fn local_status(home: &Home, name: &str, entry: &Entry) -> Status {
         Ok(h) if h == entry.hash => Status::Current,
         _ => Status::Modified,
     }
+}
+
+/// True when `name` is locked and its folder no longer matches the pinned
+/// hash: replacing it loses the user's edits. An unreadable lock says no,
+/// as the replace prompt that asks this shows the changes anyway.
+pub fn edited_locally(home: &Home, name: &str) -> bool {
+    let Ok(lock) = Lock::read(&lock::default_path(home)) else {
+        return false;
+    };
+    lock.skills
+        .get(name)
+        .is_some_and(|e| local_status(home, name, e) == Status::Modified)
 }
 
 /// `check`: one `git ls-remote` per (repository, ref), run side by side.

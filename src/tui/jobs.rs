@@ -2,10 +2,12 @@
 //! each job runs on a thread of its own and reports through one channel the
 //! App drains. The event loop is woken by `wake`; tests wait with `settle`.
 
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::core::git::Progress;
+use crate::core::git::{Cancel, Progress};
 use crate::core::remote::{CheckRow, Opened};
 use crate::tui::AppEvent;
 
@@ -31,6 +33,11 @@ pub struct Jobs {
     pub wake: Option<Sender<AppEvent>>,
     running: usize,
     last_id: u64,
+    /// A `U` check is running: a second one would only repeat it.
+    pub checking: bool,
+    /// Cancellable jobs (fetches), stopped and waited for when the App
+    /// goes, so quitting mid-fetch leaves no git running and no staging.
+    stoppable: Vec<(Cancel, JoinHandle<()>)>,
 }
 
 impl Default for Jobs {
@@ -42,6 +49,8 @@ impl Default for Jobs {
             wake: None,
             running: 0,
             last_id: 0,
+            checking: false,
+            stoppable: Vec::new(),
         }
     }
 }
@@ -65,6 +74,25 @@ impl Reporter {
 impl Jobs {
     /// Runs `work` on a new thread; returns its id.
     pub fn spawn(&mut self, work: impl FnOnce(u64, Reporter) + Send + 'static) -> u64 {
+        self.start(work).0
+    }
+
+    /// `spawn` for work that stops soon after `cancel` is set.
+    pub fn spawn_stoppable(
+        &mut self,
+        cancel: Cancel,
+        work: impl FnOnce(u64, Reporter) + Send + 'static,
+    ) -> u64 {
+        let (id, handle) = self.start(work);
+        self.stoppable.retain(|(_, h)| !h.is_finished());
+        self.stoppable.push((cancel, handle));
+        id
+    }
+
+    fn start(
+        &mut self,
+        work: impl FnOnce(u64, Reporter) + Send + 'static,
+    ) -> (u64, JoinHandle<()>) {
         self.last_id += 1;
         self.running += 1;
         let id = self.last_id;
@@ -72,8 +100,7 @@ impl Jobs {
             tx: self.tx.clone(),
             wake: self.wake.clone(),
         };
-        std::thread::spawn(move || work(id, reporter));
-        id
+        (id, std::thread::spawn(move || work(id, reporter)))
     }
 
     pub fn busy(&self) -> bool {
@@ -102,5 +129,16 @@ impl Jobs {
     fn count_ends(&mut self, got: &[Report]) {
         let ended = got.iter().filter(|r| r.ends_a_job()).count();
         self.running = self.running.saturating_sub(ended);
+    }
+}
+
+impl Drop for Jobs {
+    fn drop(&mut self) {
+        for (cancel, _) in &self.stoppable {
+            cancel.store(true, Ordering::SeqCst);
+        }
+        for (_, handle) in self.stoppable.drain(..) {
+            let _ = handle.join();
+        }
     }
 }

@@ -45,11 +45,13 @@ impl App {
         let home = self.data.home.clone();
         let cancel = Cancel::default();
         let stop = cancel.clone();
-        let id = self.jobs.spawn(move |id, report| {
-            let mut progress = |p| report.send(Report::Progress(id, p));
-            let opened = open(&home, &mut progress, &stop);
-            report.send(Report::Opened(id, opened));
-        });
+        let id = self
+            .jobs
+            .spawn_stoppable(cancel.clone(), move |id, report| {
+                let mut progress = |p| report.send(Report::Progress(id, p));
+                let opened = open(&home, &mut progress, &stop);
+                report.send(Report::Opened(id, opened));
+            });
         let mut fetch = Fetch::new(id, label, cancel);
         fetch.update = update;
         self.dialog = Some(Dialog::Fetch(fetch));
@@ -101,7 +103,10 @@ impl App {
                     Ok(o) => self.dialog = Some(Dialog::Pick(Box::new(Pick::new(o)))),
                 }
             }
-            Report::Checked(rows) => self.checked(rows),
+            Report::Checked(rows) => {
+                self.jobs.checking = false;
+                self.checked(rows)
+            }
         }
     }
 
@@ -112,6 +117,12 @@ impl App {
                 "no skills from git to check: `a` adds some from owner/repo or a git URL",
             ));
         }
+        if self.jobs.checking {
+            return self.say(Status::info(
+                "already checking the skills from git: the marks show when it ends",
+            ));
+        }
+        self.jobs.checking = true;
         let home = self.data.home.clone();
         self.jobs.spawn(move |_, report| {
             report.send(Report::Checked(remote::check(&home, &[])));
@@ -209,6 +220,7 @@ impl App {
         let dest = self.data.home.skills_dir().join(&name);
         let pending = Pending::ReplaceFound {
             changes: changes::between(&dest, &found.checked.path),
+            edited: remote::edited_locally(&self.data.home, &name),
             source: batch.pick.opened.label.clone(),
             name,
         };

@@ -33,6 +33,8 @@ pub enum Pending {
         name: String,
         source: String,
         changes: Changes,
+        /// The installed copy was edited since it was pinned.
+        edited: bool,
     },
     Remove {
         name: String,
@@ -83,9 +85,10 @@ impl Confirm {
                 name,
                 source,
                 changes,
+                edited,
             } => (
                 "Replace?",
-                changes_text(name, source, changes, theme),
+                changes_text(name, source, changes, *edited, theme),
                 (100, 34),
             ),
             Pending::Remove { name, path } => (
@@ -146,7 +149,13 @@ fn replace_text(
     Text::from(lines)
 }
 
-fn changes_text(name: &str, source: &str, changes: &Changes, theme: &Theme) -> Text<'static> {
+fn changes_text(
+    name: &str,
+    source: &str,
+    changes: &Changes,
+    edited: bool,
+    theme: &Theme,
+) -> Text<'static> {
     let mut lines = vec![
         Line::from(format!(
             "'{}' is already installed, and differs: {}.",
@@ -157,8 +166,14 @@ fn changes_text(name: &str, source: &str, changes: &Changes, theme: &Theme) -> T
             "Replace it with the one from {}?",
             sanitize_line(source)
         )),
-        Line::default(),
     ];
+    if edited {
+        lines.push(Line::styled(
+            "It was edited here since it was installed: its local edits will be lost.",
+            theme.warning,
+        ));
+    }
+    lines.push(Line::default());
     let listed = changes.render();
     lines.extend(listed.iter().take(CHANGE_LINES_SHOWN).map(|l| {
         let style = [

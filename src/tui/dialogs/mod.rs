@@ -85,6 +85,7 @@ impl Dialog {
         match self {
             Dialog::Help(h) => h.update(area),
             Dialog::Seed(s) => s.update(area),
+            Dialog::Pick(p) => p.update(area),
             _ => {}
         }
     }
@@ -94,9 +95,7 @@ impl Dialog {
             Dialog::Help(h) => h.render(frame, area, theme),
             Dialog::Edit(e) => e.render(frame, area, theme),
             Dialog::Fetch(f) => f.render(frame, area, theme),
-            Dialog::Pick(p) => {
-                popup_text(frame, area, theme, "Pick skills", p.text(theme), p.size())
-            }
+            Dialog::Pick(p) => p.render(frame, area, theme),
             Dialog::Install(i) => {
                 popup_text(frame, area, theme, "Install", i.text(theme), (80, 16))
             }

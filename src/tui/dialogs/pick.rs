@@ -1,23 +1,31 @@
 //! The skills found in a source, to pick from: each with CAO's verdict and
 //! how it compares with the store. Space picks, Enter installs the picks.
 
+use ratatui::Frame;
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Clear, Paragraph};
 
-use crate::core::remote::Opened;
+use crate::core::remote::{self, Opened};
 use crate::core::source::{Found, StoreState};
 use crate::core::text::sanitize_line;
 use crate::tui::app::Status;
-use crate::tui::dialogs::Outcome;
+use crate::tui::dialogs::{Outcome, frame_block, popup};
 use crate::tui::keymap::{Cmd, Move};
 use crate::tui::theme::Theme;
 
-/// Rows of skills shown at once.
+/// Rows of skills shown at once, screen allowing (also a page's move).
 const SHOWN: usize = 12;
+/// The popup's lines that are not rows: frame, heading, hint, gap, "… more".
+const NOT_ROWS: u16 = 6;
 
 pub struct Pick {
     pub opened: Opened,
     pub picked: Vec<bool>,
     pub sel: usize,
+    /// The first row shown, and how many fit (set by `update`).
+    top: usize,
+    rows: usize,
 }
 
 impl std::fmt::Debug for Pick {
@@ -37,6 +45,8 @@ impl Pick {
             picked: vec![one; opened.found.len()],
             opened,
             sel: 0,
+            top: 0,
+            rows: SHOWN,
         }
     }
 
@@ -54,11 +64,7 @@ impl Pick {
         let last = self.picked.len().saturating_sub(1);
         match cmd {
             Cmd::Back => return Outcome::Say(Status::info("nothing installed")),
-            Cmd::Toggle => {
-                if let Some(p) = self.picked.get_mut(self.sel) {
-                    *p = !*p;
-                }
-            }
+            Cmd::Toggle => return self.toggle(),
             Cmd::Accept if self.picked.iter().any(|p| *p) => return Outcome::InstallPicks,
             Cmd::Accept => {
                 return Outcome::KeepSaying(Status::error(
@@ -80,11 +86,50 @@ impl Pick {
         Outcome::Keep
     }
 
-    pub fn size(&self) -> (u16, u16) {
-        (100, 20)
+    /// Space: a skill that would be refused at install is not picked, so
+    /// it cannot sink the others' install.
+    fn toggle(&mut self) -> Outcome {
+        let (Some(found), Some(picked)) = (
+            self.opened.found.get(self.sel),
+            self.picked.get_mut(self.sel),
+        ) else {
+            return Outcome::Keep;
+        };
+        if !*picked && let Some(why) = remote::refusal(found, self.opened.git.is_some()) {
+            return Outcome::KeepSaying(Status::error(why));
+        }
+        *picked = !*picked;
+        Outcome::Keep
     }
 
-    pub fn text(&self, theme: &Theme) -> Text<'static> {
+    /// Fits the rows to the screen and scrolls only as far as it takes to
+    /// show the cursor's row.
+    pub fn update(&mut self, area: Rect) {
+        self.rows = usize::from(area.height.saturating_sub(NOT_ROWS)).clamp(1, SHOWN);
+        let last_top = self.picked.len().saturating_sub(self.rows);
+        self.top = self
+            .top
+            .clamp(self.sel.saturating_sub(self.rows - 1), self.sel)
+            .min(last_top);
+    }
+
+    /// One line per skill, never wrapped, so the cursor's row is always
+    /// among those drawn however long the descriptions.
+    pub fn render(&self, frame: &mut Frame, area: Rect, theme: &Theme) {
+        let text = self.text(theme);
+        let rect = popup(
+            area,
+            100,
+            u16::try_from(text.lines.len()).unwrap_or(u16::MAX) + 2,
+        );
+        frame.render_widget(Clear, rect);
+        frame.render_widget(
+            Paragraph::new(text).block(frame_block(theme, "Pick skills")),
+            rect,
+        );
+    }
+
+    fn text(&self, theme: &Theme) -> Text<'static> {
         let n = self.opened.found.len();
         let mut lines = vec![
             Line::from(format!(
@@ -98,13 +143,13 @@ impl Pick {
             ),
             Line::default(),
         ];
-        let start = self.sel.saturating_sub(SHOWN - 1);
-        for (i, f) in self.opened.found.iter().enumerate().skip(start).take(SHOWN) {
+        let (start, rows) = (self.top, self.rows);
+        for (i, f) in self.opened.found.iter().enumerate().skip(start).take(rows) {
             lines.push(self.row(i, f, theme));
         }
-        if n > start + SHOWN {
+        if n > start + rows {
             lines.push(Line::styled(
-                format!("  … and {} more", n - start - SHOWN),
+                format!("  … and {} more", n - start - rows),
                 theme.dim,
             ));
         }
