@@ -695,6 +695,10 @@ impl HangingGit {
             "staging left in {}",
             self.temp.display()
         );
+        self.assert_git_gone();
+    }
+
+    fn assert_git_gone(&self) {
         let pid: i32 = fs::read_to_string(&self.pids)
             .unwrap()
             .trim()
@@ -716,6 +720,18 @@ fn esc_stops_a_hanging_git_and_leaves_no_staging_folder() {
     git.assert_cleaned_up();
     tui.keys(&["q"]);
     assert_eq!(tui.wait_exit(), 0);
+}
+
+#[test]
+fn a_killed_skilltui_takes_its_git_with_it() {
+    let env = Env::seeded();
+    let git = HangingGit::new(&env);
+    let mut tui = git.open(&env, "o/hangs");
+    // No chance to clean up (as after a second signal): the kernel ends git;
+    // the staging folder goes with the next fetch.
+    tui.signal(libc::SIGKILL);
+    tui.wait_exit();
+    git.assert_git_gone();
 }
 
 #[test]

@@ -71,10 +71,15 @@ fn base_command() -> Command {
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
-        // SAFETY: setsid is async-signal-safe and touches no memory of ours.
+        // SAFETY: setsid and prctl are async-signal-safe and touch no memory
+        // of ours.
         unsafe {
             cmd.pre_exec(|| {
                 libc::setsid();
+                // Out of our session, git would outlive a skilltui that is
+                // killed or leaves at a second signal: let the kernel end it.
+                #[cfg(target_os = "linux")]
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
                 Ok(())
             });
         }
