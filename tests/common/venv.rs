@@ -48,6 +48,10 @@ pub fn venv_python(venv: &Path) -> PathBuf {
 
 /// `<target>/parity-venv`, created once (atomically: built aside, then renamed into place).
 pub fn ensure_venv(python: &Path) -> PathBuf {
+    // The tests of one binary run on threads of one process: one builds the
+    // venv while the others wait (the scratch folder is named by pid).
+    static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
     let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
         .map(Path::to_path_buf)
