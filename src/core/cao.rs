@@ -72,7 +72,6 @@ impl Install {
         let mut names: Vec<String> = read_names(&self.agent_store())
             .into_iter()
             .filter_map(|n| n.strip_suffix(".md").map(String::from))
-            .filter(|n| self.built_in_path(n).is_some())
             .collect();
         names.sort();
         names
@@ -95,7 +94,7 @@ impl Install {
         let dir = self.skills_dir();
         let mut names: Vec<String> = read_names(&dir)
             .into_iter()
-            .filter(|n| dir.join(n).is_dir() && dir.join(n).join("SKILL.md").is_file())
+            .filter(|n| dir.join(n).join("SKILL.md").is_file())
             .collect();
         names.sort();
         names

@@ -4,6 +4,8 @@
 //! key keeps its first position with the last value. CAO reads JSON
 //! frontmatter and settings.json this way; serde_json refuses some of it.
 
+use crate::core::yaml::PY_INT_MAX_STR_DIGITS;
+
 /// A parsed JSON value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Json {
@@ -47,9 +49,6 @@ pub fn to_serde(v: &Json) -> serde_json::Value {
         Json::Object(o) => V::Object(o.iter().map(|(k, v)| (k.clone(), to_serde(v))).collect()),
     }
 }
-
-/// Python's `int()` reads at most this many decimal digits.
-const PY_INT_MAX_STR_DIGITS: usize = 4300;
 
 struct Parser<'a> {
     s: &'a [u8],
@@ -192,7 +191,9 @@ impl Parser<'_> {
         let text = std::str::from_utf8(&self.s[start..self.i]).unwrap_or("0");
         if !float && text.trim_start_matches('-').len() > PY_INT_MAX_STR_DIGITS {
             // Python refuses to convert it: a ValueError, as a syntax error is.
-            return Err(self.error("Exceeds the limit (4300 digits) for integer string conversion"));
+            return Err(self.error(&format!(
+                "Exceeds the limit ({PY_INT_MAX_STR_DIGITS} digits) for integer string conversion"
+            )));
         }
         Ok(if float {
             Json::Float(text.parse().unwrap_or(f64::NAN))

@@ -286,7 +286,7 @@ pub fn list(home: &Home, lint: bool) -> Listing {
 /// Immediate subfolders (following symlinks), sorted; whether each holds a
 /// SKILL.md is decided when it is checked. A missing dir has none; one that
 /// cannot be read is an error.
-fn subfolders(dir: &Path) -> Result<Vec<String>, String> {
+pub(crate) fn subfolders(dir: &Path) -> Result<Vec<String>, String> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),

@@ -2,11 +2,10 @@
 //! watched on its own. Nothing is watched recursively, so a symlink in the
 //! store (to `/`, say) never drags the rest of the disk in.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::core::profile;
-use crate::core::store::Home;
+use crate::core::store::{self, Home};
 
 /// Folders watched per search dir, at most: inotify watches are a limited,
 /// per-user resource.
@@ -43,20 +42,18 @@ pub fn watch_set(home: &Home) -> Vec<PathBuf> {
 /// Subfolders, a symlinked one included (watching it watches the one
 /// folder it points to, nothing below).
 fn folders_in(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter(|e| fs::metadata(e.path()).is_ok_and(|m| m.is_dir()))
-        .map(|e| e.path())
+    store::subfolders(dir)
+        .unwrap_or_default()
+        .into_iter()
         .take(MAX_FOLDERS_PER_DIR)
+        .map(|name| dir.join(name))
         .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn a_store_link_to_the_root_adds_one_folder_not_the_disk() {

@@ -939,7 +939,7 @@ fn construct_int(value: &str) -> Result<i128, String> {
 }
 
 /// Python's `int()` allows at most this many digits in a decimal string.
-const PY_INT_MAX_STR_DIGITS: usize = 4300;
+pub(crate) const PY_INT_MAX_STR_DIGITS: usize = 4300;
 
 /// Python's `int(text, radix)`: blanks around, one sign, the radix's own
 /// prefix (`0x` for 16...), any Unicode decimal digit, no leading zeros in
