@@ -608,7 +608,7 @@ impl App {
             Outcome::Close => {}
             Outcome::Say(status) => self.say(status),
             Outcome::Run(pending) => self.carry_out(pending),
-            Outcome::Install(src) => self.submit_install(&src),
+            Outcome::Install { src, name } => self.submit_install(&src, name),
             Outcome::Open(source) => self.open_source(source),
             Outcome::InstallPicks => {
                 if let Dialog::Pick(pick) = dialog {
@@ -656,9 +656,7 @@ impl App {
     }
 
     /// Installs a checked folder, asking first when its name is taken.
-    fn submit_install(&mut self, src: &Path) {
-        let checked = crate::core::skill::check_folder(src, false);
-        let name = checked.name.clone().unwrap_or_default();
+    fn submit_install(&mut self, src: &Path, name: String) {
         let dest = self.data.home.skills_dir().join(&name);
         if std::fs::symlink_metadata(&dest).is_ok() {
             let diff = fsops::diff_folders(&dest, src);

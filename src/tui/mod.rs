@@ -153,10 +153,8 @@ fn event_loop(
 
 /// The update pass, then a draw that only reads the App.
 fn draw(terminal: &mut ratatui::DefaultTerminal, app: &mut App) -> Result<(), String> {
-    let size = terminal.size().map_err(|e| format!("cannot draw: {e}"))?;
-    app.update(ratatui::layout::Rect::new(0, 0, size.width, size.height));
     terminal
-        .draw(|f| ui::render(f, app))
+        .draw(|f| ui::draw(f, app))
         .map_err(|e| format!("cannot draw: {e}"))?;
     Ok(())
 }

@@ -41,8 +41,8 @@ impl Areas {
     }
 }
 
-/// The update pass, then the draw: for tests and tools that hold a
-/// `&mut App`. The event loop calls the two itself.
+/// The update pass, then a draw that only reads the App (the event loop,
+/// tests and tools all draw through here).
 pub fn draw(frame: &mut Frame, app: &mut App) {
     app.update(frame.area());
     render(frame, app);

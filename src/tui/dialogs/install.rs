@@ -60,7 +60,10 @@ impl Install {
         let checked = skill::check_folder(&src, false);
         match checked.errors.first() {
             Some(e) => Outcome::KeepSaying(Status::error(e.clone())),
-            None => Outcome::Install(src),
+            None => Outcome::Install {
+                name: checked.name.unwrap_or_default(),
+                src,
+            },
         }
     }
 

@@ -54,7 +54,11 @@ pub enum Outcome {
     KeepSaying(Status),
     /// The user said yes.
     Run(Pending),
-    Install(PathBuf),
+    /// A checked skill folder and the name it installs under.
+    Install {
+        src: PathBuf,
+        name: String,
+    },
     /// Open this SOURCE (git, or a folder of skills) on a worker.
     Open(String),
     /// Install what the pick dialog has picked.

@@ -11,7 +11,8 @@ use crate::core::source::{Found, StoreState};
 use crate::core::text::sanitize_line;
 use crate::tui::app::Status;
 use crate::tui::dialogs::{Outcome, frame_block, popup};
-use crate::tui::keymap::{Cmd, Move};
+use crate::tui::keymap::Cmd;
+use crate::tui::panes;
 use crate::tui::theme::Theme;
 
 /// Rows of skills shown at once, screen allowing (also a page's move).
@@ -61,7 +62,6 @@ impl Pick {
     }
 
     pub fn on_cmd(&mut self, cmd: Cmd) -> Outcome {
-        let last = self.picked.len().saturating_sub(1);
         match cmd {
             Cmd::Back => return Outcome::Say(Status::info("nothing installed")),
             Cmd::Toggle => return self.toggle(),
@@ -71,16 +71,7 @@ impl Pick {
                     "nothing picked: Space picks a skill, Esc cancels",
                 ));
             }
-            Cmd::Move(m) => {
-                self.sel = match m {
-                    Move::Up => self.sel.saturating_sub(1),
-                    Move::Down => (self.sel + 1).min(last),
-                    Move::PageUp => self.sel.saturating_sub(SHOWN),
-                    Move::PageDown => (self.sel + SHOWN).min(last),
-                    Move::Top => 0,
-                    Move::Bottom => last,
-                }
-            }
+            Cmd::Move(m) => self.sel = panes::move_in(self.sel, self.picked.len(), m, SHOWN as u16),
             _ => {}
         }
         Outcome::Keep
@@ -106,11 +97,12 @@ impl Pick {
     /// show the cursor's row.
     pub fn update(&mut self, area: Rect) {
         self.rows = usize::from(area.height.saturating_sub(NOT_ROWS)).clamp(1, SHOWN);
-        let last_top = self.picked.len().saturating_sub(self.rows);
-        self.top = self
-            .top
-            .clamp(self.sel.saturating_sub(self.rows - 1), self.sel)
-            .min(last_top);
+        self.top = panes::window(
+            self.top,
+            Some(self.sel),
+            self.picked.len(),
+            self.rows as u16,
+        );
     }
 
     /// One line per skill, never wrapped, so the cursor's row is always
