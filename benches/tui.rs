@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use skilltui::core::store::Home;
+use skilltui::core::cao::store::Home;
 use skilltui::tui::app::App;
 use skilltui::tui::theme::Theme;
 use skilltui::tui::ui;

@@ -22,7 +22,7 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::{Color, Modifier};
-use skilltui::core::store::{self, Home};
+use skilltui::core::cao::store::{self, Home};
 use skilltui::tui::app::App;
 use skilltui::tui::dialogs::{Confirm, Dialog, Pending};
 use skilltui::tui::theme::Theme;
@@ -1007,7 +1007,7 @@ fn have_rsvg() -> bool {
 /// one `SKILLTUI_CAO` names, else the parity test's venv, reached through a
 /// fixed link so that no machine's path shows in the help.
 fn pin_cao() -> Res<()> {
-    if std::env::var_os(skilltui::core::cao::ENV).is_some() {
+    if std::env::var_os(skilltui::core::cao::installed::ENV).is_some() {
         return Ok(());
     }
     let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/parity-venv");
@@ -1018,7 +1018,7 @@ fn pin_cao() -> Res<()> {
     let _ = fs::remove_file(link);
     std::os::unix::fs::symlink(&venv, link)?;
     // SAFETY: set before any thread starts.
-    unsafe { std::env::set_var(skilltui::core::cao::ENV, link) };
+    unsafe { std::env::set_var(skilltui::core::cao::installed::ENV, link) };
     Ok(())
 }
 

@@ -8,16 +8,16 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::json;
 
-use crate::core::catalog::{self, Format};
-use crate::core::changes::Changes;
+use crate::core::cao::catalog::{self, Format};
+use crate::core::cao::editor;
+use crate::core::cao::profile;
+use crate::core::cao::skill;
+use crate::core::cao::store::{self, Home};
 use crate::core::doctor;
-use crate::core::editor;
-use crate::core::git;
-use crate::core::profile;
-use crate::core::remote;
-use crate::core::skill;
-use crate::core::source;
-use crate::core::store::{self, Home};
+use crate::core::sources::changes::Changes;
+use crate::core::sources::git;
+use crate::core::sources::remote;
+use crate::core::sources::source;
 use crate::core::text::{sanitize, sanitize_line};
 
 #[derive(Parser, Debug)]
@@ -503,7 +503,10 @@ fn init(home: &Home, out: &mut Output) -> Outcome {
     // A CAO the user named but that is not one is a typo to fix, not a
     // reason to seed only our own skills (the TUI's menu shows why instead).
     if let Some(why) = home.named_cao_error() {
-        return Err(format!("{why}: {}", crate::core::cao::INSTALL_HINT));
+        return Err(format!(
+            "{why}: {}",
+            crate::core::cao::installed::INSTALL_HINT
+        ));
     }
     let report = store::seed(home, None)?;
     if let Some(note) = store::cao_skills_note(home) {

@@ -8,7 +8,11 @@ fn main() -> ExitCode {
     let args = Cli::parse();
     let result = match &args.command {
         Some(command) => cli::run(&args, command),
-        None => skilltui::tui::run(&args),
+        None => skilltui::tui::run(
+            args.theme.as_deref(),
+            args.home.as_deref(),
+            args.cao.as_deref(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -622,7 +622,7 @@ fn check_catalog(ctx: &Ctx, p: &Value, out: &mut HomeResult) {
 /// itself lists, with the same text.
 fn check_built_in_profiles(packaged: &Value, venv: &Path) {
     let packaged = packaged.as_object().expect("built_in_profiles");
-    let search = skilltui::core::cao::Search {
+    let search = skilltui::core::cao::installed::Search {
         flag: Some(venv.to_path_buf()),
         ..Default::default()
     };

@@ -4,8 +4,8 @@
 use std::fs;
 use std::process::Command;
 
-use skilltui::core::skill;
-use skilltui::core::store::{self, Home};
+use skilltui::core::cao::skill;
+use skilltui::core::cao::store::{self, Home};
 
 #[test]
 fn every_default_is_valid_and_lint_clean() {

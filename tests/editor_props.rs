@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 
 use proptest::prelude::*;
-use skilltui::core::editor;
-use skilltui::core::profile::{self, Location, Profile};
-use skilltui::core::skill::Checked;
-use skilltui::core::store::{Entry, Home, Listing, Status};
+use skilltui::core::cao::editor;
+use skilltui::core::cao::profile::{self, Location, Profile};
+use skilltui::core::cao::skill::Checked;
+use skilltui::core::cao::store::{Entry, Home, Listing, Status};
 
 const POOL: &[&str] = &[
     "alpha", "beta", "cao-x", "yes", "1.5", "z9", "new-one", "on",
@@ -36,7 +36,7 @@ fn listing() -> Listing {
 
 fn quoted(name: &str, style: u8) -> String {
     match style {
-        0 if skilltui::core::editor::scalar(name, true) == name => name.to_string(),
+        0 if skilltui::core::cao::editor::scalar(name, true) == name => name.to_string(),
         1 => format!("'{name}'"),
         _ => format!("\"{name}\""),
     }

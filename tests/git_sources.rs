@@ -478,7 +478,7 @@ fn a_local_folder_of_skills_installs_without_a_lock_entry() {
 
 #[test]
 fn a_fetch_reports_progress_and_a_cancelled_one_leaves_nothing() {
-    use skilltui::core::git::{self, FetchSpec};
+    use skilltui::core::sources::git::{self, FetchSpec};
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
     let f = Fixture::new();

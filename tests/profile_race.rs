@@ -5,8 +5,8 @@ use std::fs;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use skilltui::core::store::{self, Home};
-use skilltui::core::{editor, profile};
+use skilltui::core::cao::store::{self, Home};
+use skilltui::core::cao::{editor, profile};
 
 fn write_skill(store: &Path, name: &str) {
     fs::create_dir_all(store.join(name)).unwrap();

@@ -11,10 +11,12 @@ use std::path::{Path, PathBuf};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use skilltui::core::git::Progress;
-use skilltui::core::store::{self, Home};
-use skilltui::tui::app::{App, Mode, Pane, Tick};
+use skilltui::core::cao::store::{self, Home};
+use skilltui::core::sources::git::Progress;
+use skilltui::tui::app::App;
 use skilltui::tui::dialogs::{Confirm, Dialog, Fetch, Pending};
+use skilltui::tui::model::{Mode, Pane};
+use skilltui::tui::panes::profiles::Tick;
 use skilltui::tui::theme::Theme;
 use skilltui::tui::ui;
 

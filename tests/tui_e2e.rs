@@ -19,7 +19,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use portable_pty::CommandBuilder;
-use skilltui::core::store::{self, Home};
+use skilltui::core::cao::store::{self, Home};
 
 #[path = "common/git_repos.rs"]
 mod git_repos;
@@ -247,7 +247,7 @@ fn toggle_a_skill_into_a_profile() {
         "- \"security-*\"",
         "appended to the list:\n{after}"
     );
-    let loaded = skilltui::core::profile::load(&env.home(), "reviewer").expect("CAO loads it");
+    let loaded = skilltui::core::cao::profile::load(&env.home(), "reviewer").expect("CAO loads it");
     assert_eq!(
         loaded.skills.as_deref(),
         Some(&["code-style", "security-*", "python-testing"].map(String::from)[..])

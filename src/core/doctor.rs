@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::core::profile;
-use crate::core::store::{self, Home, Status};
+use crate::core::cao::profile;
+use crate::core::cao::store::{self, Home, Status};
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -114,7 +114,7 @@ fn home_source(flag: Option<&Path>) -> &'static str {
 
 /// The first `name` on PATH.
 pub fn which(name: &str) -> Option<PathBuf> {
-    crate::core::cao::which_in(name, &std::env::var_os("PATH")?)
+    crate::core::cao::installed::which_in(name, &std::env::var_os("PATH")?)
 }
 
 /// The colours a terminal offers, from the variables that say so.

@@ -16,6 +16,30 @@ pub const STAGING_PREFIX: &str = ".skilltui-";
 /// Files CAO itself leaves out when it copies a skill.
 const NEVER_COPIED: &[&str] = &[".cao-projection.json"];
 
+/// Absolute, with symlinks resolved where the path exists (Python's
+/// `Path.resolve()`).
+pub fn absolute(p: &Path) -> PathBuf {
+    fs::canonicalize(p)
+        .unwrap_or_else(|_| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
+}
+
+/// Why a symlink inside `root` cannot be copied as what it points to, or
+/// `None` when it resolves to a file or a folder inside `root` that does
+/// not hold the link (which copying would follow forever).
+pub fn symlink_problem(root: &Path, link: &Path) -> Option<&'static str> {
+    let Ok(target) = fs::canonicalize(link) else {
+        return Some("is a symlink that leads nowhere (a missing target or a loop of links)");
+    };
+    if !fs::canonicalize(root).is_ok_and(|r| target.starts_with(r)) {
+        return Some("is a symlink that points outside the skill folder");
+    }
+    let parent = link.parent().and_then(|p| fs::canonicalize(p).ok());
+    if target.is_dir() && parent.is_some_and(|p| p.starts_with(&target)) {
+        return Some("is a symlink to a folder that holds it (a loop)");
+    }
+    None
+}
+
 /// Opens `path` for reading only if it is a regular file. The open does not
 /// block: a FIFO named SKILL.md or `agent.md` would otherwise hang skilltui
 /// (and CAO) until something writes to it.
@@ -211,7 +235,7 @@ fn copy_tree(
             .map(|m| m.file_type().is_symlink())
             .unwrap_or(false);
         let problem = (links == Links::StayInside && link)
-            .then(|| crate::core::skill::symlink_problem(root, &from))
+            .then(|| symlink_problem(root, &from))
             .flatten();
         if let Some(why) = problem {
             return Err(format!(

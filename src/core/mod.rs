@@ -1,24 +1,32 @@
-//! Everything that knows about skills, frontmatter, profiles, the store and
-//! catalogs. No terminal code lives here.
+//! Everything that knows about skills, YAML, profiles, the store, catalogs
+//! and sources. No terminal code lives here, and every file effect goes
+//! through `fsops`.
+//!
+//! The modules are layers. Each may use the ones listed before it, never
+//! one listed after it:
+//! - `text`, `error`: the one sanitizer and Python's string rules; the
+//!   typed errors a caller answers differently.
+//! - `fsops`: every read and write of a file or folder, atomic.
+//! - `parse/`: how CAO reads text (YAML, JSON, frontmatter, `.env`).
+//! - `cao/`: CAO's rules (skills, the store, profiles, catalogs, the
+//!   profile editor, the installed CAO package).
+//! - `sources/`: where skills come from (folders, git, the lock, updates).
+//! - `watch`, `doctor`: what the TUI watches; why CAO sees what it sees.
+//!
+//! A new concern gets its own folder at the layer it needs: what each CAO
+//! provider hands its agent goes above `cao/`, every agent's own skill dirs
+//! above `sources/`.
+
+pub mod error;
+pub mod text;
+
+pub mod fsops;
+
+pub mod parse;
 
 pub mod cao;
-pub mod catalog;
-pub mod changes;
+
+pub mod sources;
+
 pub mod doctor;
-pub mod dotenv;
-pub mod editor;
-pub mod error;
-pub mod frontmatter;
-pub mod fsops;
-pub mod git;
-pub mod libyaml;
-pub mod lock;
-pub mod profile;
-pub mod pyjson;
-pub mod remote;
-pub mod skill;
-pub mod source;
-pub mod store;
-pub mod text;
 pub mod watch;
-pub mod yaml;

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::core::profile;
-use crate::core::store::{self, Home};
+use crate::core::cao::profile;
+use crate::core::cao::store::{self, Home};
 
 /// Folders watched per search dir, at most: inotify watches are a limited,
 /// per-user resource.

@@ -1,4 +1,4 @@
-//! The TUI's state: what was read from disk (`Data`), the panes and the
+//! The TUI's state: the model (`Data`, focus, status), the panes and the
 //! open dialog, and what each command does. Every rule comes from the core;
 //! this file only decides which core function a command calls and what to
 //! show.
@@ -9,128 +9,26 @@ use std::sync::Arc;
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
-use crate::core::editor;
+use crate::core::cao::editor;
+use crate::core::cao::profile::{self, Profile};
+use crate::core::cao::store::{self, Entry, Home, Listing};
 use crate::core::fsops;
-use crate::core::lock;
-use crate::core::profile::{self, Listed, Profile};
-use crate::core::store::{self, Entry, Home, Listing};
+use crate::core::sources::lock;
 use crate::tui::clipboard::{Clipboard, CopyOutcome};
 use crate::tui::dialogs::{Confirm, Dialog, Edit, Help, Install, Outcome, Pending, Seed};
+use crate::tui::events::PreviewKey;
 use crate::tui::jobs::Jobs;
 use crate::tui::keymap::{self, Cmd, Ctx, Move};
+use crate::tui::layout::Areas;
 use crate::tui::markdown::{Highlighter, Rendered};
 use crate::tui::panes::catalog::CatalogPane;
-use crate::tui::panes::preview::{PreviewKey, PreviewPane};
+use crate::tui::panes::preview::PreviewPane;
 use crate::tui::panes::profiles::{self as profiles_pane, ProfilesPane};
 use crate::tui::panes::skills::{self as skills_pane, SkillsPane};
 use crate::tui::theme::Theme;
-use crate::tui::ui::Areas;
 
-pub use crate::tui::input::LineInput;
-pub use crate::tui::panes::Pane;
-pub use crate::tui::panes::profiles::Tick;
-
-/// A profile row: where it was found and what CAO makes of it.
-#[derive(Clone, Debug)]
-pub struct ProfileRow {
-    pub listed: Listed,
-    pub loaded: Result<Profile, String>,
-    /// Its frontmatter as (key, value), for the detail under the list.
-    pub fields: Vec<(String, String)>,
-}
-
-impl ProfileRow {
-    /// One parse per profile: its fields come from the same one.
-    fn load(home: &Home, listed: Listed, env: &profile::Env) -> ProfileRow {
-        let (loaded, fields) = match profile::load_parsed(home, &listed.name, env) {
-            Ok((p, parsed)) => (Ok(p), profile::fields_of(&parsed)),
-            Err(e) => (Err(e), Vec::new()),
-        };
-        ProfileRow {
-            listed,
-            loaded,
-            fields,
-        }
-    }
-}
-
-/// What was read from disk, shared by every pane.
-pub struct Data {
-    pub home: Home,
-    pub listing: Listing,
-    /// The user's own (editable) profiles first, CAO's built-ins after.
-    pub profiles: Vec<ProfileRow>,
-    /// Indices of the valid entries: the skills a profile can tick.
-    pub valid: Vec<usize>,
-    /// The lock file's pins, by skill name (none when it cannot be read:
-    /// the CLI's commands say why).
-    pub pins: std::collections::BTreeMap<String, lock::Entry>,
-}
-
-impl Data {
-    pub fn valid_entries(&self) -> impl Iterator<Item = &Entry> {
-        self.valid.iter().map(|&i| &self.listing.entries[i])
-    }
-
-    /// The `n`th valid skill.
-    pub fn valid_skill(&self, n: usize) -> Option<&Entry> {
-        self.valid.get(n).map(|&i| &self.listing.entries[i])
-    }
-
-    /// The pin of a skill in the store, if it came from git.
-    pub fn pin(&self, e: &Entry) -> Option<&lock::Entry> {
-        (e.source_dir == self.home.skills_dir())
-            .then(|| self.pins.get(&e.folder))
-            .flatten()
-    }
-
-    /// Where the valid skill in `folder` is among the valid ones.
-    pub fn valid_position(&self, folder: &str) -> Option<usize> {
-        self.valid_entries().position(|e| e.folder == folder)
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    Info,
-    Error,
-}
-
-/// A message in the status line; it stays until the next key.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Status {
-    pub text: String,
-    pub level: Level,
-}
-
-impl Status {
-    pub fn info(text: impl Into<String>) -> Status {
-        Status {
-            text: text.into(),
-            level: Level::Info,
-        }
-    }
-
-    pub fn error(text: impl Into<String>) -> Status {
-        Status {
-            text: text.into(),
-            level: Level::Error,
-        }
-    }
-
-    pub fn is_error(&self) -> bool {
-        self.level == Level::Error
-    }
-}
-
-/// Where typed keys go when no dialog is open.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Mode {
-    #[default]
-    Normal,
-    /// Typing in the Skills filter.
-    Filter,
-}
+use crate::tui::model::{Data, Mode, Pane, ProfileRow, Status};
+use crate::tui::panes::profiles::Tick;
 
 pub struct App {
     pub data: Data,
@@ -155,7 +53,7 @@ pub struct App {
     /// Work running off the key path (fetches, checks).
     pub jobs: Jobs,
     /// Picks from a source waiting on their replace prompts.
-    pub(crate) batch: Option<crate::tui::sources::Batch>,
+    pub(crate) batch: Option<crate::tui::dialogs::pick::Batch>,
 }
 
 impl App {
@@ -279,7 +177,7 @@ impl App {
     /// Lays out the frame for `area`: pane areas, list windows, scroll
     /// clamps, the preview's rendering. The draw after reads only.
     pub fn update(&mut self, area: Rect) {
-        self.areas = crate::tui::ui::layout(area, self.focus, self.status.as_ref());
+        self.areas = crate::tui::layout::layout(area, self.focus, self.status.as_ref());
         let a = self.areas;
         self.skills.update(a.skills, self.mode == Mode::Filter);
         let entry = self.skills.selected(&self.data.listing);
@@ -390,7 +288,7 @@ impl App {
         match cmd {
             Cmd::Quit => self.quit = true,
             Cmd::Help => {
-                let cao = crate::core::cao::summary(self.data.home.cao());
+                let cao = crate::core::cao::installed::summary(self.data.home.cao());
                 self.dialog = Some(Dialog::Help(Help::new(cao)));
             }
             Cmd::NextPane => self.focus = self.focus.step(1),
@@ -717,7 +615,7 @@ fn list_or_none(v: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::dotenv::READS;
+    use crate::core::parse::dotenv::READS;
 
     #[test]
     fn a_reload_reads_dotenv_once_for_every_profile() {

@@ -7,9 +7,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::core::git::{Cancel, Progress};
-use crate::core::remote::{CheckRow, Opened};
-use crate::tui::AppEvent;
+use crate::core::sources::git::{Cancel, Progress};
+use crate::core::sources::remote::{CheckRow, Opened};
+use crate::tui::events::AppEvent;
 
 /// What a job reports; `id` tells a job from a later one of the same kind.
 pub enum Report {

@@ -4,7 +4,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::tui::panes::Pane;
+use crate::tui::model::Pane;
 
 /// What a key asks for; the focused component decides what it means there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,16 +8,19 @@
 pub mod app;
 pub mod clipboard;
 pub mod dialogs;
+pub mod events;
 pub mod input;
 pub mod jobs;
 pub mod keymap;
+pub mod layout;
 pub mod markdown;
+pub mod model;
 pub mod panes;
 pub mod sources;
 pub mod theme;
 pub mod ui;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -27,35 +30,15 @@ use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, ne
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use ratatui::crossterm::execute;
 
-use crate::cli::Cli;
-use crate::core::store::Home;
+use crate::core::cao::store::Home;
 use app::App;
+pub use events::AppEvent;
 use theme::Theme;
 
-/// What wakes the loop.
-pub enum AppEvent {
-    Input(Event),
-    /// Something under a watched directory changed (debounced).
-    Changed,
-    /// Syntax highlighting finished loading: re-render the preview.
-    HighlighterReady,
-    /// A worker thread rendered a big preview.
-    PreviewReady(
-        Box<(
-            panes::preview::PreviewKey,
-            std::sync::Arc<markdown::Rendered>,
-        )>,
-    ),
-    /// A background job reported (see `jobs`).
-    Worked,
-    /// SIGTERM, SIGHUP or SIGINT: leave the way `q` does, terminal restored.
-    Terminate(i32),
-}
-
-/// `skilltui` with no command.
-pub fn run(cli: &Cli) -> Result<(), String> {
-    let theme = pick_theme(cli.theme.as_deref())?;
-    let home = Home::locate(cli.home.as_deref()).with_cao(cli.cao.as_deref());
+/// `skilltui` with no command: `--theme`, `--home` and `--cao` as given.
+pub fn run(theme: Option<&str>, home: Option<&Path>, cao: Option<&Path>) -> Result<(), String> {
+    let theme = pick_theme(theme)?;
+    let home = Home::locate(home).with_cao(cao);
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err("the TUI needs a terminal: run it in one, or use a command such as `skilltui list` (see --help)".into());

@@ -1,29 +1,18 @@
 //! The App's work with sources: opening one on a worker behind a gauge,
 //! the pick dialog's installs with a replace prompt per clash, `U`'s check
-//! and `u`'s update. The rules are the core's (`core::remote`).
+//! and `u`'s update. The rules are the core's (`core::sources::remote`).
 
-use std::collections::VecDeque;
-
-use crate::core::changes;
+use crate::core::cao::store::Home;
 use crate::core::error::InstallError;
-use crate::core::git::{Cancel, Progress};
-use crate::core::remote;
-use crate::core::source::{Found, StoreState};
-use crate::core::store::Home;
-use crate::tui::app::{App, Status};
+use crate::core::sources::changes;
+use crate::core::sources::git::{Cancel, Progress};
+use crate::core::sources::remote;
+use crate::core::sources::source::{Found, StoreState};
+use crate::tui::app::App;
+use crate::tui::dialogs::pick::Batch;
 use crate::tui::dialogs::{Confirm, Dialog, Fetch, Pending, Pick};
 use crate::tui::jobs::Report;
-
-/// The picks of a source while each clash is asked about.
-pub(crate) struct Batch {
-    pick: Box<Pick>,
-    /// Clashing names still to ask about, in order.
-    ask: VecDeque<String>,
-    /// Clashing names the user said to replace.
-    replace: Vec<String>,
-    /// Clashing names the user kept.
-    kept: Vec<String>,
-}
+use crate::tui::model::Status;
 
 impl App {
     /// Opens SOURCE on a worker, showing its progress until it is done.

@@ -1,52 +1,20 @@
 //! The one yes/no dialog: what is asked comes from the change it guards.
 
-use std::path::PathBuf;
-
 use ratatui::style::Style;
 use ratatui::text::{Line, Text};
 
-use crate::core::changes::Changes;
 use crate::core::fsops::FolderDiff;
+use crate::core::sources::changes::Changes;
 use crate::core::text::sanitize_line;
-use crate::tui::app::Status;
-use crate::tui::dialogs::Outcome;
+use crate::tui::dialogs::outcome::{Outcome, Pending};
 use crate::tui::keymap::Cmd;
+use crate::tui::model::Status;
 use crate::tui::theme::Theme;
 
 /// Files listed per kind (added, removed and changed) in the replace prompt.
 const FORCE_FILES_SHOWN: usize = 6;
 /// Lines of a source's changes shown in its replace prompt.
 const CHANGE_LINES_SHOWN: usize = 20;
-
-/// A change waiting for a yes.
-#[derive(Clone, Debug)]
-pub enum Pending {
-    /// Replace an installed skill with `src`: shows what would change.
-    Replace {
-        src: PathBuf,
-        name: String,
-        diff: FolderDiff,
-    },
-    /// Replace an installed skill with one picked from a source: shows
-    /// its changes, a changed text file as its line diff.
-    ReplaceFound {
-        name: String,
-        source: String,
-        changes: Changes,
-        /// The installed copy was edited since it was pinned.
-        edited: bool,
-    },
-    Remove {
-        name: String,
-        path: PathBuf,
-    },
-    /// The profile has no `skills:` list; turning `skill` off writes an
-    /// explicit one.
-    WriteList {
-        profile: String,
-        skill: String,
-    },
-}
 
 #[derive(Debug)]
 pub struct Confirm {

@@ -9,13 +9,14 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph};
 
+use crate::core::cao::skill::{self, Checked};
 use crate::core::error::WriteError;
 use crate::core::fsops;
-use crate::core::skill::{self, Checked};
 use crate::core::text::sanitize_line;
-use crate::tui::app::{Level, Status};
-use crate::tui::dialogs::{Outcome, frame_block};
+use crate::tui::dialogs::frame::frame_block;
+use crate::tui::dialogs::outcome::Outcome;
 use crate::tui::keymap::Cmd;
+use crate::tui::model::{Level, Status};
 use crate::tui::theme::Theme;
 
 /// A question the editor asked about unsaved text.

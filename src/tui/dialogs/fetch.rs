@@ -8,11 +8,12 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Gauge, Paragraph};
 
-use crate::core::git::{Cancel, Progress};
+use crate::core::sources::git::{Cancel, Progress};
 use crate::core::text::sanitize_line;
-use crate::tui::app::Status;
-use crate::tui::dialogs::{Outcome, frame_block, popup};
+use crate::tui::dialogs::frame::{frame_block, popup};
+use crate::tui::dialogs::outcome::Outcome;
 use crate::tui::keymap::Cmd;
+use crate::tui::model::Status;
 use crate::tui::theme::Theme;
 
 #[derive(Debug)]

@@ -6,7 +6,8 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Clear, Paragraph};
 
 use crate::core::text::sanitize_line;
-use crate::tui::dialogs::{Outcome, frame_block, popup};
+use crate::tui::dialogs::frame::{frame_block, popup};
+use crate::tui::dialogs::outcome::Outcome;
 use crate::tui::keymap::{self, Cmd};
 use crate::tui::markdown::wrap_line;
 use crate::tui::panes;

@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 use ratatui::crossterm::event::KeyEvent;
 use ratatui::text::{Line, Span, Text};
 
-use crate::core::skill::{self, Checked};
-use crate::core::store::{self, Home};
+use crate::core::cao::skill::{self, Checked};
+use crate::core::cao::store::{self, Home};
 use crate::core::text::sanitize_line;
-use crate::tui::app::Status;
-use crate::tui::dialogs::Outcome;
+use crate::tui::dialogs::outcome::Outcome;
 use crate::tui::input::LineInput;
 use crate::tui::keymap::Cmd;
+use crate::tui::model::Status;
 use crate::tui::panes::skills::with_cursor;
 use crate::tui::theme::Theme;
 

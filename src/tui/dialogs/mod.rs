@@ -4,30 +4,31 @@
 pub mod confirm;
 pub mod edit;
 pub mod fetch;
+pub mod frame;
 pub mod help;
 pub mod install;
+pub mod outcome;
 pub mod pick;
 pub mod seed;
 
-use std::path::PathBuf;
-
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::text::{Span, Text};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
+use ratatui::text::Text;
+use ratatui::widgets::{Clear, Paragraph, Wrap};
 
-pub use confirm::{Confirm, Pending};
+pub use confirm::Confirm;
 pub use edit::Edit;
 pub use fetch::Fetch;
 pub use help::Help;
 pub use install::Install;
+pub use outcome::{Outcome, Pending};
 pub use pick::Pick;
 pub use seed::Seed;
 
-use crate::tui::app::Status;
 use crate::tui::keymap::Ctx;
 use crate::tui::panes::wrapped_height;
 use crate::tui::theme::Theme;
+use frame::{frame_block, popup};
 
 #[derive(Debug)]
 pub enum Dialog {
@@ -41,33 +42,6 @@ pub enum Dialog {
     Fetch(Fetch),
     /// The skills found in a source.
     Pick(Box<Pick>),
-}
-
-/// What a dialog asks of the app after a key.
-#[derive(Debug)]
-pub enum Outcome {
-    Keep,
-    Close,
-    /// Close, showing this.
-    Say(Status),
-    /// Keep the dialog open, showing this.
-    KeepSaying(Status),
-    /// The user said yes.
-    Run(Pending),
-    /// A checked skill folder and the name it installs under.
-    Install {
-        src: PathBuf,
-        name: String,
-    },
-    /// Open this SOURCE (git, or a folder of skills) on a worker.
-    Open(String),
-    /// Install what the pick dialog has picked.
-    InstallPicks,
-    /// The user kept the installed skill of this name.
-    Declined(String),
-    Seed(Vec<String>),
-    /// The editor saved this file.
-    Saved(PathBuf),
 }
 
 impl Dialog {
@@ -112,28 +86,6 @@ impl Dialog {
             }
         }
     }
-}
-
-/// A dialog's double frame.
-pub fn frame_block<'a>(theme: &Theme, title: &str) -> Block<'a> {
-    Block::default()
-        .borders(Borders::ALL)
-        .border_type(BorderType::Double)
-        .border_style(theme.border_focused)
-        .title(Span::styled(format!(" {title} "), theme.title))
-        .style(theme.base)
-}
-
-/// A centered popup of at most `w` x `h`.
-pub fn popup(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width);
-    let h = h.min(area.height);
-    Rect::new(
-        area.x + (area.width - w) / 2,
-        area.y + (area.height - h) / 2,
-        w,
-        h,
-    )
 }
 
 /// `text` in a popup as tall as it needs, up to `size`.

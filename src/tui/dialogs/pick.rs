@@ -1,19 +1,33 @@
 //! The skills found in a source, to pick from: each with CAO's verdict and
 //! how it compares with the store. Space picks, Enter installs the picks.
 
+use std::collections::VecDeque;
+
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Clear, Paragraph};
 
-use crate::core::remote::{self, Opened};
-use crate::core::source::{Found, StoreState};
+use crate::core::sources::remote::{self, Opened};
+use crate::core::sources::source::{Found, StoreState};
 use crate::core::text::sanitize_line;
-use crate::tui::app::Status;
-use crate::tui::dialogs::{Outcome, frame_block, popup};
+use crate::tui::dialogs::frame::{frame_block, popup};
+use crate::tui::dialogs::outcome::Outcome;
 use crate::tui::keymap::Cmd;
+use crate::tui::model::Status;
 use crate::tui::panes;
 use crate::tui::theme::Theme;
+
+/// The picks of a source while each clash is asked about.
+pub(crate) struct Batch {
+    pub(crate) pick: Box<Pick>,
+    /// Clashing names still to ask about, in order.
+    pub(crate) ask: VecDeque<String>,
+    /// Clashing names the user said to replace.
+    pub(crate) replace: Vec<String>,
+    /// Clashing names the user kept.
+    pub(crate) kept: Vec<String>,
+}
 
 /// Rows of skills shown at once, screen allowing (also a page's move).
 const SHOWN: usize = 12;

@@ -3,11 +3,11 @@
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Text};
 
-use crate::core::store::DefaultSkill;
+use crate::core::cao::store::DefaultSkill;
 use crate::core::text::sanitize_line;
-use crate::tui::app::Status;
-use crate::tui::dialogs::Outcome;
+use crate::tui::dialogs::outcome::Outcome;
 use crate::tui::keymap::Cmd;
+use crate::tui::model::Status;
 use crate::tui::panes;
 use crate::tui::theme::Theme;
 

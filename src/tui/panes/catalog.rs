@@ -5,11 +5,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Text};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::core::catalog::{self, Cost, Format};
-use crate::core::store::Entry;
+use crate::core::cao::catalog::{self, Cost, Format};
+use crate::core::cao::store::Entry;
 use crate::core::text::{sanitize, sanitize_line};
-use crate::tui::app::{Data, ProfileRow};
 use crate::tui::keymap::Cmd;
+use crate::tui::model::{Data, ProfileRow};
 use crate::tui::panes::{self, Look, Pane};
 use crate::tui::theme::Theme;
 

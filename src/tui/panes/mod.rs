@@ -12,28 +12,8 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
 
 use crate::tui::keymap::Move;
+pub use crate::tui::model::Pane;
 use crate::tui::theme::Theme;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pane {
-    Skills,
-    Preview,
-    Profiles,
-    Catalog,
-}
-
-impl Pane {
-    pub const ALL: [Pane; 4] = [Pane::Skills, Pane::Preview, Pane::Profiles, Pane::Catalog];
-
-    pub fn step(self, by: isize) -> Pane {
-        let i = Pane::ALL.iter().position(|p| *p == self).unwrap_or(0) as isize;
-        Pane::ALL[(i + by).rem_euclid(4) as usize]
-    }
-
-    fn number(self) -> usize {
-        Pane::ALL.iter().position(|p| *p == self).unwrap_or(0) + 1
-    }
-}
 
 /// What every pane's render reads besides itself.
 pub struct Look<'a> {

@@ -12,12 +12,12 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::Paragraph;
 
+use crate::core::cao::skill;
+use crate::core::cao::store::{Entry, Status};
 use crate::core::fsops;
-use crate::core::lock;
-use crate::core::skill;
-use crate::core::store::{Entry, Status};
+use crate::core::sources::lock;
 use crate::core::text::sanitize_line;
-use crate::tui::AppEvent;
+use crate::tui::events::{AppEvent, PreviewKey};
 use crate::tui::keymap::Cmd;
 use crate::tui::markdown::{Highlighter, Rendered, wrap_line};
 use crate::tui::panes::{self, Look, Pane};
@@ -26,15 +26,6 @@ use crate::tui::theme::{NO_SYNTAX_THEME, Theme};
 /// SKILL.md files bigger than this render off the UI thread: a 500 KiB one
 /// takes about 100 ms the first time, several frames.
 const BACKGROUND_RENDER_BYTES: u64 = 64 * 1024;
-
-/// What a rendered preview depends on.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PreviewKey {
-    path: PathBuf,
-    modified: Option<std::time::SystemTime>,
-    width: u16,
-    highlighted: bool,
-}
 
 #[derive(Default)]
 pub struct PreviewPane {

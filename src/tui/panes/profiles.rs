@@ -7,10 +7,10 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph, Wrap};
 
-use crate::core::catalog::Pattern;
+use crate::core::cao::catalog::Pattern;
 use crate::core::text::sanitize_line;
-use crate::tui::app::{Data, ProfileRow};
 use crate::tui::keymap::Cmd;
+use crate::tui::model::{Data, ProfileRow};
 use crate::tui::panes::{self, Look, Pane};
 use crate::tui::theme::Theme;
 

@@ -10,8 +10,8 @@ use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph, Wrap};
 
-use crate::core::remote;
-use crate::core::store::{Entry, Listing, Status};
+use crate::core::cao::store::{Entry, Listing, Status};
+use crate::core::sources::remote;
 use crate::core::text::sanitize_line;
 use crate::tui::input::LineInput;
 use crate::tui::keymap::Cmd;

@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::core::cao::store::{self, Home};
 use crate::core::error::WriteError;
 use crate::core::fsops;
-use crate::core::store::{self, Home};
 
 pub const FILE_NAME: &str = "skilltui.lock";
 const HEADER: &str = "# Written by skilltui: the skills installed from git, pinned.\n# Commit it; teammates run `skilltui sync`.\n\n";
@@ -171,8 +171,8 @@ fn check_entry(name: &str, e: &Entry) -> Result<(), String> {
     if store::check_name(name)? != name {
         return Err("the name has surrounding spaces".into());
     }
-    crate::core::source::check_git_parts(&e.source, e.reference.as_deref(), &e.path)?;
-    if !crate::core::git::is_commit_id(&e.commit) {
+    crate::core::sources::source::check_git_parts(&e.source, e.reference.as_deref(), &e.path)?;
+    if !crate::core::sources::git::is_commit_id(&e.commit) {
         return Err("`commit` is not a 40-character commit id".into());
     }
     Ok(())

@@ -8,13 +8,13 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::core::changes::{self, Changes};
+use crate::core::cao::skill;
+use crate::core::cao::store::{self, Home};
 use crate::core::error::InstallError;
-use crate::core::git::{self, Cancel, Checkout, FetchSpec, Progress};
-use crate::core::lock::{self, Entry, Lock};
-use crate::core::skill;
-use crate::core::source::{self, Found, Source, StoreState};
-use crate::core::store::{self, Home};
+use crate::core::sources::changes::{self, Changes};
+use crate::core::sources::git::{self, Cancel, Checkout, FetchSpec, Progress};
+use crate::core::sources::lock::{self, Entry, Lock};
+use crate::core::sources::source::{self, Found, Source, StoreState};
 use crate::core::text::sanitize_line;
 
 /// Where an opened git source came from.

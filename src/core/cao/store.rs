@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use include_dir::{Dir, include_dir};
 use serde_json::Value as Json;
 
-use crate::core::cao;
+use crate::core::cao::installed;
+use crate::core::cao::skill::{self, Checked};
 use crate::core::fsops;
-use crate::core::skill::{self, Checked};
 use crate::core::text::py_strip;
 
 /// The default skills we ship, embedded so `cargo install` builds seed too.
@@ -28,7 +28,7 @@ pub struct Home {
     /// chosen by `--cao` or `$SKILLTUI_CAO`), looked up once on first use
     /// and shared by every clone.
     cao_flag: Option<PathBuf>,
-    cao: std::sync::Arc<std::sync::OnceLock<(Result<cao::Install, String>, bool)>>,
+    cao: std::sync::Arc<std::sync::OnceLock<(Result<installed::Install, String>, bool)>>,
 }
 
 impl Home {
@@ -41,8 +41,8 @@ impl Home {
         let env = std::env::var("CAO_HOME_DIR").ok();
         let env = env.as_deref().map(py_strip).filter(|s| !s.is_empty());
         let root = match (flag, env) {
-            (Some(p), _) => absolute(&expand_user(p, &user_home)),
-            (None, Some(e)) => absolute(&expand_user(Path::new(e), &user_home)),
+            (Some(p), _) => fsops::absolute(&expand_user(p, &user_home)),
+            (None, Some(e)) => fsops::absolute(&expand_user(Path::new(e), &user_home)),
             (None, None) => user_home.join(".aws").join("cli-agent-orchestrator"),
         };
         Home::at(root, user_home)
@@ -67,7 +67,7 @@ impl Home {
     }
 
     /// The user's installed CAO, or why none was found.
-    pub fn cao(&self) -> Result<&cao::Install, &str> {
+    pub fn cao(&self) -> Result<&installed::Install, &str> {
         self.cao_lookup().0.as_ref().map_err(String::as_str)
     }
 
@@ -80,9 +80,9 @@ impl Home {
         }
     }
 
-    fn cao_lookup(&self) -> &(Result<cao::Install, String>, bool) {
+    fn cao_lookup(&self) -> &(Result<installed::Install, String>, bool) {
         self.cao.get_or_init(|| {
-            let search = cao::Search::from_env(self.cao_flag.as_deref(), &self.user_home);
+            let search = installed::Search::from_env(self.cao_flag.as_deref(), &self.user_home);
             (search.find(), search.flag.is_some() || search.env.is_some())
         })
     }
@@ -132,20 +132,13 @@ pub fn expand_user(p: &Path, user_home: &Path) -> PathBuf {
     }
 }
 
-/// Absolute, with symlinks resolved where the path exists (Python's
-/// `Path.resolve()`).
-pub fn absolute(p: &Path) -> PathBuf {
-    fs::canonicalize(p)
-        .unwrap_or_else(|_| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
-}
-
 /// Unreadable or non-object JSON means "no settings".
 fn read_settings(path: &Path) -> Json {
     crate::core::fsops::read_regular(path)
         .ok()
         .and_then(|b| String::from_utf8(b).ok())
-        .and_then(|s| crate::core::pyjson::parse(&s).ok())
-        .map(|j| crate::core::pyjson::to_serde(&j))
+        .and_then(|s| crate::core::parse::pyjson::parse(&s).ok())
+        .map(|j| crate::core::parse::pyjson::to_serde(&j))
         .filter(Json::is_object)
         .unwrap_or_else(|| Json::Object(Default::default()))
 }
@@ -482,7 +475,7 @@ pub fn cao_skills_note(home: &Home) -> Option<String> {
     let why = home.cao().err()?;
     Some(format!(
         "CAO's own skills come with CAO and are seeded from its install; {why}: {}",
-        cao::INSTALL_HINT
+        installed::INSTALL_HINT
     ))
 }
 
@@ -495,7 +488,7 @@ pub fn defaults(home: &Home) -> Vec<DefaultSkill> {
         for name in install.bundled_skills() {
             let folder = install.skills_dir().join(&name);
             out.push(DefaultSkill {
-                description: cao::skill_description(&folder),
+                description: installed::skill_description(&folder),
                 present: present(&name),
                 origin: Origin::Cao {
                     version: install.version_label().to_string(),

@@ -6,10 +6,10 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use crate::core::frontmatter::{self, Format, Frontmatter, Normalized};
 use crate::core::fsops;
+use crate::core::parse::frontmatter::{self, Format, Frontmatter, Normalized};
+use crate::core::parse::yaml::{Node, Style, Value};
 use crate::core::text::py_strip;
-use crate::core::yaml::{Node, Style, Value};
 
 /// SKILL.md files larger than this are refused outright: CAO would read
 /// them whole into every agent that loads the skill.
@@ -533,7 +533,7 @@ fn walk(
             .display()
             .to_string();
         if meta.file_type().is_symlink() {
-            if let Some(why) = symlink_problem(root, &path) {
+            if let Some(why) = fsops::symlink_problem(root, &path) {
                 warnings.push(format!("{rel} {why}"));
             }
             continue;
@@ -551,23 +551,6 @@ fn walk(
             }
         }
     }
-}
-
-/// Why a symlink inside `root` cannot be copied as what it points to, or
-/// `None` when it resolves to a file or a folder inside `root` that does
-/// not hold the link (which copying would follow forever).
-pub fn symlink_problem(root: &Path, link: &Path) -> Option<&'static str> {
-    let Ok(target) = fs::canonicalize(link) else {
-        return Some("is a symlink that leads nowhere (a missing target or a loop of links)");
-    };
-    if !fs::canonicalize(root).is_ok_and(|r| target.starts_with(r)) {
-        return Some("is a symlink that points outside the skill folder");
-    }
-    let parent = link.parent().and_then(|p| fs::canonicalize(p).ok());
-    if target.is_dir() && parent.is_some_and(|p| p.starts_with(&target)) {
-        return Some("is a symlink to a folder that holds it (a loop)");
-    }
-    None
 }
 
 #[cfg(test)]

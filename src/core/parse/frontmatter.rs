@@ -5,9 +5,9 @@
 use std::ops::Range;
 use std::rc::Rc;
 
-use crate::core::pyjson::Json;
+use crate::core::parse::pyjson::Json;
+use crate::core::parse::yaml::{self, Node, Style, Value};
 use crate::core::text::{py_isspace, py_strip};
-use crate::core::yaml::{self, Node, Style, Value};
 
 /// A file's text as Python's `read_text()` sees it: `\r\n` and lone `\r`
 /// become `\n`. Remembers where carriage returns were removed so an edit
@@ -247,7 +247,7 @@ fn json_fence_at(text: &str, pos: usize) -> Option<usize> {
 /// Python's `json.loads` into our node tree (no spans: JSON frontmatter is
 /// read, never edited).
 fn json_to_node(src: &str) -> Result<Node, ParseError> {
-    let value = crate::core::pyjson::parse(src).map_err(|message| ParseError {
+    let value = crate::core::parse::pyjson::parse(src).map_err(|message| ParseError {
         format: Format::Json,
         message,
     })?;

@@ -9,9 +9,9 @@ use std::rc::Rc;
 
 use serde_json::Value as Json;
 
-use crate::core::frontmatter::{self, Frontmatter, Normalized};
-use crate::core::store::{Home, expand_user, nested_list};
-use crate::core::yaml::{Node, Value};
+use crate::core::cao::store::{Home, expand_user, nested_list};
+use crate::core::parse::frontmatter::{self, Frontmatter, Normalized};
+use crate::core::parse::yaml::{Node, Value};
 
 /// The built-in profiles CAO 2.5.4 ships, by name only: without a CAO
 /// install, asking for one says where it comes from.
@@ -92,7 +92,7 @@ pub fn search_dirs(home: &Home) -> Vec<(PathBuf, String)> {
 /// `os.path.realpath(os.path.expanduser(p))`, CAO's way to compare dirs.
 fn normalized(p: &Path, home: &Home) -> PathBuf {
     let p = expand_user(p, &home.user_home);
-    crate::core::store::absolute(&p)
+    crate::core::fsops::absolute(&p)
 }
 
 fn disabled_dirs(home: &Home) -> HashSet<PathBuf> {
@@ -232,7 +232,7 @@ pub fn locate(home: &Home, name: &str) -> Result<Location, String> {
     if let (Err(why), true) = (home.cao(), CAO_PROFILE_NAMES.contains(&name)) {
         return Err(format!(
             "agent profile '{name}' comes with CAO, but {why}: {}",
-            crate::core::cao::INSTALL_HINT
+            crate::core::cao::installed::INSTALL_HINT
         ));
     }
     Err(format!(
@@ -277,8 +277,8 @@ fn lookup_in(dir: &Path, name: &str) -> Option<PathBuf> {
 
 /// CAO's `_safe_join`: the resolved path must stay inside the resolved dir.
 fn inside(dir: &Path, path: &Path) -> bool {
-    let root = crate::core::store::absolute(dir);
-    crate::core::store::absolute(path).starts_with(root)
+    let root = crate::core::fsops::absolute(dir);
+    crate::core::fsops::absolute(path).starts_with(root)
 }
 
 /// The `.env` variables CAO substitutes into every profile, or why it
@@ -287,7 +287,7 @@ pub type Env = Result<HashMap<String, String>, String>;
 
 /// Reads `.env` once: a caller loading many profiles passes it to each.
 pub fn read_env(home: &Home) -> Env {
-    crate::core::dotenv::load(&home.root.join(".env"))
+    crate::core::parse::dotenv::load(&home.root.join(".env"))
 }
 
 /// `load_agent_profile(name)`.
@@ -357,7 +357,7 @@ pub struct Parsed {
 /// A profile's frontmatter as (key, value) pairs for display, from a parse
 /// already made (after `.env` substitution, as CAO sees it).
 pub fn fields_of(parsed: &Parsed) -> Vec<(String, String)> {
-    crate::core::skill::metadata_pairs(&parsed.frontmatter, &parsed.fm_text)
+    crate::core::cao::skill::metadata_pairs(&parsed.frontmatter, &parsed.fm_text)
 }
 
 /// `parse_agent_profile_text(resolve_env_vars(raw))`, with AgentProfile's
@@ -408,7 +408,7 @@ fn skills_value(node: &Rc<Node>, fm_text: &str) -> Result<Option<Vec<String>>, S
             Value::Bytes(b) if std::str::from_utf8(b).is_ok() => {
                 Ok(String::from_utf8_lossy(b).into_owned())
             }
-            other => Err(crate::core::skill::not_a_string(
+            other => Err(crate::core::cao::skill::not_a_string(
                 "skills item",
                 item,
                 other,
@@ -483,7 +483,7 @@ fn validate_fields(meta: &Node, fm_text: &str) -> Result<(), String> {
             let reason = match (&node.value, kind) {
                 (Value::Str(_), _) => format!("`{key}` has a value CAO does not accept"),
                 (v, Field::Str | Field::NonEmptyStr) => {
-                    crate::core::skill::not_a_string(key, node, v, fm_text)
+                    crate::core::cao::skill::not_a_string(key, node, v, fm_text)
                 }
                 (v, _) => format!(
                     "`{key}` is {}, which CAO does not accept there",
@@ -726,6 +726,28 @@ mod tests {
             .collect()
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn built_ins_cao_cannot_read_fail_to_load_with_a_reinstall_hint() {
+        let tmp = tempfile::tempdir().unwrap();
+        let pkg = tmp.path().join("cli_agent_orchestrator");
+        let store = pkg.join("agent_store");
+        fs::create_dir_all(store.join("folder.md")).unwrap();
+        fs::write(pkg.join("__init__.py"), "").unwrap();
+        std::os::unix::fs::symlink("loop.md", store.join("loop.md")).unwrap();
+        let c = std::ffi::CString::new(store.join("fifo.md").to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let home = Home::at(tmp.path().join("home"), tmp.path().into()).with_cao(Some(&pkg));
+        for name in ["fifo", "folder", "loop"] {
+            let e = load(&home, name).unwrap_err();
+            assert!(
+                e.contains("built-in profile") && e.contains("reinstall CAO"),
+                "{e}"
+            );
+        }
+    }
+
     #[test]
     fn template_safe_substitute() {
         let e = env(&[("A", "x"), ("b_1", "y")]);
@@ -745,7 +767,7 @@ mod tests {
             "A=1\nexport B=\"x y\" # c\nC=${A}2\nE=v # com\n# skip\nF\n",
         )
         .unwrap();
-        let e = crate::core::dotenv::load(&p).unwrap();
+        let e = crate::core::parse::dotenv::load(&p).unwrap();
         assert_eq!(
             (
                 e["A"].as_str(),

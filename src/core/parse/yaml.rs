@@ -15,6 +15,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 
+use crate::core::parse::position::CharToByte;
+pub use crate::core::parse::position::YamlError;
+
 /// How a node was written in the source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
@@ -54,22 +57,6 @@ pub struct Node {
     pub style: Style,
     /// Byte range in the parsed text.
     pub span: Range<usize>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct YamlError {
-    pub message: String,
-    /// 1-based line in the parsed text, when known.
-    pub line: Option<usize>,
-}
-
-impl std::fmt::Display for YamlError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{} (line {line})", self.message),
-            None => f.write_str(&self.message),
-        }
-    }
 }
 
 impl Value {
@@ -129,7 +116,7 @@ pub fn load(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
 }
 
 fn load_libyaml(text: &str) -> Result<Option<Rc<Node>>, YamlError> {
-    let events = match crate::core::libyaml::events(text) {
+    let events = match crate::core::parse::libyaml::events(text) {
         Ok(events) => events,
         Err(r) if r.precise => return Err(r.error),
         Err(r) => return Err(load_saphyr(text).err().unwrap_or(r.error)),
@@ -315,38 +302,6 @@ fn check_printable(text: &str) -> Result<(), YamlError> {
             ),
             line: Some(text[..i].matches('\n').count() + 1),
         }),
-    }
-}
-
-pub(crate) struct CharToByte {
-    offsets: Option<Vec<usize>>,
-}
-
-impl CharToByte {
-    pub(crate) fn new(text: &str) -> Self {
-        if text.is_ascii() {
-            return CharToByte { offsets: None };
-        }
-        let mut offsets: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
-        offsets.push(text.len());
-        CharToByte {
-            offsets: Some(offsets),
-        }
-    }
-
-    fn byte(&self, char_index: usize) -> usize {
-        match &self.offsets {
-            None => char_index,
-            Some(o) => o[char_index.min(o.len() - 1)],
-        }
-    }
-
-    /// The index of the char starting at (or holding) a byte offset.
-    pub(crate) fn char_at(&self, byte: usize) -> usize {
-        match &self.offsets {
-            None => byte,
-            Some(o) => o.partition_point(|&b| b < byte).min(o.len() - 1),
-        }
     }
 }
 

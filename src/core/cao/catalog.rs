@@ -1,9 +1,9 @@
 //! The catalog block a profile injects (cao-compat 6) and the other formats
 //! skilltui offers, plus Python's `fnmatch.fnmatchcase` for `skills` patterns.
 
-use crate::core::skill;
-use crate::core::store::{Entry, Listing};
-use crate::core::yaml::Value;
+use crate::core::cao::skill;
+use crate::core::cao::store::{Entry, Listing};
+use crate::core::parse::yaml::Value;
 
 pub const CAO_INSTRUCTION: &str = "The following skills are available exclusively in this CAO orchestration context. To load a skill's full content, use the `mcp__cao-mcp-server__load_skill` tool (NOT the Skill command). These skills are not accessible through provider-native skill commands or directories.";
 pub const V1_INSTRUCTION: &str = "The following skills are available exclusively in this CAO orchestration context. To load a skill's full content, use the `get_skill` MCP tool provided by the CAO MCP server. These skills are not accessible through provider-native skill commands or directories.";
@@ -168,7 +168,7 @@ fn render_v1(listing: &Listing, skills: Option<&[String]>) -> Result<String, Str
 fn xml_block(sel: &Selection) -> String {
     let mut lines = vec!["<available_skills>".to_string()];
     for (entry, _) in &sel.offered {
-        let dir = crate::core::store::absolute(&entry.checked.path);
+        let dir = crate::core::fsops::absolute(&entry.checked.path);
         lines.extend([
             "<skill>".into(),
             "<name>".into(),

@@ -6,12 +6,12 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-use crate::core::catalog::Pattern;
-use crate::core::frontmatter::{self, Format, Normalized};
+use crate::core::cao::catalog::Pattern;
+use crate::core::cao::profile::{self, Profile};
+use crate::core::cao::store::{Home, Listing};
 use crate::core::fsops;
-use crate::core::profile::{self, Profile};
-use crate::core::store::{Home, Listing};
-use crate::core::yaml::{self, Node, Style, Value};
+use crate::core::parse::frontmatter::{self, Format, Normalized};
+use crate::core::parse::yaml::{self, Node, Style, Value};
 
 /// A planned edit: the new file text, or `None` when nothing changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,7 +118,7 @@ fn editable(p: &Profile, skill: &str) -> Result<String, String> {
     if let Some(problem) = p.unread_frontmatter() {
         return Err(problem);
     }
-    crate::core::store::check_name(skill)
+    crate::core::cao::store::check_name(skill)
 }
 
 fn no_change(message: String) -> Plan {
@@ -455,8 +455,8 @@ pub fn scalar(s: &str, flow: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::profile::Location;
-    use crate::core::store::{Entry, Status};
+    use crate::core::cao::profile::Location;
+    use crate::core::cao::store::{Entry, Status};
 
     fn listing(names: &[&str]) -> Listing {
         Listing {
@@ -466,7 +466,7 @@ mod tests {
                     folder: n.to_string(),
                     source_dir: PathBuf::new(),
                     status: Status::Ok,
-                    checked: crate::core::skill::Checked {
+                    checked: crate::core::cao::skill::Checked {
                         name: Some(n.to_string()),
                         description: Some("d".into()),
                         ..Default::default()

@@ -4,7 +4,7 @@
 //! key keeps its first position with the last value. CAO reads JSON
 //! frontmatter and settings.json this way; serde_json refuses some of it.
 
-use crate::core::yaml::PY_INT_MAX_STR_DIGITS;
+use crate::core::parse::yaml::PY_INT_MAX_STR_DIGITS;
 
 /// A parsed JSON value.
 #[derive(Clone, Debug, PartialEq)]

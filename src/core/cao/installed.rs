@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use crate::core::skill;
+use crate::core::cao::skill;
 use crate::core::text::py_strip;
 
 /// The environment variable that overrides the search, like `--cao`.
@@ -306,7 +306,7 @@ fn at(dir: &Path, how: How) -> Option<Install> {
     } else {
         package_in_venv(dir)
     };
-    package.map(|p| install(crate::core::store::absolute(&p), how))
+    package.map(|p| install(crate::core::fsops::absolute(&p), how))
 }
 
 /// The package a `cao` script runs: the venv of its shebang's interpreter,
@@ -542,7 +542,7 @@ mod tests {
     }
 
     #[test]
-    fn built_ins_cao_cannot_read_are_listed_and_fail_to_load() {
+    fn built_ins_cao_cannot_read_are_listed() {
         let tmp = tempfile::tempdir().unwrap();
         let venv = fake_venv(tmp.path(), "#!/usr/bin/env python3");
         let found = search(tmp.path(), Some(&venv.join("bin"))).find().unwrap();
@@ -554,15 +554,7 @@ mod tests {
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
         let names = found.built_in_profiles();
         assert_eq!(names, ["dev", "fifo", "folder", "loop"]);
-        let home = crate::core::store::Home::at(tmp.path().join("home"), tmp.path().into())
-            .with_cao(Some(&found.package));
-        for name in &names[1..] {
-            let e = crate::core::profile::load(&home, name).unwrap_err();
-            assert!(
-                e.contains("built-in profile") && e.contains("reinstall CAO"),
-                "{e}"
-            );
-        }
+        // That loading them fails is `profile`'s to test.
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::mem::MaybeUninit;
 use saphyr_parser::{Event, Marker, ScalarStyle, Span, Tag};
 use unsafe_libyaml as unsafe_ly;
 
-use crate::core::yaml::{CharToByte, YamlError};
+use crate::core::parse::position::{CharToByte, YamlError};
 
 const CORE_PREFIX: &str = "tag:yaml.org,2002:";
 

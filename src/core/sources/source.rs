@@ -4,9 +4,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::core::cao::skill::{self, Checked};
+use crate::core::cao::store::{Home, expand_user};
 use crate::core::fsops;
-use crate::core::skill::{self, Checked};
-use crate::core::store::{Home, expand_user};
 
 /// A parsed SOURCE.
 #[derive(Clone, Debug, PartialEq, Eq)]

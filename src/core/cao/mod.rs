@@ -1,0 +1,16 @@
+//! CAO's rules, as CAO 2.5.4 applies them (`shared/spec/cao-compat.md`):
+//! what makes a skill folder valid, the home and its skill store, agent
+//! profiles and their `skills:` lists, the catalog a profile injects, the
+//! byte-preserving profile editor, and the installed CAO package it reads
+//! built-in profiles and bundled skills from.
+//!
+//! Uses `text`, `error`, `fsops` and `parse/`; never `sources/` or anything
+//! above. In order: `installed`, `skill`, `store`, `profile`, `catalog`,
+//! `editor`.
+
+pub mod catalog;
+pub mod editor;
+pub mod installed;
+pub mod profile;
+pub mod skill;
+pub mod store;

@@ -1,0 +1,65 @@
+//! What a dialog hands back to the app: an `Outcome` after each key, and
+//! the `Pending` change a yes/no question carries out.
+
+use std::path::PathBuf;
+
+use crate::core::fsops::FolderDiff;
+use crate::core::sources::changes::Changes;
+use crate::tui::model::Status;
+
+/// What a dialog asks of the app after a key.
+#[derive(Debug)]
+pub enum Outcome {
+    Keep,
+    Close,
+    /// Close, showing this.
+    Say(Status),
+    /// Keep the dialog open, showing this.
+    KeepSaying(Status),
+    /// The user said yes.
+    Run(Pending),
+    /// A checked skill folder and the name it installs under.
+    Install {
+        src: PathBuf,
+        name: String,
+    },
+    /// Open this SOURCE (git, or a folder of skills) on a worker.
+    Open(String),
+    /// Install what the pick dialog has picked.
+    InstallPicks,
+    /// The user kept the installed skill of this name.
+    Declined(String),
+    Seed(Vec<String>),
+    /// The editor saved this file.
+    Saved(PathBuf),
+}
+
+/// A change waiting for a yes.
+#[derive(Clone, Debug)]
+pub enum Pending {
+    /// Replace an installed skill with `src`: shows what would change.
+    Replace {
+        src: PathBuf,
+        name: String,
+        diff: FolderDiff,
+    },
+    /// Replace an installed skill with one picked from a source: shows
+    /// its changes, a changed text file as its line diff.
+    ReplaceFound {
+        name: String,
+        source: String,
+        changes: Changes,
+        /// The installed copy was edited since it was pinned.
+        edited: bool,
+    },
+    Remove {
+        name: String,
+        path: PathBuf,
+    },
+    /// The profile has no `skills:` list; turning `skill` off writes an
+    /// explicit one.
+    WriteList {
+        profile: String,
+        skill: String,
+    },
+}

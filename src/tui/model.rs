@@ -1,0 +1,131 @@
+//! The TUI's shared model: what was read from disk (`Data`, one
+//! `ProfileRow` per profile), which pane has the focus, where typed keys
+//! go, and the status line. The panes, the dialogs and `app` all read it;
+//! it depends on none of them.
+
+use crate::core::cao::profile::{self, Listed, Profile};
+use crate::core::cao::store::{Entry, Home, Listing};
+use crate::core::sources::lock;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pane {
+    Skills,
+    Preview,
+    Profiles,
+    Catalog,
+}
+
+impl Pane {
+    pub const ALL: [Pane; 4] = [Pane::Skills, Pane::Preview, Pane::Profiles, Pane::Catalog];
+
+    pub fn step(self, by: isize) -> Pane {
+        let i = Pane::ALL.iter().position(|p| *p == self).unwrap_or(0) as isize;
+        Pane::ALL[(i + by).rem_euclid(4) as usize]
+    }
+
+    pub fn number(self) -> usize {
+        Pane::ALL.iter().position(|p| *p == self).unwrap_or(0) + 1
+    }
+}
+
+/// A profile row: where it was found and what CAO makes of it.
+#[derive(Clone, Debug)]
+pub struct ProfileRow {
+    pub listed: Listed,
+    pub loaded: Result<Profile, String>,
+    /// Its frontmatter as (key, value), for the detail under the list.
+    pub fields: Vec<(String, String)>,
+}
+
+impl ProfileRow {
+    /// One parse per profile: its fields come from the same one.
+    pub fn load(home: &Home, listed: Listed, env: &profile::Env) -> ProfileRow {
+        let (loaded, fields) = match profile::load_parsed(home, &listed.name, env) {
+            Ok((p, parsed)) => (Ok(p), profile::fields_of(&parsed)),
+            Err(e) => (Err(e), Vec::new()),
+        };
+        ProfileRow {
+            listed,
+            loaded,
+            fields,
+        }
+    }
+}
+
+/// What was read from disk, shared by every pane.
+pub struct Data {
+    pub home: Home,
+    pub listing: Listing,
+    /// The user's own (editable) profiles first, CAO's built-ins after.
+    pub profiles: Vec<ProfileRow>,
+    /// Indices of the valid entries: the skills a profile can tick.
+    pub valid: Vec<usize>,
+    /// The lock file's pins, by skill name (none when it cannot be read:
+    /// the CLI's commands say why).
+    pub pins: std::collections::BTreeMap<String, lock::Entry>,
+}
+
+impl Data {
+    pub fn valid_entries(&self) -> impl Iterator<Item = &Entry> {
+        self.valid.iter().map(|&i| &self.listing.entries[i])
+    }
+
+    /// The `n`th valid skill.
+    pub fn valid_skill(&self, n: usize) -> Option<&Entry> {
+        self.valid.get(n).map(|&i| &self.listing.entries[i])
+    }
+
+    /// The pin of a skill in the store, if it came from git.
+    pub fn pin(&self, e: &Entry) -> Option<&lock::Entry> {
+        (e.source_dir == self.home.skills_dir())
+            .then(|| self.pins.get(&e.folder))
+            .flatten()
+    }
+
+    /// Where the valid skill in `folder` is among the valid ones.
+    pub fn valid_position(&self, folder: &str) -> Option<usize> {
+        self.valid_entries().position(|e| e.folder == folder)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Info,
+    Error,
+}
+
+/// A message in the status line; it stays until the next key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Status {
+    pub text: String,
+    pub level: Level,
+}
+
+impl Status {
+    pub fn info(text: impl Into<String>) -> Status {
+        Status {
+            text: text.into(),
+            level: Level::Info,
+        }
+    }
+
+    pub fn error(text: impl Into<String>) -> Status {
+        Status {
+            text: text.into(),
+            level: Level::Error,
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.level == Level::Error
+    }
+}
+
+/// Where typed keys go when no dialog is open.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    #[default]
+    Normal,
+    /// Typing in the Skills filter.
+    Filter,
+}
