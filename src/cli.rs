@@ -64,6 +64,10 @@ pub enum Command {
         /// Replace installed skills of the same name
         #[arg(long)]
         force: bool,
+        /// Lift the limits on a skill from git (10,000 files, 32 MiB per
+        /// file, 64 MiB per skill)
+        #[arg(long)]
+        allow_large: bool,
     },
     /// Locked skills: current, outdated, modified or missing
     Check {
@@ -172,7 +176,16 @@ pub fn run(cli: &Cli, command: &Command) -> Outcome {
             skills,
             all,
             force,
-        } => add(&home, source, skills, *all, *force, &mut out),
+            allow_large,
+        } => {
+            let pick = Picking {
+                names: skills,
+                all: *all,
+                force: *force,
+                allow_large: *allow_large,
+            };
+            add(&home, source, &pick, &mut out)
+        }
         Command::Check { names, json } => check(&home, names, *json, &mut out),
         Command::Update { names, force } => update(&home, names, *force, &mut out),
         Command::Sync { lock, force } => sync(&home, lock.as_deref(), *force, &mut out),
@@ -303,24 +316,39 @@ fn show(home: &Home, name: &str, out: &mut Output) -> Outcome {
     Ok(())
 }
 
-fn add(
-    home: &Home,
-    source: &str,
-    names: &[String],
+/// What `add` was asked to pick and how.
+struct Picking<'a> {
+    names: &'a [String],
     all: bool,
     force: bool,
-    out: &mut Output,
-) -> Outcome {
-    let opened = remote::open(home, source, &mut progress_meter(), None)?;
-    let picks = match source::pick(&opened.found, names, all, &opened.label) {
+    allow_large: bool,
+}
+
+fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Outcome {
+    let opened = remote::open(home, source, how.allow_large, &mut progress_meter(), None)?;
+    let picked = match source::pick(&opened.found, how.names, how.all, &opened.label) {
         Ok(p) => p,
         Err(e) => {
-            if opened.found.len() > 1 && names.is_empty() {
+            if opened.found.len() > 1 && how.names.is_empty() {
                 found_table(&opened.found, out);
             }
             return Err(e);
         }
     };
+    // One line each: where it is and why, so the rest still installs.
+    for f in &picked.skipped {
+        let why = f.refused.as_deref().unwrap_or_default();
+        eprintln!("skipped {}: {}", path_shown(&f.rel), sanitize_line(why));
+    }
+    if picked.install.is_empty() {
+        return Err(format!(
+            "none of the {} skills in {} can be installed (see above)",
+            picked.skipped.len(),
+            opened.label
+        ));
+    }
+    let force = how.force;
+    let picks = picked.install;
     let installed = remote::install(home, &opened, &picks, force)?;
     let pinned = opened
         .git
@@ -342,8 +370,9 @@ fn add(
         if let Some(c) = &i.changes {
             print_changes("replaced the previous version", c, out);
         }
+        // Named, as `--all` warns about many skills at once.
         for w in skill::check_folder(&i.dest, true).warnings {
-            warn(&w);
+            warn(&format!("{}: {w}", sanitize_line(&i.name)));
         }
     }
     Ok(())
@@ -357,9 +386,10 @@ fn found_table(found: &[source::Found], out: &mut Output) {
         .max()
         .unwrap_or(4);
     for f in found {
-        let verdict = match f.checked.errors.first() {
+        // The verdict the install applies, not CAO's alone.
+        let verdict = match &f.refused {
             None => "ok".to_string(),
-            Some(e) => format!("invalid: {e}"),
+            Some(e) => format!("refused: {e}"),
         };
         let state = format!("{:?}", f.state).to_lowercase();
         let first = f.checked.description.as_deref().unwrap_or("");
@@ -371,6 +401,15 @@ fn found_table(found: &[source::Found], out: &mut Output) {
             sanitize_line(&verdict),
             sanitize_line(first)
         ));
+    }
+}
+
+/// A found skill's path in its source, `.` for the root.
+fn path_shown(rel: &str) -> String {
+    if rel.is_empty() {
+        ".".into()
+    } else {
+        sanitize_line(rel).into_owned()
     }
 }
 

@@ -358,10 +358,6 @@ fn bad_sources_are_refused_with_one_line_and_nothing_left() {
         write_skill(&w.join("leaky"), "leaky", "x\n");
         std::os::unix::fs::symlink("/etc/hostname", w.join("leaky/host")).unwrap();
     });
-    f.repo("big", |w| {
-        write_skill(&w.join("big"), "big", "x\n");
-        fs::write(w.join("big/data.txt"), "y".repeat(3 * 1024 * 1024)).unwrap();
-    });
     f.repo("broken", |w| {
         fs::create_dir_all(w.join("broken")).unwrap();
         fs::write(
@@ -405,7 +401,6 @@ fn bad_sources_are_refused_with_one_line_and_nothing_left() {
             &[],
             "sub/up is a symlink to a folder that holds it",
         ),
-        (&["add", "o/big"], &[], "3.0 MiB"),
         (&["add", "o/broken"], &[], "would not load in CAO"),
         (
             &["add", "o/r", "--all"],
@@ -555,4 +550,85 @@ fn an_update_killed_before_it_repinned_is_finished_by_the_next_one() {
     assert!(f.ok(&["update"]).contains("alpha: current"));
     assert!(f.lock().contains(&format!("commit = \"{tip}\"")));
     assert_eq!(f.status(&[])["alpha"], "current");
+}
+
+/// The look-alike of github.com/anthropics/skills, at `o/skills`.
+fn anthropic_repo(f: &Fixture) -> PathBuf {
+    f.repo("skills", git_repos::anthropic_like)
+}
+
+#[test]
+fn add_all_of_an_anthropic_like_repository_installs_every_skill() {
+    let f = Fixture::new();
+    anthropic_repo(&f);
+    let (code, out, err) = f.run(&["add", "o/skills", "--all"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let skills = f.home.join("skills");
+    for name in git_repos::ANTHROPIC_LIKE {
+        assert!(
+            skills.join(name).join("SKILL.md").is_file(),
+            "{name}: {err}"
+        );
+    }
+    // Named after its skill, not its folder.
+    assert!(skills.join("template-skill/SKILL.md").is_file(), "{err}");
+    assert!(!skills.join("template").exists());
+    let fonts = skills.join("canvas-design/canvas-fonts");
+    assert_eq!(fs::read_dir(fonts).unwrap().count(), 18);
+    // The spec's size lints are warnings, as for a local folder.
+    assert!(
+        err.contains("canvas-design") && err.contains("512 KiB"),
+        "{err}"
+    );
+    let lock = f.lock();
+    assert!(
+        lock.contains("[skills.template-skill]") && lock.contains("path = \"template\""),
+        "{lock}"
+    );
+    assert_eq!(f.status(&[]).len(), 18);
+    assert!(f.status(&[]).values().all(|s| s == "current"));
+    assert_eq!(fs::read_dir(&f.scratch).unwrap().count(), 0);
+}
+
+#[test]
+fn add_all_skips_what_cannot_be_installed_one_line_each() {
+    let f = Fixture::new();
+    let work = anthropic_repo(&f);
+    write_skill(&work.join("skills/bad"), "bad/name", "x\n");
+    write_skill(&work.join("skills/twin-a"), "twin", "a\n");
+    write_skill(&work.join("extra/twin-b"), "twin", "b\n");
+    f.commit(&work, "hostile");
+    f.push(&work);
+    // The listing shows the verdict the install applies.
+    let (code, out, _) = f.run(&["add", "o/skills"]);
+    assert_eq!(code, 1);
+    let row = |name: &str| {
+        out.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no row {name}: {out}"))
+            .to_string()
+    };
+    assert!(row("canvas-design").contains(" ok"), "{out}");
+    assert!(row("template-skill").contains(" ok"), "{out}");
+    assert!(!row("twin").contains(" ok"), "{out}");
+    assert!(!row("bad/name").contains(" ok"), "{out}");
+    let (code, _, err) = f.run(&["add", "o/skills", "--all"]);
+    assert_eq!(code, 0, "{err}");
+    let skipped: Vec<&str> = err.lines().filter(|l| l.starts_with("skipped ")).collect();
+    assert_eq!(skipped.len(), 2, "{err}");
+    assert!(skipped.iter().any(|l| l.contains("skills/bad")), "{err}");
+    let twin = skipped.iter().find(|l| l.contains("twin")).unwrap();
+    assert!(
+        twin.contains("skills/twin-a") && twin.contains("extra/twin-b"),
+        "{err}"
+    );
+    assert!(f.home.join("skills/canvas-design").is_dir());
+    assert!(!f.home.join("skills/twin").exists());
+    // A skill named on the command line that cannot be installed fails.
+    let (code, _, err) = f.run(&["add", "o/skills", "--skill", "twin"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("skills/twin-a") && err.contains("extra/twin-b"),
+        "{err}"
+    );
 }

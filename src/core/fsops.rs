@@ -167,28 +167,233 @@ impl Staged {
 /// Copies `src` (following symlinks that stay inside it, refusing any that
 /// leave it) into a staging folder inside `store`.
 pub fn stage_copy(src: &Path, store: &Path, name: &str) -> Result<Staged, String> {
-    let staged = stage_empty(store, name)?;
-    copy_tree(src, src, &staged.path(), Links::StayInside, 0)?;
-    Ok(staged)
+    stage_walked(src, store, name, Links::StayInside, None)
 }
 
 /// Copies `src` into a staging folder inside `store` as Python's
 /// `shutil.copytree` does for `cao init`: every file, every symlink
 /// followed to what it points at, wherever that is.
 pub fn stage_copy_all(src: &Path, store: &Path, name: &str) -> Result<Staged, String> {
+    stage_walked(src, store, name, Links::Follow, None)
+}
+
+/// Walks `src` as `links` says, refusing it over `limits` or with a
+/// symlink it cannot copy before anything is written, then copies what
+/// the walk listed into a staging folder inside `store`.
+pub fn stage_walked(
+    src: &Path,
+    store: &Path,
+    name: &str,
+    links: Links,
+    limits: Option<&Limits>,
+) -> Result<Staged, String> {
+    let walked = walk(src, links, limits)?;
+    if let Some(problem) = walked.problems.first() {
+        return Err(format!("{problem}: replace it with the file itself"));
+    }
     let staged = stage_empty(store, name)?;
-    copy_tree(src, src, &staged.path(), Links::Follow, 0)?;
+    copy_walked(&walked, &staged.path())?;
     Ok(staged)
 }
 
-/// How a copy treats symlinks (and the files CAO leaves out of a copy).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Links {
+/// How a walk (and the copy it serves) treats symlinks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Links {
     /// As `cao skills add`: follow those that stay inside the folder,
     /// refuse the others, leave out CAO's bookkeeping files.
     StayInside,
     /// As `cao init`: follow them all, copy everything.
     Follow,
+    /// For a skill from a repository: a link that stays inside is written
+    /// as a link, so links to links cannot multiply what is written; the
+    /// others are refused, CAO's bookkeeping files left out.
+    Keep,
+}
+
+/// Hard limits on what a copy writes; the walk stops at the first one
+/// crossed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Files, folders and links.
+    pub entries: u64,
+    pub file_bytes: u64,
+    pub total_bytes: u64,
+}
+
+/// Folders deeper than this are not walked (named as a problem).
+pub const MAX_DEPTH: usize = 32;
+
+/// One entry a copy writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Dir,
+    File { len: u64, executable: bool },
+    Link(PathBuf),
+}
+
+#[derive(Clone, Debug)]
+pub struct Item {
+    /// Relative to the walked root.
+    pub rel: PathBuf,
+    /// Where it is read from.
+    pub from: PathBuf,
+    pub kind: Kind,
+}
+
+/// What a walk found: every entry a copy writes, in path order (a folder
+/// before what it holds), their total, and what cannot be copied.
+#[derive(Clone, Debug, Default)]
+pub struct Walked {
+    pub items: Vec<Item>,
+    pub bytes: u64,
+    /// One line per entry that cannot be copied (a symlink leaving the
+    /// folder, a folder nested too deeply), relative path first.
+    pub problems: Vec<String>,
+}
+
+/// The one walk behind a copy, its limits, the lints and the lock's hash:
+/// what a copy of `root` writes, at any depth up to [`MAX_DEPTH`]. Fails
+/// only when `root` cannot be read or a limit is crossed (then at once, so
+/// a hostile tree costs no more than the limit).
+pub fn walk(root: &Path, links: Links, limits: Option<&Limits>) -> Result<Walked, String> {
+    let mut out = Walked::default();
+    let mut stack = vec![(root.to_path_buf(), 0usize)];
+    while let Some((dir, depth)) = stack.pop() {
+        let entries =
+            fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+            let from = entry.path();
+            if links != Links::Follow && NEVER_COPIED.iter().any(|n| entry.file_name() == *n) {
+                continue;
+            }
+            let rel = from.strip_prefix(root).unwrap_or(&from).to_path_buf();
+            let Some(kind) = walk_kind(root, &from, &rel, links, &mut out.problems) else {
+                continue;
+            };
+            if let Kind::File { len, .. } = kind {
+                out.bytes += len;
+                check_limits(limits, &rel, len, out.bytes, out.items.len() as u64 + 1)?;
+            } else {
+                check_limits(limits, &rel, 0, out.bytes, out.items.len() as u64 + 1)?;
+            }
+            if kind == Kind::Dir {
+                if depth + 1 > MAX_DEPTH {
+                    out.problems.push(format!(
+                        "{} is nested more than {MAX_DEPTH} folders deep",
+                        rel.display()
+                    ));
+                    continue;
+                }
+                stack.push((from.clone(), depth + 1));
+            }
+            out.items.push(Item { rel, from, kind });
+        }
+    }
+    out.items.sort_by(|a, b| a.rel.cmp(&b.rel));
+    Ok(out)
+}
+
+/// What `from` is written as, or `None` when it is left out (a special
+/// file, or a symlink noted in `problems`).
+fn walk_kind(
+    root: &Path,
+    from: &Path,
+    rel: &Path,
+    links: Links,
+    problems: &mut Vec<String>,
+) -> Option<Kind> {
+    let lmeta = fs::symlink_metadata(from).ok()?;
+    let meta = if lmeta.file_type().is_symlink() {
+        if links != Links::Follow
+            && let Some(why) = symlink_problem(root, from)
+        {
+            problems.push(format!("{} {why}", rel.display()));
+            return None;
+        }
+        if links == Links::Keep {
+            return fs::read_link(from).ok().map(Kind::Link);
+        }
+        fs::metadata(from).ok()?
+    } else {
+        lmeta
+    };
+    if meta.is_dir() {
+        Some(Kind::Dir)
+    } else if meta.is_file() {
+        Some(Kind::File {
+            len: meta.len(),
+            executable: is_executable(&meta),
+        })
+    } else {
+        None
+    }
+}
+
+fn check_limits(
+    limits: Option<&Limits>,
+    rel: &Path,
+    len: u64,
+    total: u64,
+    entries: u64,
+) -> Result<(), String> {
+    let Some(l) = limits else {
+        return Ok(());
+    };
+    let mib = |b: u64| b / (1024 * 1024);
+    if len > l.file_bytes {
+        return Err(format!(
+            "{} is over {} MiB",
+            rel.display(),
+            mib(l.file_bytes)
+        ));
+    }
+    if total > l.total_bytes {
+        return Err(format!("it holds over {} MiB", mib(l.total_bytes)));
+    }
+    if entries > l.entries {
+        return Err(format!("it holds over {} files", l.entries));
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn is_executable(meta: &fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn is_executable(_meta: &fs::Metadata) -> bool {
+    false
+}
+
+/// Writes what `walked` lists under `dest` (which must not exist).
+fn copy_walked(walked: &Walked, dest: &Path) -> Result<(), String> {
+    fs::create_dir(dest).map_err(|e| format!("cannot create {}: {e}", dest.display()))?;
+    for item in &walked.items {
+        let to = dest.join(&item.rel);
+        let done = match &item.kind {
+            Kind::Dir => fs::create_dir(&to),
+            Kind::File { .. } => fs::copy(&item.from, &to).map(|_| ()),
+            Kind::Link(target) => make_link(target, &to),
+        };
+        done.map_err(|e| format!("cannot copy {}: {e}", item.from.display()))?;
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn make_link(target: &Path, to: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(target, to)
+}
+
+#[cfg(not(unix))]
+fn make_link(_target: &Path, to: &Path) -> std::io::Result<()> {
+    Err(std::io::Error::other(format!(
+        "{} is a symlink, which this system cannot copy",
+        to.display()
+    )))
 }
 
 /// A fresh staging area inside `store` for a folder `name`, which the
@@ -210,49 +415,6 @@ fn store_error(store: &Path, e: &std::io::Error) -> String {
         "cannot write to the skill store {}: {e}: check its permissions",
         store.display()
     )
-}
-
-fn copy_tree(
-    root: &Path,
-    src: &Path,
-    dest: &Path,
-    links: Links,
-    depth: usize,
-) -> Result<(), String> {
-    if depth > 32 {
-        return Err(format!("{} is nested too deeply to copy", src.display()));
-    }
-    fs::create_dir(dest).map_err(|e| format!("cannot create {}: {e}", dest.display()))?;
-    let entries = fs::read_dir(src).map_err(|e| format!("cannot read {}: {e}", src.display()))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| format!("cannot read {}: {e}", src.display()))?;
-        let from = entry.path();
-        let name = entry.file_name();
-        if links == Links::StayInside && NEVER_COPIED.iter().any(|n| name == *n) {
-            continue;
-        }
-        let link = fs::symlink_metadata(&from)
-            .map(|m| m.file_type().is_symlink())
-            .unwrap_or(false);
-        let problem = (links == Links::StayInside && link)
-            .then(|| symlink_problem(root, &from))
-            .flatten();
-        if let Some(why) = problem {
-            return Err(format!(
-                "{} {why}: replace it with the file itself",
-                from.display()
-            ));
-        }
-        let meta =
-            fs::metadata(&from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
-        let to = dest.join(&name);
-        if meta.is_dir() {
-            copy_tree(root, &from, &to, links, depth + 1)?;
-        } else if meta.is_file() {
-            fs::copy(&from, &to).map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
-        }
-    }
-    Ok(())
 }
 
 /// Moves a staged folder to `dest`, which must not exist.

@@ -19,7 +19,7 @@ impl App {
     pub(crate) fn open_source(&mut self, source: String) {
         let label = source.clone();
         self.open_in_background(&label, false, move |home, progress, cancel| {
-            remote::open(home, &source, progress, Some(cancel))
+            remote::open(home, &source, false, progress, Some(cancel))
         });
     }
 

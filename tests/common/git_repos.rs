@@ -77,3 +77,84 @@ pub fn redirect_env(root: &Path) -> Vec<(String, String)> {
     .map(|(k, v)| (k.to_string(), v))
     .collect()
 }
+
+/// Bytes that do not compress (a font, an image), from a seed.
+pub fn noise(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut out = Vec::with_capacity(len + 8);
+    while out.len() < len {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    out.truncate(len);
+    out
+}
+
+/// The skills under `skills/` of the generated anthropics/skills look-alike.
+pub const ANTHROPIC_LIKE: [&str; 17] = [
+    "algorithmic-art",
+    "brand-guidelines",
+    "canvas-design",
+    "doc-coauthoring",
+    "docx",
+    "frontend-design",
+    "internal-comms",
+    "mcp-builder",
+    "pdf",
+    "pptx",
+    "skill-creator",
+    "slack-gif-creator",
+    "theme-factory",
+    "web-artifacts-builder",
+    "webapp-testing",
+    "xlsx",
+    "claude-api",
+];
+
+/// A repository shaped like github.com/anthropics/skills (as of 2026): 17
+/// skills under `skills/`, a `template/` folder whose skill is named
+/// `template-skill`, `canvas-design` holding about 5 MiB of binary fonts
+/// (some over the 512 KiB lint), office skills with many schema files, and
+/// about 10 MB in all.
+pub fn anthropic_like(work: &Path) {
+    let skill = |dir: &Path, name: &str| {
+        fs::create_dir_all(dir).unwrap();
+        let body = format!(
+            "---\nname: {name}\ndescription: Use {name} when the task needs it. A generated stand-in.\nlicense: Complete terms in LICENSE.txt\n---\n\n# {name}\n\n{}",
+            "Steps to follow, one per line.\n".repeat(40)
+        );
+        fs::write(dir.join("SKILL.md"), body).unwrap();
+        fs::write(dir.join("LICENSE.txt"), "Licensed for tests.\n".repeat(60)).unwrap();
+    };
+    for (i, name) in ANTHROPIC_LIKE.iter().enumerate() {
+        let dir = work.join("skills").join(name);
+        skill(&dir, name);
+        fs::create_dir_all(dir.join("scripts")).unwrap();
+        fs::write(dir.join("scripts/run.py"), "print('x')\n".repeat(300)).unwrap();
+        fs::write(dir.join("reference.md"), noise(40_000, i as u64)).unwrap();
+    }
+    let fonts = work.join("skills/canvas-design/canvas-fonts");
+    fs::create_dir_all(&fonts).unwrap();
+    for i in 0..18u64 {
+        let len = if i < 2 { 600 * 1024 } else { 256 * 1024 };
+        fs::write(
+            fonts.join(format!("Font{i}-Regular.ttf")),
+            noise(len, 100 + i),
+        )
+        .unwrap();
+    }
+    for office in ["docx", "pptx", "xlsx"] {
+        let schemas = work.join("skills").join(office).join("ooxml/schemas");
+        fs::create_dir_all(&schemas).unwrap();
+        for i in 0..40u64 {
+            let bytes = noise(24 * 1024, 1000 + i);
+            fs::write(schemas.join(format!("schema-{i}.xsd")), bytes).unwrap();
+        }
+    }
+    skill(&work.join("template"), "template-skill");
+    fs::create_dir_all(work.join("spec")).unwrap();
+    fs::write(work.join("spec/agent-skills-spec.md"), "# Spec\n").unwrap();
+    fs::write(work.join("README.md"), "# Skills\n").unwrap();
+}

@@ -212,6 +212,22 @@ fn read_head(file: fs::File, size: u64, skill_md: &Path) -> Result<SkillDoc, Str
 
 /// CAO's verdict on a folder, plus our lints when `lint` is set.
 pub fn check_folder(path: &Path, lint: bool) -> Checked {
+    check_folder_as(path, lint, Named::AsIs)
+}
+
+/// The folder a skill is checked in: as it is (CAO's own check), or as the
+/// copy skilltui makes of a source's skill, which is named after `name`
+/// whatever the source folder is called (anthropics/skills' `template/`
+/// holds `template-skill`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Named {
+    AsIs,
+    AfterSkill,
+}
+
+/// [`check_folder`], for a folder that is copied under the name `named`
+/// gives it.
+pub fn check_folder_as(path: &Path, lint: bool, named: Named) -> Checked {
     if let Err(e) = check_structure(path) {
         return Checked {
             path: path.to_path_buf(),
@@ -219,7 +235,7 @@ pub fn check_folder(path: &Path, lint: bool) -> Checked {
             ..Checked::default()
         };
     }
-    check_candidate(path, lint).unwrap_or_else(|| Checked {
+    check_candidate_as(path, lint, named).unwrap_or_else(|| Checked {
         path: path.to_path_buf(),
         errors: vec![format!("cannot read {}", path.join("SKILL.md").display())],
         ..Checked::default()
@@ -231,6 +247,10 @@ pub fn check_folder(path: &Path, lint: bool) -> Checked {
 /// invalid with the OS error. Opens SKILL.md once: listing a large store is
 /// mostly system calls.
 pub fn check_candidate(path: &Path, lint: bool) -> Option<Checked> {
+    check_candidate_as(path, lint, Named::AsIs)
+}
+
+fn check_candidate_as(path: &Path, lint: bool, named: Named) -> Option<Checked> {
     let skill_md = path.join("SKILL.md");
     let mut out = Checked {
         path: path.to_path_buf(),
@@ -253,7 +273,13 @@ pub fn check_candidate(path: &Path, lint: bool) -> Option<Checked> {
         }
     };
     out.body_bytes = doc.frontmatter.body_len;
-    check_doc(&doc, &folder_name(path), &mut out);
+    let mut folder = folder_name(path);
+    if named == Named::AfterSkill {
+        let mut probe = Checked::default();
+        check_doc(&doc, &folder, &mut probe);
+        folder = probe.name.unwrap_or(folder);
+    }
+    check_doc(&doc, &folder, &mut out);
     if lint {
         lint_doc(&doc, &mut out.warnings);
         lint_folder(path, &mut out.warnings);
@@ -393,6 +419,15 @@ pub fn not_a_string(key: &str, node: &Node, value: &Value, fm_text: &str) -> Str
     }
 }
 
+/// The lints on a SKILL.md's text and metadata (not on its folder).
+pub fn doc_lints(skill_md: &Path) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if let Ok(doc) = read_doc(skill_md) {
+        lint_doc(&doc, &mut warnings);
+    }
+    warnings
+}
+
 /// Agent Skills spec rules and CAO traps in the metadata.
 fn lint_doc(doc: &SkillDoc, warnings: &mut Vec<String>) {
     if let Some(name) = doc.string("name")
@@ -488,69 +523,51 @@ pub fn folder_lints(root: &Path) -> Vec<String> {
     warnings
 }
 
-/// Size limits and symlinks that leave the folder.
+/// Size limits and symlinks that leave the folder, over what a copy of it
+/// would write.
 fn lint_folder(root: &Path, warnings: &mut Vec<String>) {
-    let mut stats = FolderStats::default();
-    walk(root, root, 0, &mut stats, warnings);
-    if stats.files > LINT_MAX_FILES {
-        warnings.push(format!(
-            "{} files in the folder; keep a skill under {LINT_MAX_FILES}",
-            stats.files
-        ));
-    }
-    if stats.bytes > LINT_MAX_FOLDER_BYTES {
-        warnings.push(format!(
-            "the folder holds {:.1} MiB; keep a skill under 2 MiB",
-            stats.bytes as f64 / 1048576.0
-        ));
+    match fsops::walk(root, fsops::Links::StayInside, Some(&LINT_CEILING)) {
+        Ok(walked) => warnings.extend(walked_lints(&walked)),
+        Err(e) => warnings.push(e),
     }
 }
 
-#[derive(Default)]
-struct FolderStats {
-    files: usize,
-    bytes: u64,
-}
+/// Where a lint walk stops: far past what the spec recommends, short of
+/// what a hostile folder (links to links) could make it list.
+pub const LINT_CEILING: fsops::Limits = fsops::Limits {
+    entries: 100_000,
+    file_bytes: u64::MAX,
+    total_bytes: u64::MAX,
+};
 
-fn walk(
-    root: &Path,
-    dir: &Path,
-    depth: usize,
-    stats: &mut FolderStats,
-    warnings: &mut Vec<String>,
-) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let Ok(meta) = fs::symlink_metadata(&path) else {
-            continue;
-        };
-        let rel = path
-            .strip_prefix(root)
-            .unwrap_or(&path)
-            .display()
-            .to_string();
-        if meta.file_type().is_symlink() {
-            if let Some(why) = fsops::symlink_problem(root, &path) {
-                warnings.push(format!("{rel} {why}"));
-            }
-            continue;
-        }
-        if meta.is_dir() && depth < 16 {
-            walk(root, &path, depth + 1, stats, warnings);
-        } else if meta.is_file() {
-            stats.files += 1;
-            stats.bytes += meta.len();
-            if meta.len() > LINT_MAX_FILE_BYTES {
+/// The spec's size lints and the walk's problems, over a walk of a folder.
+pub fn walked_lints(walked: &fsops::Walked) -> Vec<String> {
+    let mut warnings = walked.problems.clone();
+    let mut files = 0;
+    for item in &walked.items {
+        if let fsops::Kind::File { len, .. } = item.kind {
+            files += 1;
+            if len > LINT_MAX_FILE_BYTES {
                 warnings.push(format!(
-                    "{rel} is {} KiB; keep files under 512 KiB",
-                    meta.len() / 1024
+                    "{} is {} KiB; keep files under 512 KiB",
+                    item.rel.display(),
+                    len / 1024
                 ));
             }
         }
     }
+    if files > LINT_MAX_FILES {
+        warnings.push(format!(
+            "{files} files in the folder; keep a skill under {LINT_MAX_FILES}"
+        ));
+    }
+    if walked.bytes > LINT_MAX_FOLDER_BYTES {
+        warnings.push(format!(
+            "the folder holds {:.1} MiB; keep a skill under 2 MiB",
+            walked.bytes as f64 / 1048576.0
+        ));
+    }
+    warnings
 }
 
 #[cfg(test)]
@@ -580,6 +597,8 @@ mod tests {
                 "b is a symlink that leads nowhere (a missing target or a loop of links)",
                 "self is a symlink to a folder that holds it (a loop)",
                 "sub/deeper/up is a symlink to a folder that holds it (a loop)",
+                // Reached again through sub/side, as a copy would.
+                "sub/side/up is a symlink to a folder that holds it (a loop)",
             ]
         );
     }

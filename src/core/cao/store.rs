@@ -383,7 +383,29 @@ pub struct Added {
 
 /// `cao skills add`: CAO's checks in CAO's order, then an atomic install.
 pub fn add(home: &Home, src: &Path, force: bool) -> Result<Added, String> {
-    let checked = skill::check_folder(src, false);
+    add_as(home, src, force, AS_CAO)
+}
+
+/// How [`add_as`] copies a skill: the folder it is named after, its
+/// symlinks, and the hard limits on what it writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Copying {
+    pub named: skill::Named,
+    pub links: fsops::Links,
+    pub limits: Option<&'static fsops::Limits>,
+}
+
+/// As `cao skills add` copies.
+pub const AS_CAO: Copying = Copying {
+    named: skill::Named::AsIs,
+    links: fsops::Links::StayInside,
+    limits: None,
+};
+
+/// [`add`], with the copy made as `how` says (a source's skill is
+/// installed under its `name`, whatever its folder is called).
+pub fn add_as(home: &Home, src: &Path, force: bool, how: Copying) -> Result<Added, String> {
+    let checked = skill::check_folder_as(src, false, how.named);
     if let Some(e) = checked.errors.first() {
         return Err(e.clone());
     }
@@ -396,7 +418,7 @@ pub fn add(home: &Home, src: &Path, force: bool) -> Result<Added, String> {
             "Skill '{name}' already exists. Use --force to overwrite it."
         ));
     }
-    let staged = fsops::stage_copy(src, &store, &name)?;
+    let staged = fsops::stage_walked(src, &store, &name, how.links, how.limits)?;
     let replaced = if exists {
         let diff = fsops::diff_folders(&dest, &staged.path());
         // A symlinked (projected) skill is swapped for a real folder too.

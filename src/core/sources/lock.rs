@@ -187,63 +187,46 @@ fn render(skills: &BTreeMap<String, Entry>) -> String {
     format!("{HEADER}{body}")
 }
 
-/// A hash of a folder's files (relative paths and bytes, in path order;
-/// the executable bit counts, timestamps do not), as `sha256:HEX`.
+/// A hash of what a folder holds, as [`fsops::walk`] lists it with links
+/// kept (relative paths and bytes in path order, the executable bit, a
+/// link's target; timestamps do not count), as `sha256:HEX`.
 pub fn content_hash(root: &Path) -> Result<String, String> {
-    let mut files = Vec::new();
-    collect(root, root, 0, &mut files)?;
-    files.sort();
+    let walked = fsops::walk(root, fsops::Links::Keep, None)?;
     let mut hasher = Sha256::new();
     let mut buf = Vec::new();
-    for (rel, path) in files {
-        buf.clear();
-        let (mut file, meta) = fsops::open_regular(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        file.read_to_end(&mut buf)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        hasher.update(rel.as_bytes());
-        hasher.update([0, executable(&meta) as u8]);
+    // In the order of the paths as text, as earlier locks were hashed.
+    let mut items: Vec<(String, &fsops::Item)> = walked
+        .items
+        .iter()
+        .map(|i| (i.rel.to_string_lossy().into_owned(), i))
+        .collect();
+    items.sort_by(|a, b| a.0.cmp(&b.0));
+    for (rel, item) in items {
+        match &item.kind {
+            fsops::Kind::Dir => continue,
+            fsops::Kind::File { executable, .. } => {
+                buf.clear();
+                let path = &item.from;
+                let (mut file, _) = fsops::open_regular(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                file.read_to_end(&mut buf)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                hasher.update(rel.as_bytes());
+                hasher.update([0, *executable as u8]);
+            }
+            fsops::Kind::Link(target) => {
+                buf.clear();
+                buf.extend_from_slice(target.to_string_lossy().as_bytes());
+                hasher.update(rel.as_bytes());
+                hasher.update([0, 2]);
+            }
+        }
         hasher.update((buf.len() as u64).to_le_bytes());
         hasher.update(&buf);
     }
     let digest = hasher.finalize();
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     Ok(format!("sha256:{hex}"))
-}
-
-#[cfg(unix)]
-fn executable(meta: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    meta.permissions().mode() & 0o111 != 0
-}
-
-#[cfg(not(unix))]
-fn executable(_meta: &std::fs::Metadata) -> bool {
-    false
-}
-
-fn collect(
-    root: &Path,
-    dir: &Path,
-    depth: usize,
-    out: &mut Vec<(String, PathBuf)>,
-) -> Result<(), String> {
-    if depth > 32 {
-        return Err(format!("{} is nested too deeply", dir.display()));
-    }
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let meta = std::fs::metadata(&path);
-        if meta.as_ref().is_ok_and(|m| m.is_dir()) {
-            collect(root, &path, depth + 1, out)?;
-        } else if meta.is_ok_and(|m| m.is_file()) {
-            let rel = path.strip_prefix(root).unwrap_or(&path);
-            out.push((rel.to_string_lossy().into_owned(), path));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

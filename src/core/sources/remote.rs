@@ -30,6 +30,8 @@ pub struct GitOrigin {
 /// checkout they live in (removed when this is dropped).
 pub struct Opened {
     pub label: String,
+    /// How its skills were judged and are copied.
+    pub rules: source::Rules,
     pub git: Option<GitOrigin>,
     pub found: Vec<Found>,
     _checkout: Option<Checkout>,
@@ -40,10 +42,15 @@ pub struct Opened {
 pub fn open(
     home: &Home,
     text: &str,
+    allow_large: bool,
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&Cancel>,
 ) -> Result<Opened, String> {
     let label = sanitize_line(text).into_owned();
+    let mut rules = source::Rules {
+        from_git: false,
+        allow_large,
+    };
     match source::parse(text, &home.user_home)? {
         Source::Local(path) => {
             if !path.is_dir() {
@@ -54,9 +61,10 @@ pub fn open(
                     .next()
                     .unwrap_or_else(|| format!("{} is not a folder of skills", path.display())));
             }
-            let found = source::discover(&path, home);
+            let found = source::discover(&path, home, rules);
             Ok(Opened {
                 label,
+                rules,
                 git: None,
                 found,
                 _checkout: None,
@@ -77,9 +85,11 @@ pub fn open(
                     g.reference.as_deref().unwrap_or("its default branch")
                 ));
             };
-            let found = source::discover(&root, home);
+            rules.from_git = true;
+            let found = source::discover(&root, home, rules);
             Ok(Opened {
                 label,
+                rules,
                 git: Some(GitOrigin {
                     url: g.url,
                     reference: g.reference,
@@ -104,24 +114,6 @@ pub struct Installed {
     pub unchanged: bool,
 }
 
-/// Why a skill folder cannot be installed, or `None`. A skill from a
-/// repository is also refused on the size lints.
-pub fn refusal(found: &Found, from_git: bool) -> Option<String> {
-    let name = sanitize_line(&found.name()).into_owned();
-    if let Some(e) = found.checked.errors.first() {
-        return Some(format!("skill '{name}' would not load in CAO: {e}"));
-    }
-    let lints = skill::folder_lints(&found.checked.path);
-    let blocking: Vec<&String> = lints
-        .iter()
-        .filter(|w| from_git || w.contains("symlink"))
-        .collect();
-    (!blocking.is_empty()).then(|| {
-        let joined: Vec<&str> = blocking.iter().map(|s| s.as_str()).collect();
-        format!("skill '{name}' is refused: {}", joined.join("; "))
-    })
-}
-
 /// Installs the picked skills of an opened source: all are checked first
 /// (CAO's verdict, lints, clashes with the store as it is now, not as it
 /// was when the source was opened), so one bad pick installs nothing.
@@ -134,8 +126,8 @@ pub fn install(
     let mut lock = Lock::read(&lock::default_path(home))?;
     let states: Vec<StoreState> = picks.iter().map(|f| source::store_state(home, f)).collect();
     for (f, state) in picks.iter().zip(&states) {
-        if let Some(why) = refusal(f, opened.git.is_some()) {
-            return Err(why.into());
+        if let Some(why) = &f.refused {
+            return Err(why.clone().into());
         }
         if *state == StoreState::Different && !force {
             return Err(InstallError::Exists(sanitize_line(&f.name()).into_owned()));
@@ -155,7 +147,7 @@ pub fn install(
         } else {
             let changes =
                 (state == StoreState::Different).then(|| changes::between(&dest, &f.checked.path));
-            let added = store::add(home, &f.checked.path, force)?;
+            let added = store::add_as(home, &f.checked.path, force, opened.rules.copying())?;
             done.push(Installed {
                 name: added.name,
                 dest: added.dest,
@@ -192,6 +184,12 @@ fn join_path(a: &str, b: &str) -> String {
         .collect::<Vec<_>>()
         .join("/")
 }
+
+/// How a locked skill is judged and copied when it is updated or synced.
+const LOCKED: source::Rules = source::Rules {
+    from_git: true,
+    allow_large: false,
+};
 
 /// Locked skills to fetch, by (repository, ref or commit).
 type Groups = BTreeMap<(String, Option<String>), Vec<(String, Entry)>>;
@@ -430,7 +428,7 @@ fn install_locked(
     let dest = home.skills_dir().join(store::check_name(name)?);
     let shown = sanitize_line(name);
     let (folder, found) = locked_found(home, checkout, name, entry)?;
-    if let Some(why) = refusal(&found, true) {
+    if let Some(why) = found.refused {
         return Err(why);
     }
     let pinned = |hash: String| Entry {
@@ -447,7 +445,7 @@ fn install_locked(
         ));
     }
     let changes = (found.state == StoreState::Different).then(|| changes::between(&dest, &folder));
-    store::add(home, &folder, true)?;
+    store::add_as(home, &folder, true, LOCKED.copying())?;
     let done = Done::Installed {
         commit: checkout.commit.clone(),
         changes,
@@ -475,7 +473,7 @@ fn locked_found(
             &checkout.commit[..checkout.commit.len().min(12)]
         ));
     };
-    let found = source::discover(&folder, home).into_iter().next();
+    let found = source::discover(&folder, home, LOCKED).into_iter().next();
     let Some(found) = found.filter(|f| f.rel.is_empty()) else {
         return Err(format!("'{shown}' has no SKILL.md at its locked path"));
     };
@@ -518,6 +516,7 @@ pub fn open_locked(
             commit: checkout.commit.clone(),
         }),
         found: vec![found],
+        rules: LOCKED,
         _checkout: Some(checkout),
     })
 }

@@ -5,8 +5,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::core::cao::skill::{self, Checked};
-use crate::core::cao::store::{Home, expand_user};
+use crate::core::cao::store::{self, Home, expand_user};
 use crate::core::fsops;
+use crate::core::text::sanitize_line;
 
 /// A parsed SOURCE.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -202,6 +203,9 @@ pub struct Found {
     /// Where other skills of the same name sit (relative paths): picking
     /// this name is ambiguous.
     pub also_at: Vec<String>,
+    /// Why installing it would be refused, as the install will say it:
+    /// what a listing shows is what the install applies.
+    pub refused: Option<String>,
 }
 
 impl Found {
@@ -214,6 +218,54 @@ impl Found {
     }
 }
 
+/// How a source's skills are judged and copied. A skill from a repository
+/// is copied under its `name` whatever its folder is called, its symlinks
+/// are copied as links, and it must fit [`GIT_LIMITS`] unless
+/// `allow_large`; the spec's size lints are warnings either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rules {
+    pub from_git: bool,
+    pub allow_large: bool,
+}
+
+/// The hard limits on a skill from a repository, over what is written.
+pub const GIT_LIMITS: fsops::Limits = fsops::Limits {
+    entries: 10_000,
+    file_bytes: 32 * 1024 * 1024,
+    total_bytes: 64 * 1024 * 1024,
+};
+
+impl Rules {
+    pub fn named(&self) -> skill::Named {
+        if self.from_git {
+            skill::Named::AfterSkill
+        } else {
+            skill::Named::AsIs
+        }
+    }
+
+    pub fn links(&self) -> fsops::Links {
+        if self.from_git {
+            fsops::Links::Keep
+        } else {
+            fsops::Links::StayInside
+        }
+    }
+
+    /// The limits the copy enforces (`None`: none).
+    pub fn limits(&self) -> Option<&'static fsops::Limits> {
+        (self.from_git && !self.allow_large).then_some(&GIT_LIMITS)
+    }
+
+    pub fn copying(&self) -> store::Copying {
+        store::Copying {
+            named: self.named(),
+            links: self.links(),
+            limits: self.limits(),
+        }
+    }
+}
+
 /// Folders deeper than this are not searched (a monorepo's skills sit at
 /// most a few levels down).
 const MAX_DEPTH: usize = 5;
@@ -222,8 +274,8 @@ const SKIPPED: &[&str] = &[".git", "node_modules"];
 /// The skills in `root`: the root itself when it is a skill, else every
 /// folder holding a SKILL.md down to [`MAX_DEPTH`] (not inside another
 /// skill), shallowest first; a name found again is noted in the first's
-/// `also_at`.
-pub fn discover(root: &Path, home: &Home) -> Vec<Found> {
+/// `also_at` (and refuses it).
+pub fn discover(root: &Path, home: &Home, rules: Rules) -> Vec<Found> {
     let mut folders = Vec::new();
     let mut level = vec![root.to_path_buf()];
     for _ in 0..=MAX_DEPTH {
@@ -241,23 +293,13 @@ pub fn discover(root: &Path, home: &Home) -> Vec<Found> {
     }
     let mut out: Vec<Found> = Vec::new();
     let mut by_name: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    let found = folders.into_iter().map(|path| {
-        let checked = skill::check_folder(&path, true);
+    for path in folders {
         let rel = path
             .strip_prefix(root)
             .unwrap_or(&path)
             .to_string_lossy()
             .into_owned();
-        let mut found = Found {
-            rel,
-            checked,
-            state: StoreState::New,
-            also_at: Vec::new(),
-        };
-        found.state = store_state(home, &found);
-        found
-    });
-    for f in found {
+        let f = judge(home, rules, path, rel);
         match by_name.get(&f.name()) {
             Some(&i) => out[i].also_at.push(f.rel),
             None => {
@@ -266,7 +308,74 @@ pub fn discover(root: &Path, home: &Home) -> Vec<Found> {
             }
         }
     }
+    for f in out.iter_mut().filter(|f| !f.also_at.is_empty()) {
+        f.refused = Some(format!(
+            "the source holds {} skills named '{}' (in {}, {}): add the one you want by its folder's path",
+            f.also_at.len() + 1,
+            sanitize_line(&f.name()),
+            sanitize_line(&f.rel),
+            sanitize_line(&f.also_at.join(", "))
+        ));
+    }
     out
+}
+
+/// CAO's verdict, the lints and the hard limits on one skill folder, from
+/// one walk of what its copy would write.
+fn judge(home: &Home, rules: Rules, path: PathBuf, rel: String) -> Found {
+    let mut checked = skill::check_folder_as(&path, false, rules.named());
+    let walked = fsops::walk(
+        &path,
+        rules.links(),
+        Some(rules.limits().unwrap_or(&skill::LINT_CEILING)),
+    );
+    let shown = sanitize_line(
+        checked
+            .name
+            .as_deref()
+            .unwrap_or(&skill::folder_name(&path)),
+    )
+    .into_owned();
+    let mut refused = checked
+        .errors
+        .first()
+        .map(|e| format!("skill '{shown}' would not load in CAO: {e}"));
+    if refused.is_none()
+        && let Some(name) = &checked.name
+        && let Err(e) = store::check_name(name)
+    {
+        refused = Some(format!("skill '{shown}' is refused: {e}"));
+    }
+    if checked.is_valid() {
+        checked.warnings = skill::doc_lints(&path.join("SKILL.md"));
+    }
+    match &walked {
+        Ok(w) => {
+            checked.warnings.extend(skill::walked_lints(w));
+            // A link out of the folder would copy what is not the skill's.
+            if refused.is_none() && !w.problems.is_empty() {
+                refused = Some(format!(
+                    "skill '{shown}' is refused: {}",
+                    w.problems.join("; ")
+                ));
+            }
+        }
+        Err(e) if rules.limits().is_some() && refused.is_none() => {
+            refused = Some(format!(
+                "skill '{shown}' is refused: {e}; `--allow-large` installs it anyway"
+            ));
+        }
+        Err(e) => checked.warnings.push(e.clone()),
+    }
+    let mut found = Found {
+        rel,
+        checked,
+        state: StoreState::New,
+        also_at: Vec::new(),
+        refused,
+    };
+    found.state = store_state(home, &found);
+    found
 }
 
 fn subdirs(dir: &Path) -> Vec<PathBuf> {
@@ -285,7 +394,10 @@ fn subdirs(dir: &Path) -> Vec<PathBuf> {
 
 /// How `found` compares with the store's skill of its name, now.
 pub fn store_state(home: &Home, found: &Found) -> StoreState {
-    let dest = home.skills_dir().join(found.name());
+    let Ok(name) = store::check_name(&found.name()) else {
+        return StoreState::New;
+    };
+    let dest = home.skills_dir().join(name);
     if fs::symlink_metadata(&dest).is_err() {
         return StoreState::New;
     }
@@ -297,29 +409,39 @@ pub fn store_state(home: &Home, found: &Found) -> StoreState {
     }
 }
 
+/// What `--skill NAME`s (or `all`) pick from a source: the skills to
+/// install, and with `all` those skipped for their [`Found::refused`].
+#[derive(Debug)]
+pub struct Picked<'a> {
+    pub install: Vec<&'a Found>,
+    pub skipped: Vec<&'a Found>,
+}
+
 /// The found skills `--skill NAME`s pick (all of them with `all`), or why
-/// none can be picked.
+/// none can be picked: a skill named, or the only one, that would be
+/// refused is an error; with `all` it is skipped.
 pub fn pick<'a>(
     found: &'a [Found],
     names: &[String],
     all: bool,
     source: &str,
-) -> Result<Vec<&'a Found>, String> {
+) -> Result<Picked<'a>, String> {
     if found.is_empty() {
         return Err(format!(
             "no skills in {source}: a skill is a folder with a SKILL.md (looked in the root, skills/, .claude/skills/, .agents/skills/ and below)"
         ));
     }
     let picks = pick_by_name(found, names, all, source)?;
-    match picks.iter().find(|f| !f.also_at.is_empty()) {
-        Some(f) => Err(format!(
-            "{source} holds {} skills named '{}' (in {}, {}): add the one you want by its folder's path",
-            f.also_at.len() + 1,
-            crate::core::text::sanitize_line(&f.name()),
-            crate::core::text::sanitize_line(&f.rel),
-            crate::core::text::sanitize_line(&f.also_at.join(", "))
-        )),
-        None => Ok(picks),
+    if all {
+        let (skipped, install) = picks.into_iter().partition(|f| f.refused.is_some());
+        return Ok(Picked { install, skipped });
+    }
+    match picks.iter().find_map(|f| f.refused.as_ref()) {
+        Some(why) => Err(why.clone()),
+        None => Ok(Picked {
+            install: picks,
+            skipped: Vec::new(),
+        }),
     }
 }
 
@@ -472,7 +594,7 @@ mod tests {
         write_skill(&repo.join(".git/y"), "y");
         write_skill(&repo.join("1/2/3/4/5/6/z"), "z");
         write_skill(&repo.join("dup/a"), "a");
-        let found = discover(&repo, &home);
+        let found = discover(&repo, &home, Rules::default());
         let mut names: Vec<String> = found.iter().map(Found::name).collect();
         names.sort();
         assert_eq!(names, ["a", "b", "c", "d"]);
@@ -481,16 +603,19 @@ mod tests {
             (a.rel.as_str(), &a.also_at[..]),
             ("dup/a", &["skills/a".to_string()][..])
         );
-        for all in [false, true] {
-            let e = pick(&found, &["a".into()], all, "r").unwrap_err();
-            assert!(e.contains("2 skills named 'a' (in dup/a, skills/a)"), "{e}");
-        }
+        let e = pick(&found, &["a".into()], false, "r").unwrap_err();
+        assert!(e.contains("2 skills named 'a' (in dup/a, skills/a)"), "{e}");
+        // `--all` skips the clash and installs the rest.
+        let all = pick(&found, &[], true, "r").unwrap();
+        let skipped: Vec<String> = all.skipped.iter().map(|f| f.name()).collect();
+        assert_eq!(skipped, ["a"]);
+        assert_eq!(all.install.len(), 3);
         assert!(pick(&found, &["b".into()], false, "r").is_ok());
-        let root_skill = discover(&repo.join("skills/a"), &home);
+        let root_skill = discover(&repo.join("skills/a"), &home, Rules::default());
         assert_eq!(root_skill.len(), 1);
         assert_eq!(root_skill[0].rel, "");
         write_skill(&home.skills_dir().join("a"), "a");
-        let found = discover(&repo.join("skills"), &home);
+        let found = discover(&repo.join("skills"), &home, Rules::default());
         assert_eq!(found[0].state, StoreState::Different);
         fs::write(
             home.skills_dir().join("a/SKILL.md"),
@@ -499,7 +624,7 @@ mod tests {
         .unwrap();
         fs::remove_dir_all(repo.join("skills/a/inner")).unwrap();
         assert_eq!(
-            discover(&repo.join("skills"), &home)[0].state,
+            discover(&repo.join("skills"), &home, Rules::default())[0].state,
             StoreState::Same
         );
     }
@@ -510,11 +635,11 @@ mod tests {
         let home = Home::at(tmp.path().join("home"), tmp.path().to_path_buf());
         write_skill(&tmp.path().join("r/a"), "a");
         write_skill(&tmp.path().join("r/b"), "b");
-        let found = discover(&tmp.path().join("r"), &home);
+        let found = discover(&tmp.path().join("r"), &home, Rules::default());
         assert!(pick(&found, &[], false, "r").unwrap_err().contains("--all"));
-        assert_eq!(pick(&found, &[], true, "r").unwrap().len(), 2);
+        assert_eq!(pick(&found, &[], true, "r").unwrap().install.len(), 2);
         assert_eq!(
-            pick(&found, &["b".into()], false, "r").unwrap()[0].name(),
+            pick(&found, &["b".into()], false, "r").unwrap().install[0].name(),
             "b"
         );
         assert!(

@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Clear, Paragraph};
 
-use crate::core::sources::remote::{self, Opened};
+use crate::core::sources::remote::Opened;
 use crate::core::sources::source::{Found, StoreState};
 use crate::core::text::sanitize_line;
 use crate::tui::dialogs::frame::{frame_block, popup};
@@ -100,8 +100,8 @@ impl Pick {
         ) else {
             return Outcome::Keep;
         };
-        if !*picked && let Some(why) = remote::refusal(found, self.opened.git.is_some()) {
-            return Outcome::KeepSaying(Status::error(why));
+        if !*picked && let Some(why) = &found.refused {
+            return Outcome::KeepSaying(Status::error(why.clone()));
         }
         *picked = !*picked;
         Outcome::Keep
@@ -164,7 +164,8 @@ impl Pick {
 
     fn row(&self, i: usize, f: &Found, theme: &Theme) -> Line<'static> {
         let tick = if self.picked[i] { "[x]" } else { "[ ]" };
-        let (verdict, vstyle) = if f.checked.is_valid() {
+        // The install's own verdict: CAO's, the hard limits, a clash of names.
+        let (verdict, vstyle) = if f.refused.is_none() {
             ("✓", theme.ok)
         } else {
             ("✗", theme.error)
