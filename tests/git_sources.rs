@@ -632,3 +632,70 @@ fn add_all_skips_what_cannot_be_installed_one_line_each() {
         "{err}"
     );
 }
+
+#[test]
+fn links_inside_a_skill_are_copied_as_links_and_hashed_as_written() {
+    let f = Fixture::new();
+    f.repo("links", |w| {
+        let s = w.join("links");
+        write_skill(&s, "links", "x\n");
+        // Each level holds two links to the level below: followed, the
+        // copy would write 2^10 copies of the file.
+        fs::create_dir_all(s.join("l0")).unwrap();
+        fs::write(s.join("l0/data.bin"), git_repos::noise(30_000, 7)).unwrap();
+        for i in 1..=10 {
+            let dir = s.join(format!("l{i}"));
+            fs::create_dir_all(&dir).unwrap();
+            for side in ["a", "b"] {
+                std::os::unix::fs::symlink(format!("../l{}", i - 1), dir.join(side)).unwrap();
+            }
+        }
+    });
+    f.ok(&["add", "o/links"]);
+    let dest = f.home.join("skills/links");
+    let link = dest.join("l10/a");
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(fs::read_link(&link).unwrap(), Path::new("../l9"));
+    let written: u64 = snapshot(&dest).values().map(|b| b.len() as u64).sum();
+    assert!(written < 200_000, "{written} bytes written");
+    assert_eq!(f.status(&[])["links"], "current");
+}
+
+#[test]
+fn hard_limits_count_what_is_written_at_any_depth() {
+    let f = Fixture::new();
+    let deep = (0..17)
+        .map(|i| format!("d{i}"))
+        .collect::<Vec<_>>()
+        .join("/");
+    f.repo("deep", |w| {
+        let s = w.join("deep");
+        write_skill(&s, "deep", "x\n");
+        fs::create_dir_all(s.join(&deep)).unwrap();
+        let big = fs::File::create(s.join(&deep).join("big.bin")).unwrap();
+        big.set_len(33 * 1024 * 1024).unwrap();
+    });
+    let (code, out, err) = f.run(&["add", "o/deep"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains(&format!("{deep}/big.bin is over 32 MiB")) && err.contains("--allow-large"),
+        "{err}"
+    );
+    assert!(!f.home.join("skills/deep").exists());
+    let (code, _, err) = f.run(&["add", "o/deep", "--allow-large"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        f.home
+            .join("skills/deep")
+            .join(&deep)
+            .join("big.bin")
+            .is_file()
+    );
+    // Installed, it is still warned about.
+    assert!(err.contains("big.bin is 33792 KiB"), "{err}");
+}

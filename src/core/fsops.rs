@@ -611,6 +611,28 @@ mod tests {
     use super::*;
     use std::cell::Cell;
 
+    #[test]
+    fn a_walk_stops_at_the_first_limit_crossed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        for i in 0..6 {
+            fs::write(root.join(format!("f{i}")), [0u8; 100]).unwrap();
+        }
+        let limits = |entries, file_bytes, total_bytes| Limits {
+            entries,
+            file_bytes,
+            total_bytes,
+        };
+        let walked = walk(root, Links::Keep, Some(&limits(6, 100, 600))).unwrap();
+        assert_eq!((walked.items.len(), walked.bytes), (6, 600));
+        let e = walk(root, Links::Keep, Some(&limits(5, 100, 600))).unwrap_err();
+        assert_eq!(e, "it holds over 5 files");
+        let e = walk(root, Links::Keep, Some(&limits(6, 99, 600))).unwrap_err();
+        assert!(e.ends_with("is over 0 MiB"), "{e}");
+        let e = walk(root, Links::Keep, Some(&limits(6, 100, 599))).unwrap_err();
+        assert_eq!(e, "it holds over 0 MiB");
+    }
+
     thread_local! {
         static COMPARISONS: Cell<usize> = const { Cell::new(0) };
     }
