@@ -190,12 +190,18 @@ pub fn run(cli: &Cli, command: &Command) -> Outcome {
         Command::Update { names, force } => update(&home, names, *force, &mut out),
         Command::Sync { lock, force } => sync(&home, lock.as_deref(), *force, &mut out),
         Command::Remove { name } => {
-            let dest = store::remove(&home, name)?;
+            let removed = remote::remove(&home, name)?;
+            let name = store::check_name(name)?;
             out.line(&format!(
-                "Skill '{}' removed ({})",
-                store::check_name(name)?,
-                dest.display()
+                "Skill '{name}' removed ({})",
+                removed.dest.display()
             ));
+            if let Some(lock) = removed.unpinned {
+                out.line(&format!(
+                    "Dropped '{name}' from {}: `sync` no longer installs it",
+                    lock.display()
+                ));
+            }
             Ok(())
         }
         Command::Init => init(&home, &mut out),

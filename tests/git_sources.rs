@@ -699,3 +699,23 @@ fn hard_limits_count_what_is_written_at_any_depth() {
     // Installed, it is still warned about.
     assert!(err.contains("big.bin is 33792 KiB"), "{err}");
 }
+
+#[test]
+fn remove_drops_the_lock_entry_and_says_so() {
+    let f = Fixture::new();
+    f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--all"]);
+    let out = f.ok(&["remove", "alpha"]);
+    assert!(out.contains("Dropped 'alpha' from"), "{out}");
+    assert!(!f.lock().contains("[skills.alpha]"), "{}", f.lock());
+    assert!(f.lock().contains("[skills.beta]"));
+    // The next sync does not bring it back.
+    f.ok(&["sync"]);
+    assert!(!f.home.join("skills/alpha").exists());
+    // A skill that was never locked is removed without a word on the lock.
+    fs::create_dir_all(f.root.join("local")).unwrap();
+    write_skill(&f.root.join("local/gamma"), "gamma", "g\n");
+    f.ok(&["add", "./local/gamma"]);
+    let out = f.ok(&["remove", "gamma"]);
+    assert!(!out.contains("Dropped"), "{out}");
+}

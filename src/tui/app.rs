@@ -13,7 +13,7 @@ use crate::core::cao::editor;
 use crate::core::cao::profile::{self, Profile};
 use crate::core::cao::store::{self, Entry, Home, Listing};
 use crate::core::fsops;
-use crate::core::sources::lock;
+use crate::core::sources::{lock, remote};
 use crate::tui::clipboard::{Clipboard, CopyOutcome};
 use crate::tui::dialogs::{Confirm, Dialog, Edit, Help, Install, Outcome, Pending, Seed};
 use crate::tui::events::PreviewKey;
@@ -538,8 +538,14 @@ impl App {
             Pending::Replace { src, .. } => self.install(&src, true),
             Pending::ReplaceFound { name, .. } => self.answer_clash(name, true),
             Pending::Remove { name, .. } => {
-                let r = store::remove(&self.data.home, &name)
-                    .map(|p| format!("removed '{name}' ({})", p.display()));
+                let r = remote::remove(&self.data.home, &name).map(|r| {
+                    let unpinned = if r.unpinned.is_some() {
+                        " and its lock entry"
+                    } else {
+                        ""
+                    };
+                    format!("removed '{name}'{unpinned} ({})", r.dest.display())
+                });
                 self.report(r);
                 self.reload();
             }

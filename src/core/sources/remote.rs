@@ -185,6 +185,32 @@ fn join_path(a: &str, b: &str) -> String {
         .join("/")
 }
 
+/// What [`remove`] did.
+#[derive(Clone, Debug)]
+pub struct Removed {
+    pub dest: PathBuf,
+    /// The lock file whose entry for the skill was dropped, if it had one.
+    pub unpinned: Option<PathBuf>,
+}
+
+/// `remove`: removes a skill from the store, then drops its lock entry so
+/// that the next `sync` (here or a teammate's) does not bring it back.
+pub fn remove(home: &Home, name: &str) -> Result<Removed, String> {
+    let dest = store::remove(home, name)?;
+    let name = store::check_name(name)?;
+    let mut lock = Lock::read(&lock::default_path(home))
+        .map_err(|e| format!("removed {}, but {e}", dest.display()))?;
+    let unpinned = match lock.skills.remove(&name) {
+        Some(_) => {
+            lock.write()
+                .map_err(|e| format!("removed {}, but {e}", dest.display()))?;
+            Some(lock.path.clone())
+        }
+        None => None,
+    };
+    Ok(Removed { dest, unpinned })
+}
+
 /// How a locked skill is judged and copied when it is updated or synced.
 const LOCKED: source::Rules = source::Rules {
     from_git: true,
