@@ -14,7 +14,8 @@ use crate::core::cao::profile;
 use crate::core::cao::skill;
 use crate::core::cao::store::{self, Home};
 use crate::core::doctor;
-use crate::core::sources::changes::Changes;
+use crate::core::error::InstallError;
+use crate::core::sources::changes::{self, Changes};
 use crate::core::sources::git;
 use crate::core::sources::remote;
 use crate::core::sources::source;
@@ -353,9 +354,25 @@ fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Outcome {
             opened.label
         ));
     }
-    let force = how.force;
     let picks = picked.install;
-    let installed = remote::install(home, &opened, &picks, force)?;
+    let installed = match remote::install(home, &opened, &picks, how.force) {
+        Ok(done) => done,
+        Err(InstallError::Exists(name)) => {
+            // As the TUI's replace prompt: what --force would change.
+            let dest = home.skills_dir().join(&name);
+            if let Some(f) = picks.iter().find(|f| f.name() == name) {
+                let c = changes::between(&dest, &f.checked.path);
+                let c = if std::io::stdout().is_terminal() {
+                    c
+                } else {
+                    files_only(c)
+                };
+                print_changes(&format!("'{name}' differs from the installed one"), &c, out);
+            }
+            return Err(InstallError::Exists(name).to_string());
+        }
+        Err(e) => return Err(e.to_string()),
+    };
     let pinned = opened
         .git
         .as_ref()
@@ -428,6 +445,17 @@ fn print_changes(what: &str, c: &Changes, out: &mut Output) {
     for l in c.render() {
         out.line(&sanitize_line(&l));
     }
+}
+
+/// The files of `c` without their line diffs, for output that is not read
+/// on a terminal.
+fn files_only(c: Changes) -> Changes {
+    let changed = c
+        .changed
+        .into_iter()
+        .map(|f| changes::Changed { lines: None, ..f })
+        .collect();
+    Changes { changed, ..c }
 }
 
 /// Shows git's progress on stderr when a person is watching it.

@@ -719,3 +719,27 @@ fn remove_drops_the_lock_entry_and_says_so() {
     let out = f.ok(&["remove", "gamma"]);
     assert!(!out.contains("Dropped"), "{out}");
 }
+
+#[test]
+fn re_adding_a_changed_skill_without_force_lists_what_would_change() {
+    let f = Fixture::new();
+    let work = f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--skill", "alpha"]);
+    let out = f.ok(&["add", "o/r", "--skill", "alpha"]);
+    assert!(out.contains("already installed as is"), "{out}");
+    write_skill(&work.join("skills/alpha"), "alpha", "new body\n");
+    fs::write(work.join("skills/alpha/extra.md"), "more\n").unwrap();
+    f.commit(&work, "second");
+    f.push(&work);
+    let (code, out, err) = f.run(&["add", "o/r", "--skill", "alpha"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("Use --force"), "{err}");
+    assert!(
+        out.contains("1 added, 0 removed, 1 changed")
+            && out.contains("added    extra.md")
+            && out.contains("changed  SKILL.md"),
+        "{out}"
+    );
+    // Not on a terminal: the files, not their lines.
+    assert!(!out.contains("+ new body"), "{out}");
+}

@@ -264,20 +264,31 @@ fn install_force_prompt_both_ways() {
         );
         key(&mut f.app, KeyCode::Enter);
         let Some(Dialog::Confirm(Confirm {
-            pending: Pending::Replace { diff, .. },
+            pending: Pending::Replace { changes, .. },
         })) = &f.app.dialog
         else {
             panic!("force prompt")
         };
-        assert_eq!(
-            (diff.added.clone(), diff.changed.clone()),
-            (vec!["extra.md".to_string()], vec!["SKILL.md".to_string()])
+        assert_eq!(changes.added, ["extra.md"]);
+        // The changed file with its line diff, as the git prompt shows it.
+        let listed = changes.render().join("\n");
+        assert!(
+            listed.contains("changed  SKILL.md")
+                && listed.contains("+ description: \"A replacement\""),
+            "{listed}"
         );
         press(&mut f.app, &answer.to_string());
         assert!(f.app.dialog.is_none());
     }
     assert_ne!(fs::read_to_string(&installed).unwrap(), original);
     assert!(f.root.join("skills/code-style/extra.md").exists());
+    // Added again as it is now: no prompt, said to be installed as is.
+    press(&mut f.app, "a");
+    press(&mut f.app, &src.join("code-style").display().to_string());
+    key(&mut f.app, KeyCode::Enter);
+    assert!(f.app.dialog.is_none());
+    let said = format!("{:?}", f.app.status);
+    assert!(said.contains("already installed as is"), "{said}");
 }
 
 #[test]

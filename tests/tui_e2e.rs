@@ -291,9 +291,10 @@ fn install_over_an_existing_skill() {
         // It names the source and lists the files added and changed.
         tui.wait_for("the force prompt", |s| {
             let d = dialog(s);
-            d.contains("'code-style' is already installed.")
-                && d.contains("+ NOTES.md")
-                && d.contains("~ SKILL.md")
+            d.contains("'code-style' is already installed, and differs")
+                && d.contains("added    NOTES.md")
+                && d.contains("changed  SKILL.md")
+                && d.contains("+ description: A newer code style")
                 && d.contains("y replace")
                 && squash(&d).contains(&squash(&src_text))
         });

@@ -12,8 +12,7 @@ use ratatui::layout::{Position, Rect};
 use crate::core::cao::editor;
 use crate::core::cao::profile::{self, Profile};
 use crate::core::cao::store::{self, Entry, Home, Listing};
-use crate::core::fsops;
-use crate::core::sources::{lock, remote};
+use crate::core::sources::{changes, lock, remote};
 use crate::tui::clipboard::{Clipboard, CopyOutcome};
 use crate::tui::dialogs::{Confirm, Dialog, Edit, Help, Install, Outcome, Pending, Seed};
 use crate::tui::events::PreviewKey;
@@ -559,15 +558,22 @@ impl App {
         }
     }
 
-    /// Installs a checked folder, asking first when its name is taken.
+    /// Installs a checked folder, asking first when its name is taken by
+    /// a different skill; the same one is said to be installed as is.
     fn submit_install(&mut self, src: &Path, name: String) {
         let dest = self.data.home.skills_dir().join(&name);
         if std::fs::symlink_metadata(&dest).is_ok() {
-            let diff = fsops::diff_folders(&dest, src);
+            let changes = changes::between(&dest, src);
+            if changes.is_empty() {
+                self.report(Ok(format!("'{name}' is already installed as is")));
+                self.select_skill(&name);
+                return;
+            }
             let pending = Pending::Replace {
                 src: src.to_path_buf(),
+                edited: remote::edited_locally(&self.data.home, &name),
                 name,
-                diff,
+                changes,
             };
             self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
             return;

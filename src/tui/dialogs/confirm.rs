@@ -1,9 +1,7 @@
 //! The one yes/no dialog: what is asked comes from the change it guards.
 
-use ratatui::style::Style;
 use ratatui::text::{Line, Text};
 
-use crate::core::fsops::FolderDiff;
 use crate::core::sources::changes::Changes;
 use crate::core::text::sanitize_line;
 use crate::tui::dialogs::outcome::{Outcome, Pending};
@@ -11,8 +9,6 @@ use crate::tui::keymap::Cmd;
 use crate::tui::model::Status;
 use crate::tui::theme::Theme;
 
-/// Files listed per kind (added, removed and changed) in the replace prompt.
-const FORCE_FILES_SHOWN: usize = 6;
 /// Lines of a source's changes shown in its replace prompt.
 const CHANGE_LINES_SHOWN: usize = 20;
 
@@ -46,9 +42,16 @@ impl Confirm {
     /// (title, text, largest size) of the question.
     pub fn question(&self, theme: &Theme) -> (&'static str, Text<'static>, (u16, u16)) {
         match &self.pending {
-            Pending::Replace { src, name, diff } => {
-                ("Replace?", replace_text(src, name, diff, theme), (72, 30))
-            }
+            Pending::Replace {
+                src,
+                name,
+                changes,
+                edited,
+            } => (
+                "Replace?",
+                changes_text(name, &src.display().to_string(), changes, *edited, theme),
+                (100, 34),
+            ),
             Pending::ReplaceFound {
                 name,
                 source,
@@ -90,31 +93,6 @@ impl Confirm {
             ),
         }
     }
-}
-
-fn replace_text(
-    src: &std::path::Path,
-    name: &str,
-    diff: &FolderDiff,
-    theme: &Theme,
-) -> Text<'static> {
-    let mut lines = vec![
-        Line::from(format!("'{}' is already installed.", sanitize_line(name))),
-        Line::from(format!(
-            "Replace it with {}?",
-            sanitize_line(&src.display().to_string())
-        )),
-        Line::default(),
-    ];
-    lines.extend(files("+", &diff.added, theme.ok));
-    lines.extend(files("-", &diff.removed, theme.error));
-    lines.extend(files("~", &diff.changed, theme.warning));
-    if diff.added.is_empty() && diff.removed.is_empty() && diff.changed.is_empty() {
-        lines.push(Line::styled("  (no file differs)", theme.dim));
-    }
-    lines.push(Line::default());
-    lines.push(Line::from("y replace (atomic)   n keep the installed one"));
-    Text::from(lines)
 }
 
 fn changes_text(
@@ -166,18 +144,4 @@ fn changes_text(
     lines.push(Line::default());
     lines.push(Line::from("y replace (atomic)   n keep the installed one"));
     Text::from(lines)
-}
-
-/// Up to FORCE_FILES_SHOWN files of one kind, then how many more.
-fn files(sign: &str, v: &[String], style: Style) -> Vec<Line<'static>> {
-    let mut out: Vec<Line> = v
-        .iter()
-        .take(FORCE_FILES_SHOWN)
-        .map(|f| Line::styled(format!("  {sign} {}", sanitize_line(f)), style))
-        .collect();
-    if v.len() > FORCE_FILES_SHOWN {
-        let more = v.len() - FORCE_FILES_SHOWN;
-        out.push(Line::styled(format!("  {sign} … and {more} more"), style));
-    }
-    out
 }

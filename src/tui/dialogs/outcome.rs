@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 
-use crate::core::fsops::FolderDiff;
 use crate::core::sources::changes::Changes;
 use crate::tui::model::Status;
 
@@ -37,11 +36,14 @@ pub enum Outcome {
 /// A change waiting for a yes.
 #[derive(Clone, Debug)]
 pub enum Pending {
-    /// Replace an installed skill with `src`: shows what would change.
+    /// Replace an installed skill with the folder `src`: shows its
+    /// changes as the git one does, a changed text file as its line diff.
     Replace {
         src: PathBuf,
         name: String,
-        diff: FolderDiff,
+        changes: Changes,
+        /// The installed copy was edited since it was pinned.
+        edited: bool,
     },
     /// Replace an installed skill with one picked from a source: shows
     /// its changes, a changed text file as its line diff.
