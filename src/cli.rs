@@ -508,10 +508,11 @@ fn check(home: &Home, names: &[String], json: bool, out: &mut Output) -> Outcome
             ));
         }
     }
-    for r in &rows {
-        if let Some(e) = &r.error {
-            warn(&format!("{}: {e}", r.name));
-        }
+    let failed = rows
+        .iter()
+        .filter_map(|r| r.error.as_ref().map(|e| (r.name.as_str(), e.as_str())));
+    for (e, names) in by_cause(failed) {
+        warn(&format!("{}: {e}", names.join(", ")));
     }
     if rows.is_empty() {
         warn("no skills are locked: `skilltui add OWNER/REPO` installs and pins one");
@@ -519,16 +520,29 @@ fn check(home: &Home, names: &[String], json: bool, out: &mut Output) -> Outcome
     Ok(())
 }
 
+/// Failures grouped by their message, in order of first appearance: an
+/// unreachable repository is one line naming its skills, not one per skill.
+fn by_cause<'a>(failed: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<(&'a str, Vec<&'a str>)> {
+    let mut causes: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (name, e) in failed {
+        match causes.iter_mut().find(|(c, _)| *c == e) {
+            Some((_, names)) => names.push(name),
+            None => causes.push((e, vec![name])),
+        }
+    }
+    causes
+}
+
 /// Prints each outcome; any failure makes the command fail after the rest
-/// ran.
+/// ran, with one line per cause.
 fn report_outcomes(outcomes: &[remote::Outcome], verb: &str, out: &mut Output) -> Outcome {
-    let errors: Vec<&String> = outcomes
-        .iter()
-        .filter_map(|o| o.result.as_ref().err())
-        .collect();
-    // A single failure is the command's one error line.
-    let alone = errors.len() == 1;
-    let mut failed = 0;
+    let failed = outcomes.iter().filter_map(|o| {
+        o.result
+            .as_ref()
+            .err()
+            .map(|e| (o.name.as_str(), e.as_str()))
+    });
+    let causes = by_cause(failed);
     for o in outcomes {
         match &o.result {
             Ok(remote::Done::Current) => out.line(&format!("{}: current", o.name)),
@@ -538,21 +552,26 @@ fn report_outcomes(outcomes: &[remote::Outcome], verb: &str, out: &mut Output) -
                 }
                 None => out.line(&format!("{}: installed at {}", o.name, short(commit))),
             },
-            Err(e) => {
-                failed += 1;
-                if !alone {
-                    eprintln!("error: {}", sanitize_line(e));
-                }
-            }
+            Err(_) => {}
         }
     }
-    match failed {
-        0 => Ok(()),
-        1 if alone => Err(errors[0].clone()),
-        n => Err(format!(
-            "{n} of {} skill(s) were not {verb}: see the lines above",
-            outcomes.len()
-        )),
+    let named = |e: &str, names: &[&str]| match names {
+        [_] => e.to_string(),
+        _ => format!("{e} (skills {})", names.join(", ")),
+    };
+    match &causes[..] {
+        [] => Ok(()),
+        [(e, names)] => Err(named(e, names)),
+        _ => {
+            for (e, names) in &causes {
+                eprintln!("error: {}", sanitize_line(&named(e, names)));
+            }
+            let n: usize = causes.iter().map(|(_, names)| names.len()).sum();
+            Err(format!(
+                "{n} of {} skill(s) were not {verb}: see the lines above",
+                outcomes.len()
+            ))
+        }
     }
 }
 
@@ -601,7 +620,11 @@ fn init(home: &Home, out: &mut Output) -> Outcome {
 }
 
 fn validate(paths: &[PathBuf], json: bool, out: &mut Output) -> Outcome {
-    let results: Vec<_> = paths.iter().map(|p| skill::check_folder(p, true)).collect();
+    let results: Vec<_> = paths
+        .iter()
+        .flat_map(|p| skill_folders(p))
+        .map(|p| skill::check_folder(&p, true))
+        .collect();
     if json {
         let rows: Vec<_> = results
             .iter()
@@ -637,6 +660,25 @@ fn validate(paths: &[PathBuf], json: bool, out: &mut Output) -> Outcome {
             results.len()
         )),
     }
+}
+
+/// `path` itself, or when it is a folder of skills (no SKILL.md of its own,
+/// subfolders that have one) each of those, in name order.
+fn skill_folders(path: &std::path::Path) -> Vec<PathBuf> {
+    let own = std::fs::symlink_metadata(path.join("SKILL.md")).is_ok();
+    let mut subs: Vec<PathBuf> = match std::fs::read_dir(path) {
+        Ok(entries) if !own => entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_dir() && std::fs::symlink_metadata(p.join("SKILL.md")).is_ok())
+            .collect(),
+        _ => Vec::new(),
+    };
+    if subs.is_empty() {
+        return vec![path.to_path_buf()];
+    }
+    subs.sort();
+    subs
 }
 
 fn catalog(home: &Home, name: &str, format: Format, prompt: bool, out: &mut Output) -> Outcome {

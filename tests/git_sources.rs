@@ -743,3 +743,37 @@ fn re_adding_a_changed_skill_without_force_lists_what_would_change() {
     // Not on a terminal: the files, not their lines.
     assert!(!out.contains("+ new body"), "{out}");
 }
+
+#[test]
+fn an_unreachable_repository_is_one_error_not_one_per_skill() {
+    let f = Fixture::new();
+    f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--all"]);
+    fs::rename(f.root.join("remotes/o/r"), f.root.join("gone")).unwrap();
+    let (code, _, err) = f.run(&["update"]);
+    assert_eq!(code, 1, "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(
+        lines[0].starts_with("error: no repository at") && lines[0].contains("alpha, beta"),
+        "{err}"
+    );
+    let (code, _, err) = f.run(&["check"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn validate_on_a_folder_of_skills_validates_each_one() {
+    let f = Fixture::new();
+    let dir = f.root.join("many");
+    write_skill(&dir.join("one"), "one", "1\n");
+    write_skill(&dir.join("two"), "not-two", "2\n");
+    fs::create_dir_all(dir.join("notes")).unwrap();
+    let (code, out, err) = f.run(&["validate", dir.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("ok   ") && out.contains("many/one"), "{out}");
+    assert!(out.contains("FAIL") && out.contains("many/two"), "{out}");
+    assert!(!out.contains("notes"), "{out}");
+    assert!(err.contains("1 of 2 folder(s)"), "{err}");
+}
