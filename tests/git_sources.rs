@@ -777,3 +777,41 @@ fn validate_on_a_folder_of_skills_validates_each_one() {
     assert!(!out.contains("notes"), "{out}");
     assert!(err.contains("1 of 2 folder(s)"), "{err}");
 }
+
+#[test]
+fn outdated_is_per_skill_from_one_blobless_fetch_per_repository() {
+    let f = Fixture::new();
+    let work = f.repo("r", |w| {
+        two_skills(w);
+        write_skill(&w.join("skills/gamma"), "gamma", "gamma body\n");
+    });
+    f.ok(&["add", "o/r", "--all"]);
+    assert!(f.lock().contains("tree = \""), "{}", f.lock());
+    // A commit elsewhere in the repository leaves every skill current.
+    fs::write(work.join("README.md"), "changed\n").unwrap();
+    f.commit(&work, "docs");
+    f.push(&work);
+    assert!(
+        f.status(&[]).values().all(|s| s == "current"),
+        "{:?}",
+        f.status(&[])
+    );
+    write_skill(&work.join("skills/alpha"), "alpha", "moved on\n");
+    f.commit(&work, "alpha");
+    f.push(&work);
+    let states = f.status(&[]);
+    assert_eq!(states["alpha"], "outdated");
+    assert_eq!(
+        (&states["beta"][..], &states["gamma"][..]),
+        ("current", "current")
+    );
+    let trace = f.root.join("trace");
+    f.run_with(&["check"], &[("GIT_TRACE", trace.to_str().unwrap())]);
+    let trace = fs::read_to_string(&trace).unwrap();
+    let fetches: Vec<&str> = trace
+        .lines()
+        .filter(|l| l.contains("built-in: git fetch"))
+        .collect();
+    assert_eq!(fetches.len(), 1, "{trace}");
+    assert!(fetches[0].contains("--filter=blob:none"), "{trace}");
+}

@@ -31,7 +31,12 @@ pub struct Checkout {
     dir: tempfile::TempDir,
     name: String,
     pub commit: String,
+    /// The git tree id of each folder of the commit (`""`: its root).
+    trees: Trees,
 }
+
+/// Folder path (`""`: the root) → git tree id.
+pub type Trees = std::collections::HashMap<String, String>;
 
 impl Checkout {
     /// The root of the checked-out tree, a folder named after the
@@ -43,6 +48,12 @@ impl Checkout {
 
     /// The folder `rel` of the tree, unless it is missing or a symlink
     /// takes it outside the tree.
+    /// The git tree id of the folder `rel` of the commit: what a skill's
+    /// lock entry records, to tell whether that folder changed upstream.
+    pub fn tree(&self, rel: &str) -> Option<String> {
+        self.trees.get(rel.trim_matches('/')).cloned()
+    }
+
     pub fn folder(&self, rel: &str) -> Option<PathBuf> {
         let root = std::fs::canonicalize(self.root()).ok()?;
         let path = std::fs::canonicalize(root.join(rel)).ok()?;
@@ -286,10 +297,87 @@ pub fn fetch(
     ];
     run_with_progress(&checkout, &repo, progress, cancel)
         .map_err(|e| explain(spec.url, spec.reference, &e))?;
+    let trees = all_trees(&repo)?;
     // A repository whose root is a skill must not bring its .git along.
     std::fs::remove_dir_all(repo.join(".git"))
         .map_err(|e| format!("cannot clean the staging folder {}: {e}", repo.display()))?;
-    Ok(Checkout { dir, name, commit })
+    Ok(Checkout {
+        dir,
+        name,
+        commit,
+        trees,
+    })
+}
+
+/// Every folder's tree id in FETCH_HEAD (trees only: a blob-less fetch
+/// has them all).
+fn all_trees(repo: &Path) -> Result<Trees, String> {
+    let mut trees = tree_rows(&run(
+        &["ls-tree", "-r", "-d", "-z", "FETCH_HEAD"],
+        Some(repo),
+    )?);
+    let root = run(&["rev-parse", "FETCH_HEAD^{tree}"], Some(repo))?;
+    trees.insert(String::new(), root.trim().to_string());
+    Ok(trees)
+}
+
+/// `ls-tree -z` rows (`MODE tree ID\tPATH\0`) → path → tree id.
+fn tree_rows(listing: &str) -> Trees {
+    listing
+        .split('\0')
+        .filter_map(|row| {
+            let (meta, path) = row.split_once('\t')?;
+            let mut parts = meta.split(' ');
+            let (_, kind, id) = (parts.next()?, parts.next()?, parts.next()?);
+            (kind == "tree").then(|| (path.to_string(), id.to_string()))
+        })
+        .collect()
+}
+
+/// The tip commit of `reference` and the tree id of each of `paths` in it
+/// (absent: no such folder), from one fetch of commits and trees only
+/// (`--filter=blob:none`, depth 1) into a scratch repository: what `check`
+/// compares a skill's pinned tree with, at one fetch per repository.
+pub fn trees_at(
+    url: &str,
+    reference: Option<&str>,
+    paths: &[&str],
+) -> Result<(String, Trees), String> {
+    let temp = std::env::temp_dir();
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("{STAGING_PREFIX}{}-", std::process::id()))
+        .tempdir_in(&temp)
+        .map_err(|e| format!("cannot create a scratch folder for git: {e}"))?;
+    let repo = dir.path();
+    run(&["init", "-q", "--bare"], Some(repo))?;
+    let wanted = reference.unwrap_or("HEAD");
+    let args = [
+        "fetch",
+        "-q",
+        "--depth=1",
+        "--filter=blob:none",
+        "--no-tags",
+        "--",
+        url,
+        wanted,
+    ];
+    run(&args, Some(repo)).map_err(|e| explain(url, reference, &e))?;
+    let commit = run(&["rev-parse", "FETCH_HEAD^{commit}"], Some(repo))?
+        .trim()
+        .to_string();
+    let mut args = vec!["ls-tree", "-z", "FETCH_HEAD", "--"];
+    let named: Vec<&str> = paths.iter().copied().filter(|p| !p.is_empty()).collect();
+    args.extend(&named);
+    let mut trees = if named.is_empty() {
+        Trees::new()
+    } else {
+        tree_rows(&run(&args, Some(repo))?)
+    };
+    if paths.contains(&"") {
+        let root = run(&["rev-parse", "FETCH_HEAD^{tree}"], Some(repo))?;
+        trees.insert(String::new(), root.trim().to_string());
+    }
+    Ok((commit, trees))
 }
 
 /// Staging folders are named `skilltui-git-PID-…` after the process that

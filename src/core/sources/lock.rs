@@ -31,6 +31,11 @@ pub struct Entry {
     pub reference: Option<String>,
     /// The commit installed.
     pub commit: String,
+    /// The git tree id of the skill's folder in that commit: `check` calls
+    /// the skill outdated only when its folder's tree moved, not on any
+    /// commit to the repository. Absent in locks written before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree: Option<String>,
     /// [`content_hash`] of the folder as installed.
     pub hash: String,
 }
@@ -175,6 +180,10 @@ fn check_entry(name: &str, e: &Entry) -> Result<(), String> {
     if !crate::core::sources::git::is_commit_id(&e.commit) {
         return Err("`commit` is not a 40-character commit id".into());
     }
+    let hex = |t: &String| t.len() >= 40 && t.bytes().all(|b| b.is_ascii_hexdigit());
+    if e.tree.as_ref().is_some_and(|t| !hex(t)) {
+        return Err("`tree` is not a git tree id".into());
+    }
     Ok(())
 }
 
@@ -274,6 +283,7 @@ mod tests {
             path: "skills/a".into(),
             reference: Some("main".into()),
             commit: commit.into(),
+            tree: None,
             hash: "sha256:00".into(),
         }
     }

@@ -158,9 +158,11 @@ pub fn install(
         let last = done.last().expect("just pushed");
         match &opened.git {
             Some(origin) => {
+                let path = join_path(&origin.sub, &f.rel);
                 let entry = Entry {
                     source: origin.url.clone(),
-                    path: join_path(&origin.sub, &f.rel),
+                    tree: opened._checkout.as_ref().and_then(|c| c.tree(&path)),
+                    path,
                     reference: origin.reference.clone(),
                     commit: origin.commit.clone(),
                     hash: lock::content_hash(&last.dest)?,
@@ -295,7 +297,10 @@ pub fn edited_locally(home: &Home, name: &str) -> bool {
         .is_some_and(|e| local_status(home, name, e) == Status::Modified)
 }
 
-/// `check`: one `git ls-remote` per (repository, ref), run side by side.
+/// `check`: one `git ls-remote` per (repository, ref), run side by side;
+/// where the ref moved, one fetch of commits and trees (no blobs) per
+/// (repository, ref) tells which skills' folders changed. The cost grows
+/// with repositories, not skills.
 pub fn check(home: &Home, names: &[String]) -> Result<Vec<CheckRow>, String> {
     let lock = Lock::read(&lock::default_path(home))?;
     let chosen = selected(&lock, names)?;
@@ -303,21 +308,30 @@ pub fn check(home: &Home, names: &[String]) -> Result<Vec<CheckRow>, String> {
         .iter()
         .map(|(_, e)| (e.source.clone(), e.reference.clone()))
         .collect();
-    let groups: BTreeMap<_, Result<String, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = keys
-            .iter()
-            .map(|(url, r)| s.spawn(move || git::ls_remote(url, r.as_deref())))
-            .collect();
-        keys.iter()
-            .zip(handles)
-            .map(|(k, h)| (k, h.join().unwrap_or_else(|_| Err("git crashed".into()))))
-            .collect()
-    });
+    let tips: BTreeMap<_, Result<String, String>> =
+        side_by_side(&keys, |(url, r)| git::ls_remote(url, r.as_deref()));
+    // The folders to look at upstream: pinned with a tree, behind the tip.
+    let mut moved: BTreeMap<(String, Option<String>), Vec<String>> = BTreeMap::new();
+    for (_, e) in &chosen {
+        let key = (e.source.clone(), e.reference.clone());
+        let behind = tips
+            .get(&key)
+            .is_some_and(|t| t.as_ref().is_ok_and(|c| *c != e.commit));
+        if behind && e.tree.is_some() {
+            moved.entry(key).or_default().push(e.path.clone());
+        }
+    }
+    let trees: BTreeMap<_, Result<(String, git::Trees), String>> =
+        side_by_side(&moved.keys().cloned().collect(), |key| {
+            let paths: Vec<&str> = moved[key].iter().map(String::as_str).collect();
+            git::trees_at(&key.0, key.1.as_deref(), &paths)
+        });
     Ok(chosen
         .into_iter()
         .map(|(name, entry)| {
-            let asked = groups
-                .get(&(entry.source.clone(), entry.reference.clone()))
+            let key = (entry.source.clone(), entry.reference.clone());
+            let asked = tips
+                .get(&key)
                 .cloned()
                 .unwrap_or_else(|| Err("not asked".into()));
             let mut status = local_status(home, &name, &entry);
@@ -325,9 +339,16 @@ pub fn check(home: &Home, names: &[String]) -> Result<Vec<CheckRow>, String> {
                 Ok(c) => (Some(c), None),
                 Err(e) => (None, Some(e)),
             };
+            let same_tree = || {
+                let upstream_tree = trees
+                    .get(&key)
+                    .and_then(|t| t.as_ref().ok())
+                    .and_then(|(_, t)| t.get(entry.path.trim_matches('/')));
+                entry.tree.is_some() && upstream_tree == entry.tree.as_ref()
+            };
             if status == Status::Current {
                 status = match &upstream {
-                    Some(c) if *c != entry.commit => Status::Outdated,
+                    Some(c) if *c != entry.commit && !same_tree() => Status::Outdated,
                     Some(_) => Status::Current,
                     None => Status::Unknown,
                 };
@@ -341,6 +362,24 @@ pub fn check(home: &Home, names: &[String]) -> Result<Vec<CheckRow>, String> {
             }
         })
         .collect())
+}
+
+/// `ask` for each key, each on its own thread (each runs git over the
+/// network: waiting on them one after the other adds up the latencies).
+fn side_by_side<K: Ord + Clone + Sync, T: Send>(
+    keys: &std::collections::BTreeSet<K>,
+    ask: impl Fn(&K) -> Result<T, String> + Sync,
+) -> BTreeMap<K, Result<T, String>> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = keys.iter().map(|k| s.spawn(|| ask(k))).collect();
+        keys.iter()
+            .zip(handles)
+            .map(|(k, h)| {
+                let got = h.join().unwrap_or_else(|_| Err("git crashed".into()));
+                (k.clone(), got)
+            })
+            .collect()
+    })
 }
 
 /// What `update` or `sync` did to one skill.
@@ -459,6 +498,7 @@ fn install_locked(
     }
     let pinned = |hash: String| Entry {
         commit: checkout.commit.clone(),
+        tree: checkout.tree(&entry.path),
         hash,
         ..entry.clone()
     };
