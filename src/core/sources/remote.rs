@@ -34,7 +34,7 @@ pub struct Opened {
     pub rules: source::Rules,
     pub git: Option<GitOrigin>,
     pub found: Vec<Found>,
-    _checkout: Option<Checkout>,
+    checkout: Option<Box<Checkout>>,
 }
 
 /// Parses and opens SOURCE; a git source is fetched (reporting progress,
@@ -67,7 +67,7 @@ pub fn open(
                 rules,
                 git: None,
                 found,
-                _checkout: None,
+                checkout: None,
             })
         }
         Source::Git(g) => {
@@ -97,7 +97,7 @@ pub fn open(
                     commit: checkout.commit.clone(),
                 }),
                 found,
-                _checkout: Some(checkout),
+                checkout: Some(Box::new(checkout)),
             })
         }
     }
@@ -161,7 +161,7 @@ pub fn install(
                 let path = join_path(&origin.sub, &f.rel);
                 let entry = Entry {
                     source: origin.url.clone(),
-                    tree: opened._checkout.as_ref().and_then(|c| c.tree(&path)),
+                    tree: opened.checkout.as_ref().and_then(|c| c.tree(&path)),
                     path,
                     reference: origin.reference.clone(),
                     commit: origin.commit.clone(),
@@ -583,7 +583,7 @@ pub fn open_locked(
         }),
         found: vec![found],
         rules: LOCKED,
-        _checkout: Some(checkout),
+        checkout: Some(Box::new(checkout)),
     })
 }
 
