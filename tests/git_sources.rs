@@ -815,3 +815,32 @@ fn outdated_is_per_skill_from_one_blobless_fetch_per_repository() {
     assert_eq!(fetches.len(), 1, "{trace}");
     assert!(fetches[0].contains("--filter=blob:none"), "{trace}");
 }
+
+#[test]
+fn only_the_skill_folders_are_fetched_and_written() {
+    let f = Fixture::new();
+    f.repo("huge", |w| {
+        write_skill(&w.join("skills/small"), "small", &"x".repeat(3000));
+        let big = fs::File::create(w.join("dataset.bin")).unwrap();
+        big.set_len(96 * 1024 * 1024).unwrap();
+    });
+    // Files over 32 or 64 MiB (the shell's blocks) cannot be written: a
+    // checkout of the whole repository fails.
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg("ulimit -f 65536 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_skilltui"))
+        .arg("--home")
+        .arg(&f.home)
+        .args(["add", "o/huge"])
+        .current_dir(&f.root)
+        .env_remove("CAO_HOME_DIR")
+        .env("HOME", &f.root)
+        .env("TMPDIR", &f.scratch)
+        .envs(git_repos::redirect_env(&f.root));
+    let out = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(f.home.join("skills/small/SKILL.md").is_file());
+    assert_eq!(fs::read_dir(&f.scratch).unwrap().count(), 0);
+}

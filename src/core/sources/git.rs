@@ -263,11 +263,6 @@ pub fn fetch(
     run_with_progress(&["init", "-q", &repo_str], dir.path(), &mut quiet, cancel)?;
     let origin = ["remote", "add", "origin", spec.url];
     run_with_progress(&origin, &repo, &mut quiet, cancel)?;
-    if !spec.sub.is_empty() {
-        let pattern = format!("/{}/", spec.sub.trim_matches('/'));
-        let sparse = ["sparse-checkout", "set", "--no-cone", &pattern];
-        run_with_progress(&sparse, &repo, &mut quiet, cancel)?;
-    }
     let wanted = spec.reference.unwrap_or("HEAD");
     let args = [
         "fetch",
@@ -285,6 +280,34 @@ pub fn fetch(
     let commit = run(&["rev-parse", "FETCH_HEAD^{commit}"], Some(&repo))?
         .trim()
         .to_string();
+    let trees = all_trees(&repo)?;
+    // Only the skill folders are checked out (their blobs fetched): a
+    // large file beside them is never downloaded nor written.
+    let sub = spec.sub.trim_matches('/');
+    let listing = run(
+        &["ls-tree", "-r", "-z", "--name-only", "FETCH_HEAD"],
+        Some(&repo),
+    )?;
+    let patterns = skill_patterns(&listing, sub);
+    if patterns.is_empty() {
+        // No skill: nothing to fetch; the folder asked for still exists,
+        // so the caller says "no skills" rather than "no folder".
+        if trees.contains_key(sub) {
+            std::fs::create_dir_all(repo.join(sub))
+                .map_err(|e| format!("cannot write the staging folder: {e}"))?;
+        }
+        std::fs::remove_dir_all(repo.join(".git"))
+            .map_err(|e| format!("cannot clean the staging folder {}: {e}", repo.display()))?;
+        return Ok(Checkout {
+            dir,
+            name,
+            commit,
+            trees,
+        });
+    }
+    let mut sparse = vec!["sparse-checkout", "set", "--no-cone"];
+    sparse.extend(patterns.iter().map(String::as_str));
+    run_with_progress(&sparse, &repo, &mut quiet, cancel)?;
     // A partial clone fetches the blobs it checks out here: cancellable too.
     let checkout = [
         "-c",
@@ -297,7 +320,6 @@ pub fn fetch(
     ];
     run_with_progress(&checkout, &repo, progress, cancel)
         .map_err(|e| explain(spec.url, spec.reference, &e))?;
-    let trees = all_trees(&repo)?;
     // A repository whose root is a skill must not bring its .git along.
     std::fs::remove_dir_all(repo.join(".git"))
         .map_err(|e| format!("cannot clean the staging folder {}: {e}", repo.display()))?;
@@ -307,6 +329,60 @@ pub fn fetch(
         commit,
         trees,
     })
+}
+
+/// Skill folders are not searched deeper than this below the folder asked
+/// for (discovery looks five levels down).
+const SKILL_DEPTH: usize = 6;
+
+/// The sparse-checkout patterns (non-cone) for the skill folders under
+/// `sub` in an `ls-tree -r -z --name-only` listing: `sub` alone when it is
+/// a skill, else each folder holding a SKILL.md.
+fn skill_patterns(listing: &str, sub: &str) -> Vec<String> {
+    let prefix = if sub.is_empty() {
+        String::new()
+    } else {
+        format!("{sub}/")
+    };
+    let mut folders: Vec<&str> = listing
+        .split('\0')
+        .filter_map(|p| p.strip_prefix(prefix.as_str()))
+        .filter_map(|p| match p {
+            "SKILL.md" => Some(""),
+            _ => p.strip_suffix("/SKILL.md"),
+        })
+        .filter(|f| f.split('/').count() <= SKILL_DEPTH)
+        .filter(|f| !f.split('/').any(|c| c == "node_modules"))
+        .collect();
+    if folders.contains(&"") {
+        folders = vec![""];
+    }
+    folders
+        .into_iter()
+        .map(|f| {
+            let path = [sub, f]
+                .iter()
+                .filter(|s| !s.is_empty())
+                .copied()
+                .collect::<Vec<_>>();
+            match path.join("/") {
+                all if all.is_empty() => "/*".to_string(),
+                folder => format!("/{}/", escape_pattern(&folder)),
+            }
+        })
+        .collect()
+}
+
+/// A path as a gitignore-style pattern that matches only itself.
+fn escape_pattern(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        if "*?[]\\!# ".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Every folder's tree id in FETCH_HEAD (trees only: a blob-less fetch
@@ -567,6 +643,22 @@ mod tests {
         // A pattern matching only a longer name is not what fetch takes.
         assert_eq!(pick_ref("eee\trefs/heads/feature/x\n", "x"), None);
         assert_eq!(pick_ref("", "v2"), None);
+    }
+
+    #[test]
+    fn only_skill_folders_are_checked_out() {
+        let listing = "README.md\0big.bin\0skills/a/SKILL.md\0skills/a/x.md\0skills/b c/SKILL.md\0node_modules/n/SKILL.md\0";
+        assert_eq!(
+            skill_patterns(listing, ""),
+            ["/skills/a/", "/skills/b\\ c/"]
+        );
+        assert_eq!(skill_patterns(listing, "skills/a"), ["/skills/a/"]);
+        assert_eq!(
+            skill_patterns(listing, "skills"),
+            ["/skills/a/", "/skills/b\\ c/"]
+        );
+        assert_eq!(skill_patterns("SKILL.md\0big.bin\0", ""), ["/*"]);
+        assert!(skill_patterns(listing, "docs").is_empty());
     }
 
     #[test]
