@@ -17,7 +17,7 @@ use crate::tui::model::Status;
 impl App {
     /// Opens SOURCE on a worker, showing its progress until it is done.
     pub(crate) fn open_source(&mut self, source: String) {
-        let label = source.clone();
+        let label = crate::core::text::strip_credentials(&source).into_owned();
         self.open_in_background(&label, false, move |home, progress, cancel| {
             remote::open(home, &source, progress, Some(cancel))
         });

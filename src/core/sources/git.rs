@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::core::text::sanitize_line;
+use crate::core::text::{sanitize_line, strip_credentials};
 
 /// One step of a fetch, parsed from `git --progress` (e.g. "Receiving
 /// objects", 45).
@@ -128,7 +128,7 @@ fn first_error(stderr: &str) -> String {
                 .any(|p| l.starts_with(p))
         })
         .or(lines.last())
-        .map(|l| sanitize_line(l).into_owned())
+        .map(|l| sanitize_line(&strip_credentials(l)).into_owned())
         .unwrap_or_else(|| "git failed without saying why".into())
 }
 
@@ -173,7 +173,7 @@ fn pick_ref(listing: &str, pattern: &str) -> Option<String> {
 }
 
 fn unknown_ref(url: &str, reference: Option<&str>) -> String {
-    let url = sanitize_line(url);
+    let url = sanitize_line(&strip_credentials(url)).into_owned();
     let Some(r) = reference else {
         return format!(
             "{url} has no default branch (is it empty?): name a branch, tag or commit with @REF"
@@ -193,7 +193,7 @@ fn unknown_ref(url: &str, reference: Option<&str>) -> String {
 
 /// Turns git's own failure line into one line that says what to do.
 fn explain(url: &str, reference: Option<&str>, git_line: &str) -> String {
-    let url_shown = sanitize_line(url);
+    let url_shown = sanitize_line(&strip_credentials(url)).into_owned();
     let lower = git_line.to_ascii_lowercase();
     if lower.contains("could not resolve host")
         || lower.contains("could not connect")

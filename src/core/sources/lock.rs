@@ -154,7 +154,10 @@ fn parse(bytes: &[u8]) -> Result<BTreeMap<String, Entry>, String> {
             file.version
         ));
     }
-    for (name, e) in &file.skills {
+    let mut skills = file.skills;
+    for (name, e) in skills.iter_mut() {
+        // A lock is committed: an old one's token goes at its next write.
+        e.source = crate::core::text::strip_credentials(&e.source).into_owned();
         check_entry(name, e).map_err(|why| {
             format!(
                 "skill '{}': {why}: fix the entry",
@@ -162,7 +165,7 @@ fn parse(bytes: &[u8]) -> Result<BTreeMap<String, Entry>, String> {
             )
         })?;
     }
-    Ok(file.skills)
+    Ok(skills)
 }
 
 /// A lock may come from a teammate: its names and paths must stay inside

@@ -15,7 +15,7 @@ use crate::core::sources::changes::{self, Changes};
 use crate::core::sources::git::{self, Cancel, Checkout, FetchSpec, Progress};
 use crate::core::sources::lock::{self, Entry, Lock};
 use crate::core::sources::source::{self, Found, Source, StoreState};
-use crate::core::text::sanitize_line;
+use crate::core::text::{sanitize_line, strip_credentials};
 
 /// Where an opened git source came from.
 #[derive(Clone, Debug)]
@@ -43,7 +43,7 @@ pub fn open(
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&Cancel>,
 ) -> Result<Opened, String> {
-    let label = sanitize_line(text).into_owned();
+    let label = sanitize_line(&strip_credentials(text)).into_owned();
     match source::parse(text, &home.user_home)? {
         Source::Local(path) => {
             if !path.is_dir() {
@@ -64,7 +64,7 @@ pub fn open(
         }
         Source::Git(g) => {
             let spec = FetchSpec {
-                url: &g.url,
+                url: g.fetch_url(),
                 reference: g.reference.as_deref(),
                 sub: &g.sub,
             };

@@ -1,0 +1,156 @@
+//! Skills from git against hostile input, offline and bounded in time:
+//! credentials in URLs, scratch-named skills, a team lock that claims a
+//! skill installed here, silent remotes, orphaned commits, racing adds.
+//! Repositories are built in the test; `https://github.com/` is sent to
+//! them with git's own `url.<base>.insteadOf`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+#[path = "common/git_repos.rs"]
+mod git_repos;
+
+struct Fixture {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    home: PathBuf,
+    scratch: PathBuf,
+}
+
+fn write_skill(dir: &Path, name: &str, body: &str) {
+    fs::create_dir_all(dir).unwrap();
+    fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: {name}\ndescription: The {name} skill\n---\n{body}"),
+    )
+    .unwrap();
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().to_path_buf();
+        let scratch = root.join("scratch");
+        fs::create_dir_all(&scratch).unwrap();
+        Fixture {
+            home: root.join("home"),
+            root,
+            scratch,
+            _tmp: tmp,
+        }
+    }
+
+    fn repo(&self, name: &str, build: impl FnOnce(&Path)) -> PathBuf {
+        git_repos::repo(&self.root, name, build)
+    }
+
+    fn command(&self, args: &[&str], env: &[(&str, &str)]) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_skilltui"));
+        cmd.arg("--home")
+            .arg(&self.home)
+            .args(args)
+            .current_dir(&self.root)
+            .env_remove("CAO_HOME_DIR")
+            .env("HOME", &self.root)
+            .env("TMPDIR", &self.scratch)
+            .envs(git_repos::redirect_env(&self.root))
+            .envs(env.iter().copied());
+        cmd
+    }
+
+    fn run_with(&self, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+        let out: Output = self.command(args, env).output().expect("runs");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    #[allow(dead_code)]
+    fn ok(&self, args: &[&str]) -> String {
+        let (code, out, err) = self.run_with(args, &[]);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+        out
+    }
+
+    fn lock(&self) -> String {
+        fs::read_to_string(self.home.join("skilltui.lock")).unwrap_or_default()
+    }
+}
+
+/// Only the URL with the token reaches the repository; the same URL
+/// without it goes nowhere (and never to the network).
+fn token_env(root: &Path) -> Vec<(String, String)> {
+    let remotes = format!("file://{}/remotes/", root.display());
+    [
+        ("GIT_CONFIG_NOSYSTEM", "1".to_string()),
+        ("GIT_CONFIG_COUNT", "2".to_string()),
+        ("GIT_CONFIG_KEY_0", format!("url.{remotes}.insteadOf")),
+        (
+            "GIT_CONFIG_VALUE_0",
+            "https://bob:TOKEN123@github.com/".into(),
+        ),
+        (
+            "GIT_CONFIG_KEY_1",
+            "url.file:///nonexistent/.insteadOf".into(),
+        ),
+        ("GIT_CONFIG_VALUE_1", "https://github.com/".into()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
+#[test]
+fn a_token_in_the_url_reaches_git_but_is_never_stored_or_printed() {
+    let f = Fixture::new();
+    f.repo("r", |w| write_skill(&w.join("skills/a"), "a", "A\n"));
+    let env = token_env(&f.root);
+    let run = |args: &[&str]| {
+        let out = f
+            .command(args, &[])
+            .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), text)
+    };
+    let (code, text) = run(&["add", "https://bob:TOKEN123@github.com/o/r", "--all"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(!text.contains("TOKEN123"), "{text}");
+    assert!(f.home.join("skills/a/SKILL.md").is_file());
+    let lock = f.lock();
+    assert!(
+        lock.contains("source = \"https://github.com/o/r\""),
+        "{lock}"
+    );
+    assert!(
+        !lock.contains("TOKEN123") && !lock.contains("bob"),
+        "{lock}"
+    );
+    // Errors name the repository without the token.
+    let (code, text) = run(&["add", "https://bob:TOKEN123@github.com/o/missing"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("github.com/o/missing") && !text.contains("TOKEN123"),
+        "{text}"
+    );
+    let (_, text) = run(&["add", "bob:TOKEN123@github.com/o"]);
+    assert!(!text.contains("TOKEN123"), "{text}");
+    // A lock written by an older skilltui: `check` does not print its token.
+    let old = lock.replace("https://github.com/", "https://bob:TOKEN123@github.com/");
+    fs::write(f.home.join("skilltui.lock"), old).unwrap();
+    let (_, text) = run(&["check"]);
+    assert!(
+        text.contains("github.com/o/r") && !text.contains("TOKEN123"),
+        "{text}"
+    );
+    let (_, text) = run(&["check", "--json"]);
+    assert!(!text.contains("TOKEN123"), "{text}");
+}
