@@ -83,7 +83,8 @@ pub enum Command {
         /// The lock file to follow (default: <home>/skilltui.lock)
         #[arg(long, value_name = "FILE")]
         lock: Option<PathBuf>,
-        /// Also replace skills changed locally
+        /// Also replace skills changed locally, or installed here from
+        /// another source or from none
         #[arg(long)]
         force: bool,
     },

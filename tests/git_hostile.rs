@@ -46,9 +46,13 @@ impl Fixture {
     }
 
     fn command(&self, args: &[&str], env: &[(&str, &str)]) -> Command {
+        self.command_at(&self.home, args, env)
+    }
+
+    fn command_at(&self, home: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_skilltui"));
         cmd.arg("--home")
-            .arg(&self.home)
+            .arg(home)
             .args(args)
             .current_dir(&self.root)
             .env_remove("CAO_HOME_DIR")
@@ -60,7 +64,11 @@ impl Fixture {
     }
 
     fn run_with(&self, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
-        let out: Output = self.command(args, env).output().expect("runs");
+        self.run_at(&self.home, args, env)
+    }
+
+    fn run_at(&self, home: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+        let out: Output = self.command_at(home, args, env).output().expect("runs");
         (
             out.status.code().unwrap_or(-1),
             String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -68,7 +76,6 @@ impl Fixture {
         )
     }
 
-    #[allow(dead_code)]
     fn ok(&self, args: &[&str]) -> String {
         let (code, out, err) = self.run_with(args, &[]);
         assert_eq!(code, 0, "{args:?}: {out}{err}");
@@ -153,4 +160,53 @@ fn a_token_in_the_url_reaches_git_but_is_never_stored_or_printed() {
     );
     let (_, text) = run(&["check", "--json"]);
     assert!(!text.contains("TOKEN123"), "{text}");
+}
+
+/// A lock from `o/REPO` pinning skill `a` with `body`, made in a home of
+/// its own (as a teammate's committed lock is).
+fn team_lock(f: &Fixture, repo: &str, body: &str) -> PathBuf {
+    f.repo(repo, |w| write_skill(&w.join("a"), "a", body));
+    let theirs = f.root.join(format!("team-{repo}"));
+    let (code, out, err) = f.run_at(&theirs, &["add", &format!("o/{repo}")], &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    theirs.join("skilltui.lock")
+}
+
+#[test]
+fn sync_never_repoints_a_skill_installed_here_from_elsewhere() {
+    let f = Fixture::new();
+    // `a` installed here from a folder, with the very bytes the lock pins
+    // (a seeded skill's hash is the same for every user).
+    write_skill(&f.root.join("mine/a"), "a", "shared\n");
+    f.ok(&["add", "./mine/a"]);
+    let evil = team_lock(&f, "evil", "shared\n");
+    let evil_arg = evil.to_str().unwrap();
+    let (code, _, err) = f.run_with(&["sync", "--lock", evil_arg], &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("'a' is installed here not from git"), "{err}");
+    assert!(
+        err.contains("github.com/o/evil") && err.contains("--force"),
+        "{err}"
+    );
+    assert!(!f.lock().contains("evil"), "{}", f.lock());
+    // From another repository: not replaced by the lock's either.
+    let other = f.root.join("home2");
+    let run2 = |args: &[&str]| f.run_at(&other, args, &[]);
+    f.repo("good", |w| write_skill(&w.join("a"), "a", "good\n"));
+    assert_eq!(run2(&["add", "o/good"]).0, 0);
+    let (code, _, err) = run2(&["sync", "--lock", evil_arg]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("installed here from https://github.com/o/good"),
+        "{err}"
+    );
+    let text = fs::read_to_string(other.join("skills/a/SKILL.md")).unwrap();
+    assert!(text.contains("good"), "{text}");
+    // --force takes the lock's.
+    let (code, out, err) = run2(&["sync", "--lock", evil_arg, "--force"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let text = fs::read_to_string(other.join("skills/a/SKILL.md")).unwrap();
+    assert!(text.contains("shared"), "{text}");
+    let lock = fs::read_to_string(other.join("skilltui.lock")).unwrap();
+    assert!(lock.contains("o/evil"), "{lock}");
 }

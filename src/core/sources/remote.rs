@@ -522,6 +522,35 @@ pub fn open_locked(
     })
 }
 
+/// Why `sync` must not take `name` over from what installed it here, or
+/// `None`: a skill in the store that the home's lock does not pin (added
+/// from a folder, or seeded: a hash every user shares proves nothing), or
+/// pins to another repository or path, stays where it came from. A team
+/// lock must not re-point it to a source its user never chose.
+fn claimed_here(home: &Home, pins: &Lock, name: &str, entry: &Entry) -> Option<String> {
+    let dest = home.skills_dir().join(name);
+    fs::symlink_metadata(&dest).ok()?;
+    let from = match pins.skills.get(name) {
+        Some(p) if p.source == entry.source && p.path == entry.path => return None,
+        Some(p) => format!("from {}", located(p)),
+        None => "not from git".to_string(),
+    };
+    Some(format!(
+        "'{}' is installed here {from}, and the lock names {}: kept; `skilltui sync --force` takes the lock's",
+        sanitize_line(name),
+        located(entry)
+    ))
+}
+
+/// `URL` or `URL` + ` at PATH`, for a message.
+fn located(e: &Entry) -> String {
+    let url = sanitize_line(&e.source);
+    match e.path.as_str() {
+        "" => url.into_owned(),
+        p => format!("{url} at {}", sanitize_line(p)),
+    }
+}
+
 /// What `sync` did: each locked skill's outcome, and the store's skills
 /// the lock does not name.
 #[derive(Clone, Debug)]
@@ -532,7 +561,8 @@ pub struct Synced {
 
 /// `sync`: makes the store match `lock_file` (default: the home's lock),
 /// each skill at its pinned commit. A skill whose content differs from
-/// both that lock and the home's lock (edited here) is kept unless `force`.
+/// both that lock and the home's lock (edited here), or that is installed
+/// here from another source or from none, is kept unless `force`.
 pub fn sync(
     home: &Home,
     lock_file: Option<&Path>,
@@ -553,6 +583,13 @@ pub fn sync(
     let mut todo: Groups = BTreeMap::new();
     for (name, entry) in &wanted.skills {
         let dest = home.skills_dir().join(name);
+        if !force && let Some(why) = claimed_here(home, &pins, name, entry) {
+            outcomes.push(Outcome {
+                name: name.clone(),
+                result: Err(why),
+            });
+            continue;
+        }
         let here = lock::content_hash(&dest).ok();
         if here.as_deref() == Some(entry.hash.as_str()) {
             pins.skills.insert(name.clone(), entry.clone());
