@@ -386,6 +386,23 @@ fn print_changes(what: &str, c: &Changes, out: &mut Output) {
     }
 }
 
+/// Ctrl-C (or SIGTERM, SIGHUP) ends a command as it would, but first ends
+/// the gits it runs with their ssh and helpers: they run in a session of
+/// their own, out of the terminal's reach.
+pub fn end_git_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            git::kill_all();
+            let _ = signal_hook::low_level::emulate_default_handler(signal);
+            std::process::exit(128 + signal);
+        }
+    });
+}
+
 /// Shows git's progress on stderr when a person is watching it.
 fn progress_meter() -> impl FnMut(git::Progress) {
     let tty = std::io::stderr().is_terminal();

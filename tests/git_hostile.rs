@@ -210,3 +210,153 @@ fn sync_never_repoints_a_skill_installed_here_from_elsewhere() {
     let lock = fs::read_to_string(other.join("skilltui.lock")).unwrap();
     assert!(lock.contains("o/evil"), "{lock}");
 }
+
+/// A TCP server on 127.0.0.1 that accepts every connection and never
+/// says a word; the connections stay open as long as the test runs.
+fn silent_listener() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for conn in listener.incoming() {
+            held.push(conn);
+        }
+    });
+    port
+}
+
+/// Waits at most `secs` for `child`; a child still running is killed
+/// and `None` returned (the test fails instead of hanging).
+fn wait_bounded(child: &mut std::process::Child, secs: u64) -> Option<(i32, String)> {
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(secs) {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            use std::io::Read;
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            return Some((status.code().unwrap_or(-1), err));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+fn alive(pid: i32) -> bool {
+    fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        s.rsplit(')')
+            .next()
+            .is_some_and(|r| !r.trim_start().starts_with('Z'))
+    })
+}
+
+/// Waits at most a few seconds for `pid` to be gone (SIGKILL is not
+/// instant); kills it if it is not, so no test leaves it behind.
+fn gone(pid: i32) -> bool {
+    for _ in 0..100 {
+        if !alive(pid) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+    false
+}
+
+/// An `ssh` for git that notes its pid and waits forever, as one to a
+/// host that never answers does.
+fn silent_ssh(f: &Fixture) -> (PathBuf, PathBuf) {
+    let script = f.root.join("fake-ssh");
+    let pidfile = f.root.join("ssh.pid");
+    fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho $$ > '{}'\nexec sleep 300\n",
+            pidfile.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    (script, pidfile)
+}
+
+fn spawn(f: &Fixture, args: &[&str], env: &[(&str, &str)]) -> std::process::Child {
+    f.command(args, env)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn a_silent_remote_times_out_naming_its_host_and_leaves_no_helper() {
+    let f = Fixture::new();
+    let port = silent_listener();
+    let url = format!("http://127.0.0.1:{port}/o/r");
+    let quick = [("SKILLTUI_GIT_TIMEOUT", "1")];
+    let mut child = spawn(&f, &["add", &url], &quick);
+    let (code, err) = wait_bounded(&mut child, 20).expect("add gave up on the silent remote");
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("127.0.0.1 did not answer for 1 s"), "{err}");
+    assert!(err.contains("SKILLTUI_GIT_TIMEOUT"), "{err}");
+    // `check` asks with ls-remote: it gives up too, and says which host.
+    let lock = format!(
+        "version = 1\n\n[skills.a]\nsource = \"{url}\"\npath = \"\"\ncommit = \"{}\"\nhash = \"sha256:00\"\n",
+        "a".repeat(40)
+    );
+    fs::create_dir_all(&f.home).unwrap();
+    fs::write(f.home.join("skilltui.lock"), lock).unwrap();
+    let mut child = spawn(&f, &["check"], &quick);
+    let (code, err) = wait_bounded(&mut child, 20).expect("check gave up on the silent remote");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("127.0.0.1 did not answer"), "{err}");
+    // Over ssh: the ssh git started is killed with it.
+    let (script, pidfile) = silent_ssh(&f);
+    let ssh = [
+        ("SKILLTUI_GIT_TIMEOUT", "1"),
+        ("GIT_SSH_COMMAND", script.to_str().unwrap()),
+    ];
+    let mut child = spawn(&f, &["add", "ssh://git@silent.invalid/o/r"], &ssh);
+    let (code, err) = wait_bounded(&mut child, 20).expect("add gave up on the silent ssh");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("silent.invalid did not answer"), "{err}");
+    let pid: i32 = fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(gone(pid), "git's ssh {pid} outlived the timeout");
+    assert_eq!(fs::read_dir(&f.scratch).unwrap().count(), 0);
+}
+
+#[test]
+fn ctrl_c_ends_git_and_its_ssh() {
+    let f = Fixture::new();
+    let (script, pidfile) = silent_ssh(&f);
+    let ssh = [("GIT_SSH_COMMAND", script.to_str().unwrap())];
+    let mut child = spawn(&f, &["add", "ssh://git@silent.invalid/o/r"], &ssh);
+    let mut waited = 0;
+    while !fs::read_to_string(&pidfile).is_ok_and(|s| s.ends_with('\n')) && waited < 400 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        waited += 1;
+    }
+    let pid: i32 = fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    assert!(
+        wait_bounded(&mut child, 20).is_some(),
+        "skilltui outlived Ctrl-C"
+    );
+    assert!(gone(pid), "git's ssh {pid} outlived Ctrl-C");
+}
