@@ -88,6 +88,34 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Reads `path` whole, as [`read_regular`], but refuses a file larger
+/// than `max` bytes without reading it: a gigabyte where a small text is
+/// expected must cost no memory. The error says the size and the limit.
+pub fn read_capped(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let (file, meta) = open_regular(path)?;
+    let too_large = || {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "is larger than the {} MiB skilltui reads (it holds {} MiB): shorten or replace it",
+                max >> 20,
+                meta.len().div_ceil(1 << 20)
+            ),
+        )
+    };
+    if meta.len() > max {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // A file that grows while it is read stops at the limit too.
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
 /// Writes `bytes` to `path` atomically. When `expected` is given, refuses
 /// (and leaves the file as it is) if the file on disk no longer holds those
 /// bytes: the new file is exchanged in, then what came out is compared, so

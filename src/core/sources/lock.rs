@@ -53,6 +53,10 @@ pub struct Lock {
     read_skills: BTreeMap<String, Entry>,
 }
 
+/// A lock of 10,000 skills is about 2 MiB; a teammate's huge one must not
+/// take the memory.
+const MAX_LOCK_BYTES: u64 = 16 << 20;
+
 /// How often a write re-reads the file after losing a race with another
 /// writer before it gives up.
 const WRITE_TRIES: usize = 5;
@@ -64,7 +68,7 @@ pub fn default_path(home: &Home) -> PathBuf {
 impl Lock {
     /// Reads `path`; a missing file is an empty lock.
     pub fn read(path: &Path) -> Result<Lock, String> {
-        let bytes = match fsops::read_regular(path) {
+        let bytes = match fsops::read_capped(path, MAX_LOCK_BYTES) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
