@@ -360,3 +360,32 @@ fn ctrl_c_ends_git_and_its_ssh() {
     );
     assert!(gone(pid), "git's ssh {pid} outlived Ctrl-C");
 }
+
+#[test]
+fn parallel_adds_pin_every_skill_they_install() {
+    let f = Fixture::new();
+    const N: usize = 24;
+    f.repo("many", |w| {
+        for i in 0..N {
+            write_skill(&w.join(format!("skills/s{i}")), &format!("s{i}"), "x\n");
+        }
+    });
+    let children: Vec<_> = (0..N)
+        .map(|i| {
+            f.command(&["add", "o/many", "--skill", &format!("s{i}")], &[])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        let (code, err) = wait_bounded(&mut c, 120).expect("an add finished");
+        assert_eq!(code, 0, "{err}");
+    }
+    let lock = f.lock();
+    let pinned = (0..N)
+        .filter(|i| lock.contains(&format!("[skills.s{i}]")))
+        .count();
+    assert_eq!(pinned, N, "{lock}");
+}

@@ -58,8 +58,10 @@ pub struct Lock {
 const MAX_LOCK_BYTES: u64 = 16 << 20;
 
 /// How often a write re-reads the file after losing a race with another
-/// writer before it gives up.
-const WRITE_TRIES: usize = 5;
+/// writer before it gives up. Each lost race is another writer's won one,
+/// so N writers at once need at most N tries: this bounds a pathological
+/// case (a file rewritten nonstop), not a busy team.
+const WRITE_TRIES: usize = 1000;
 
 pub fn default_path(home: &Home) -> PathBuf {
     home.root.join(FILE_NAME)
@@ -87,8 +89,7 @@ impl Lock {
     /// entries it wrote are kept and only the ones changed here replace
     /// theirs: the store already holds what both installed.
     pub fn write(&mut self) -> Result<(), String> {
-        let mut lost_race = String::new();
-        for _ in 0..WRITE_TRIES {
+        for attempt in 0..WRITE_TRIES {
             let now = Lock::read(&self.path)?;
             let skills = self.changes_over(now.skills);
             let text = render(&skills);
@@ -98,8 +99,8 @@ impl Lock {
             if !unchanged {
                 match fsops::atomic_write(&self.path, text.as_bytes(), Some(&now.read_bytes)) {
                     Ok(()) => {}
-                    Err(e @ WriteError::ChangedOnDisk(_)) => {
-                        lost_race = e.to_string();
+                    Err(WriteError::ChangedOnDisk(_)) => {
+                        back_off(attempt);
                         continue;
                     }
                     Err(e) => return Err(e.into()),
@@ -114,7 +115,10 @@ impl Lock {
             self.skills = skills;
             return Ok(());
         }
-        Err(lost_race)
+        Err(format!(
+            "{} kept changing while skilltui wrote it ({WRITE_TRIES} tries)",
+            self.path.display()
+        ))
     }
 
     /// `theirs` with every entry this process added, replaced or removed
@@ -134,6 +138,18 @@ impl Lock {
         }
         theirs
     }
+}
+
+/// A short wait, different for each process and growing a little with the
+/// tries, so writers that keep colliding fall out of step.
+fn back_off(attempt: usize) {
+    let jitter = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| {
+            d.subsec_nanos() as u64 ^ u64::from(std::process::id())
+        });
+    let micros = 200 + jitter % 2000 + 100 * attempt.min(50) as u64;
+    std::thread::sleep(std::time::Duration::from_micros(micros));
 }
 
 fn parse(bytes: &[u8]) -> Result<BTreeMap<String, Entry>, String> {

@@ -180,8 +180,19 @@ pub fn install(
             }
         }
     }
-    lock.write()?;
+    let names: Vec<&str> = done.iter().map(|i| i.name.as_str()).collect();
+    lock.write().map_err(|e| unpinned(&names, &e))?;
     Ok(done)
+}
+
+/// The error of a lock write that failed after skills were installed: the
+/// store has them, the lock does not say so.
+fn unpinned(names: &[&str], why: &str) -> String {
+    let names: Vec<_> = names.iter().map(|n| sanitize_line(n)).collect();
+    format!(
+        "installed {}, but the lock was not written: {why}: run the command again to pin them",
+        names.join(", ")
+    )
 }
 
 fn join_path(a: &str, b: &str) -> String {
@@ -363,8 +374,17 @@ pub fn update(
         };
         apply_group(home, &mut lock, &group, progress, &mut out);
     }
-    lock.write()?;
+    lock.write()
+        .map_err(|e| unpinned(&installed_names(&out), &e))?;
     Ok(out)
+}
+
+fn installed_names(outcomes: &[Outcome]) -> Vec<&str> {
+    outcomes
+        .iter()
+        .filter(|o| matches!(o.result, Ok(Done::Installed { .. })))
+        .map(|o| o.name.as_str())
+        .collect()
 }
 
 /// Locked skills fetched together from one repository at one ref.
@@ -625,7 +645,8 @@ pub fn sync(
         };
         apply_group(home, &mut pins, &group, progress, &mut outcomes);
     }
-    pins.write()?;
+    pins.write()
+        .map_err(|e| unpinned(&installed_names(&outcomes), &e))?;
     let unlocked = store::list(home, false)
         .valid()
         .filter(|e| e.source_dir == home.skills_dir())
