@@ -389,3 +389,48 @@ fn parallel_adds_pin_every_skill_they_install() {
         .count();
     assert_eq!(pinned, N, "{lock}");
 }
+
+#[test]
+fn sync_refuses_a_commit_its_ref_does_not_reach() {
+    let f = Fixture::new();
+    let work = f.repo("r", |w| write_skill(&w.join("a"), "a", "main\n"));
+    // A commit on a branch that is pushed, pinned by a teammate, deleted.
+    git_repos::git_in(&work, &["checkout", "-q", "-b", "tmp"]);
+    write_skill(&work.join("a"), "a", "from a deleted branch\n");
+    git_repos::commit(&work, "tmp");
+    git_repos::git_in(&work, &["push", "-q", "origin", "tmp"]);
+    let theirs = f.root.join("team");
+    let (code, out, err) = f.run_at(&theirs, &["add", "o/r@tmp"], &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    git_repos::git_in(&work, &["push", "-q", "origin", "--delete", "tmp"]);
+    let team_lock = theirs.join("skilltui.lock");
+    let lock = fs::read_to_string(&team_lock).unwrap();
+    // The same commit claimed for the default branch, which never had it.
+    let on_main = f.root.join("on-main.lock");
+    fs::write(&on_main, lock.replace("ref = \"tmp\"\n", "")).unwrap();
+    let (code, _, err) = f.run_with(&["sync", "--lock", on_main.to_str().unwrap()], &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("the lock pins 'a' to commit"), "{err}");
+    assert!(
+        err.contains("the default branch in https://github.com/o/r does not reach"),
+        "{err}"
+    );
+    assert!(!f.home.join("skills/a").exists());
+    // Its own ref gone: refused too, naming the entry.
+    let (code, _, err) = f.run_with(&["sync", "--lock", team_lock.to_str().unwrap()], &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.starts_with("error: 'a': unknown ref 'tmp'"), "{err}");
+    assert!(!f.home.join("skills/a").exists());
+    // A reachable pin installs.
+    f.ok(&["add", "o/r"]);
+    let (code, out, err) = f.run_at(
+        &f.root.join("fresh"),
+        &[
+            "sync",
+            "--lock",
+            f.home.join("skilltui.lock").to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+}

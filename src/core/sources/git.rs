@@ -290,6 +290,39 @@ pub fn fetch(
     Ok(Checkout { dir, name, commit })
 }
 
+/// Whether `commit` is in the history of `reference` (`None`: HEAD) on the
+/// remote. A server may hand out any commit it holds (a deleted branch's,
+/// a fork's through its parent's URL), so a pin is trusted only when its
+/// ref reaches it: checked with a fetch of commits alone (no trees, no
+/// blobs) into a scratch repository.
+pub fn reachable(url: &str, reference: Option<&str>, commit: &str) -> Result<bool, String> {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("{STAGING_PREFIX}{}-", std::process::id()))
+        .tempdir_in(std::env::temp_dir())
+        .map_err(|e| format!("cannot create a staging folder for git: {e}"))?;
+    let repo = dir.path();
+    run(&["init", "-q", "--bare"], Some(repo))?;
+    let wanted = reference.unwrap_or("HEAD");
+    let fetch = [
+        "fetch",
+        "--filter=tree:0",
+        "--no-tags",
+        "--no-recurse-submodules",
+        "--",
+        url,
+        wanted,
+    ];
+    run(&fetch, Some(repo)).map_err(|e| explain(url, reference, &e))?;
+    let object = format!("{commit}^{{commit}}");
+    let present = run(&["cat-file", "-e", &object], Some(repo)).is_ok();
+    Ok(present
+        && run(
+            &["merge-base", "--is-ancestor", commit, "FETCH_HEAD"],
+            Some(repo),
+        )
+        .is_ok())
+}
+
 /// Staging folders are named `skilltui-git-PID-…` after the process that
 /// owns them.
 const STAGING_PREFIX: &str = "skilltui-git-";

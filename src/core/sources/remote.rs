@@ -571,6 +571,42 @@ fn located(e: &Entry) -> String {
     }
 }
 
+/// The items whose pinned commit their ref reaches upstream (one
+/// commits-only fetch per ref); each other one gets an outcome naming it.
+fn reached_pins(
+    url: &str,
+    items: Vec<(String, Entry)>,
+    outcomes: &mut Vec<Outcome>,
+) -> Vec<(String, Entry)> {
+    let mut asked: BTreeMap<Option<String>, Result<bool, String>> = BTreeMap::new();
+    let mut kept = Vec::new();
+    for (name, entry) in items {
+        let verdict = asked
+            .entry(entry.reference.clone())
+            .or_insert_with(|| git::reachable(url, entry.reference.as_deref(), &entry.commit))
+            .clone();
+        let why = match verdict {
+            Ok(true) => {
+                kept.push((name, entry));
+                continue;
+            }
+            Ok(false) => format!(
+                "the lock pins '{}' to commit {}, which {} in {} does not reach (a deleted branch's, or a fork's): not installed; fix the entry or `skilltui add` it again",
+                sanitize_line(&name),
+                &entry.commit[..12],
+                sanitize_line(entry.reference.as_deref().unwrap_or("the default branch")),
+                sanitize_line(url)
+            ),
+            Err(e) => format!("'{}': {e}", sanitize_line(&name)),
+        };
+        outcomes.push(Outcome {
+            name,
+            result: Err(why),
+        });
+    }
+    kept
+}
+
 /// What `sync` did: each locked skill's outcome, and the store's skills
 /// the lock does not name.
 #[derive(Clone, Debug)]
@@ -636,6 +672,10 @@ pub fn sync(
             .push((name.clone(), entry.clone()));
     }
     for ((url, commit), items) in todo {
+        let items = reached_pins(&url, items, &mut outcomes);
+        if items.is_empty() {
+            continue;
+        }
         // Edits were weighed above, against both locks.
         let group = Group {
             url: &url,
