@@ -412,7 +412,7 @@ fn sync_refuses_a_commit_its_ref_does_not_reach() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("the lock pins 'a' to commit"), "{err}");
     assert!(
-        err.contains("the default branch in https://github.com/o/r does not reach"),
+        err.contains("is no longer in https://github.com/o/r on the default branch"),
         "{err}"
     );
     assert!(!f.home.join("skills/a").exists());

@@ -591,11 +591,11 @@ fn reached_pins(
                 continue;
             }
             Ok(false) => format!(
-                "the lock pins '{}' to commit {}, which {} in {} does not reach (a deleted branch's, or a fork's): not installed; fix the entry or `skilltui add` it again",
+                "the lock pins '{}' to commit {}, which is no longer in {} on {} (history rewritten, or a deleted branch's or a fork's commit): not installed; `skilltui update` re-pins to the ref's tip",
                 sanitize_line(&name),
                 &entry.commit[..12],
+                sanitize_line(url),
                 sanitize_line(entry.reference.as_deref().unwrap_or("the default branch")),
-                sanitize_line(url)
             ),
             Err(e) => format!("'{}': {e}", sanitize_line(&name)),
         };
