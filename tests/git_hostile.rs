@@ -11,42 +11,42 @@ use std::process::{Command, Output};
 #[path = "common/git_repos.rs"]
 mod git_repos;
 
-struct Fixture {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
-    home: PathBuf,
-    scratch: PathBuf,
-}
+/// A scratch root: `home/` for skilltui, `scratch/` its TMPDIR (which
+/// must end empty), repositories under `work/` and `remotes/`.
+struct Fixture(tempfile::TempDir);
 
 fn write_skill(dir: &Path, name: &str, body: &str) {
-    fs::create_dir_all(dir).unwrap();
-    fs::write(
-        dir.join("SKILL.md"),
-        format!("---\nname: {name}\ndescription: The {name} skill\n---\n{body}"),
-    )
-    .unwrap();
+    let text = format!("---\nname: {name}\ndescription: The {name} skill\n---\n{body}");
+    fs::create_dir_all(dir)
+        .and_then(|_| fs::write(dir.join("SKILL.md"), text))
+        .unwrap();
 }
 
 impl Fixture {
     fn new() -> Fixture {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().to_path_buf();
-        let scratch = root.join("scratch");
-        fs::create_dir_all(&scratch).unwrap();
-        Fixture {
-            home: root.join("home"),
-            root,
-            scratch,
-            _tmp: tmp,
-        }
+        let f = Fixture(tempfile::tempdir().unwrap());
+        fs::create_dir_all(f.scratch()).unwrap();
+        f
+    }
+
+    fn root(&self) -> &Path {
+        self.0.path()
+    }
+
+    fn home(&self) -> PathBuf {
+        self.root().join("home")
+    }
+
+    fn scratch(&self) -> PathBuf {
+        self.root().join("scratch")
     }
 
     fn repo(&self, name: &str, build: impl FnOnce(&Path)) -> PathBuf {
-        git_repos::repo(&self.root, name, build)
+        git_repos::repo(self.root(), name, build)
     }
 
     fn command(&self, args: &[&str], env: &[(&str, &str)]) -> Command {
-        self.command_at(&self.home, args, env)
+        self.command_at(&self.home(), args, env)
     }
 
     fn command_at(&self, home: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
@@ -54,17 +54,17 @@ impl Fixture {
         cmd.arg("--home")
             .arg(home)
             .args(args)
-            .current_dir(&self.root)
+            .current_dir(self.root())
             .env_remove("CAO_HOME_DIR")
-            .env("HOME", &self.root)
-            .env("TMPDIR", &self.scratch)
-            .envs(git_repos::redirect_env(&self.root))
+            .env("HOME", self.root())
+            .env("TMPDIR", self.scratch())
+            .envs(git_repos::redirect_env(self.root()))
             .envs(env.iter().copied());
         cmd
     }
 
     fn run_with(&self, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
-        self.run_at(&self.home, args, env)
+        self.run_at(&self.home(), args, env)
     }
 
     fn run_at(&self, home: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
@@ -83,7 +83,7 @@ impl Fixture {
     }
 
     fn lock(&self) -> String {
-        fs::read_to_string(self.home.join("skilltui.lock")).unwrap_or_default()
+        fs::read_to_string(self.home().join("skilltui.lock")).unwrap_or_default()
     }
 }
 
@@ -114,7 +114,7 @@ fn token_env(root: &Path) -> Vec<(String, String)> {
 fn a_token_in_the_url_reaches_git_but_is_never_stored_or_printed() {
     let f = Fixture::new();
     f.repo("r", |w| write_skill(&w.join("skills/a"), "a", "A\n"));
-    let env = token_env(&f.root);
+    let env = token_env(f.root());
     let run = |args: &[&str]| {
         let out = f
             .command(args, &[])
@@ -131,7 +131,7 @@ fn a_token_in_the_url_reaches_git_but_is_never_stored_or_printed() {
     let (code, text) = run(&["add", "https://bob:TOKEN123@github.com/o/r", "--all"]);
     assert_eq!(code, Some(0), "{text}");
     assert!(!text.contains("TOKEN123"), "{text}");
-    assert!(f.home.join("skills/a/SKILL.md").is_file());
+    assert!(f.home().join("skills/a/SKILL.md").is_file());
     let lock = f.lock();
     assert!(
         lock.contains("source = \"https://github.com/o/r\""),
@@ -152,7 +152,7 @@ fn a_token_in_the_url_reaches_git_but_is_never_stored_or_printed() {
     assert!(!text.contains("TOKEN123"), "{text}");
     // A lock written by an older skilltui: `check` does not print its token.
     let old = lock.replace("https://github.com/", "https://bob:TOKEN123@github.com/");
-    fs::write(f.home.join("skilltui.lock"), old).unwrap();
+    fs::write(f.home().join("skilltui.lock"), old).unwrap();
     let (_, text) = run(&["check"]);
     assert!(
         text.contains("github.com/o/r") && !text.contains("TOKEN123"),
@@ -166,7 +166,7 @@ fn a_token_in_the_url_reaches_git_but_is_never_stored_or_printed() {
 /// its own (as a teammate's committed lock is).
 fn team_lock(f: &Fixture, repo: &str, body: &str) -> PathBuf {
     f.repo(repo, |w| write_skill(&w.join("a"), "a", body));
-    let theirs = f.root.join(format!("team-{repo}"));
+    let theirs = f.root().join(format!("team-{repo}"));
     let (code, out, err) = f.run_at(&theirs, &["add", &format!("o/{repo}")], &[]);
     assert_eq!(code, 0, "{out}{err}");
     theirs.join("skilltui.lock")
@@ -177,7 +177,7 @@ fn sync_never_repoints_a_skill_installed_here_from_elsewhere() {
     let f = Fixture::new();
     // `a` installed here from a folder, with the very bytes the lock pins
     // (a seeded skill's hash is the same for every user).
-    write_skill(&f.root.join("mine/a"), "a", "shared\n");
+    write_skill(&f.root().join("mine/a"), "a", "shared\n");
     f.ok(&["add", "./mine/a"]);
     let evil = team_lock(&f, "evil", "shared\n");
     let evil_arg = evil.to_str().unwrap();
@@ -190,7 +190,7 @@ fn sync_never_repoints_a_skill_installed_here_from_elsewhere() {
     );
     assert!(!f.lock().contains("evil"), "{}", f.lock());
     // From another repository: not replaced by the lock's either.
-    let other = f.root.join("home2");
+    let other = f.root().join("home2");
     let run2 = |args: &[&str]| f.run_at(&other, args, &[]);
     f.repo("good", |w| write_skill(&w.join("a"), "a", "good\n"));
     assert_eq!(run2(&["add", "o/good"]).0, 0);
@@ -272,8 +272,8 @@ fn gone(pid: i32) -> bool {
 /// An `ssh` for git that notes its pid and waits forever, as one to a
 /// host that never answers does.
 fn silent_ssh(f: &Fixture) -> (PathBuf, PathBuf) {
-    let script = f.root.join("fake-ssh");
-    let pidfile = f.root.join("ssh.pid");
+    let script = f.root().join("fake-ssh");
+    let pidfile = f.root().join("ssh.pid");
     fs::write(
         &script,
         format!(
@@ -312,8 +312,8 @@ fn a_silent_remote_times_out_naming_its_host_and_leaves_no_helper() {
         "version = 1\n\n[skills.a]\nsource = \"{url}\"\npath = \"\"\ncommit = \"{}\"\nhash = \"sha256:00\"\n",
         "a".repeat(40)
     );
-    fs::create_dir_all(&f.home).unwrap();
-    fs::write(f.home.join("skilltui.lock"), lock).unwrap();
+    fs::create_dir_all(&f.home()).unwrap();
+    fs::write(f.home().join("skilltui.lock"), lock).unwrap();
     let mut child = spawn(&f, &["check"], &quick);
     let (code, err) = wait_bounded(&mut child, 20).expect("check gave up on the silent remote");
     assert_eq!(code, 0, "{err}");
@@ -334,7 +334,7 @@ fn a_silent_remote_times_out_naming_its_host_and_leaves_no_helper() {
         .parse()
         .unwrap();
     assert!(gone(pid), "git's ssh {pid} outlived the timeout");
-    assert_eq!(fs::read_dir(&f.scratch).unwrap().count(), 0);
+    assert_eq!(fs::read_dir(&f.scratch()).unwrap().count(), 0);
 }
 
 #[test]
@@ -399,14 +399,14 @@ fn sync_refuses_a_commit_its_ref_does_not_reach() {
     write_skill(&work.join("a"), "a", "from a deleted branch\n");
     git_repos::commit(&work, "tmp");
     git_repos::git_in(&work, &["push", "-q", "origin", "tmp"]);
-    let theirs = f.root.join("team");
+    let theirs = f.root().join("team");
     let (code, out, err) = f.run_at(&theirs, &["add", "o/r@tmp"], &[]);
     assert_eq!(code, 0, "{out}{err}");
     git_repos::git_in(&work, &["push", "-q", "origin", "--delete", "tmp"]);
     let team_lock = theirs.join("skilltui.lock");
     let lock = fs::read_to_string(&team_lock).unwrap();
     // The same commit claimed for the default branch, which never had it.
-    let on_main = f.root.join("on-main.lock");
+    let on_main = f.root().join("on-main.lock");
     fs::write(&on_main, lock.replace("ref = \"tmp\"\n", "")).unwrap();
     let (code, _, err) = f.run_with(&["sync", "--lock", on_main.to_str().unwrap()], &[]);
     assert_eq!(code, 1, "{err}");
@@ -415,20 +415,20 @@ fn sync_refuses_a_commit_its_ref_does_not_reach() {
         err.contains("is no longer in https://github.com/o/r on the default branch"),
         "{err}"
     );
-    assert!(!f.home.join("skills/a").exists());
+    assert!(!f.home().join("skills/a").exists());
     // Its own ref gone: refused too, naming the entry.
     let (code, _, err) = f.run_with(&["sync", "--lock", team_lock.to_str().unwrap()], &[]);
     assert_eq!(code, 1, "{err}");
     assert!(err.starts_with("error: 'a': unknown ref 'tmp'"), "{err}");
-    assert!(!f.home.join("skills/a").exists());
+    assert!(!f.home().join("skills/a").exists());
     // A reachable pin installs.
     f.ok(&["add", "o/r"]);
     let (code, out, err) = f.run_at(
-        &f.root.join("fresh"),
+        &f.root().join("fresh"),
         &[
             "sync",
             "--lock",
-            f.home.join("skilltui.lock").to_str().unwrap(),
+            f.home().join("skilltui.lock").to_str().unwrap(),
         ],
         &[],
     );
