@@ -312,7 +312,7 @@ fn a_silent_remote_times_out_naming_its_host_and_leaves_no_helper() {
         "version = 1\n\n[skills.a]\nsource = \"{url}\"\npath = \"\"\ncommit = \"{}\"\nhash = \"sha256:00\"\n",
         "a".repeat(40)
     );
-    fs::create_dir_all(&f.home()).unwrap();
+    fs::create_dir_all(f.home()).unwrap();
     fs::write(f.home().join("skilltui.lock"), lock).unwrap();
     let mut child = spawn(&f, &["check"], &quick);
     let (code, err) = wait_bounded(&mut child, 20).expect("check gave up on the silent remote");
@@ -334,7 +334,7 @@ fn a_silent_remote_times_out_naming_its_host_and_leaves_no_helper() {
         .parse()
         .unwrap();
     assert!(gone(pid), "git's ssh {pid} outlived the timeout");
-    assert_eq!(fs::read_dir(&f.scratch()).unwrap().count(), 0);
+    assert_eq!(fs::read_dir(f.scratch()).unwrap().count(), 0);
 }
 
 #[test]
