@@ -88,7 +88,8 @@ pub enum Command {
         /// The lock file to follow (default: <home>/skilltui.lock)
         #[arg(long, value_name = "FILE")]
         lock: Option<PathBuf>,
-        /// Also replace skills changed locally
+        /// Also replace skills changed locally, or installed here from
+        /// another source or from none
         #[arg(long)]
         force: bool,
     },
@@ -456,6 +457,23 @@ fn files_only(c: Changes) -> Changes {
         .map(|f| changes::Changed { lines: None, ..f })
         .collect();
     Changes { changed, ..c }
+}
+
+/// Ctrl-C (or SIGTERM, SIGHUP) ends a command as it would, but first ends
+/// the gits it runs with their ssh and helpers: they run in a session of
+/// their own, out of the terminal's reach.
+pub fn end_git_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            git::kill_all();
+            let _ = signal_hook::low_level::emulate_default_handler(signal);
+            std::process::exit(128 + signal);
+        }
+    });
 }
 
 /// Shows git's progress on stderr when a person is watching it.

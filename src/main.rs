@@ -7,7 +7,10 @@ use skilltui::core::text::sanitize_line;
 fn main() -> ExitCode {
     let args = Cli::parse();
     let result = match &args.command {
-        Some(command) => cli::run(&args, command),
+        Some(command) => {
+            cli::end_git_on_signals();
+            cli::run(&args, command)
+        }
         None => skilltui::tui::run(
             args.theme.as_deref(),
             args.home.as_deref(),

@@ -287,6 +287,82 @@ fn fifos_where_files_belong_never_hang() {
     assert_eq!(snapshot(&home), before);
 }
 
+/// Runs skilltui with its heap (RLIMIT_DATA) capped at 512 MiB, so a read
+/// of a huge file aborts it instead of filling the machine's memory.
+fn skilltui_small_heap(home: &Path, args: &[&str]) -> (i32, String, String) {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_skilltui"));
+    cmd.arg("--home")
+        .arg(home)
+        .args(args)
+        .env_remove("CAO_HOME_DIR")
+        .env("SKILLTUI_CAO", home.with_file_name("cao-venv"));
+    // SAFETY: setrlimit is async-signal-safe and touches no memory of ours.
+    unsafe {
+        cmd.pre_exec(|| {
+            let cap = libc::rlimit {
+                rlim_cur: 512 << 20,
+                rlim_max: 512 << 20,
+            };
+            libc::setrlimit(libc::RLIMIT_DATA, &cap);
+            Ok(())
+        });
+    }
+    let out = cmd.output().expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `text`, then holes up to 2 GiB: no disk used, but a read takes it all.
+fn sparse(path: &Path, text: &str) {
+    fs::write(path, text).unwrap();
+    fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_len(2 << 30)
+        .unwrap();
+}
+
+#[test]
+fn huge_profiles_and_metadata_are_refused_by_size_not_read() {
+    let (_tmp, home) = setup();
+    sparse(
+        &home.join("agent-store/huge.md"),
+        "---\nname: huge\ndescription: d\n---\n",
+    );
+    let info = home.with_file_name("cao-venv/lib/python3.12/site-packages");
+    let metadata = fs::read_dir(&info)
+        .unwrap()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().ends_with(".dist-info"))
+        .expect("the stand-in CAO has a dist-info")
+        .path()
+        .join("METADATA");
+    sparse(
+        &metadata,
+        "Metadata-Version: 2.1\nName: x\nVersion: 7.7.7\n\n",
+    );
+    let (code, out, err) = skilltui_small_heap(&home, &["profile", "list"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let huge = out
+        .lines()
+        .find(|l| l.starts_with("huge"))
+        .unwrap_or_default();
+    assert!(
+        huge.contains("huge.md: is larger than the 16 MiB skilltui reads (it holds 2048 MiB)"),
+        "{out}"
+    );
+    assert!(out.lines().any(|l| l.starts_with("dev ")), "{out}");
+    let (code, out, err) = skilltui_small_heap(&home, &["doctor"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("7.7.7"), "{out}");
+    assert!(out.contains("CAO cannot load profile 'huge'"), "{out}");
+}
+
 /// Nested `<<: [*a, *a, ...]` merges: 4 * 8^8 entries if built.
 fn merge_bomb() -> String {
     let mut doc = "l0: &l0 {a: 1, b: 2, c: 3, d: 4}\n".to_string();

@@ -1060,6 +1060,38 @@ fn the_fetch_gauge_shows_the_phase_and_percent() {
 }
 
 #[test]
+fn u_makes_the_diff_on_its_worker_not_on_the_ui_thread() {
+    let mut f = fixture();
+    let source = team_repo("upd-worker");
+    open_source(&mut f.app, &source);
+    press(&mut f.app, " ");
+    key(&mut f.app, KeyCode::Enter);
+    let work = git_root().join("work/upd-worker");
+    write_skill(&work.join("skills"), "alpha", "\"Alpha, moved upstream\"");
+    git_repos::commit(&work, "second");
+    git_repos::push(&work);
+    f.app.reload();
+    select_folder(&mut f.app, "alpha");
+    press(&mut f.app, "u");
+    // The worker's last report carries the changes, made before the UI
+    // thread sees it (Ctrl-C is never held up by a diff).
+    let diffs = loop {
+        match f.app.jobs.next(std::time::Duration::from_secs(60)) {
+            Some(skilltui::tui::jobs::Report::Opened(_, result, diffs)) => {
+                assert!(result.is_ok());
+                break diffs;
+            }
+            Some(_) => continue,
+            None => panic!("the update's fetch never ended"),
+        }
+    };
+    let names: Vec<&str> = diffs.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["alpha"]);
+    let changed: Vec<&str> = diffs[0].1.changed.iter().map(|c| c.path.as_str()).collect();
+    assert_eq!(changed, ["SKILL.md"]);
+}
+
+#[test]
 fn big_u_marks_outdated_and_modified_skills_and_u_updates_with_the_diff() {
     let mut f = fixture();
     let source = team_repo("upd");

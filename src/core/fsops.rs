@@ -9,9 +9,25 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-/// Prefix of the staging folders skilltui makes inside the store. They hold
-/// the skill one level down, so CAO never takes them for a skill.
-pub const STAGING_PREFIX: &str = ".skilltui-";
+/// Prefix of the staging folders skilltui makes inside the store (and of
+/// its temporary files beside a profile). They hold the skill one level
+/// down, so CAO never takes them for a skill; the `..` is what no skill
+/// name may hold (CAO refuses it, as `store::check_name` does), so a
+/// scratch name can never be a user's skill.
+pub const STAGING_PREFIX: &str = ".skilltui..";
+
+/// Random characters `tempfile` puts after the prefix (its default).
+const SCRATCH_RANDOM_LEN: usize = 6;
+
+/// True only for a name skilltui's scratch takes: the prefix, then
+/// exactly the random part `tempfile` adds.
+fn is_scratch_name(name: &std::ffi::OsStr) -> bool {
+    name.to_str()
+        .and_then(|n| n.strip_prefix(STAGING_PREFIX))
+        .is_some_and(|r| {
+            r.len() == SCRATCH_RANDOM_LEN && r.bytes().all(|b| b.is_ascii_alphanumeric())
+        })
+}
 
 /// Files CAO itself leaves out when it copies a skill.
 const NEVER_COPIED: &[&str] = &[".cao-projection.json"];
@@ -69,6 +85,34 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::new();
     open_regular(path)?.0.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Reads `path` whole, as [`read_regular`], but refuses a file larger
+/// than `max` bytes without reading it: a gigabyte where a small text is
+/// expected must cost no memory. The error says the size and the limit.
+pub fn read_capped(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let (file, meta) = open_regular(path)?;
+    let too_large = || {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "is larger than the {} MiB skilltui reads (it holds {} MiB): shorten or replace it",
+                max >> 20,
+                meta.len().div_ceil(1 << 20)
+            ),
+        )
+    };
+    if meta.len() > max {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // A file that grows while it is read stops at the limit too.
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(too_large());
+    }
     Ok(bytes)
 }
 
@@ -499,8 +543,8 @@ pub fn remove(dest: &Path, store: &Path) -> Result<(), String> {
 }
 
 /// Deletes, on a thread of its own, the staging folders and temporary files
-/// a crashed run left in `dir` (older than ten minutes, so a concurrent
-/// run's work is never touched): gigabytes of leftovers must not hold up
+/// a crashed run left in `dir` (named as only they can be, and older than
+/// ten minutes, so a concurrent run's work is never touched): gigabytes of leftovers must not hold up
 /// the command. What an exiting process leaves undone, the next run does.
 pub fn clean_stale_staging(dir: &Path) -> Option<std::thread::JoinHandle<()>> {
     let dir = dir.to_path_buf();
@@ -516,10 +560,9 @@ fn remove_stale(dir: &Path) {
     };
     let cutoff = SystemTime::now() - Duration::from_secs(600);
     for entry in entries.flatten() {
-        let ours = entry
-            .file_name()
-            .to_string_lossy()
-            .starts_with(STAGING_PREFIX);
+        // Not a name check by prefix alone: a user's `.skilltui-notes`
+        // skill, however old, is theirs.
+        let ours = is_scratch_name(&entry.file_name());
         // Not followed: a link is removed, never what it points to.
         let Ok(meta) = entry.metadata() else { continue };
         if !ours || meta.modified().map_or(true, |t| t >= cutoff) {
@@ -683,18 +726,29 @@ mod tests {
     fn crash_leftovers_are_cleaned_off_the_callers_thread() {
         let tmp = tempfile::tempdir().unwrap();
         let d = tmp.path();
-        let stale_dir = d.join(".skilltui-stale");
+        let stale_dir = d.join(".skilltui..stale1");
+        assert!(is_scratch_name(stale_dir.file_name().unwrap()));
+        let staged = stage_empty(d, "x").unwrap();
+        assert!(is_scratch_name(staged.dir.path().file_name().unwrap()));
+        drop(staged);
         fs::create_dir_all(stale_dir.join("x/y")).unwrap();
         fs::write(stale_dir.join("x/y/f"), "f").unwrap();
         for (name, secs) in [
-            (".skilltui-old.md", 3600),
-            (".skilltui-new.md", 0),
+            (".skilltui..old1md", 3600),
+            (".skilltui..new1md", 0),
             ("mine.md", 3600),
+            // Users' own, however old: not a name skilltui's scratch takes.
+            (".skilltui-notes.md", 3600),
+            (".skilltui..notes.md", 3600),
         ] {
             fs::write(d.join(name), "t").unwrap();
             age(&d.join(name), secs);
         }
         age(&stale_dir, 3600);
+        let skill = d.join(".skilltui-mine");
+        fs::create_dir_all(&skill).unwrap();
+        fs::write(skill.join("SKILL.md"), "---\nname: .skilltui-mine\n---\n").unwrap();
+        age(&skill, 3600);
         let cleaner = clean_stale_staging(d).unwrap();
         assert_ne!(cleaner.thread().id(), std::thread::current().id());
         cleaner.join().unwrap();
@@ -703,13 +757,25 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         left.sort();
-        assert_eq!(left, [".skilltui-new.md", "mine.md"]);
+        assert_eq!(
+            left,
+            [
+                ".skilltui-mine",
+                ".skilltui-notes.md",
+                ".skilltui..new1md",
+                ".skilltui..notes.md",
+                "mine.md"
+            ]
+        );
     }
 
     #[test]
     fn a_profile_write_clears_old_temp_files_beside_it() {
         let tmp = tempfile::tempdir().unwrap();
-        let (leftover, profile) = (tmp.path().join(".skilltui-k1"), tmp.path().join("p.md"));
+        let (leftover, profile) = (
+            tmp.path().join(".skilltui..k1k1k1"),
+            tmp.path().join("p.md"),
+        );
         fs::write(&leftover, "half a profile").unwrap();
         age(&leftover, 3600);
         fs::write(&profile, "old").unwrap();

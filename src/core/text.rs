@@ -78,6 +78,48 @@ fn sanitize_with(s: &str, keep_newlines: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` with the credentials of every URL in it taken out, so a token
+/// typed into a SOURCE is never stored or shown: an `http(s)://` URL loses
+/// its whole user part (a token is often the user name), any other loses a
+/// password (`ssh://git@host` keeps the `git` ssh needs). A `@` after a `/`
+/// (`owner/repo@ref`) is not a user part.
+pub fn strip_credentials(text: &str) -> Cow<'_, str> {
+    if !text.contains('@') {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('@') {
+        let head = &rest[..at];
+        // Where the user part would begin: after `://`, else after the
+        // last space or quote (a bare `user:pass@host:path`).
+        let start = head
+            .rfind("://")
+            .map(|i| i + 3)
+            .into_iter()
+            .chain(head.rfind([' ', '\'', '"', '(', '<']).map(|i| i + 1))
+            .max()
+            .unwrap_or(0);
+        let user = &head[start..];
+        let scheme = &head[..start];
+        let web = scheme.ends_with("http://") || scheme.ends_with("https://");
+        let is_user_part = !user.is_empty() && !user.contains(['/', '@']);
+        if is_user_part && (web || user.contains(':')) {
+            out.push_str(scheme);
+            if !web && let Some((name, _)) = user.split_once(':') {
+                out.push_str(name);
+                out.push('@');
+            }
+        } else {
+            out.push_str(head);
+            out.push('@');
+        }
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,5 +151,28 @@ mod tests {
     fn python_whitespace_includes_separators() {
         assert_eq!(py_strip("\u{1c} x \u{a0}\u{3000}"), "x");
         assert!(!py_isspace('\u{feff}'));
+    }
+
+    #[test]
+    fn credentials_leave_urls_but_ssh_users_and_refs_stay() {
+        let cases = [
+            ("https://u:TOK@host/o/r", "https://host/o/r"),
+            ("https://TOK@host/o/r@v1", "https://host/o/r@v1"),
+            (
+                "ssh://git@host:22/o/r.git@v2",
+                "ssh://git@host:22/o/r.git@v2",
+            ),
+            ("ssh://git:pw@host/o/r", "ssh://git@host/o/r"),
+            ("git@github.com:o/r.git", "git@github.com:o/r.git"),
+            ("u:pw@host:o/r", "u@host:o/r"),
+            ("o/r@main", "o/r@main"),
+            (
+                "fatal: 'https://u:TOK@h/r' not found",
+                "fatal: 'https://h/r' not found",
+            ),
+        ];
+        for (text, shown) in cases {
+            assert_eq!(strip_credentials(text), shown, "{text}");
+        }
     }
 }

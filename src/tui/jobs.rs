@@ -7,15 +7,21 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use crate::core::sources::changes::Changes;
 use crate::core::sources::git::{Cancel, Progress};
 use crate::core::sources::remote::{CheckRow, Opened};
 use crate::tui::events::AppEvent;
 
+/// Skill name and the changes replacing it makes.
+pub type Diffs = Vec<(String, Changes)>;
+
 /// What a job reports; `id` tells a job from a later one of the same kind.
 pub enum Report {
     Progress(u64, Progress),
-    /// The end of a job: a source opened for picking.
-    Opened(u64, Result<Opened, String>),
+    /// The end of a job: a source opened for picking, with the changes
+    /// replacing each installed skill would make when the job is an update
+    /// (a diff can take a while: it is made here, not on the UI thread).
+    Opened(u64, Result<Opened, String>, Box<Diffs>),
     /// The end of a job: every locked skill's state.
     Checked(Result<Vec<CheckRow>, String>),
 }

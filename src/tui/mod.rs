@@ -177,6 +177,8 @@ fn spawn_signals(tx: Sender<AppEvent>) {
     std::thread::spawn(move || {
         let mut asked = false;
         for signal in signals.forever() {
+            // Leaving either way: git's ssh and helpers must not outlive us.
+            crate::core::sources::git::kill_all();
             if asked {
                 // A second signal while the loop is busy: leave at once.
                 restore_terminal();

@@ -11,13 +11,13 @@ use crate::core::sources::source::{Found, StoreState};
 use crate::tui::app::App;
 use crate::tui::dialogs::pick::Batch;
 use crate::tui::dialogs::{Confirm, Dialog, Fetch, Pending, Pick};
-use crate::tui::jobs::Report;
+use crate::tui::jobs::{Diffs, Report};
 use crate::tui::model::Status;
 
 impl App {
     /// Opens SOURCE on a worker, showing its progress until it is done.
     pub(crate) fn open_source(&mut self, source: String) {
-        let label = source.clone();
+        let label = crate::core::text::strip_credentials(&source).into_owned();
         self.open_in_background(&label, false, move |home, progress, cancel| {
             remote::open(home, &source, false, progress, Some(cancel))
         });
@@ -39,7 +39,11 @@ impl App {
             .spawn_stoppable(cancel.clone(), move |id, report| {
                 let mut progress = |p| report.send(Report::Progress(id, p));
                 let opened = open(&home, &mut progress, &stop);
-                report.send(Report::Opened(id, opened));
+                let diffs = match (&opened, update) {
+                    (Ok(o), true) => diffs_of(&home, o),
+                    _ => Vec::new(),
+                };
+                report.send(Report::Opened(id, opened, Box::new(diffs)));
             });
         let mut fetch = Fetch::new(id, label, cancel);
         fetch.update = update;
@@ -78,13 +82,13 @@ impl App {
             }
             // Not the open dialog's: it was cancelled, and dropping the
             // result removes its checkout.
-            Report::Opened(id, _) if fetching.as_deref().is_none_or(|f| f.id != id) => {}
-            Report::Opened(_, result) => {
+            Report::Opened(id, ..) if fetching.as_deref().is_none_or(|f| f.id != id) => {}
+            Report::Opened(_, result, diffs) => {
                 let update = fetching.as_deref().is_some_and(|f| f.update);
                 self.dialog = None;
                 match result {
                     Err(e) => self.say(Status::error(e)),
-                    Ok(o) if update => self.install_picks(Box::new(Pick::new(o))),
+                    Ok(o) if update => self.install_picks_diffed(Box::new(Pick::new(o)), *diffs),
                     Ok(o) if o.found.is_empty() => self.say(Status::error(format!(
                         "no skills in {}: a skill is a folder holding a SKILL.md",
                         o.label
@@ -167,6 +171,11 @@ impl App {
 
     /// Enter in the pick dialog: each picked clash is asked about first.
     pub(crate) fn install_picks(&mut self, pick: Box<Pick>) {
+        self.install_picks_diffed(pick, Vec::new());
+    }
+
+    /// [`App::install_picks`] with the changes a worker already made.
+    fn install_picks_diffed(&mut self, pick: Box<Pick>, diffs: Diffs) {
         let ask = pick
             .picks()
             .iter()
@@ -178,6 +187,7 @@ impl App {
             ask,
             replace: Vec::new(),
             kept: Vec::new(),
+            diffs,
         });
         self.next_clash();
     }
@@ -207,8 +217,13 @@ impl App {
             return self.next_clash();
         };
         let dest = self.data.home.skills_dir().join(&name);
+        let made = batch.diffs.iter().position(|(n, _)| *n == name);
+        let changes = match made {
+            Some(i) => batch.diffs.swap_remove(i).1,
+            None => changes::between(&dest, &found.checked.path),
+        };
         let pending = Pending::ReplaceFound {
-            changes: changes::between(&dest, &found.checked.path),
+            changes,
             edited: remote::edited_locally(&self.data.home, &name),
             source: batch.pick.opened.label.clone(),
             name,
@@ -267,6 +282,19 @@ impl App {
         self.batch = Some(b);
         self.next_clash();
     }
+}
+
+/// The changes replacing each clashing skill of `opened` would make.
+fn diffs_of(home: &Home, opened: &remote::Opened) -> Diffs {
+    opened
+        .found
+        .iter()
+        .filter(|f| f.state == StoreState::Different)
+        .map(|f| {
+            let dest = home.skills_dir().join(f.name());
+            (f.name(), changes::between(&dest, &f.checked.path))
+        })
+        .collect()
 }
 
 /// What installing one pick did, for the status line.

@@ -163,8 +163,8 @@ impl Search {
             return Ok(found);
         }
         for (venv, how) in self.tool_venvs() {
-            if let Some(package) = package_in_venv(&venv) {
-                return Ok(install(package, how));
+            if let Some(found) = self.in_tool_venv(&venv, how) {
+                return Ok(found);
             }
         }
         Err("no CAO was found (no `cao` on PATH, none in the uv tool or pipx homes)".into())
@@ -181,6 +181,21 @@ impl Search {
         }
         let found = install(package_of_executable(&exe)?, How::Path(exe));
         self.remember(key, &found);
+        Some(found)
+    }
+
+    /// CAO in a uv tool or pipx venv, cached as the PATH lookup is: keyed
+    /// by the venv's `cao` script, which an install or upgrade rewrites.
+    fn in_tool_venv(&self, venv: &Path, how: How) -> Option<Install> {
+        let exe = venv.join("bin/cao");
+        let key = exe.is_file().then(|| cache_key(&exe));
+        if let Some(hit) = key.as_ref().and_then(|k| self.cached(k)) {
+            return Some(install_cached(hit, how));
+        }
+        let found = install(package_in_venv(venv)?, how);
+        if let Some(key) = key {
+            self.remember(key, &found);
+        }
         Some(found)
     }
 
@@ -377,10 +392,9 @@ fn version_of(package: &Path) -> Option<String> {
         n.strip_prefix(&prefix)?.strip_suffix(".dist-info")
     });
     let info = infos.pop()?;
-    // A FIFO in a broken install must not hang the start-up.
-    let metadata = crate::core::fsops::read_regular(&site.join(&info).join("METADATA"))
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .unwrap_or_default();
+    // A FIFO in a broken install must not hang the start-up, nor a huge
+    // file fill the memory: the headers come first and are short.
+    let metadata = read_head(&site.join(&info).join("METADATA"), MAX_METADATA_BYTES);
     metadata
         .lines()
         .take_while(|l| !l.is_empty())
@@ -390,6 +404,19 @@ fn version_of(package: &Path) -> Option<String> {
             let v = info.strip_prefix(&prefix)?.strip_suffix(".dist-info")?;
             Some(v.to_string())
         })
+}
+
+/// The most of a dist-info METADATA read for its `Version:` header.
+const MAX_METADATA_BYTES: u64 = 1 << 20;
+
+/// The first `max` bytes of a regular file, as text ("" when unreadable).
+fn read_head(path: &Path, max: u64) -> String {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    if let Ok((file, _)) = crate::core::fsops::open_regular(path) {
+        let _ = file.take(max).read_to_end(&mut bytes);
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// Sorts `names` oldest first by the PEP 440 version `version` finds in
@@ -501,6 +528,27 @@ mod tests {
             .unwrap();
         script.set_modified(later).unwrap();
         assert_eq!(s.find().unwrap().version.as_deref(), Some("9.2"));
+    }
+
+    #[test]
+    fn a_uv_tool_lookup_is_cached_like_the_path_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let venv = fake_venv(tmp.path(), "#!/gone/bin/python");
+        let tools = tmp.path().join("uv-tools");
+        fs::create_dir_all(&tools).unwrap();
+        fs::rename(&venv, tools.join("cli-agent-orchestrator")).unwrap();
+        let s = Search {
+            cache: Some(tmp.path().join("cache/cao.json")),
+            uv_tool_dir: Some(tools),
+            ..search(tmp.path(), None)
+        };
+        let first = s.find().unwrap();
+        assert_eq!(first.how, How::UvTool);
+        let info = first
+            .package
+            .with_file_name("cli_agent_orchestrator-9.1.dist-info");
+        fs::write(info.join("METADATA"), "Version: 9.2\n").unwrap();
+        assert_eq!(s.find().unwrap(), first);
     }
 
     #[test]

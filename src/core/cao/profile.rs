@@ -291,6 +291,10 @@ pub fn read_env(home: &Home) -> Env {
 }
 
 /// `load_agent_profile(name)`.
+/// The most of a profile skilltui reads: far more than any prompt, and a
+/// gigabyte file must not take gigabytes (CAO itself would read it all).
+pub const MAX_PROFILE_BYTES: u64 = 16 << 20;
+
 pub fn load(home: &Home, name: &str) -> Result<Profile, String> {
     load_parsed(home, name, &read_env(home)).map(|(p, _)| p)
 }
@@ -303,7 +307,7 @@ pub fn load_parsed(home: &Home, name: &str, env: &Env) -> Result<(Profile, Parse
         // Built in: read from the user's CAO as CAO reads it (with `.env`
         // substitution), never written: it belongs to CAO's package.
         let file = built_in_path(home, name).unwrap_or_default();
-        let raw = crate::core::fsops::read_regular(&file)
+        let raw = crate::core::fsops::read_capped(&file, MAX_PROFILE_BYTES)
             .ok()
             .and_then(|b| String::from_utf8(b).ok())
             .ok_or_else(|| {
@@ -323,7 +327,7 @@ pub fn load_parsed(home: &Home, name: &str, env: &Env) -> Result<(Profile, Parse
         };
         return Ok((profile, parsed));
     };
-    let raw = crate::core::fsops::read_regular(&path)
+    let raw = crate::core::fsops::read_capped(&path, MAX_PROFILE_BYTES)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let raw = String::from_utf8(raw).map_err(|e| {
         format!(

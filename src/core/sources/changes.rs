@@ -3,15 +3,22 @@
 //! `update` show the same thing.
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
-use similar::{ChangeTag, TextDiff};
+use similar::{ChangeTag, DiffOp, TextDiff};
 
 use crate::core::fsops::{self, FolderDiff};
 
 /// Lines of context around each change in a line diff.
 const CONTEXT: usize = 2;
 /// Text files larger than this show as "changed" without their lines.
-const MAX_DIFF_BYTES: usize = 256 * 1024;
+const MAX_DIFF_BYTES: u64 = 256 * 1024;
+/// The time all the line diffs of one replacement may take: past it, the
+/// diff is coarser (whole blocks replaced), then skipped. A file whose
+/// every line changed would otherwise take a quadratic minute.
+const DIFF_BUDGET: Duration = Duration::from_millis(300);
+/// The most lines one file's diff shows; a summary line says the rest.
+const MAX_LINES: usize = 400;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineKind {
@@ -79,8 +86,14 @@ impl Changes {
     }
 }
 
-/// The changes from the folder `old` (installed) to `new` (incoming).
+/// The changes from the folder `old` (installed) to `new` (incoming),
+/// within [`DIFF_BUDGET`].
 pub fn between(old: &Path, new: &Path) -> Changes {
+    between_until(old, new, Instant::now() + DIFF_BUDGET)
+}
+
+/// [`between`], the line diffs bounded by `deadline`.
+pub fn between_until(old: &Path, new: &Path, deadline: Instant) -> Changes {
     let FolderDiff {
         added,
         removed,
@@ -91,7 +104,7 @@ pub fn between(old: &Path, new: &Path) -> Changes {
         .map(|path| {
             let lines = text_of(&old.join(&path))
                 .zip(text_of(&new.join(&path)))
-                .map(|(a, b)| line_diff(&a, &b));
+                .map(|(a, b)| line_diff_until(&a, &b, deadline));
             Changed { path, lines }
         })
         .collect();
@@ -103,38 +116,72 @@ pub fn between(old: &Path, new: &Path) -> Changes {
 }
 
 fn text_of(path: &Path) -> Option<String> {
-    let bytes = fsops::read_regular(path).ok()?;
-    if bytes.len() > MAX_DIFF_BYTES || bytes.contains(&0) {
+    // Refused by its size before it is read.
+    let bytes = fsops::read_capped(path, MAX_DIFF_BYTES).ok()?;
+    if bytes.contains(&0) {
         return None;
     }
     String::from_utf8(bytes).ok()
 }
 
 /// The changed lines of two texts with a little context, hunks separated
-/// by a `Skip` line.
+/// by a `Skip` line, within [`DIFF_BUDGET`].
 pub fn line_diff(old: &str, new: &str) -> Vec<Line> {
-    let diff = TextDiff::from_lines(old, new);
+    line_diff_until(old, new, Instant::now() + DIFF_BUDGET)
+}
+
+fn summary(text: String) -> Line {
+    Line {
+        kind: LineKind::Skip,
+        text,
+    }
+}
+
+/// [`line_diff`] by `deadline`: past it, none; at [`MAX_LINES`], a
+/// summary line for the rest.
+fn line_diff_until(old: &str, new: &str, deadline: Instant) -> Vec<Line> {
+    if Instant::now() >= deadline {
+        return vec![summary(
+            "… lines not compared: the other files' diffs took the time".into(),
+        )];
+    }
+    let diff = TextDiff::configure()
+        .deadline(deadline)
+        .diff_lines(old, new);
+    let groups = diff.grouped_ops(CONTEXT);
+    let total: usize = groups.iter().flatten().map(changed_lines).sum();
+    let mut shown = 0;
     let mut out = Vec::new();
-    for (i, group) in diff.grouped_ops(CONTEXT).iter().enumerate() {
+    for (i, group) in groups.iter().enumerate() {
         if i > 0 {
-            out.push(Line {
-                kind: LineKind::Skip,
-                text: String::new(),
-            });
+            out.push(summary(String::new()));
         }
-        for op in group {
-            for change in diff.iter_changes(op) {
-                let kind = match change.tag() {
-                    ChangeTag::Equal => LineKind::Context,
-                    ChangeTag::Insert => LineKind::Added,
-                    ChangeTag::Delete => LineKind::Removed,
-                };
-                let text = change.value().trim_end_matches(['\n', '\r']).to_string();
-                out.push(Line { kind, text });
+        for change in group.iter().flat_map(|op| diff.iter_changes(op)) {
+            if out.len() >= MAX_LINES {
+                let rest = total - shown;
+                out.push(summary(format!("… {rest} more changed lines not shown")));
+                return out;
             }
+            let kind = match change.tag() {
+                ChangeTag::Equal => LineKind::Context,
+                ChangeTag::Insert => LineKind::Added,
+                ChangeTag::Delete => LineKind::Removed,
+            };
+            shown += usize::from(kind != LineKind::Context);
+            let text = change.value().trim_end_matches(['\n', '\r']).to_string();
+            out.push(Line { kind, text });
         }
     }
     out
+}
+
+/// Lines an operation removes or adds.
+fn changed_lines(op: &DiffOp) -> usize {
+    let (tag, old, new) = op.as_tag_tuple();
+    match tag {
+        similar::DiffTag::Equal => 0,
+        _ => old.len() + new.len(),
+    }
 }
 
 #[cfg(test)]
@@ -179,5 +226,25 @@ mod tests {
         let new = old.replace("a1\n", "one\n").replace("a18\n", "eighteen\n");
         let lines = line_diff(&old, &new);
         assert_eq!(lines.iter().filter(|l| l.kind == LineKind::Skip).count(), 1);
+    }
+
+    /// 250 KB where every line changes: the diff stays bounded and says
+    /// how much it left out.
+    #[test]
+    fn a_file_whose_every_line_changed_is_summed_up() {
+        let old: String = (0..10_000).map(|i| format!("old line {i:>14}\n")).collect();
+        let new: String = (0..10_000).map(|i| format!("new line {i:>14}\n")).collect();
+        let lines = line_diff(&old, &new);
+        assert_eq!(lines.len(), MAX_LINES + 1);
+        let last = lines.last().unwrap();
+        assert_eq!(last.kind, LineKind::Skip);
+        assert_eq!(
+            last.text,
+            format!("… {} more changed lines not shown", 20_000 - MAX_LINES)
+        );
+        // Past the deadline no diff is made at all.
+        let late = line_diff_until(&old, &new, Instant::now());
+        assert_eq!(late.len(), 1);
+        assert!(late[0].text.contains("not compared"), "{late:?}");
     }
 }

@@ -10,9 +10,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crate::core::text::sanitize_line;
+use crate::core::text::{sanitize_line, strip_credentials};
 
 /// One step of a fetch, parsed from `git --progress` (e.g. "Receiving
 /// objects", 45).
@@ -108,18 +108,10 @@ fn spawn_error(e: std::io::Error) -> String {
     }
 }
 
-/// Runs git to completion; the error is git's last `fatal:`/`error:` line.
+/// Runs git to completion and returns its stdout; the error is git's
+/// last `fatal:`/`error:` line.
 fn run(args: &[&str], cwd: Option<&Path>) -> Result<String, String> {
-    let mut cmd = base_command();
-    cmd.args(args);
-    if let Some(dir) = cwd {
-        cmd.current_dir(dir);
-    }
-    let out = cmd.output().map_err(spawn_error)?;
-    if out.status.success() {
-        return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
-    }
-    Err(first_error(&String::from_utf8_lossy(&out.stderr)))
+    watch(args, cwd, &mut |_| {}, None)
 }
 
 /// The line of git's stderr that says what went wrong: the first error
@@ -139,7 +131,7 @@ fn first_error(stderr: &str) -> String {
                 .any(|p| l.starts_with(p))
         })
         .or(lines.last())
-        .map(|l| sanitize_line(l).into_owned())
+        .map(|l| sanitize_line(&strip_credentials(l)).into_owned())
         .unwrap_or_else(|| "git failed without saying why".into())
 }
 
@@ -184,7 +176,7 @@ fn pick_ref(listing: &str, pattern: &str) -> Option<String> {
 }
 
 fn unknown_ref(url: &str, reference: Option<&str>) -> String {
-    let url = sanitize_line(url);
+    let url = sanitize_line(&strip_credentials(url)).into_owned();
     let Some(r) = reference else {
         return format!(
             "{url} has no default branch (is it empty?): name a branch, tag or commit with @REF"
@@ -204,7 +196,13 @@ fn unknown_ref(url: &str, reference: Option<&str>) -> String {
 
 /// Turns git's own failure line into one line that says what to do.
 fn explain(url: &str, reference: Option<&str>, git_line: &str) -> String {
-    let url_shown = sanitize_line(url);
+    let url_shown = sanitize_line(&strip_credentials(url)).into_owned();
+    if let Some(secs) = git_line.strip_prefix(TIMED_OUT) {
+        return format!(
+            "{} did not answer for{secs} ({url_shown}): check the address and the network, or allow longer with SKILLTUI_GIT_TIMEOUT=SECONDS",
+            sanitize_line(&host_of(url))
+        );
+    }
     let lower = git_line.to_ascii_lowercase();
     if lower.contains("could not resolve host")
         || lower.contains("could not connect")
@@ -456,6 +454,39 @@ pub fn trees_at(
     Ok((commit, trees))
 }
 
+/// Whether `commit` is in the history of `reference` (`None`: HEAD) on the
+/// remote. A server may hand out any commit it holds (a deleted branch's,
+/// a fork's through its parent's URL), so a pin is trusted only when its
+/// ref reaches it: checked with a fetch of commits alone (no trees, no
+/// blobs) into a scratch repository.
+pub fn reachable(url: &str, reference: Option<&str>, commit: &str) -> Result<bool, String> {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("{STAGING_PREFIX}{}-", std::process::id()))
+        .tempdir_in(std::env::temp_dir())
+        .map_err(|e| format!("cannot create a staging folder for git: {e}"))?;
+    let repo = dir.path();
+    run(&["init", "-q", "--bare"], Some(repo))?;
+    let wanted = reference.unwrap_or("HEAD");
+    let fetch = [
+        "fetch",
+        "--filter=tree:0",
+        "--no-tags",
+        "--no-recurse-submodules",
+        "--",
+        url,
+        wanted,
+    ];
+    run(&fetch, Some(repo)).map_err(|e| explain(url, reference, &e))?;
+    let object = format!("{commit}^{{commit}}");
+    let present = run(&["cat-file", "-e", &object], Some(repo)).is_ok();
+    Ok(present
+        && run(
+            &["merge-base", "--is-ancestor", commit, "FETCH_HEAD"],
+            Some(repo),
+        )
+        .is_ok())
+}
+
 /// Staging folders are named `skilltui-git-PID-…` after the process that
 /// owns them.
 const STAGING_PREFIX: &str = "skilltui-git-";
@@ -493,6 +524,24 @@ fn process_exists(_pid: i32) -> bool {
     true
 }
 
+/// The host a URL names (credentials left out), or the URL itself for a
+/// local path.
+fn host_of(url: &str) -> String {
+    let clean = strip_credentials(url);
+    let rest = match clean.split_once("://") {
+        Some(("file", _)) => return clean.into_owned(),
+        Some((_, rest)) => rest,
+        None => &clean,
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or(rest);
+    let host = authority.rsplit('@').next().unwrap_or(authority);
+    // `host:port`, or scp-like `host:path`; a bracketed IPv6 keeps its own.
+    match host.strip_prefix('[') {
+        Some(v6) => format!("[{}]", v6.split(']').next().unwrap_or(v6)),
+        None => host.split(':').next().unwrap_or(host).to_string(),
+    }
+}
+
 /// The last segment of a repository URL without `.git`, as a folder name.
 fn repo_name(url: &str) -> String {
     let last = url
@@ -517,59 +566,182 @@ fn run_with_progress(
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&Cancel>,
 ) -> Result<(), String> {
-    let mut child = base_command()
-        .args(args)
-        .current_dir(cwd)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(spawn_error)?;
-    let (tx, rx) = mpsc::channel::<String>();
-    let mut stderr = child.stderr.take().ok_or("git has no stderr")?;
-    let reader = std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        let mut pending = String::new();
-        while let Ok(n) = stderr.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            pending.push_str(&String::from_utf8_lossy(&buf[..n]));
-            while let Some(i) = pending.find(['\r', '\n']) {
-                let line: String = pending.drain(..=i).collect();
-                let _ = tx.send(line.trim_end().to_string());
-            }
-        }
-        if !pending.is_empty() {
-            let _ = tx.send(pending);
-        }
+    watch(args, Some(cwd), progress, cancel).map(drop)
+}
+
+/// What git's output threads report.
+enum Heard {
+    /// A line of stderr (a progress step, or part of the error log).
+    Line(String),
+    /// Some bytes of stdout: git is working.
+    Output,
+}
+
+/// Default of `SKILLTUI_GIT_TIMEOUT`: seconds git may go without a word
+/// before it is given up on.
+const DEFAULT_TIMEOUT_SECS: u64 = 60;
+/// The start of the error a silent remote gives, recognised by [`explain`].
+const TIMED_OUT: &str = "no answer for";
+/// More stdout than any ls-remote or rev-parse of ours needs.
+const MAX_STDOUT: usize = 16 << 20;
+
+/// `SKILLTUI_GIT_TIMEOUT` (whole seconds, more than 0), else the default.
+fn timeout() -> Duration {
+    let secs = std::env::var("SKILLTUI_GIT_TIMEOUT")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|s| *s > 0)
+        .unwrap_or(DEFAULT_TIMEOUT_SECS);
+    Duration::from_secs(secs)
+}
+
+/// Runs git and returns its stdout. Any output counts as progress; after
+/// [`timeout`] without any, or when `cancel` is set, git's whole process
+/// group (remote helpers, ssh) is killed.
+fn watch(
+    args: &[&str],
+    cwd: Option<&Path>,
+    progress: &mut dyn FnMut(Progress),
+    cancel: Option<&Cancel>,
+) -> Result<String, String> {
+    let mut cmd = base_command();
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+    if let Some(dir) = cwd {
+        cmd.current_dir(dir);
+    }
+    let mut child = cmd.spawn().map_err(spawn_error)?;
+    let _running = Running::register(&child);
+    let (tx, rx) = mpsc::channel::<Heard>();
+    let stderr = child.stderr.take().ok_or("git has no stderr")?;
+    let stdout = child.stdout.take().ok_or("git has no stdout")?;
+    let err_reader = std::thread::spawn({
+        let tx = tx.clone();
+        move || read_lines(stderr, &tx)
     });
+    let out_reader = std::thread::spawn(move || read_capped(stdout, &tx));
+    let limit = timeout();
+    let mut heard_at = Instant::now();
     let mut log = String::new();
-    loop {
+    let stopped = loop {
         if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            kill_group(&mut child);
-            let _ = reader.join();
-            return Err("cancelled: nothing was installed".into());
+            break Some("cancelled: nothing was installed".to_string());
+        }
+        if heard_at.elapsed() >= limit {
+            break Some(format!("{TIMED_OUT} {} s", limit.as_secs()));
         }
         match rx.recv_timeout(Duration::from_millis(50)) {
-            Ok(line) => match parse_progress(&line) {
-                Some(p) => progress(p),
-                None => {
-                    log.push_str(&line);
-                    log.push('\n');
+            Ok(heard) => {
+                heard_at = Instant::now();
+                if let Heard::Line(line) = heard {
+                    match parse_progress(&line) {
+                        Some(p) => progress(p),
+                        None => {
+                            log.push_str(&line);
+                            log.push('\n');
+                        }
+                    }
                 }
-            },
+            }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break None,
         }
+    };
+    if let Some(why) = stopped {
+        kill_group(&mut child);
+        let _ = (err_reader.join(), out_reader.join());
+        return Err(why);
     }
-    let _ = reader.join();
+    let _ = err_reader.join();
+    let out = out_reader.join().unwrap_or_default();
     let status = child
         .wait()
         .map_err(|e| format!("git did not finish: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(first_error(&log))
+    match (status.success(), out) {
+        (true, Some(out)) => Ok(String::from_utf8_lossy(&out).into_owned()),
+        (true, None) => Err("git's answer is too large to be a repository's".into()),
+        (false, _) => Err(first_error(&log)),
+    }
+}
+
+fn read_lines(mut from: impl Read, tx: &mpsc::Sender<Heard>) {
+    let mut buf = [0u8; 4096];
+    let mut pending = String::new();
+    while let Ok(n) = from.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        pending.push_str(&String::from_utf8_lossy(&buf[..n]));
+        while let Some(i) = pending.find(['\r', '\n']) {
+            let line: String = pending.drain(..=i).collect();
+            let _ = tx.send(Heard::Line(line.trim_end().to_string()));
+        }
+        // A line that never ends is not kept whole.
+        if pending.len() > 64 * 1024 {
+            let _ = tx.send(Heard::Line(std::mem::take(&mut pending)));
+        }
+    }
+    if !pending.is_empty() {
+        let _ = tx.send(Heard::Line(pending));
+    }
+}
+
+/// All of `from`, or `None` past [`MAX_STDOUT`] (read on to the end so git
+/// is not blocked on a full pipe).
+fn read_capped(mut from: impl Read, tx: &mpsc::Sender<Heard>) -> Option<Vec<u8>> {
+    let mut out = Some(Vec::new());
+    let mut buf = [0u8; 16 * 1024];
+    while let Ok(n) = from.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        let _ = tx.send(Heard::Output);
+        if let Some(o) = out.as_mut() {
+            o.extend_from_slice(&buf[..n]);
+            if o.len() > MAX_STDOUT {
+                out = None;
+            }
+        }
+    }
+    out
+}
+
+/// The process groups of the gits running now, so a signal that ends
+/// skilltui can end them and their helpers first: the kernel's
+/// parent-death signal reaches git alone, not the ssh it started.
+static RUNNING: std::sync::Mutex<Vec<i32>> = std::sync::Mutex::new(Vec::new());
+
+/// Registered while a git runs.
+struct Running(i32);
+
+impl Running {
+    fn register(child: &Child) -> Running {
+        let pid = i32::try_from(child.id()).unwrap_or(0);
+        if let Ok(mut all) = RUNNING.lock() {
+            all.push(pid);
+        }
+        Running(pid)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Ok(mut all) = RUNNING.lock() {
+            all.retain(|p| *p != self.0);
+        }
+    }
+}
+
+/// Kills every running git with its helpers (ssh, remote-https, credential
+/// helpers): for a signal handler about to end skilltui.
+pub fn kill_all() {
+    let Ok(all) = RUNNING.lock() else { return };
+    for pid in all.iter().filter(|p| **p > 0) {
+        #[cfg(unix)]
+        // SAFETY: each registered git leads its own session (setsid), so
+        // -pid is that git and its helpers and nothing else.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
     }
 }
 
@@ -668,6 +840,20 @@ mod tests {
         assert_eq!(repo_name("file:///srv/x.git/"), "x");
         assert_eq!(repo_name("https://host/.."), "repo");
         assert_eq!(repo_name("git@host:"), "repo");
+    }
+
+    #[test]
+    fn a_timeout_names_the_host_alone() {
+        assert_eq!(host_of("https://u:T@h.example:8443/o/r"), "h.example");
+        assert_eq!(host_of("git@github.com:o/r.git"), "github.com");
+        assert_eq!(host_of("ssh://git@[::1]:22/r"), "[::1]");
+        let e = explain(
+            "https://u:T@h.example/o/r",
+            None,
+            &format!("{TIMED_OUT} 5 s"),
+        );
+        assert!(e.starts_with("h.example did not answer for 5 s"), "{e}");
+        assert!(!e.contains(":T@"), "{e}");
     }
 
     #[test]

@@ -58,9 +58,15 @@ pub struct Lock {
     read_skills: BTreeMap<String, Entry>,
 }
 
+/// A lock of 10,000 skills is about 2 MiB; a teammate's huge one must not
+/// take the memory.
+const MAX_LOCK_BYTES: u64 = 16 << 20;
+
 /// How often a write re-reads the file after losing a race with another
-/// writer before it gives up.
-const WRITE_TRIES: usize = 5;
+/// writer before it gives up. Each lost race is another writer's won one,
+/// so N writers at once need at most N tries: this bounds a pathological
+/// case (a file rewritten nonstop), not a busy team.
+const WRITE_TRIES: usize = 1000;
 
 pub fn default_path(home: &Home) -> PathBuf {
     home.root.join(FILE_NAME)
@@ -69,7 +75,7 @@ pub fn default_path(home: &Home) -> PathBuf {
 impl Lock {
     /// Reads `path`; a missing file is an empty lock.
     pub fn read(path: &Path) -> Result<Lock, String> {
-        let bytes = match fsops::read_regular(path) {
+        let bytes = match fsops::read_capped(path, MAX_LOCK_BYTES) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
@@ -88,8 +94,7 @@ impl Lock {
     /// entries it wrote are kept and only the ones changed here replace
     /// theirs: the store already holds what both installed.
     pub fn write(&mut self) -> Result<(), String> {
-        let mut lost_race = String::new();
-        for _ in 0..WRITE_TRIES {
+        for attempt in 0..WRITE_TRIES {
             let now = Lock::read(&self.path)?;
             let skills = self.changes_over(now.skills);
             let text = render(&skills);
@@ -99,8 +104,8 @@ impl Lock {
             if !unchanged {
                 match fsops::atomic_write(&self.path, text.as_bytes(), Some(&now.read_bytes)) {
                     Ok(()) => {}
-                    Err(e @ WriteError::ChangedOnDisk(_)) => {
-                        lost_race = e.to_string();
+                    Err(WriteError::ChangedOnDisk(_)) => {
+                        back_off(attempt);
                         continue;
                     }
                     Err(e) => return Err(e.into()),
@@ -115,7 +120,10 @@ impl Lock {
             self.skills = skills;
             return Ok(());
         }
-        Err(lost_race)
+        Err(format!(
+            "{} kept changing while skilltui wrote it ({WRITE_TRIES} tries)",
+            self.path.display()
+        ))
     }
 
     /// `theirs` with every entry this process added, replaced or removed
@@ -135,6 +143,18 @@ impl Lock {
         }
         theirs
     }
+}
+
+/// A short wait, different for each process and growing a little with the
+/// tries, so writers that keep colliding fall out of step.
+fn back_off(attempt: usize) {
+    let jitter = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| {
+            d.subsec_nanos() as u64 ^ u64::from(std::process::id())
+        });
+    let micros = 200 + jitter % 2000 + 100 * attempt.min(50) as u64;
+    std::thread::sleep(std::time::Duration::from_micros(micros));
 }
 
 fn parse(bytes: &[u8]) -> Result<BTreeMap<String, Entry>, String> {
@@ -159,7 +179,10 @@ fn parse(bytes: &[u8]) -> Result<BTreeMap<String, Entry>, String> {
             file.version
         ));
     }
-    for (name, e) in &file.skills {
+    let mut skills = file.skills;
+    for (name, e) in skills.iter_mut() {
+        // A lock is committed: an old one's token goes at its next write.
+        e.source = crate::core::text::strip_credentials(&e.source).into_owned();
         check_entry(name, e).map_err(|why| {
             format!(
                 "skill '{}': {why}: fix the entry",
@@ -167,7 +190,7 @@ fn parse(bytes: &[u8]) -> Result<BTreeMap<String, Entry>, String> {
             )
         })?;
     }
-    Ok(file.skills)
+    Ok(skills)
 }
 
 /// A lock may come from a teammate: its names and paths must stay inside

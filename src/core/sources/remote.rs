@@ -15,7 +15,7 @@ use crate::core::sources::changes::{self, Changes};
 use crate::core::sources::git::{self, Cancel, Checkout, FetchSpec, Progress};
 use crate::core::sources::lock::{self, Entry, Lock};
 use crate::core::sources::source::{self, Found, Source, StoreState};
-use crate::core::text::sanitize_line;
+use crate::core::text::{sanitize_line, strip_credentials};
 
 /// Where an opened git source came from.
 #[derive(Clone, Debug)]
@@ -46,7 +46,7 @@ pub fn open(
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&Cancel>,
 ) -> Result<Opened, String> {
-    let label = sanitize_line(text).into_owned();
+    let label = sanitize_line(&strip_credentials(text)).into_owned();
     let mut rules = source::Rules {
         from_git: false,
         allow_large,
@@ -72,7 +72,7 @@ pub fn open(
         }
         Source::Git(g) => {
             let spec = FetchSpec {
-                url: &g.url,
+                url: g.fetch_url(),
                 reference: g.reference.as_deref(),
                 sub: &g.sub,
             };
@@ -174,8 +174,19 @@ pub fn install(
             }
         }
     }
-    lock.write()?;
+    let names: Vec<&str> = done.iter().map(|i| i.name.as_str()).collect();
+    lock.write().map_err(|e| unpinned(&names, &e))?;
     Ok(done)
+}
+
+/// The error of a lock write that failed after skills were installed: the
+/// store has them, the lock does not say so.
+fn unpinned(names: &[&str], why: &str) -> String {
+    let names: Vec<_> = names.iter().map(|n| sanitize_line(n)).collect();
+    format!(
+        "installed {}, but the lock was not written: {why}: run the command again to pin them",
+        names.join(", ")
+    )
 }
 
 fn join_path(a: &str, b: &str) -> String {
@@ -426,8 +437,17 @@ pub fn update(
         };
         apply_group(home, &mut lock, &group, progress, &mut out);
     }
-    lock.write()?;
+    lock.write()
+        .map_err(|e| unpinned(&installed_names(&out), &e))?;
     Ok(out)
+}
+
+fn installed_names(outcomes: &[Outcome]) -> Vec<&str> {
+    outcomes
+        .iter()
+        .filter(|o| matches!(o.result, Ok(Done::Installed { .. })))
+        .map(|o| o.name.as_str())
+        .collect()
 }
 
 /// Locked skills fetched together from one repository at one ref.
@@ -587,6 +607,71 @@ pub fn open_locked(
     })
 }
 
+/// Why `sync` must not take `name` over from what installed it here, or
+/// `None`: a skill in the store that the home's lock does not pin (added
+/// from a folder, or seeded: a hash every user shares proves nothing), or
+/// pins to another repository or path, stays where it came from. A team
+/// lock must not re-point it to a source its user never chose.
+fn claimed_here(home: &Home, pins: &Lock, name: &str, entry: &Entry) -> Option<String> {
+    let dest = home.skills_dir().join(name);
+    fs::symlink_metadata(&dest).ok()?;
+    let from = match pins.skills.get(name) {
+        Some(p) if p.source == entry.source && p.path == entry.path => return None,
+        Some(p) => format!("from {}", located(p)),
+        None => "not from git".to_string(),
+    };
+    Some(format!(
+        "'{}' is installed here {from}, and the lock names {}: kept; `skilltui sync --force` takes the lock's",
+        sanitize_line(name),
+        located(entry)
+    ))
+}
+
+/// `URL` or `URL` + ` at PATH`, for a message.
+fn located(e: &Entry) -> String {
+    let url = sanitize_line(&e.source);
+    match e.path.as_str() {
+        "" => url.into_owned(),
+        p => format!("{url} at {}", sanitize_line(p)),
+    }
+}
+
+/// The items whose pinned commit their ref reaches upstream (one
+/// commits-only fetch per ref); each other one gets an outcome naming it.
+fn reached_pins(
+    url: &str,
+    items: Vec<(String, Entry)>,
+    outcomes: &mut Vec<Outcome>,
+) -> Vec<(String, Entry)> {
+    let mut asked: BTreeMap<Option<String>, Result<bool, String>> = BTreeMap::new();
+    let mut kept = Vec::new();
+    for (name, entry) in items {
+        let verdict = asked
+            .entry(entry.reference.clone())
+            .or_insert_with(|| git::reachable(url, entry.reference.as_deref(), &entry.commit))
+            .clone();
+        let why = match verdict {
+            Ok(true) => {
+                kept.push((name, entry));
+                continue;
+            }
+            Ok(false) => format!(
+                "the lock pins '{}' to commit {}, which is no longer in {} on {} (history rewritten, or a deleted branch's or a fork's commit): not installed; `skilltui update` re-pins to the ref's tip",
+                sanitize_line(&name),
+                &entry.commit[..12],
+                sanitize_line(url),
+                sanitize_line(entry.reference.as_deref().unwrap_or("the default branch")),
+            ),
+            Err(e) => format!("'{}': {e}", sanitize_line(&name)),
+        };
+        outcomes.push(Outcome {
+            name,
+            result: Err(why),
+        });
+    }
+    kept
+}
+
 /// What `sync` did: each locked skill's outcome, and the store's skills
 /// the lock does not name.
 #[derive(Clone, Debug)]
@@ -597,7 +682,8 @@ pub struct Synced {
 
 /// `sync`: makes the store match `lock_file` (default: the home's lock),
 /// each skill at its pinned commit. A skill whose content differs from
-/// both that lock and the home's lock (edited here) is kept unless `force`.
+/// both that lock and the home's lock (edited here), or that is installed
+/// here from another source or from none, is kept unless `force`.
 pub fn sync(
     home: &Home,
     lock_file: Option<&Path>,
@@ -618,6 +704,13 @@ pub fn sync(
     let mut todo: Groups = BTreeMap::new();
     for (name, entry) in &wanted.skills {
         let dest = home.skills_dir().join(name);
+        if !force && let Some(why) = claimed_here(home, &pins, name, entry) {
+            outcomes.push(Outcome {
+                name: name.clone(),
+                result: Err(why),
+            });
+            continue;
+        }
         let here = lock::content_hash(&dest).ok();
         if here.as_deref() == Some(entry.hash.as_str()) {
             pins.skills.insert(name.clone(), entry.clone());
@@ -644,6 +737,10 @@ pub fn sync(
             .push((name.clone(), entry.clone()));
     }
     for ((url, commit), items) in todo {
+        let items = reached_pins(&url, items, &mut outcomes);
+        if items.is_empty() {
+            continue;
+        }
         // Edits were weighed above, against both locks.
         let group = Group {
             url: &url,
@@ -653,7 +750,8 @@ pub fn sync(
         };
         apply_group(home, &mut pins, &group, progress, &mut outcomes);
     }
-    pins.write()?;
+    pins.write()
+        .map_err(|e| unpinned(&installed_names(&outcomes), &e))?;
     let unlocked = store::list(home, false)
         .valid()
         .filter(|e| e.source_dir == home.skills_dir())

@@ -8,6 +8,7 @@ use crate::core::cao::skill::{self, Checked};
 use crate::core::cao::store::{self, Home, expand_user};
 use crate::core::fsops;
 use crate::core::text::sanitize_line;
+use crate::core::text::strip_credentials;
 
 /// A parsed SOURCE.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,9 +22,21 @@ pub enum Source {
 /// folder inside it to look in (`""`: the root).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GitSource {
+    /// The URL without credentials: what is stored and shown.
     pub url: String,
     pub reference: Option<String>,
     pub sub: String,
+    /// The URL as typed, credentials included, when it had any: given to
+    /// git for this run only (a lock's entries have none, and the user's
+    /// credential helpers answer for them).
+    pub typed_url: Option<String>,
+}
+
+impl GitSource {
+    /// The URL git fetches from.
+    pub fn fetch_url(&self) -> &str {
+        self.typed_url.as_deref().unwrap_or(&self.url)
+    }
 }
 
 const URL_SCHEMES: &[&str] = &["https://", "http://", "ssh://", "git://", "file://"];
@@ -31,6 +44,10 @@ const URL_SCHEMES: &[&str] = &["https://", "http://", "ssh://", "git://", "file:
 /// Parses SOURCE. An existing path, or one written as a path (`/`, `./`,
 /// `../`, `~`), is local; then URLs; then GitHub's `owner/repo` shorthand.
 pub fn parse(text: &str, user_home: &Path) -> Result<Source, String> {
+    parse_typed(text, user_home).map_err(|e| strip_credentials(&e).into_owned())
+}
+
+fn parse_typed(text: &str, user_home: &Path) -> Result<Source, String> {
     let text = text.trim();
     if text.is_empty() {
         return Err("the source is empty: give a folder, owner/repo or a git URL".into());
@@ -40,7 +57,7 @@ pub fn parse(text: &str, user_home: &Path) -> Result<Source, String> {
     if path_like || fs::symlink_metadata(&as_path).is_ok() {
         return Ok(Source::Local(as_path));
     }
-    let git = if let Some(scheme) = URL_SCHEMES.iter().find(|s| text.starts_with(*s)) {
+    let mut git = if let Some(scheme) = URL_SCHEMES.iter().find(|s| text.starts_with(*s)) {
         parse_url(text, scheme)?
     } else if let Some((user_host, path)) = scp_like(text) {
         let (path, reference) = split_ref(path);
@@ -48,11 +65,16 @@ pub fn parse(text: &str, user_home: &Path) -> Result<Source, String> {
             url: format!("{user_host}:{path}"),
             reference,
             sub: String::new(),
+            typed_url: None,
         }
     } else {
         parse_shorthand(text)?
     };
     check_git_parts(&git.url, git.reference.as_deref(), &git.sub)?;
+    let clean = strip_credentials(&git.url).into_owned();
+    if clean != git.url {
+        git.typed_url = Some(std::mem::replace(&mut git.url, clean));
+    }
     Ok(Source::Git(git))
 }
 
@@ -145,6 +167,7 @@ fn parse_url(text: &str, scheme: &str) -> Result<GitSource, String> {
                 .join("/")
                 .trim_matches('/')
                 .to_string(),
+            typed_url: None,
         });
     }
     let (path, reference) = split_ref(path);
@@ -153,6 +176,7 @@ fn parse_url(text: &str, scheme: &str) -> Result<GitSource, String> {
         url: format!("{base}/{}", path.trim_end_matches('/')),
         reference,
         sub: String::new(),
+        typed_url: None,
     })
 }
 
@@ -180,6 +204,7 @@ fn parse_shorthand(text: &str) -> Result<GitSource, String> {
         url: format!("https://github.com/{}/{}", parts[0], parts[1]),
         reference,
         sub: parts[2..].join("/"),
+        typed_url: None,
     })
 }
 
@@ -489,6 +514,7 @@ mod tests {
             url: url.into(),
             reference: reference.map(String::from),
             sub: sub.into(),
+            typed_url: None,
         })
     }
 
@@ -541,6 +567,20 @@ mod tests {
             p("https://example.com/o/r.git"),
             git("https://example.com/o/r.git", None, "")
         );
+    }
+
+    #[test]
+    fn credentials_are_kept_for_git_only() {
+        let Source::Git(g) = p("https://u:TOK@github.com/o/r@v1") else {
+            panic!("a git source");
+        };
+        assert_eq!(
+            (g.url.as_str(), g.reference.as_deref()),
+            ("https://github.com/o/r", Some("v1"))
+        );
+        assert_eq!(g.fetch_url(), "https://u:TOK@github.com/o/r");
+        let e = parse("https://u:TOK@github.com/o/r/tree/", Path::new("/x")).unwrap_err();
+        assert!(!e.contains("TOK"), "{e}");
     }
 
     #[test]

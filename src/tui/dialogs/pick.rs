@@ -27,6 +27,8 @@ pub(crate) struct Batch {
     pub(crate) replace: Vec<String>,
     /// Clashing names the user kept.
     pub(crate) kept: Vec<String>,
+    /// Changes a worker already worked out, by name.
+    pub(crate) diffs: crate::tui::jobs::Diffs,
 }
 
 /// Rows of skills shown at once, screen allowing (also a page's move).
