@@ -97,6 +97,8 @@ pub struct Agent {
     /// The body, stripped (`system_prompt`).
     pub body: String,
     pub skills: Option<Vec<String>>,
+    /// Why CAO reads no frontmatter although the file seems to have one.
+    pub unread: Option<String>,
 }
 
 impl Agent {
@@ -148,6 +150,7 @@ pub fn load(home: &Home, lookup: &str) -> Result<Agent, String> {
         prompt: text("prompt"),
         native_agent: text("native_agent"),
         resources,
+        unread: p.unread_frontmatter(),
         body: p.body,
         skills: p.skills,
     })
