@@ -1659,7 +1659,9 @@ def make_delivery_home(root, seed, idx):
         names.append("gamma")
     if settings:
         write(home / "settings.json", json.dumps(settings))
-    providers = [None, "Claude_Code", "bogus", "''"] + list(PROVIDERS_254)
+    # the providers with agent files come up more often, so more of them get installed
+    providers = [None, "Claude_Code", "bogus", "''"] + list(PROVIDERS_254) + ["copilot_cli"] * 4 + [
+        "kiro_cli", "opencode_cli"]
     profiles = []
     for i in range(rng.randint(4, 8)):
         stem = "agent%d" % i
@@ -1749,6 +1751,20 @@ def dlv_case(stem, explicit):
     return out
 
 
+def cao_install_cli(spec, stem, provider):
+    """`cao install STEM --provider P` in a fresh process configured by the environment only."""
+    env = dict(os.environ, CAO_HOME_DIR=spec["home"], HOME=spec["fake_home"], PYTHONUTF8="1")
+    home = Path(spec["home"])
+    before = set(os.listdir(home))
+    proc = subprocess.run(
+        [sys.executable, "-c", "import sys; from cli_agent_orchestrator.cli.main import cli; sys.argv[0] = 'cao'; cli()",
+         "install", stem, "--provider", provider], env=env, capture_output=True, text=True)
+    for extra in sorted(set(os.listdir(home)) - before - {"agent-context", "locks"}):
+        shutil.rmtree(home / extra)  # importing CAO made logs/, fifos/, db/
+    # a failed install still exits 0 (it prints `Error: ...`)
+    return proc.returncode == 0 and "agent:" in proc.stdout
+
+
 def dlv_answers(spec, rng):
     """Install with CAO, change the store, then ask CAO every case and let it refresh Copilot."""
     import frontmatter  # noqa: F401
@@ -1762,6 +1778,9 @@ def dlv_answers(spec, rng):
         # sometimes for Kiro (without recording the provider, so it stays a fallback case)
         prov = prof["provider"]
         if prov in ("copilot_cli", "kiro_cli", "opencode_cli") and chance(rng, 0.85):
+            if spec["id"] < "d003":  # the first homes through the `cao install` command itself
+                installs.append([prof["stem"], prov, cao_install_cli(spec, prof["stem"], prov)])
+                continue
             r = install_agent(prof["stem"], prov)
             installs.append([prof["stem"], prov, bool(r.success)])
         elif prov in (None, "bogus") and chance(rng, 0.4):
