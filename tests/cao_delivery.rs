@@ -20,8 +20,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Value, json};
+use skilltui::core::cao::store;
 use skilltui::core::cao::store::Home;
-use skilltui::core::delivery::{copilot, model};
+use skilltui::core::delivery::{checks, copilot, model};
 
 fn oracle(root: &Path, seed: &str, count: usize) -> Option<Value> {
     if std::env::var("SKILLTUI_SKIP_PARITY").as_deref() == Ok("1") {
@@ -129,12 +130,31 @@ fn delivery_matches_cao_on_generated_homes() {
     );
     assert!(files > 0 && cases > 0, "the generator made no cases");
     check_cli(homes.iter().take(3), &mut diffs);
+    check_doctor_on_kiro_and_opencode(homes, &mut diffs);
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }
 
 /// skilltui's refresh of the stale files equals CAO's, byte for byte, and
 /// it counts the same files as CAO-managed.
 fn check_refresh(h: &Value, home: &Home, diffs: &mut Vec<String>) -> usize {
+    let dir = copilot::agents_dir(home);
+    let after = h["copilot_after"].as_object().unwrap();
+    // Before: doctor names exactly the files CAO's refresh changes.
+    let listing = store::list(home, false);
+    let problems = checks::problems(home, &listing);
+    for (name, text) in after {
+        let path = dir.join(name);
+        let stale = std::fs::read_to_string(&path).unwrap_or_default() != text.as_str().unwrap();
+        let named = problems
+            .iter()
+            .any(|p| p.starts_with(&format!("Copilot agent {} is stale", path.display())));
+        if stale != named {
+            diffs.push(format!(
+                "{} doctor on {name}: stale {stale}, named {named}",
+                h["id"]
+            ));
+        }
+    }
     let done = copilot::refresh(home);
     let managed: Vec<String> = done
         .managed
@@ -153,8 +173,6 @@ fn check_refresh(h: &Value, home: &Home, diffs: &mut Vec<String>) -> usize {
             h["id"], done.stopped
         ));
     }
-    let dir = copilot::agents_dir(home);
-    let after = h["copilot_after"].as_object().unwrap();
     for (name, text) in after {
         let ours = std::fs::read_to_string(dir.join(name)).unwrap_or_default();
         if ours != text.as_str().unwrap() {
@@ -233,4 +251,116 @@ fn an_unknown_provider_is_a_usage_error_listing_caos() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("kiro_cli, claude_code, codex"), "{err}");
     }
+}
+
+/// Every Kiro JSON and OpenCode link CAO made is fine (nothing named);
+/// once changed behind CAO's back, each is named.
+fn check_doctor_on_kiro_and_opencode(homes: &[Value], diffs: &mut Vec<String>) {
+    let mut changed = 0;
+    for h in homes {
+        let home = Home::at(
+            PathBuf::from(h["home"].as_str().unwrap()),
+            PathBuf::from(h["fake_home"].as_str().unwrap()),
+        );
+        let listing = store::list(&home, false);
+        // A profile for OpenCode that was never installed has no link yet:
+        // doctor rightly says so.
+        let installed_opencode = h["installs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i[1] == "opencode_cli" && i[2] == true);
+        let mut before = checks::problems(&home, &listing);
+        before.retain(|p| installed_opencode || !p.starts_with("OpenCode's skills link"));
+        if !before.is_empty() {
+            diffs.push(format!(
+                "{} doctor after CAO's installs: {before:?}",
+                h["id"]
+            ));
+        }
+        let kiro = home.user_home.join(".kiro/agents");
+        let mut want = Vec::new();
+        for entry in std::fs::read_dir(&kiro).into_iter().flatten().flatten() {
+            let mut json: Value =
+                serde_json::from_slice(&std::fs::read(entry.path()).unwrap()).unwrap();
+            json["resources"].as_array_mut().unwrap().reverse();
+            std::fs::write(entry.path(), serde_json::to_string_pretty(&json).unwrap()).unwrap();
+            want.push(format!(
+                "Kiro agent {} has resources",
+                entry.path().display()
+            ));
+        }
+        let link = model::opencode_link(&home);
+        if std::fs::symlink_metadata(&link).is_ok() {
+            std::fs::remove_file(&link).unwrap();
+            want.push(format!("OpenCode's skills link {} missing", link.display()));
+        }
+        let after = checks::problems(&home, &listing);
+        for w in &want {
+            changed += 1;
+            if !after.iter().any(|p| p.starts_with(w.as_str())) {
+                diffs.push(format!("{} doctor does not say `{w}`: {after:?}", h["id"]));
+            }
+        }
+    }
+    assert!(changed > 0, "no Kiro or OpenCode install to change");
+}
+
+/// A Copilot file CAO installed follows every change skilltui makes (add,
+/// profile enable, remove, init); a file CAO did not install is left alone.
+#[test]
+fn store_changes_keep_copilot_fresh_and_leave_other_files_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (root, user) = (tmp.path().join("home"), tmp.path().join("user"));
+    let skill = |dir: &Path, name: &str| {
+        std::fs::create_dir_all(dir.join(name)).unwrap();
+        let text = format!("---\nname: {name}\ndescription: The {name} skill\n---\nBody\n");
+        std::fs::write(dir.join(name).join("SKILL.md"), text).unwrap();
+    };
+    skill(&root.join("skills"), "alpha");
+    std::fs::create_dir_all(root.join("agent-store")).unwrap();
+    std::fs::create_dir_all(root.join("agent-context")).unwrap();
+    let profile = "---\nname: cop\ndescription: Copilot\nprovider: copilot_cli\nskills: []\n---\nYou are cop.\n";
+    std::fs::write(root.join("agent-store/cop.md"), profile).unwrap();
+    std::fs::write(root.join("agent-context/cop.md"), profile).unwrap();
+    let home = Home::at(root.clone(), user.clone());
+    let a = skilltui::core::delivery::agent::load(&home, "cop").unwrap();
+    let file = copilot::file_for(&home, "cop");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let listing = store::list(&home, false);
+    std::fs::write(&file, copilot::installed_text(&listing, &a).unwrap()).unwrap();
+    let foreign = file.with_file_name("mine.agent.md");
+    let foreign_text = "---\nname: mine\n---\n\nHand-made.";
+    std::fs::write(&foreign, foreign_text).unwrap();
+
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_skilltui"))
+            .args(args)
+            .arg("--home")
+            .arg(&root)
+            .env("HOME", &user)
+            .env_remove("CAO_AGENTS_DIR")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read_to_string(&file).unwrap()
+    };
+    let src = tmp.path().join("src");
+    skill(&src, "beta");
+    let text = run(&["add", src.join("beta").to_str().unwrap()]);
+    assert!(text.ends_with("- **beta**: The beta skill"), "{text}");
+    let text = run(&["profile", "enable", "cop", "beta"]);
+    assert!(
+        text.contains("- **alpha**") && text.contains("- **beta**"),
+        "{text}"
+    );
+    let text = run(&["remove", "alpha"]);
+    assert!(!text.contains("**alpha**"), "{text}");
+    let d = model::for_profile(&home, "cop", None).unwrap();
+    assert_eq!(d.installed.unwrap().stale, Some(false));
+    assert_eq!(std::fs::read_to_string(&foreign).unwrap(), foreign_text);
 }

@@ -7,9 +7,11 @@
 //! Uses `text`, `fsops`, `parse/` and `cao/` (profiles, the store, the
 //! catalog); never `sources/` or anything above. In order: `pyyaml` (the
 //! metadata text PyYAML writes), `agent` (providers and the profile fields
-//! delivery reads), `copilot` (baked files and their refresh), `model`.
+//! delivery reads), `copilot` (baked files and their refresh), `model`,
+//! `checks` (what `doctor` reports).
 
 pub mod agent;
+pub mod checks;
 pub mod copilot;
 pub mod model;
 pub mod pyyaml;
