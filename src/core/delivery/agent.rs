@@ -132,28 +132,32 @@ impl Agent {
 /// Loads the profile as CAO's `load_agent_profile` does.
 pub fn load(home: &Home, lookup: &str) -> Result<Agent, String> {
     let (p, parsed) = profile::load_parsed(home, lookup, &profile::read_env(home))?;
-    let meta = parsed.frontmatter.metadata().cloned();
-    let text = |key: &str| meta.as_ref().and_then(|m| m.get(key)).and_then(string);
+    Ok(from_parsed(&p, &parsed))
+}
+
+/// The fields of a profile already loaded (the TUI loads each once).
+pub fn from_parsed(p: &profile::Profile, parsed: &profile::Parsed) -> Agent {
+    let meta = parsed.frontmatter.metadata();
+    let text = |key: &str| meta.and_then(|m| m.get(key)).and_then(string);
     let resources = meta
-        .as_ref()
         .and_then(|m| m.get("resources"))
         .map(|n| match &n.value {
             Value::Seq(items) => items.iter().filter_map(string).collect(),
             _ => Vec::new(),
         })
         .unwrap_or_default();
-    Ok(Agent {
-        lookup: lookup.to_string(),
-        name: text("name").unwrap_or_else(|| lookup.to_string()),
+    Agent {
+        lookup: p.name.clone(),
+        name: text("name").unwrap_or_else(|| p.name.clone()),
         description: text("description").unwrap_or_default(),
         provider: text("provider"),
         prompt: text("prompt"),
         native_agent: text("native_agent"),
         resources,
         unread: p.unread_frontmatter(),
-        body: p.body,
-        skills: p.skills,
-    })
+        body: p.body.clone(),
+        skills: p.skills.clone(),
+    }
 }
 
 /// A str field as pydantic takes it (bytes decoded); null and absent are

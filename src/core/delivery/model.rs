@@ -119,20 +119,35 @@ pub fn compute(
         installed: None,
         why: String::new(),
     };
-    match provider {
-        "claude_code" if a.native().is_some() => {
-            d.why = format!(
-                "no skills: native_agent '{}' makes CAO run `claude --agent`, which drops the catalog",
-                a.native().unwrap_or_default()
-            );
+    match kind_of(provider, a) {
+        Kind::Prompt => runtime(listing, a, &mut d),
+        Kind::Baked => baked(home, listing, a, &mut d),
+        Kind::SkillResource => kiro(home, listing, a, &mut d),
+        Kind::Symlink => opencode(home, a, &mut d),
+        Kind::None => {
+            d.why = match a.native().filter(|_| provider == "claude_code") {
+                Some(native) => format!(
+                    "no skills: native_agent '{native}' makes CAO run `claude --agent`, which drops the catalog"
+                ),
+                None => {
+                    format!("no skills: CAO hands {provider} no catalog and no skill resources")
+                }
+            }
         }
-        p if RUNTIME_PROMPT.contains(&p) => runtime(listing, a, &mut d),
-        "copilot_cli" => baked(home, listing, a, &mut d),
-        "kiro_cli" => kiro(home, listing, a, &mut d),
-        "opencode_cli" => opencode(home, a, &mut d),
-        p => d.why = format!("no skills: CAO hands {p} no catalog and no skill resources"),
     }
     Ok(d)
+}
+
+/// How `provider` hands this profile's agent its skills.
+pub fn kind_of(provider: &str, a: &Agent) -> Kind {
+    match provider {
+        "claude_code" if a.native().is_some() => Kind::None,
+        p if RUNTIME_PROMPT.contains(&p) => Kind::Prompt,
+        "copilot_cli" => Kind::Baked,
+        "kiro_cli" => Kind::SkillResource,
+        "opencode_cli" => Kind::Symlink,
+        _ => Kind::None,
+    }
 }
 
 /// `build_skill_catalog(profile.skills)` appended by `_apply_skill_prompt`.
@@ -306,7 +321,10 @@ fn walk_skill_mds(store: &Path, dir: &Path, depth: usize, out: &mut Vec<Reach>) 
                 reached: true,
             });
         }
-        if depth < MAX_DEPTH {
+        // A skill's own folders (scripts, references...) are not searched:
+        // a store of thousands of skills is walked on every selection.
+        // Kiro's `**` would also reach a SKILL.md in there.
+        else if depth < MAX_DEPTH {
             walk_skill_mds(store, &path, depth + 1, out);
         }
     }
