@@ -30,7 +30,7 @@ fn main() {
         c
     };
     let list = measure(|| ours(&["list"]));
-    let catalog = measure(|| ours(&["catalog", "bench"]));
+    let catalog = measure(|| ours(&["catalog", "bench", "--provider", "claude_code"]));
     report("skilltui list", &list);
     report("skilltui catalog bench", &catalog);
     match venv_python() {

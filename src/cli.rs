@@ -13,6 +13,7 @@ use crate::core::cao::editor;
 use crate::core::cao::profile;
 use crate::core::cao::skill;
 use crate::core::cao::store::{self, Home};
+use crate::core::delivery;
 use crate::core::doctor;
 use crate::core::error::InstallError;
 use crate::core::sources::changes::{self, Changes};
@@ -104,15 +105,30 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// The catalog block PROFILE would inject
+    /// The catalog PROFILE's agent receives under its provider (nothing
+    /// when that provider gets none: stderr says what it gets instead)
     Catalog {
         profile: String,
         #[arg(long, value_enum, default_value_t = FormatArg::Cao)]
         format: FormatArg,
-        /// Print the whole composed prompt: body, blank line, block
+        /// Print the prompt text skills are part of (body, blank line, block)
         #[arg(long)]
         prompt: bool,
+        /// Deliver as this CAO provider (as `cao launch --provider` does)
+        #[arg(long, value_name = "P", value_parser = provider_arg())]
+        provider: Option<String>,
     },
+    /// How PROFILE's agent receives skills under its provider
+    Delivery {
+        profile: String,
+        /// Deliver as this CAO provider (as `cao launch --provider` does)
+        #[arg(long, value_name = "P", value_parser = provider_arg())]
+        provider: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Rewrite stale CAO-managed Copilot agent files as CAO's refresh would
+    Refresh,
     /// Why CAO sees what it sees: home, dirs, the CAO found, warnings
     Doctor {
         #[arg(long)]
@@ -144,6 +160,11 @@ pub enum ProfileCommand {
     },
 }
 
+/// CAO's providers: anything else is a usage error (exit 2) listing them.
+fn provider_arg() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(delivery::agent::PROVIDERS)
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum FormatArg {
     Cao,
@@ -168,6 +189,31 @@ pub type Outcome = Result<(), String>;
 
 /// Runs a parsed command (the TUI is started by `main` when none is given).
 pub fn run(cli: &Cli, command: &Command) -> Outcome {
+    let outcome = dispatch(cli, command);
+    if command.changes_store() {
+        // Even a failed command may have changed part of the store.
+        let home = Home::locate(cli.home.as_deref()).with_cao(cli.cao.as_deref());
+        let _ = refresh_copilot(&home, false);
+    }
+    outcome
+}
+
+impl Command {
+    /// Changes the store or a profile: Copilot's baked catalogs go stale.
+    fn changes_store(&self) -> bool {
+        matches!(
+            self,
+            Command::Add { .. }
+                | Command::Remove { .. }
+                | Command::Update { .. }
+                | Command::Sync { .. }
+                | Command::Init
+                | Command::Profile(ProfileCommand::Enable { .. } | ProfileCommand::Disable { .. })
+        )
+    }
+}
+
+fn dispatch(cli: &Cli, command: &Command) -> Outcome {
     let home = Home::locate(cli.home.as_deref()).with_cao(cli.cao.as_deref());
     let mut out = Output::stdout();
     match command {
@@ -212,7 +258,21 @@ pub fn run(cli: &Cli, command: &Command) -> Outcome {
             profile,
             format,
             prompt,
-        } => catalog(&home, profile, (*format).into(), *prompt, &mut out),
+            provider,
+        } => catalog(
+            &home,
+            profile,
+            (*format).into(),
+            *prompt,
+            provider.as_deref(),
+            &mut out,
+        ),
+        Command::Delivery {
+            profile,
+            provider,
+            json,
+        } => delivery_print(&home, profile, provider.as_deref(), *json, &mut out),
+        Command::Refresh => refresh_copilot(&home, true),
         Command::Doctor { json } => {
             let clipboard = crate::tui::clipboard::ClipEnv::from_env().describe();
             let report = doctor::report(&home, cli.home.as_deref(), clipboard);
@@ -699,28 +759,158 @@ fn skill_folders(path: &std::path::Path) -> Vec<PathBuf> {
     subs
 }
 
-fn catalog(home: &Home, name: &str, format: Format, prompt: bool, out: &mut Output) -> Outcome {
-    let p = profile::load(home, name)?;
-    if let Some(problem) = p.unread_frontmatter() {
-        warn(&problem);
+fn catalog(
+    home: &Home,
+    name: &str,
+    format: Format,
+    prompt: bool,
+    provider: Option<&str>,
+    out: &mut Output,
+) -> Outcome {
+    let a = delivery::agent::load(home, name)?;
+    if let Some(problem) = &a.unread {
+        warn(problem);
     }
     let listing = store::list(home, false);
-    let selection = catalog::select(&listing, p.skills.as_deref());
-    for pattern in &selection.unmatched {
-        warn(&format!(
-            "pattern '{pattern}' in profile '{name}' matches no installed skill"
-        ));
+    let d = delivery::model::compute(home, &listing, &a, provider)?;
+    let Some(block) = &d.catalog else {
+        note(&d.why);
+        if let Some(text) = d.prompt.as_deref().filter(|p| prompt && !p.is_empty()) {
+            out.line(text);
+        }
+        return Ok(());
+    };
+    // Copilot's baked catalog ignores `skills:`; only a filter applies.
+    let skills = a.skills.as_deref().filter(|_| d.filtered);
+    if skills.is_some() {
+        for pattern in &catalog::select(&listing, skills).unmatched {
+            warn(&format!(
+                "pattern '{pattern}' in profile '{name}' matches no installed skill"
+            ));
+        }
     }
-    let block = catalog::render(format, &listing, p.skills.as_deref(), name)?;
-    let text = if prompt {
-        catalog::compose_prompt(&p.body, &block)
-    } else {
-        block
+    let text = match (format, prompt) {
+        (Format::Cao, false) => block.clone(),
+        (Format::Cao, true) => d.prompt.clone().unwrap_or_default(),
+        (_, false) => catalog::render(format, &listing, skills, name)?,
+        (_, true) => {
+            catalog::compose_prompt(&a.body, &catalog::render(format, &listing, skills, name)?)
+        }
     };
     if !text.is_empty() {
         out.line(&text);
     }
     Ok(())
+}
+
+/// A fact on stderr that is not a warning (how an agent gets skills).
+fn note(msg: &str) {
+    eprintln!("note: {}", sanitize_line(msg));
+}
+
+fn delivery_print(
+    home: &Home,
+    name: &str,
+    provider: Option<&str>,
+    json: bool,
+    out: &mut Output,
+) -> Outcome {
+    let d = delivery::model::for_profile(home, name, provider)?;
+    if json {
+        out.line(&serde_json::to_string_pretty(&d).unwrap_or_default());
+        return Ok(());
+    }
+    for line in delivery_lines(&d) {
+        out.line(&sanitize_line(&line));
+    }
+    if let Some(block) = d.catalog.as_deref().filter(|c| !c.is_empty()) {
+        out.line("");
+        out.line(block);
+    }
+    Ok(())
+}
+
+fn delivery_lines(d: &delivery::model::Delivery) -> Vec<String> {
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    let mut lines = vec![
+        format!("profile     {}", d.profile),
+        format!("provider    {} ({})", d.provider, d.provider_source.label()),
+        format!("delivery    {}", d.delivery.label()),
+        format!("how         {}", d.why),
+        format!(
+            "filtered    {} (by the profile's `skills:` list)",
+            yes_no(d.filtered)
+        ),
+        format!("extra dirs  {}", yes_no(d.extra_dirs)),
+    ];
+    lines.extend(d.resources.iter().map(|r| format!("resource    {r}")));
+    for r in &d.reaches {
+        let mark = match (r.reached, r.nested) {
+            (false, _) => "  (extra dir: not reached)",
+            (true, true) => "  (nested: Kiro only)",
+            (true, false) => "",
+        };
+        lines.push(format!("skill       {}{mark}", r.skill));
+    }
+    if let Some(i) = &d.installed {
+        let state = match (i.exists, i.stale) {
+            (false, _) => "missing",
+            (true, Some(true)) => "stale",
+            (true, Some(false)) => "up to date",
+            (true, None) => "exists",
+        };
+        let managed = match i.managed {
+            Some(true) => ", CAO-managed",
+            Some(false) => ", not CAO-managed",
+            None => "",
+        };
+        lines.push(format!(
+            "installed   {} ({state}{managed})",
+            i.path.display()
+        ));
+    }
+    match (&d.catalog, &d.prompt) {
+        (Some(c), _) => lines.push(format!("catalog     {} chars", c.chars().count())),
+        (None, Some(p)) => lines.push(format!("prompt      {} chars", p.chars().count())),
+        (None, None) => {}
+    }
+    lines
+}
+
+/// Rewrites CAO-managed Copilot files whose baked catalog is stale. After
+/// a change (`verbose` false) it only says what it rewrote, on stderr.
+fn refresh_copilot(home: &Home, verbose: bool) -> Outcome {
+    let done = delivery::copilot::refresh(home);
+    let mut out = Output::stdout();
+    for path in &done.rewritten {
+        let line = format!("refreshed {} (its baked catalog was stale)", path.display());
+        if verbose {
+            out.line(&sanitize_line(&line));
+        } else {
+            note(&line);
+        }
+    }
+    if verbose {
+        for (path, why) in &done.skipped {
+            out.line(&sanitize_line(&format!(
+                "left alone {}: {why}",
+                path.display()
+            )));
+        }
+        out.line(&format!(
+            "{} CAO-managed Copilot agent file(s), {} rewritten",
+            done.managed.len(),
+            done.rewritten.len()
+        ));
+    }
+    match done.stopped {
+        Some(why) if verbose => Err(why),
+        Some(why) => {
+            warn(&format!("Copilot agents not refreshed: {why}"));
+            Ok(())
+        }
+        None => Ok(()),
+    }
 }
 
 fn doctor_print(r: &doctor::Report, json: bool, out: &mut Output) {

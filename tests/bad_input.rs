@@ -220,7 +220,7 @@ fn toggle_on_then_off_restores_the_file_and_catalog_follows() {
     let original = fs::read(&path).unwrap();
     let (code, _, err) = skilltui(&home, &["profile", "enable", "dev", "extra"]);
     assert_eq!(code, 0, "{err}");
-    let (_, catalog, _) = skilltui(&home, &["catalog", "dev"]);
+    let (_, catalog, _) = skilltui(&home, &["catalog", "dev", "--provider", "claude_code"]);
     assert!(
         catalog.ends_with("- **extra**: An extra skill\n- **good**: A good skill\n"),
         "{catalog}"

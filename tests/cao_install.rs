@@ -156,7 +156,16 @@ fn init_seeds_what_cao_init_seeds_and_the_prompt_is_caos() {
         );
     }
     // The prompt CAO composes for its built-in developer, byte for byte.
-    let ours_prompt = stdout(&sandbox.skilltui(&cao_home, &["catalog", "developer", "--prompt"]));
+    let ours_prompt = stdout(&sandbox.skilltui(
+        &cao_home,
+        &[
+            "catalog",
+            "developer",
+            "--prompt",
+            "--provider",
+            "claude_code",
+        ],
+    ));
     assert_eq!(ours_prompt, format!("{cao_prompt}\n"));
     // And a second init keeps everything.
     let again = stdout(&sandbox.skilltui(&ours, &["init"]));

@@ -558,7 +558,8 @@ fn check_catalog(ctx: &Ctx, p: &Value, out: &mut HomeResult) {
     let ok = p["ok"].as_bool().unwrap();
     out.catalogs += 1;
 
-    let args = ["catalog", name];
+    // A runtime-prompt provider: the catalog is what it appends.
+    let args = ["catalog", name, "--provider", "claude_code"];
     let r = ctx.run(&args);
     if ok {
         expect_block(
@@ -586,7 +587,14 @@ fn check_catalog(ctx: &Ctx, p: &Value, out: &mut HomeResult) {
         check_prompt(ctx, p, out);
     }
 
-    let args = ["catalog", name, "--format", "xml"];
+    let args = [
+        "catalog",
+        name,
+        "--format",
+        "xml",
+        "--provider",
+        "claude_code",
+    ];
     if ok && !p["xml_comparable"].as_bool().unwrap() {
         out.xml_skipped += 1;
         return;
@@ -649,7 +657,13 @@ fn check_built_in_profiles(packaged: &Value, venv: &Path) {
 /// `catalog P --prompt`: body, blank line, block, as CAO's provider
 /// composes them (built-in profiles included).
 fn check_prompt(ctx: &Ctx, p: &Value, out: &mut HomeResult) {
-    let args = ["catalog", p["name"].as_str().unwrap(), "--prompt"];
+    let args = [
+        "catalog",
+        p["name"].as_str().unwrap(),
+        "--prompt",
+        "--provider",
+        "claude_code",
+    ];
     let r = ctx.run(&args);
     expect_block(ctx, out, "prompt", &args, &r, p["prompt"].as_str().unwrap());
 }

@@ -32,7 +32,7 @@ struct Fixture {
     app: App,
 }
 
-const SUPERVISOR: &str = "---\nname: supervisor\ndescription: Coordinates workers\nskills:\n  - cao-supervisor-protocols  # delegation rules\n  - \"code-*\"\n---\nYou supervise.\n";
+const SUPERVISOR: &str = "---\nname: supervisor\ndescription: Coordinates workers\nprovider: claude_code\nskills:\n  - cao-supervisor-protocols  # delegation rules\n  - \"code-*\"\n---\nYou supervise.\n";
 
 /// A home with the defaults, one invalid skill, a shadowed one, a profile
 /// with a list and one without.
@@ -1356,4 +1356,68 @@ fn the_gauge_the_pick_list_and_the_replace_prompt_draw_at_every_small_size() {
     assert!(matches!(f.app.dialog, Some(Dialog::Fetch(_))));
     sizes(&mut f.app);
     f.app.settle();
+}
+
+#[test]
+fn p_cycles_the_provider_and_the_catalog_shows_what_each_agent_gets() {
+    let mut f = fixture();
+    // A Copilot agent file CAO installed for `writer`, baked before the
+    // store had its skills: stale.
+    let user = f.root.parent().unwrap().to_path_buf();
+    let copilot = user.join(".copilot/agents/writer.agent.md");
+    fs::create_dir_all(copilot.parent().unwrap()).unwrap();
+    fs::write(
+        &copilot,
+        "---\ndescription: Writes docs\nname: writer\n---\n\nWrite.",
+    )
+    .unwrap();
+    fs::create_dir_all(f.root.join("agent-context")).unwrap();
+    fs::write(
+        f.root.join("agent-context/writer.md"),
+        "---\nname: writer\n---\n",
+    )
+    .unwrap();
+    select_profile(&mut f.app, "writer");
+    press(&mut f.app, "4");
+    let c = &f.app.catalog;
+    assert_eq!(c.heading, Some(("kiro_cli", "fallback", "skill-resource")));
+    assert!(!c.has_catalog);
+    assert!(
+        c.notes.iter().any(|n| n == "  cao-supervisor-protocols"),
+        "{:?}",
+        c.notes
+    );
+    snapshot("catalog_kiro_120x40", &mut f, 120, 40);
+    press(&mut f.app, "p");
+    assert_eq!(
+        f.app.catalog.heading,
+        Some(("kiro_cli", "explicit", "skill-resource"))
+    );
+    press(&mut f.app, "pppp");
+    let c = &f.app.catalog;
+    assert_eq!(c.heading, Some(("copilot_cli", "explicit", "baked")));
+    assert!(c.text.as_ref().unwrap().contains("- **python-testing**:"));
+    assert!(c.notes.iter().any(|n| n.contains("STALE")), "{:?}", c.notes);
+    snapshot("catalog_copilot_120x40", &mut f, 120, 40);
+    // Any change skilltui makes rewrites the baked file as CAO would.
+    select_profile(&mut f.app, "supervisor");
+    check_skill(&mut f.app, "python-testing");
+    key(&mut f.app, KeyCode::Char(' '));
+    let baked = fs::read_to_string(&copilot).unwrap();
+    assert!(baked.contains("- **python-testing**:"), "{baked}");
+    select_profile(&mut f.app, "writer");
+    press(&mut f.app, "4");
+    assert!(
+        f.app
+            .catalog
+            .notes
+            .iter()
+            .any(|n| n.ends_with("up to date"))
+    );
+    // Past the last provider: the profile's own again.
+    press(&mut f.app, &"p".repeat(9));
+    assert_eq!(
+        f.app.catalog.heading,
+        Some(("kiro_cli", "fallback", "skill-resource"))
+    );
 }

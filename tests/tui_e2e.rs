@@ -196,6 +196,7 @@ fn navigate_and_filter() {
 const REVIEWER: &str = "---\n\
 name: reviewer\n\
 description: Reviews diffs  # what it does\n\
+provider: claude_code\n\
 # Skills this agent may load; keep this comment.\n\
 skills:\n\
   - code-style   # always\n\

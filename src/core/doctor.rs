@@ -159,6 +159,7 @@ fn warnings(home: &Home) -> Vec<String> {
             out.push(format!("CAO cannot load profile '{}': {e}", l.name));
         }
     }
+    out.extend(crate::core::delivery::checks::problems(home, &listing));
     out
 }
 

@@ -28,5 +28,7 @@ pub mod cao;
 
 pub mod sources;
 
+pub mod delivery;
+
 pub mod doctor;
 pub mod watch;

@@ -306,6 +306,12 @@ impl App {
                 let name = self.catalog.format.name();
                 self.say(Status::info(format!("catalog format: {name}")));
             }
+            Cmd::Provider => {
+                self.catalog.cycle_provider();
+                self.refresh_profile();
+                let which = self.catalog.delivering_as();
+                self.say(Status::info(format!("delivering as {which}")));
+            }
             Cmd::Copy => self.copy_catalog(),
             Cmd::Filter => {
                 self.focus = Pane::Skills;
@@ -380,6 +386,11 @@ impl App {
     fn copy_catalog(&mut self) {
         let text = match &self.catalog.text {
             Ok(t) if !t.is_empty() => t.clone(),
+            Ok(_) if !self.catalog.has_catalog => {
+                return self.say(Status::error(
+                    "this provider gets no catalog: nothing to copy",
+                ));
+            }
             Ok(_) => return self.say(Status::error("the catalog is empty: nothing to copy")),
             Err(e) => return self.say(Status::error(e.clone())),
         };
@@ -442,6 +453,7 @@ impl App {
     fn apply_plan(&mut self, profile: &Profile, plan: Result<editor::Plan, String>) {
         let result = plan.and_then(|plan| editor::apply(profile, &plan).map(|_| plan.message));
         self.report(result);
+        self.store_changed();
         self.reload_profile(&profile.name);
     }
 
@@ -522,10 +534,12 @@ impl App {
                     )
                 });
                 self.report(r);
+                self.store_changed();
                 self.reload();
             }
             Outcome::Saved(path) => {
                 self.say(Status::info(format!("saved {}", path.display())));
+                self.store_changed();
                 self.reload();
             }
         }
@@ -546,6 +560,7 @@ impl App {
                     format!("removed '{name}'{unpinned} ({})", r.dest.display())
                 });
                 self.report(r);
+                self.store_changed();
                 self.reload();
             }
             Pending::WriteList { profile, skill } => {
@@ -595,9 +610,21 @@ impl App {
             None => format!("installed '{}'", a.name),
         });
         self.report(r);
+        self.store_changed();
         self.reload();
         if let Some(name) = name {
             self.select_skill(&name);
+        }
+    }
+
+    /// After skilltui changed the store or a profile: the Copilot agent
+    /// files CAO installed get the catalog CAO would bake now. Only a
+    /// failure is said (the Catalog pane shows each file's state).
+    pub(crate) fn store_changed(&mut self) {
+        if let Some(why) = crate::core::delivery::copilot::refresh(&self.data.home).stopped {
+            self.say(Status::error(format!(
+                "Copilot agents not refreshed: {why}"
+            )));
         }
     }
 

@@ -20,6 +20,8 @@ pub enum Cmd {
     Install,
     Seed,
     Format,
+    /// Catalog: deliver as the next CAO provider.
+    Provider,
     Copy,
     Filter,
     Remove,
@@ -330,6 +332,12 @@ pub const ROWS: &[Row] = &[
             hint(Bar::Main, 9, 2, 3, "f format"),
             hint(Bar::Checklist, 2, 1, 1, "f format"),
         ],
+    },
+    Row {
+        keys: "p",
+        help: "Catalog: deliver as the next CAO provider (its own first)",
+        binds: &[ch('p', Cmd::Provider, &[Ctx::Catalog])],
+        hints: &[hint(Bar::Main, 13, 3, 3, "p provider")],
     },
     Row {
         keys: "y",

@@ -5,6 +5,8 @@
 
 use crate::core::cao::profile::{self, Listed, Profile};
 use crate::core::cao::store::{Entry, Home, Listing};
+use crate::core::delivery::agent::{self, Agent, Source};
+use crate::core::delivery::model::{self, Kind};
 use crate::core::sources::lock;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,19 +37,33 @@ pub struct ProfileRow {
     pub loaded: Result<Profile, String>,
     /// Its frontmatter as (key, value), for the detail under the list.
     pub fields: Vec<(String, String)>,
+    /// What CAO makes of its `provider:` and how that provider hands over
+    /// skills (when it loads).
+    pub delivery: Option<(&'static str, Source, Kind)>,
+    /// The fields delivery reads, from the same parse.
+    pub agent: Option<Agent>,
 }
 
 impl ProfileRow {
     /// One parse per profile: its fields come from the same one.
     pub fn load(home: &Home, listed: Listed, env: &profile::Env) -> ProfileRow {
-        let (loaded, fields) = match profile::load_parsed(home, &listed.name, env) {
-            Ok((p, parsed)) => (Ok(p), profile::fields_of(&parsed)),
-            Err(e) => (Err(e), Vec::new()),
+        let (loaded, fields, agent) = match profile::load_parsed(home, &listed.name, env) {
+            Ok((p, parsed)) => {
+                let a = agent::from_parsed(&p, &parsed);
+                (Ok(p), profile::fields_of(&parsed), Some(a))
+            }
+            Err(e) => (Err(e), Vec::new(), None),
         };
+        let delivery = agent.as_ref().and_then(|a| {
+            let (provider, source) = a.provider(None).ok()?;
+            Some((provider, source, model::kind_of(provider, a)))
+        });
         ProfileRow {
             listed,
             loaded,
             fields,
+            delivery,
+            agent,
         }
     }
 }

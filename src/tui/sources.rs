@@ -267,6 +267,7 @@ impl App {
             Ok(()) => self.say(Status::info(said.join("; "))),
             Err(e) => self.say(Status::error(e)),
         }
+        self.store_changed();
         self.reload();
         if let Some(first) = done.first() {
             self.select_skill(&first.name);

@@ -1576,6 +1576,267 @@ def run_fuzz(root, seed, count):
     sys.stderr.write("fuzz: %d frontmatters (seed %s), %d valid for CAO\n" % (count, seed, valid))
 
 
+# ---------------------------------------------------------------------------------------------
+# --delivery N: what each provider's agent receives (issue 15), asked of CAO's own functions
+# ---------------------------------------------------------------------------------------------
+
+DELIVERY_MODULES = [
+    "cli_agent_orchestrator.services.terminal_service",  # RUNTIME_SKILL_PROMPT_PROVIDERS
+    "cli_agent_orchestrator.services.install_service",  # install_agent, the agent files
+    "cli_agent_orchestrator.utils.skill_injection",  # compose_agent_prompt, the refresh
+    "cli_agent_orchestrator.utils.opencode_config",  # the skills link
+]
+# Descriptions that make PyYAML quote, escape and fold: typed words, astral characters, quotes,
+# breaks, control characters, long lines.
+DLV_DESCS = [
+    "Plain words", "yes", "123", "1.5", "", "a #b", "tab\there", "line1\n\n  line2", "~", "null",
+    "Ünïcode — ok ✓ 日本", "emoji \U0001F600 and \U0001F9EA", "x" * 70 + " \U0001F680 " + "y" * 30,
+    "Copilot agent: test, with 'quotes' and a very long description that exceeds the eighty column limit of yaml",
+    "ends with colon:", "- dash start", "nel\x85sep\u2028para\u2029", "bom\ufeffin", "ctl\x01\x1f",
+    "\"double\" and \\ back", "  lead and trail  ", "2024-01-01", "<<", "=", "on",
+]
+DLV_SKILLS = ["alpha", "beta-tool", "cao-x", "cao-y", "zeta", "pdf", "k8s-ops", "ab", "Ab", "data-viz"]
+DLV_BODIES = ["", "You are an agent.", "  Body with spaces.  \n\nSecond paragraph.\n", "# Heading\n\n- list\n"]
+DLV_PROMPTS = [None, "", "  Prompt field  ", "Prompt\nwith lines", "   "]
+
+
+def dlv_skill(directory, folder, desc, valid=True):
+    text = "---\nname: %s\ndescription: %s\n---\nBody of %s.\n" % (folder, dq(desc), folder)
+    if not valid:
+        text = "---\nname: %s\ndescription: bad: colon\n---\n" % folder
+    write(Path(directory) / folder / "SKILL.md", text)
+
+
+def dlv_profile(rng, stem, names, providers):
+    lines = ["---"]
+    name = stem if chance(rng, 0.9) else stem + "-renamed"
+    if chance(rng, 0.9):
+        lines.append("name: %s" % name)
+    else:
+        name = stem
+    if chance(rng, 0.85):
+        lines.append("description: %s" % dq(rng.choice(DLV_DESCS)))
+    prov = rng.choice(providers)
+    if prov is not None:
+        lines.append("provider: %s" % prov)
+    if prov == "claude_code" or chance(rng, 0.1):
+        native = rng.choice([None, None, "my-native", ""])
+        if native is not None:
+            lines.append("native_agent: %s" % dq(native))
+    kind = rng.choice(["absent", "empty", "names", "globs"])
+    if kind == "empty":
+        lines.append("skills: []")
+    elif kind == "names":
+        lines.append("skills: [%s]" % ", ".join(rng.sample(names + ["missing-one"], k=min(2, len(names) + 1))))
+    elif kind == "globs":
+        lines.append("skills:\n  - %s" % dq(rng.choice(["cao-*", "*", "[ab]*", "z?ta", "nope-*"])))
+    prompt = rng.choice(DLV_PROMPTS)
+    if prompt is not None:
+        lines.append("prompt: %s" % dq(prompt))
+    if chance(rng, 0.3):
+        lines.append("resources: [file://README.md, \"file://docs/x.md\"]")
+    lines.append("---")
+    return "\n".join(lines) + "\n" + rng.choice(DLV_BODIES), name, prov
+
+
+def make_delivery_home(root, seed, idx):
+    """A CAO home, a fake $HOME and an extra skill dir, with profiles over every provider."""
+    rng = random.Random("%s-delivery-%d" % (seed, idx))
+    home, user, ext = root / ("dhome-%03d" % idx), root / ("duser-%03d" % idx), root / ("dext-%03d" % idx)
+    (home / "agent-store").mkdir(parents=True)
+    user.mkdir()
+    names = rng.sample(DLV_SKILLS, k=rng.randint(0, 6))
+    for n in names:
+        dlv_skill(home / "skills", n, rng.choice(DLV_DESCS))
+    if chance(rng, 0.5):
+        dlv_skill(home / "skills", "broken", "", valid=False)
+    if chance(rng, 0.5):
+        dlv_skill(home / "skills" / "group", "nested", "Nested skill")
+    settings = {}
+    if chance(rng, 0.5):
+        dlv_skill(ext, "gamma", rng.choice(DLV_DESCS))
+        settings = {"skills": {"extra_dirs": [str(ext)]}}
+        names.append("gamma")
+    if settings:
+        write(home / "settings.json", json.dumps(settings))
+    # the providers with agent files come up more often, so more of them get installed
+    providers = [None, "Claude_Code", "bogus", "''"] + list(PROVIDERS_254) + ["copilot_cli"] * 4 + [
+        "kiro_cli", "opencode_cli"]
+    profiles = []
+    for i in range(rng.randint(4, 8)):
+        stem = "agent%d" % i
+        text, name, prov = dlv_profile(rng, stem, names, providers)
+        write(home / "agent-store" / (stem + ".md"), text)
+        profiles.append({"stem": stem, "name": name, "provider": prov})
+    if chance(rng, 0.3):
+        write(home / "agent-store" / "badtype.md", "---\nname: badtype\nprovider: 5\n---\nx\n")
+    return {"id": "d%03d" % idx, "home": str(home), "fake_home": str(user), "seed": rng.random(),
+            "profiles": profiles}
+
+
+PROVIDERS_254 = ["kiro_cli", "claude_code", "codex", "kimi_cli", "copilot_cli", "opencode_cli", "hermes",
+                 "cursor_cli", "antigravity_cli", "omp", "grok_cli", "mcode", "mock_cli"]
+
+
+def dlv_case(stem, explicit):
+    """CAO's answer for one profile under one provider (None: the profile's, else the fallback)."""
+    from cli_agent_orchestrator.constants import DEFAULT_PROVIDER, PROVIDERS
+    from cli_agent_orchestrator.providers.base import BaseProvider
+    from cli_agent_orchestrator.services import install_service as IS
+    from cli_agent_orchestrator.services.terminal_service import RUNTIME_SKILL_PROMPT_PROVIDERS
+    from cli_agent_orchestrator.utils import opencode_config as OC
+    from cli_agent_orchestrator.utils import skill_injection as SI
+    from cli_agent_orchestrator.utils.agent_profiles import load_agent_profile, resolve_provider
+    from cli_agent_orchestrator.utils.skills import build_skill_catalog
+
+    assert list(PROVIDERS) == PROVIDERS_254
+    try:
+        p = load_agent_profile(stem)
+        provider = explicit or resolve_provider(stem, DEFAULT_PROVIDER)
+    except Exception as e:  # noqa: BLE001  (CAO cannot launch it either)
+        return {"error": type(e).__name__}
+    source = "explicit" if explicit else ("profile" if provider == p.provider else "fallback")
+    out = {"provider": provider, "provider_source": source, "catalog": None, "prompt": None,
+           "resources": [], "filtered": False, "extra_dirs": False, "installed": None}
+    native = provider == "claude_code" and isinstance(p.native_agent, str) and p.native_agent
+    if provider in RUNTIME_SKILL_PROMPT_PROVIDERS and not native:
+        cat = build_skill_catalog(p.skills)
+        base = (p.system_prompt or p.prompt or "") if provider == "omp" else (p.system_prompt or "")
+        stub = types.SimpleNamespace(_skill_prompt=cat)
+        out.update(delivery="prompt", catalog=cat, prompt=BaseProvider._apply_skill_prompt(stub, base),
+                   filtered=True, extra_dirs=True)
+    elif provider == "copilot_cli":
+        path = IS._provider_artifact_path(provider, p.name)
+        base = (p.system_prompt or "").strip() or (p.prompt.strip() if p.prompt else "")
+        installed = {"path": str(path), "exists": os.path.lexists(path), "stale": None, "managed": False}
+        if path.is_file():
+            import frontmatter
+
+            meta_name = frontmatter.load(path).metadata.get("name")
+            installed["managed"] = isinstance(meta_name, str) and SI._is_cao_managed_copilot_agent(meta_name)
+            if installed["managed"]:
+                try:
+                    prof = load_agent_profile(meta_name)
+                except Exception:  # noqa: BLE001
+                    prof = None
+                if prof is not None:  # CAO's own rewrite, on a copy
+                    copy = Path(str(path) + ".oracle-copy")
+                    shutil.copyfile(path, copy)
+                    SI.refresh_agent_md_prompt(copy, prof)
+                    installed["stale"] = copy.read_bytes() != path.read_bytes()
+                    copy.unlink()
+        out.update(delivery="baked", catalog=build_skill_catalog(),
+                   prompt=(SI.compose_agent_prompt(p, base_prompt=base) or "").rstrip(),
+                   resources=[str(path)], extra_dirs=True, installed=installed)
+    elif provider == "kiro_cli":
+        path = IS._provider_artifact_path(provider, p.name)
+        prompt = p.prompt.strip() if p.prompt and p.prompt.strip() else None
+        context = os.path.realpath(IS.AGENT_CONTEXT_DIR) + "/" + p.name + ".md"
+        resources = ["file://" + context, "skill://%s/**/SKILL.md" % IS.SKILLS_DIR,
+                     "skill://%s/*/SKILL.md" % IS.SKILLS_DIR] + list(p.resources or [])
+        installed = {"path": str(path), "exists": os.path.lexists(path), "stale": None}
+        if path.is_file():
+            data = json.loads(path.read_text())
+            installed["stale"] = data.get("resources") != resources or data.get("prompt") != prompt
+        out.update(delivery="skill-resource", prompt=prompt, resources=resources, installed=installed)
+    elif provider == "opencode_cli":
+        link = OC.OPENCODE_CONFIG_DIR / "skills"
+        body = p.system_prompt or p.prompt or ""
+        exists = os.path.lexists(link)
+        right = link.is_symlink() and link.resolve() == IS.SKILLS_DIR.resolve()
+        out.update(delivery="symlink", prompt=body.rstrip(), resources=[str(link)],
+                   installed={"path": str(link), "exists": exists, "stale": (not right) if exists else None})
+    else:
+        out.update(delivery="none")
+    return out
+
+
+def cao_install_cli(spec, stem, provider):
+    """`cao install STEM --provider P` in a fresh process configured by the environment only."""
+    env = dict(os.environ, CAO_HOME_DIR=spec["home"], HOME=spec["fake_home"], PYTHONUTF8="1")
+    home = Path(spec["home"])
+    before = set(os.listdir(home))
+    proc = subprocess.run(
+        [sys.executable, "-c", "import sys; from cli_agent_orchestrator.cli.main import cli; sys.argv[0] = 'cao'; cli()",
+         "install", stem, "--provider", provider], env=env, capture_output=True, text=True)
+    for extra in sorted(set(os.listdir(home)) - before - {"agent-context", "locks"}):
+        shutil.rmtree(home / extra)  # importing CAO made logs/, fifos/, db/
+    # a failed install still exits 0 (it prints `Error: ...`)
+    return proc.returncode == 0 and "agent:" in proc.stdout
+
+
+def dlv_answers(spec, rng):
+    """Install with CAO, change the store, then ask CAO every case and let it refresh Copilot."""
+    import frontmatter  # noqa: F401
+    from cli_agent_orchestrator.services.install_service import install_agent
+    from cli_agent_orchestrator.utils.skill_injection import refresh_all_cao_managed_agents
+
+    home, user = Path(spec["home"]), Path(spec["fake_home"])
+    installs = []
+    for prof in spec["profiles"]:
+        # a profile whose provider is one with agent files is installed for it; a fallback one
+        # sometimes for Kiro (without recording the provider, so it stays a fallback case)
+        prov = prof["provider"]
+        if prov in ("copilot_cli", "kiro_cli", "opencode_cli") and chance(rng, 0.85):
+            if spec["id"] < "d003":  # the first homes through the `cao install` command itself
+                installs.append([prof["stem"], prov, cao_install_cli(spec, prof["stem"], prov)])
+                continue
+            r = install_agent(prof["stem"], prov)
+            installs.append([prof["stem"], prov, bool(r.success)])
+        elif prov in (None, "bogus") and chance(rng, 0.4):
+            r = install_agent(prof["stem"], "kiro_cli", preserve_recorded_provider=True)
+            installs.append([prof["stem"], "kiro_cli", bool(r.success)])
+    # stale the baked catalogs the ways skilltui does: a skill added, one removed, a profile edited
+    if chance(rng, 0.7):
+        dlv_skill(home / "skills", "late-%d" % rng.randint(0, 9), rng.choice(DLV_DESCS))
+    skills = sorted(d for d in (home / "skills").iterdir() if d.is_dir() and d.name != "group")
+    if skills and chance(rng, 0.3):
+        shutil.rmtree(skills[0])
+    if spec["profiles"] and chance(rng, 0.4):
+        f = home / "agent-store" / (spec["profiles"][0]["stem"] + ".md")
+        f.write_text(f.read_text() + "\nEdited later.\n")
+    cases = []
+    stems = [p["stem"] for p in spec["profiles"]] + (["badtype"] if (home / "agent-store/badtype.md").exists() else [])
+    for stem in stems:
+        for explicit in [None] + PROVIDERS_254:
+            cases.append({"profile": stem, "explicit": explicit, "cao": dlv_case(stem, explicit)})
+    copilot = user / ".copilot" / "agents"
+    before = {p.name: p.read_bytes() for p in sorted(copilot.glob("*.agent.md"))} if copilot.is_dir() else {}
+    refreshed = [str(p) for p in refresh_all_cao_managed_agents()]
+    after = {p.name: p.read_text(encoding="utf-8") for p in sorted(copilot.glob("*.agent.md"))} if copilot.is_dir() else {}
+    for name, data in before.items():  # put the stale files back: skilltui refreshes them
+        (copilot / name).write_bytes(data)
+    return {"installs": installs, "cases": cases, "refreshed": refreshed, "copilot_after": after}
+
+
+def run_delivery(root, seed, count):
+    root.mkdir(parents=True, exist_ok=True)
+    if any(root.iterdir()):
+        raise SystemExit("ROOT must be empty: %s" % root)
+    cwd = root / "cwd"
+    cwd.mkdir()
+    scratch_home, scratch_user = root / ".scratch" / "cao-home", root / ".scratch" / "user"
+    scratch_user.mkdir(parents=True)
+    os.environ["CAO_HOME_DIR"] = str(scratch_home)
+    os.environ["HOME"] = str(scratch_user)
+    os.environ.pop("CAO_AGENTS_DIR", None)
+    os.chdir(cwd)
+    specs = [make_delivery_home(root, seed, i) for i in range(count)]
+    import_cao()
+    for m in DELIVERY_MODULES:
+        __import__(m)
+    rp = Repointer(scratch_home.resolve(), scratch_user.resolve())
+    homes = []
+    for spec in specs:
+        rp.point(spec["home"], spec["fake_home"])
+        rng = random.Random(spec["seed"])
+        homes.append(dict(spec, **dlv_answers(spec, rng)))
+    (root / "delivery.json").write_text(json.dumps({"seed": seed, "homes": homes}, ensure_ascii=True, indent=1))
+    n = sum(len(h["cases"]) for h in homes)
+    sys.stderr.write("delivery oracle: %d homes, %d cases, %d installs, %d refreshed Copilot files\n" % (
+        len(homes), n, sum(len(h["installs"]) for h in homes), sum(len(h["refreshed"]) for h in homes)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("root", nargs="?")
@@ -1585,6 +1846,8 @@ def main():
     ap.add_argument("--stats", action="store_true", help="print trap label counts to stderr")
     ap.add_argument("--oracle-home", metavar="SPEC_JSON", help=argparse.SUPPRESS)
     ap.add_argument("--fuzz", type=int, default=0, metavar="N", help="only write N fuzzed SKILL.md files and fuzz.json")
+    ap.add_argument("--delivery", type=int, default=0, metavar="N",
+                    help="only write N homes with installed agents and delivery.json (issue 15)")
     args = ap.parse_args()
     if args.oracle_home:
         return oracle_home_mode(args.oracle_home)
@@ -1595,6 +1858,8 @@ def main():
         root = Path(args.root).resolve()
         root.mkdir(parents=True, exist_ok=True)
         return run_fuzz(root, args.seed, args.fuzz)
+    if args.delivery:
+        return run_delivery(Path(args.root).resolve(), args.seed, args.delivery)
 
     root = Path(args.root).resolve()
     root.mkdir(parents=True, exist_ok=True)

@@ -151,6 +151,19 @@ fn provider_dirs(home: &Home) -> Vec<(String, PathBuf)> {
     out
 }
 
+/// `installed_context_lookup_dirs(AGENT_CONTEXT_DIR)`: where CAO finds an
+/// install's context copy, the `agents.dirs.cao_installed` override first
+/// (when it departs from the default), then the default.
+pub fn installed_context_dirs(home: &Home) -> Vec<PathBuf> {
+    let default = home.agent_context();
+    let configured = provider_dirs(home)
+        .into_iter()
+        .find(|(k, _)| k == "cao_installed")
+        .map(|(_, d)| d)
+        .filter(|d| normalized(d, home) != normalized(&default, home));
+    configured.into_iter().chain([default]).collect()
+}
+
 /// `agents.extra_dirs`, else legacy `extra_agent_dirs`, unfiltered as CAO
 /// keeps them: a non-string entry fails any lookup that reaches it.
 fn extra_agent_dirs(home: &Home) -> Vec<Result<PathBuf, String>> {

@@ -1,4 +1,6 @@
-//! The Catalog pane: the block the selected profile injects and its cost.
+//! The Catalog pane: what the selected profile's agent receives under its
+//! provider (or the one `p` chose): the catalog block and its cost, or
+//! what reaches the agent instead (Kiro's globs, OpenCode's link, nothing).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -6,7 +8,10 @@ use ratatui::text::{Line, Text};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::core::cao::catalog::{self, Cost, Format};
+use crate::core::cao::profile::Profile;
 use crate::core::cao::store::Entry;
+use crate::core::delivery::agent::{Agent, PROVIDERS};
+use crate::core::delivery::model::{self, Delivery, Kind};
 use crate::core::text::{sanitize, sanitize_line};
 use crate::tui::keymap::Cmd;
 use crate::tui::model::{Data, ProfileRow};
@@ -21,6 +26,14 @@ pub struct CatalogPane {
     /// Lines above the block: why CAO ignores the profile's frontmatter,
     /// then each pattern that matches no skill.
     pub warnings: Vec<String>,
+    /// The provider `p` chose; `None`: the profile's own (or CAO's fallback).
+    pub provider: Option<&'static str>,
+    /// Provider, where it came from and how it delivers, for the title.
+    pub heading: Option<(&'static str, &'static str, &'static str)>,
+    /// How the agent gets skills, when not (only) through the block.
+    pub notes: Vec<String>,
+    /// The provider hands over a catalog (so `f` and `y` act on it).
+    pub has_catalog: bool,
     area: Rect,
     /// Byte ranges of the block's lines: a line is sanitized and styled
     /// only when it is on screen.
@@ -39,6 +52,10 @@ impl Default for CatalogPane {
             text: Ok(String::new()),
             cost: Cost::default(),
             warnings: Vec::new(),
+            provider: None,
+            heading: None,
+            notes: Vec::new(),
+            has_catalog: true,
             area: Rect::default(),
             spans: Vec::new(),
             rows: Vec::new(),
@@ -54,40 +71,68 @@ impl CatalogPane {
         }
     }
 
-    /// Recomputes the block and its cost for `row`'s profile.
+    /// The profile's own provider, then each of CAO's in CAO's order.
+    pub fn cycle_provider(&mut self) {
+        let next = match self.provider {
+            None => 0,
+            Some(p) => PROVIDERS.iter().position(|q| *q == p).map_or(0, |i| i + 1),
+        };
+        self.provider = PROVIDERS.get(next).copied();
+        self.scroll = 0;
+    }
+
+    /// Recomputes what `row`'s agent receives, and the block's cost.
     pub fn refresh(&mut self, data: &Data, row: Option<&ProfileRow>) {
         self.warnings.clear();
+        self.notes.clear();
+        self.heading = None;
+        self.has_catalog = true;
         self.cost = Cost::default();
-        self.text = match row.map(|r| (&r.listed.name, &r.loaded)) {
+        self.text = match row.map(|r| (&r.loaded, &r.agent)) {
             None => Err("no agent profiles found".into()),
-            Some((_, Err(e))) => Err(format!("CAO cannot load this profile: {e}")),
-            Some((name, Ok(p))) => {
-                let selection = catalog::select(&data.listing, p.skills.as_deref());
-                self.warnings.extend(p.unread_frontmatter());
-                self.warnings.extend(
-                    selection
-                        .unmatched
-                        .iter()
-                        .map(|p| format!("pattern '{p}' matches no installed skill")),
-                );
-                let offered: Vec<&Entry> = selection.offered.iter().map(|(e, _)| *e).collect();
-                let skills = p.skills.as_deref();
-                let text =
-                    catalog::render_selection(self.format, &data.listing, skills, &selection, name);
-                self.cost = catalog::cost(text.as_deref().unwrap_or(""), &offered);
-                text
-            }
+            Some((Err(e), _)) => Err(format!("CAO cannot load this profile: {e}")),
+            Some((Ok(p), Some(a))) => self.deliver(data, p, a),
+            Some((Ok(_), None)) => Err("CAO cannot load this profile".into()),
         };
         self.spans = match &self.text {
             Ok(t) if !t.is_empty() => line_spans(t),
+            Ok(_) if !self.has_catalog => Vec::new(),
             // One line: the error or the note that the block is empty.
             _ => std::iter::once(0..0).collect(),
         };
         self.rows.clear();
     }
 
+    fn deliver(&mut self, data: &Data, p: &Profile, a: &Agent) -> Result<String, String> {
+        let d = model::compute(&data.home, &data.listing, a, self.provider)?;
+        self.heading = Some((d.provider, d.provider_source.label(), d.delivery.label()));
+        self.warnings.extend(p.unread_frontmatter());
+        if d.catalog.is_none() {
+            self.has_catalog = false;
+            self.notes = instead(&d);
+            return Ok(String::new());
+        }
+        // Copilot's baked block ignores `skills:`.
+        let skills = p.skills.as_deref().filter(|_| d.filtered);
+        let selection = catalog::select(&data.listing, skills);
+        self.warnings.extend(
+            selection
+                .unmatched
+                .iter()
+                .map(|p| format!("pattern '{p}' matches no installed skill")),
+        );
+        if let Some(state) = baked_state(&d) {
+            self.notes.extend([state, String::new()]);
+        }
+        let offered: Vec<&Entry> = selection.offered.iter().map(|(e, _)| *e).collect();
+        let text =
+            catalog::render_selection(self.format, &data.listing, skills, &selection, &p.name);
+        self.cost = catalog::cost(text.as_deref().unwrap_or(""), &offered);
+        text
+    }
+
     fn len(&self) -> usize {
-        self.warnings.len() + self.spans.len()
+        self.warnings.len() + self.notes.len() + self.spans.len()
     }
 
     /// Line `i`: the unmatched patterns' warnings, then the block (or why
@@ -96,11 +141,15 @@ impl CatalogPane {
         if let Some(w) = self.warnings.get(i) {
             return Line::styled(format!("! {}", sanitize_line(w)), theme.warning);
         }
-        let span = self.spans[i - self.warnings.len()].clone();
+        let i = i - self.warnings.len();
+        if let Some(n) = self.notes.get(i) {
+            return Line::styled(sanitize_line(n).into_owned(), theme.dim);
+        }
+        let span = self.spans[i - self.notes.len()].clone();
         match &self.text {
             Err(e) => Line::styled(sanitize_line(e).into_owned(), theme.error),
             Ok(t) if t.is_empty() => {
-                Line::styled("(empty: this profile injects no catalog)", theme.dim)
+                Line::styled("(empty: this agent receives no catalog)", theme.dim)
             }
             Ok(t) => Line::raw(sanitize(&t[span]).into_owned()),
         }
@@ -131,12 +180,39 @@ impl CatalogPane {
         self.scroll = self.scroll.min(total.saturating_sub(inner.height));
     }
 
+    /// `<provider> (<where from>) · <delivery>`.
+    pub fn delivering_as(&self) -> String {
+        self.heading
+            .map(|(p, from, how)| format!("{p} ({from}) · {how}"))
+            .unwrap_or_default()
+    }
+
+    /// `Catalog · <provider> (<from>) · <delivery> · <format>`, dropping
+    /// the least telling parts first when the pane is narrow.
+    fn title(&self, width: usize) -> String {
+        let Some((provider, from, how)) = self.heading else {
+            return format!("Catalog · {}", self.format.name());
+        };
+        let format = match self.has_catalog {
+            true => format!(" · {}", self.format.name()),
+            false => String::new(),
+        };
+        [
+            format!("Catalog · {provider} ({from}) · {how}{format}"),
+            format!("Catalog · {provider} · {how}{format}"),
+            format!("Catalog · {provider} · {how}"),
+        ]
+        .into_iter()
+        .find(|t| t.chars().count() + 6 <= width)
+        .unwrap_or_else(|| format!("Catalog · {provider}"))
+    }
+
     pub fn render(&self, frame: &mut Frame, area: Rect, look: &Look) {
         if area.is_empty() {
             return;
         }
         let c = &self.cost;
-        let title = format!("Catalog · {}", self.format.name());
+        let title = self.title(usize::from(area.width));
         // The cost sits on the bottom border, where it is not cut by the title.
         let (chars, tok, bodies) = (c.block_chars, c.block_tokens, c.bodies_tokens);
         let cost = [
@@ -146,6 +222,7 @@ impl CatalogPane {
         ]
         .into_iter()
         .find(|t| t.chars().count() + 4 <= usize::from(area.width))
+        .filter(|_| self.has_catalog)
         .unwrap_or_default();
         let block = panes::block(look, Pane::Catalog, title)
             .title_bottom(Line::styled(cost, look.theme.dim).right_aligned());
@@ -167,6 +244,50 @@ impl CatalogPane {
         let para = Paragraph::new(Text::from(shown)).wrap(Wrap { trim: false });
         frame.render_widget(para.scroll((skip, 0)), inner);
     }
+}
+
+/// Where the baked block lives and whether the file on disk is stale.
+fn baked_state(d: &Delivery) -> Option<String> {
+    let i = d.installed.as_ref()?;
+    let state = match (i.exists, i.managed, i.stale) {
+        (false, _, _) => "not installed: `cao install --provider copilot_cli` writes it",
+        (true, Some(false), _) => "not installed by CAO: its refresh leaves it alone",
+        (true, _, Some(true)) => "STALE: `skilltui refresh` (or any change here) rewrites it",
+        (true, _, Some(false)) => "up to date",
+        (true, _, None) => "its profile does not load by that name: CAO leaves it as it is",
+    };
+    Some(format!("baked into {}: {state}", i.path.display()))
+}
+
+/// What reaches the agent when no block does.
+fn instead(d: &Delivery) -> Vec<String> {
+    let mut out = vec![d.why.clone()];
+    if d.delivery == Kind::SkillResource {
+        out.push(String::new());
+        out.push("resources in the agent's JSON:".into());
+        out.extend(d.resources.iter().map(|r| format!("  {r}")));
+        out.push(String::new());
+        out.push("SKILL.md files the globs reach:".into());
+        out.extend(d.reaches.iter().map(|r| {
+            let mark = match (r.reached, r.nested) {
+                (false, _) => "  (extra dir: not reached)",
+                (true, true) => "  (nested: Kiro only, not in CAO's catalog)",
+                (true, false) => "",
+            };
+            format!("  {}{mark}", r.skill)
+        }));
+    }
+    if let Some(i) = &d.installed {
+        let state = match (i.exists, i.stale) {
+            (false, _) => "missing",
+            (true, Some(true)) => "differs from what CAO writes now",
+            (true, Some(false)) => "as CAO writes it",
+            (true, None) => "present",
+        };
+        out.push(String::new());
+        out.push(format!("on disk: {} ({state})", i.path.display()));
+    }
+    out
 }
 
 /// The byte range of each line of `text`, as `str::lines` splits it but

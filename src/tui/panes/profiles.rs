@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph, Wrap};
 
 use crate::core::cao::catalog::Pattern;
+use crate::core::delivery::agent::Source;
 use crate::core::text::sanitize_line;
 use crate::tui::keymap::Cmd;
 use crate::tui::model::{Data, ProfileRow};
@@ -290,6 +291,17 @@ impl ProfilesPane {
     }
 }
 
+/// ` 'x' is not CAO's` when the profile names a provider CAO does not know.
+fn invalid_provider(row: &ProfileRow) -> String {
+    row.fields
+        .iter()
+        .rev()
+        .find(|(k, v)| k == "provider" && !v.is_empty())
+        .filter(|_| row.delivery.is_some_and(|(_, s, _)| s == Source::Fallback))
+        .map(|(_, v)| format!(" '{}' is not CAO's", sanitize_line(v)))
+        .unwrap_or_default()
+}
+
 /// The selected profile's file, `skills:` value and other fields.
 fn detail(row: Option<&ProfileRow>, theme: &Theme, width: usize) -> Text<'static> {
     let Some(row) = row else {
@@ -311,6 +323,17 @@ fn detail(row: Option<&ProfileRow>, theme: &Theme, width: usize) -> Text<'static
         },
     };
     let mut lines = vec![Line::styled(where_, theme.dim), skills];
+    if let Some((provider, source, kind)) = row.delivery {
+        lines.push(Line::from(vec![
+            Span::styled("provider: ", theme.accent),
+            Span::styled(format!("{provider} ({})", source.label()), theme.dim),
+            Span::styled(invalid_provider(row), theme.warning),
+        ]));
+        lines.push(Line::from(vec![
+            Span::styled("delivery: ", theme.accent),
+            Span::styled(kind.label(), theme.dim),
+        ]));
+    }
     // Right under `skills`: it says why that line is not what CAO uses.
     if let Some(why) = row
         .loaded
@@ -325,7 +348,11 @@ fn detail(row: Option<&ProfileRow>, theme: &Theme, width: usize) -> Text<'static
     }
     // The other frontmatter fields after, one row each: they matter less
     // than `skills` and are the first to go when the pane is short.
-    for (key, value) in row.fields.iter().filter(|(k, _)| k != "skills") {
+    for (key, value) in row
+        .fields
+        .iter()
+        .filter(|(k, _)| k != "skills" && (k != "provider" || row.delivery.is_none()))
+    {
         let key = format!("{}: ", sanitize_line(key));
         let room = width.saturating_sub(key.chars().count());
         let mut first = sanitize_line(value.lines().next().unwrap_or("")).into_owned();

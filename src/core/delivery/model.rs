@@ -1,0 +1,409 @@
+//! What one profile's agent receives about skills under one provider, and
+//! why (CAO 2.5.4: `services/terminal_service.py`, `install_service.py`,
+//! `utils/skill_injection.py`, `utils/opencode_config.py`, `providers/`).
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::core::cao::catalog::{self, Format};
+use crate::core::cao::store::{self, Home, Listing};
+use crate::core::delivery::agent::{self, Agent, RUNTIME_PROMPT, Source};
+use crate::core::delivery::copilot;
+use crate::core::text::{py_isspace, py_strip};
+
+/// How skills reach the agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Kind {
+    /// The catalog is appended to the prompt at launch.
+    #[serde(rename = "prompt")]
+    Prompt,
+    /// The catalog was written into the agent file at `cao install`.
+    #[serde(rename = "baked")]
+    Baked,
+    /// Kiro's `skill://` globs: Kiro reads each SKILL.md itself.
+    #[serde(rename = "skill-resource")]
+    SkillResource,
+    /// OpenCode discovers skills through a link to the store.
+    #[serde(rename = "symlink")]
+    Symlink,
+    #[serde(rename = "none")]
+    None,
+}
+
+impl Kind {
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::Prompt => "prompt",
+            Kind::Baked => "baked",
+            Kind::SkillResource => "skill-resource",
+            Kind::Symlink => "symlink",
+            Kind::None => "none",
+        }
+    }
+}
+
+/// A SKILL.md Kiro's globs reach, or a skill they do not (extra dirs).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Reach {
+    pub path: PathBuf,
+    /// Its folder, relative to the store or extra dir.
+    pub skill: String,
+    /// Deeper than one folder: only `**/SKILL.md` reaches it (CAO's own
+    /// catalog never lists it).
+    pub nested: bool,
+    pub reached: bool,
+}
+
+/// The file or link `cao install` made for this provider, as it is now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Installed {
+    pub path: PathBuf,
+    pub exists: bool,
+    /// Differs from what CAO would write now; `None` when not knowable.
+    pub stale: Option<bool>,
+    /// Copilot: CAO's refresh rewrites it (a context copy exists).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub managed: Option<bool>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Delivery {
+    pub profile: String,
+    pub provider: &'static str,
+    pub provider_source: Source,
+    pub delivery: Kind,
+    /// The catalog text the agent receives (may be empty), or `None`.
+    pub catalog: Option<String>,
+    /// The prompt text skills are part of (or the agent's own prompt where
+    /// skills come another way), `None` when the provider has none.
+    pub prompt: Option<String>,
+    /// Kiro: the `resources` CAO writes; OpenCode: the link; Copilot: the file.
+    pub resources: Vec<String>,
+    /// Kiro: the SKILL.md files its globs reach, and extra-dir skills not.
+    pub reaches: Vec<Reach>,
+    /// The profile's `skills:` list narrows what the agent gets.
+    pub filtered: bool,
+    /// Skills in extra skill dirs count.
+    pub extra_dirs: bool,
+    pub installed: Option<Installed>,
+    /// One sentence for a person: how this agent gets skills.
+    pub why: String,
+}
+
+/// Loads the profile and the store, then [`compute`].
+pub fn for_profile(home: &Home, name: &str, explicit: Option<&str>) -> Result<Delivery, String> {
+    let a = agent::load(home, name)?;
+    let listing = store::list(home, false);
+    compute(home, &listing, &a, explicit)
+}
+
+pub fn compute(
+    home: &Home,
+    listing: &Listing,
+    a: &Agent,
+    explicit: Option<&str>,
+) -> Result<Delivery, String> {
+    let (provider, source) = a.provider(explicit)?;
+    let mut d = Delivery {
+        profile: a.lookup.clone(),
+        provider,
+        provider_source: source,
+        delivery: Kind::None,
+        catalog: None,
+        prompt: None,
+        resources: Vec::new(),
+        reaches: Vec::new(),
+        filtered: false,
+        extra_dirs: false,
+        installed: None,
+        why: String::new(),
+    };
+    match kind_of(provider, a) {
+        Kind::Prompt => runtime(listing, a, &mut d),
+        Kind::Baked => baked(home, listing, a, &mut d),
+        Kind::SkillResource => kiro(home, listing, a, &mut d),
+        Kind::Symlink => opencode(home, a, &mut d),
+        Kind::None => {
+            d.why = match a.native().filter(|_| provider == "claude_code") {
+                Some(native) => format!(
+                    "no skills: native_agent '{native}' makes CAO run `claude --agent`, which drops the catalog"
+                ),
+                None => {
+                    format!("no skills: CAO hands {provider} no catalog and no skill resources")
+                }
+            }
+        }
+    }
+    Ok(d)
+}
+
+/// How `provider` hands this profile's agent its skills.
+pub fn kind_of(provider: &str, a: &Agent) -> Kind {
+    match provider {
+        "claude_code" if a.native().is_some() => Kind::None,
+        p if RUNTIME_PROMPT.contains(&p) => Kind::Prompt,
+        "copilot_cli" => Kind::Baked,
+        "kiro_cli" => Kind::SkillResource,
+        "opencode_cli" => Kind::Symlink,
+        _ => Kind::None,
+    }
+}
+
+/// `build_skill_catalog(profile.skills)` appended by `_apply_skill_prompt`.
+fn runtime(listing: &Listing, a: &Agent, d: &mut Delivery) {
+    let block =
+        catalog::render(Format::Cao, listing, a.skills.as_deref(), &a.lookup).unwrap_or_default();
+    // omp alone falls back to `prompt:`, unstripped.
+    let base = match (d.provider, a.body.is_empty()) {
+        ("omp", true) => a.prompt.as_deref().unwrap_or(""),
+        _ => a.body.as_str(),
+    };
+    d.delivery = Kind::Prompt;
+    d.prompt = Some(catalog::compose_prompt(base, &block));
+    d.catalog = Some(block);
+    d.filtered = true;
+    d.extra_dirs = true;
+    d.why = format!(
+        "{}: CAO appends the catalog to the prompt at launch, filtered by `skills:`",
+        d.provider
+    );
+}
+
+fn baked(home: &Home, listing: &Listing, a: &Agent, d: &mut Delivery) {
+    let path = copilot::file_for(home, &a.name);
+    let mut installed = Installed {
+        path: path.clone(),
+        exists: std::fs::symlink_metadata(&path).is_ok(),
+        stale: None,
+        managed: Some(false),
+    };
+    let mut state = "not installed: `cao install --provider copilot_cli` writes it".to_string();
+    if installed.exists {
+        match copilot::examine(home, listing, &path) {
+            Ok(b) => {
+                installed.managed = Some(b.managed);
+                installed.stale = b.stale();
+                state = match (b.stale(), &b.skipped) {
+                    (Some(true), _) => "stale: `skilltui refresh` rewrites it".into(),
+                    (Some(false), _) => "up to date".into(),
+                    (None, Some(why)) => format!("left alone by CAO's refresh: {why}"),
+                    (None, None) => "state unknown".into(),
+                };
+            }
+            Err(why) => state = why,
+        }
+    }
+    d.delivery = Kind::Baked;
+    d.catalog = Some(copilot::unfiltered_catalog(listing, &a.name));
+    d.prompt = Some(copilot::baked_prompt(listing, a));
+    d.resources = vec![path.display().to_string()];
+    d.extra_dirs = true;
+    d.installed = Some(installed);
+    d.why = format!(
+        "copilot_cli: the full catalog (every skill, `skills:` ignored) is baked into {} at install; {state}",
+        path.display()
+    );
+}
+
+/// `cao install`'s Kiro agent JSON: the context file, the two globs, then
+/// the profile's own resources; `prompt` is `prompt:` stripped.
+fn kiro(home: &Home, listing: &Listing, a: &Agent, d: &mut Delivery) {
+    d.delivery = Kind::SkillResource;
+    d.resources = kiro_resources(home, a);
+    d.prompt = Some(py_strip(a.prompt.as_deref().unwrap_or("")))
+        .filter(|p| !p.is_empty())
+        .map(str::to_string);
+    d.reaches = kiro_reaches(home, listing);
+    let path = kiro_agents_dir(home).join(format!("{}.json", copilot::flatten(&a.name)));
+    let exists = std::fs::symlink_metadata(&path).is_ok();
+    let stale = exists
+        .then(|| kiro_json_differs(&path, &d.resources, d.prompt.as_deref()))
+        .flatten();
+    d.installed = Some(Installed {
+        path,
+        exists,
+        stale,
+        managed: None,
+    });
+    let fallback = match (d.provider_source, a.invalid_provider()) {
+        (Source::Fallback, Some(p)) => format!(" (CAO's fallback: '{p}' is not a provider)"),
+        (Source::Fallback, None) => " (CAO's fallback: the profile names no provider)".into(),
+        _ => String::new(),
+    };
+    d.why = format!(
+        "kiro_cli{fallback}: no catalog; the agent's resources point Kiro at the store's SKILL.md files (nested folders too, extra dirs never, `skills:` ignored)"
+    );
+}
+
+pub fn kiro_agents_dir(home: &Home) -> PathBuf {
+    match std::env::var_os("CAO_AGENTS_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => home.user_home.join(".kiro").join("agents"),
+    }
+}
+
+pub fn kiro_resources(home: &Home, a: &Agent) -> Vec<String> {
+    let context_dir = crate::core::cao::profile::installed_context_dirs(home)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| home.agent_context());
+    let context = real_path(&context_dir).join(format!("{}.md", a.name));
+    let skills = home.skills_dir();
+    let mut out = vec![
+        format!("file://{}", context.display()),
+        format!("skill://{}/**/SKILL.md", skills.display()),
+        format!("skill://{}/*/SKILL.md", skills.display()),
+    ];
+    out.extend(a.resources.iter().cloned());
+    out
+}
+
+/// `Some(true)` when the JSON's `resources` or `prompt` differ from what
+/// CAO writes now (the rest depends on roles and MCP, not on skills).
+fn kiro_json_differs(path: &Path, resources: &[String], prompt: Option<&str>) -> Option<bool> {
+    let bytes = crate::core::fsops::read_regular(path).ok()?;
+    let json: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    let have_res = json.get("resources").cloned().unwrap_or_default();
+    let have_prompt = json.get("prompt").and_then(|p| p.as_str());
+    Some(have_res != serde_json::json!(resources) || have_prompt != prompt)
+}
+
+/// SKILL.md files the globs reach, by walking the store (bounded), then
+/// the extra dirs' skills, which no glob reaches.
+fn kiro_reaches(home: &Home, listing: &Listing) -> Vec<Reach> {
+    let store = home.skills_dir();
+    let mut out = Vec::new();
+    walk_skill_mds(&store, &store, 1, &mut out);
+    out.sort_by(|a, b| a.skill.cmp(&b.skill));
+    for e in listing.valid().filter(|e| e.source_dir != store) {
+        out.push(Reach {
+            path: e.checked.path.join("SKILL.md"),
+            skill: e.folder.clone(),
+            nested: false,
+            reached: false,
+        });
+    }
+    out
+}
+
+/// Folders nested deeper than this are not searched (a link loop or a
+/// vendored tree must not stall a key press).
+const MAX_DEPTH: usize = 6;
+const MAX_FOUND: usize = 5000;
+
+fn walk_skill_mds(store: &Path, dir: &Path, depth: usize, out: &mut Vec<Reach>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        if out.len() >= MAX_FOUND {
+            return;
+        }
+        let path = e.path();
+        // A linked skill folder in the store is followed (that is how
+        // plugins project skills); deeper links are not.
+        let is_dir = if depth == 1 {
+            path.is_dir()
+        } else {
+            e.file_type().is_ok_and(|t| t.is_dir())
+        };
+        if !is_dir {
+            continue;
+        }
+        let md = path.join("SKILL.md");
+        if md.is_file() {
+            let rel = path.strip_prefix(store).unwrap_or(&path);
+            out.push(Reach {
+                skill: rel.display().to_string(),
+                path: md,
+                nested: depth > 1,
+                reached: true,
+            });
+        }
+        // A skill's own folders (scripts, references...) are not searched:
+        // a store of thousands of skills is walked on every selection.
+        // Kiro's `**` would also reach a SKILL.md in there.
+        else if depth < MAX_DEPTH {
+            walk_skill_mds(store, &path, depth + 1, out);
+        }
+    }
+}
+
+fn opencode(home: &Home, a: &Agent, d: &mut Delivery) {
+    let link = opencode_link(home);
+    let state = link_state(home, &link);
+    d.delivery = Kind::Symlink;
+    // The agent file's body: the body, else `prompt:`, right-stripped.
+    let body = if a.body.is_empty() {
+        a.prompt.as_deref().unwrap_or("")
+    } else {
+        &a.body
+    };
+    d.prompt = Some(body.trim_end_matches(py_isspace).to_string());
+    d.resources = vec![link.display().to_string()];
+    d.installed = Some(Installed {
+        path: link.clone(),
+        exists: state != LinkState::Missing,
+        stale: (state != LinkState::Missing).then_some(state != LinkState::Store),
+        managed: None,
+    });
+    d.why = format!(
+        "opencode_cli: no catalog; OpenCode finds skills itself through {} -> {} ({})",
+        link.display(),
+        home.skills_dir().display(),
+        state.label()
+    );
+}
+
+/// `OPENCODE_CONFIG_DIR / "skills"`: under `$HOME` even with `CAO_HOME_DIR`.
+pub fn opencode_link(home: &Home) -> PathBuf {
+    home.user_home.join(".aws").join("opencode").join("skills")
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkState {
+    Missing,
+    /// A link that resolves to the store (`ensure_skills_symlink` is happy).
+    Store,
+    /// A link elsewhere, or a real folder: CAO only warns, never repairs.
+    Elsewhere,
+}
+
+impl LinkState {
+    pub fn label(self) -> &'static str {
+        match self {
+            LinkState::Missing => "missing: `cao install --provider opencode_cli` makes it",
+            LinkState::Store => "in place",
+            LinkState::Elsewhere => "points elsewhere: OpenCode does not see the store",
+        }
+    }
+}
+
+pub fn link_state(home: &Home, link: &Path) -> LinkState {
+    match std::fs::symlink_metadata(link) {
+        Err(_) => LinkState::Missing,
+        Ok(m) if m.file_type().is_symlink() => {
+            if real_path(link) == real_path(&home.skills_dir()) {
+                LinkState::Store
+            } else {
+                LinkState::Elsewhere
+            }
+        }
+        Ok(_) => LinkState::Elsewhere,
+    }
+}
+
+/// `os.path.realpath` / non-strict `Path.resolve()`: links resolved as far
+/// as the path exists, the rest kept as written.
+pub fn real_path(p: &Path) -> PathBuf {
+    if let Ok(r) = std::fs::canonicalize(p) {
+        return r;
+    }
+    match (p.parent(), p.file_name()) {
+        (Some(parent), Some(name)) if !parent.as_os_str().is_empty() => {
+            real_path(parent).join(name)
+        }
+        _ => crate::core::fsops::absolute(p),
+    }
+}
