@@ -11,6 +11,8 @@
 //! - `cao/`: CAO's rules (skills, the store, profiles, catalogs, the
 //!   profile editor, the installed CAO package).
 //! - `sources/`: where skills come from (folders, git, the lock, updates).
+//! - `agents/`: every agent's own skill dirs, order, parse and clash rules,
+//!   what its model is shown, and the skills skilltui gives it.
 //! - `watch`, `doctor`: what the TUI watches; why CAO sees what it sees.
 //!
 //! A new concern gets its own folder at the layer it needs: what each CAO
@@ -27,6 +29,8 @@ pub mod parse;
 pub mod cao;
 
 pub mod sources;
+
+pub mod agents;
 
 pub mod doctor;
 pub mod watch;
