@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::json;
 
+use crate::cli_agents;
 use crate::core::cao::catalog::{self, Format};
 use crate::core::cao::editor;
 use crate::core::cao::profile;
@@ -48,6 +49,9 @@ pub enum Command {
     List {
         #[arg(long)]
         json: bool,
+        /// What this agent finds from the current directory, by its rules
+        #[arg(long, value_name = "ID")]
+        agent: Option<String>,
     },
     /// Print the body CAO's load_skill returns for NAME
     Show { name: String },
@@ -115,6 +119,11 @@ pub enum Command {
     /// Agent profiles and their skills
     #[command(subcommand)]
     Profile(ProfileCommand),
+    /// The agents skilltui knows: detected or not, and where each looks
+    Agents {
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -165,7 +174,22 @@ pub fn run(cli: &Cli, command: &Command) -> Outcome {
     let home = Home::locate(cli.home.as_deref()).with_cao(cli.cao.as_deref());
     let mut out = Output::stdout();
     match command {
-        Command::List { json } => list(&home, *json, &mut out),
+        Command::List { json, agent: None } => list(&home, *json, &mut out),
+        Command::List {
+            json,
+            agent: Some(id),
+        } => {
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            printed(
+                warnings,
+                cli_agents::list(&table, &ctx, id, *json)?,
+                &mut out,
+            )
+        }
+        Command::Agents { json } => {
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            printed(warnings, cli_agents::agents(&table, &ctx, *json), &mut out)
+        }
         Command::Show { name } => show(&home, name, &mut out),
         Command::Add {
             source,
@@ -234,6 +258,15 @@ impl Output {
         self.text(s);
         self.text("\n");
     }
+}
+
+/// Prints what an agent command built: warnings first, then its text.
+fn printed(warnings: Vec<String>, p: cli_agents::Printed, out: &mut Output) -> Outcome {
+    for w in warnings.iter().chain(&p.warnings) {
+        warn(w);
+    }
+    out.text(&p.out);
+    Ok(())
 }
 
 /// Warnings to stderr, sanitized (they may quote file contents).

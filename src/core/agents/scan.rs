@@ -255,3 +255,38 @@ fn children(dir: &Path, links: Symlinks, skip_dots: bool) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+impl Ctx {
+    /// The real process's view: `$HOME` (through CAO's home), the working
+    /// directory and the variables `table` names.
+    pub fn from_process(home: &Home, agents: &[Agent]) -> Ctx {
+        Ctx {
+            user_home: home.user_home.clone(),
+            cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+            env: table::env_snapshot(agents),
+            cao: Some(home.clone()),
+        }
+    }
+}
+
+/// Whether the agent is installed: one of its marker dirs exists, or one
+/// of its binaries is on `PATH`.
+pub fn detected(agent: &Agent, ctx: &Ctx) -> bool {
+    let dir = agent
+        .detect_dirs
+        .iter()
+        .flat_map(|d| template(d, ctx))
+        .any(|p| p.exists());
+    dir || agent.detect_binaries.iter().any(|b| on_path(b, ctx))
+}
+
+fn on_path(binary: &str, ctx: &Ctx) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(path) = ctx.var("PATH") else {
+        return false;
+    };
+    std::env::split_paths(path).any(|d| {
+        fs::metadata(d.join(binary))
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    })
+}
