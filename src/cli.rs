@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::json;
 
 use crate::cli_agents;
+use crate::core::agents::table::Scope;
 use crate::core::cao::catalog::{self, Format};
 use crate::core::cao::editor;
 use crate::core::cao::profile;
@@ -68,6 +69,15 @@ pub enum Command {
         /// Replace installed skills of the same name
         #[arg(long)]
         force: bool,
+        /// Then give the installed skills to this agent
+        #[arg(long, value_name = "ID")]
+        agent: Option<String>,
+        /// Where the agent gets them (with --agent)
+        #[arg(long, value_enum, default_value_t = ScopeArg::User, requires = "agent")]
+        scope: ScopeArg,
+        /// Copy instead of linking (with --agent)
+        #[arg(long, requires = "agent")]
+        copy: bool,
     },
     /// Locked skills: current, outdated, modified or missing
     Check {
@@ -91,8 +101,14 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Remove an installed skill atomically
-    Remove { name: String },
+    /// Remove an installed skill atomically, and every link or copy
+    /// skilltui made of it for an agent
+    Remove {
+        name: String,
+        /// Only take it from this agent (the store keeps it)
+        #[arg(long, value_name = "ID")]
+        agent: Option<String>,
+    },
     /// Seed the default skills that are missing (never overwrites)
     Init,
     /// CAO's verdict plus Agent Skills lints, per folder
@@ -124,6 +140,54 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Give store skills to an agent, or take them back
+    #[command(subcommand)]
+    Agent(AgentCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum AgentCommand {
+    /// Link (or copy) store skills into the agent's skill dir
+    Enable {
+        agent: String,
+        #[arg(required = true)]
+        skills: Vec<String>,
+        #[arg(long, value_enum, default_value_t = ScopeArg::User)]
+        scope: ScopeArg,
+        /// Copy instead of linking
+        #[arg(long)]
+        copy: bool,
+    },
+    /// Take back links or copies skilltui made (never anything else)
+    Disable {
+        agent: String,
+        #[arg(required = true)]
+        skills: Vec<String>,
+        /// Only this scope (default: every scope)
+        #[arg(long, value_enum)]
+        scope: Option<ScopeArg>,
+    },
+    /// Copy a skill folder the user made in the agent's dirs into the store
+    Adopt {
+        agent: String,
+        #[arg(required = true)]
+        skills: Vec<String>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ScopeArg {
+    User,
+    Project,
+}
+
+impl ScopeArg {
+    fn scope(self) -> Scope {
+        match self {
+            ScopeArg::User => Scope::User,
+            ScopeArg::Project => Scope::Project,
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -186,6 +250,33 @@ pub fn run(cli: &Cli, command: &Command) -> Outcome {
                 &mut out,
             )
         }
+        Command::Agent(cmd) => {
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            let p = match cmd {
+                AgentCommand::Enable {
+                    agent,
+                    skills,
+                    scope,
+                    copy,
+                } => cli_agents::enable(&home, &table, &ctx, agent, skills, scope.scope(), *copy)?,
+                AgentCommand::Disable {
+                    agent,
+                    skills,
+                    scope,
+                } => cli_agents::disable(
+                    &home,
+                    &table,
+                    &ctx,
+                    agent,
+                    skills,
+                    scope.map(ScopeArg::scope),
+                )?,
+                AgentCommand::Adopt { agent, skills } => {
+                    cli_agents::adopt(&home, &table, &ctx, agent, skills)?
+                }
+            };
+            printed(warnings, p, &mut out)
+        }
         Command::Agents { json } => {
             let (table, ctx, warnings) = cli_agents::open(&home);
             printed(warnings, cli_agents::agents(&table, &ctx, *json), &mut out)
@@ -196,11 +287,48 @@ pub fn run(cli: &Cli, command: &Command) -> Outcome {
             skills,
             all,
             force,
-        } => add(&home, source, skills, *all, *force, &mut out),
+            agent,
+            scope,
+            copy,
+        } => {
+            let installed = add(&home, source, skills, *all, *force, &mut out)?;
+            match agent {
+                Some(id) => {
+                    let (table, ctx, warnings) = cli_agents::open(&home);
+                    let p = cli_agents::enable(
+                        &home,
+                        &table,
+                        &ctx,
+                        id,
+                        &installed,
+                        scope.scope(),
+                        *copy,
+                    )?;
+                    printed(warnings, p, &mut out)
+                }
+                None => Ok(()),
+            }
+        }
         Command::Check { names, json } => check(&home, names, *json, &mut out),
         Command::Update { names, force } => update(&home, names, *force, &mut out),
-        Command::Sync { lock, force } => sync(&home, lock.as_deref(), *force, &mut out),
-        Command::Remove { name } => {
+        Command::Sync { lock, force } => {
+            sync(&home, lock.as_deref(), *force, &mut out)?;
+            printed(Vec::new(), cli_agents::restore(&home)?, &mut out)
+        }
+        Command::Remove {
+            name,
+            agent: Some(id),
+        } => printed(
+            Vec::new(),
+            cli_agents::take_back_all(&home, name, Some(id))?,
+            &mut out,
+        ),
+        Command::Remove { name, agent: None } => {
+            printed(
+                Vec::new(),
+                cli_agents::take_back_all(&home, name, None)?,
+                &mut out,
+            )?;
             let dest = store::remove(&home, name)?;
             out.line(&format!(
                 "Skill '{}' removed ({})",
@@ -343,7 +471,7 @@ fn add(
     all: bool,
     force: bool,
     out: &mut Output,
-) -> Outcome {
+) -> Result<Vec<String>, String> {
     let opened = remote::open(home, source, &mut progress_meter(), None)?;
     let picks = match source::pick(&opened.found, names, all, &opened.label) {
         Ok(p) => p,
@@ -379,7 +507,7 @@ fn add(
             warn(&w);
         }
     }
-    Ok(())
+    Ok(installed.into_iter().map(|i| i.name).collect())
 }
 
 /// The skills a source holds: name, CAO verdict, store state, description.

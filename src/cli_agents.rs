@@ -5,8 +5,9 @@
 use serde_json::json;
 
 use crate::core::agents::discover::{self, Finds};
+use crate::core::agents::give::{self, Given, Kind, Taken};
 use crate::core::agents::scan::{self, Ctx};
-use crate::core::agents::table::{self, Table};
+use crate::core::agents::table::{self, Scope, Table};
 use crate::core::cao::store::Home;
 use crate::core::text::sanitize_line;
 
@@ -134,4 +135,129 @@ fn text_rows(finds: &Finds, p: &mut Printed) {
             finds.location(c).display()
         )));
     }
+}
+
+/// `agent enable ID SKILL…` (and `add … --agent ID`).
+pub fn enable(
+    home: &Home,
+    table: &Table,
+    ctx: &Ctx,
+    id: &str,
+    skills: &[String],
+    scope: Scope,
+    copy: bool,
+) -> Result<Printed, String> {
+    let agent = table.find(id)?;
+    let mut p = Printed::default();
+    for name in skills {
+        match give::enable(home, agent, ctx, name, scope, copy)? {
+            Given::Made(t) => {
+                let how = if t.kind == Kind::Link {
+                    "linked"
+                } else {
+                    "copied"
+                };
+                p.line(&sanitize_line(&format!(
+                    "{name}: {how} for {} ({})",
+                    agent.id,
+                    t.path.display()
+                )));
+            }
+            Given::Already(path) => p.line(&sanitize_line(&format!(
+                "{name}: {} already has it ({})",
+                agent.id,
+                path.display()
+            ))),
+        }
+    }
+    Ok(p)
+}
+
+/// `agent disable ID SKILL…`.
+pub fn disable(
+    home: &Home,
+    table: &Table,
+    ctx: &Ctx,
+    id: &str,
+    skills: &[String],
+    scope: Option<Scope>,
+) -> Result<Printed, String> {
+    let agent = table.find(id)?;
+    let mut p = Printed::default();
+    for name in skills {
+        let done = give::disable(home, agent, ctx, name, scope)?;
+        report_taken(&done, &mut p);
+    }
+    Ok(p)
+}
+
+/// `remove NAME [--agent ID]`: takes back what skilltui gave agents of it
+/// (only that agent's with `--agent`).
+pub fn take_back_all(home: &Home, name: &str, agent: Option<&str>) -> Result<Printed, String> {
+    let done = give::disable_where(home, &|t| {
+        t.skill == name && agent.is_none_or(|a| t.agent == a)
+    })?;
+    let mut p = Printed::default();
+    report_taken(&done, &mut p);
+    Ok(p)
+}
+
+fn report_taken(done: &[(give::Target, Taken)], p: &mut Printed) {
+    for (t, taken) in done {
+        match taken {
+            Taken::Removed(path) => p.line(&sanitize_line(&format!(
+                "{}: taken from {} ({})",
+                t.skill,
+                t.agent,
+                path.display()
+            ))),
+            Taken::Gone(path) => p
+                .warnings
+                .push(format!("{} was already gone; forgotten", path.display())),
+            Taken::LeftChanged(path) => p.warnings.push(format!(
+                "{} changed since skilltui made it: left in place, no longer tracked",
+                path.display()
+            )),
+        }
+    }
+}
+
+/// `sync`: the links and copies the record lists that are missing.
+pub fn restore(home: &Home) -> Result<Printed, String> {
+    let mut p = Printed::default();
+    for path in give::restore(home)? {
+        p.line(&sanitize_line(&format!("restored {}", path.display())));
+    }
+    Ok(p)
+}
+
+/// `agent adopt ID SKILL…`: copies a folder the user made in one of the
+/// agent's dirs (the copy the agent loads) into the store; the folder
+/// stays.
+pub fn adopt(
+    home: &Home,
+    table: &Table,
+    ctx: &Ctx,
+    id: &str,
+    skills: &[String],
+) -> Result<Printed, String> {
+    let agent = table.find(id)?;
+    let finds = discover::find(agent, ctx);
+    let record = give::Record::read(home)?;
+    let mut p = Printed::default();
+    for name in skills {
+        let found = finds
+            .candidates
+            .iter()
+            .filter(|c| &c.name == name && !c.path.starts_with(scan::BUILT_IN))
+            .find(|c| record.made(&c.path).is_none())
+            .ok_or_else(|| format!("{} finds no folder of its own named '{name}'", agent.id))?;
+        let added = give::adopt(home, &found.path)?;
+        p.line(&sanitize_line(&format!(
+            "{name}: copied into the store ({}); {} is left as it is",
+            added.dest.display(),
+            found.path.display()
+        )));
+    }
+    Ok(p)
 }

@@ -289,6 +289,9 @@ pub fn disable_where(
     let (chosen, kept): (Vec<Target>, Vec<Target>) =
         record.targets.drain(..).partition(|t| pick(t));
     record.targets = kept;
+    if chosen.is_empty() {
+        return Ok(Vec::new());
+    }
     let done: Vec<(Target, Taken)> = chosen
         .into_iter()
         .map(|t| {
