@@ -62,10 +62,8 @@ impl Finds {
 /// Everything `agent` finds from `ctx.cwd`.
 pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
     let places = scan::places(agent, ctx);
-    if agent.parser == Parser::Cao {
-        if let Some(home) = &ctx.cao {
-            return cao(home, places);
-        }
+    if let (Parser::Cao, Some(home)) = (agent.parser, &ctx.cao) {
+        return cao(home, places);
     }
     let mut candidates = Vec::new();
     for (i, place) in places.iter().enumerate() {

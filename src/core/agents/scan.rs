@@ -205,7 +205,7 @@ fn subdirs(base: &Path, newest_first: bool) -> Vec<PathBuf> {
         .collect();
     found.sort_by(|a, b| a.1.cmp(&b.1));
     if newest_first {
-        found.sort_by(|a, b| b.0.cmp(&a.0));
+        found.sort_by_key(|f| std::cmp::Reverse(f.0));
     }
     found.into_iter().map(|(_, p)| p).collect()
 }
