@@ -8,6 +8,8 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::json;
 
+use crate::cli_agents;
+use crate::core::agents::table::Scope;
 use crate::core::cao::catalog::{self, Format};
 use crate::core::cao::editor;
 use crate::core::cao::profile;
@@ -50,6 +52,9 @@ pub enum Command {
     List {
         #[arg(long)]
         json: bool,
+        /// What this agent finds from the current directory, by its rules
+        #[arg(long, value_name = "ID")]
+        agent: Option<String>,
     },
     /// Print the body CAO's load_skill returns for NAME
     Show { name: String },
@@ -70,6 +75,15 @@ pub enum Command {
         /// file, 64 MiB per skill)
         #[arg(long)]
         allow_large: bool,
+        /// Then give the installed skills to this agent
+        #[arg(long, value_name = "ID")]
+        agent: Option<String>,
+        /// Where the agent gets them (with --agent)
+        #[arg(long, value_enum, default_value_t = ScopeArg::User, requires = "agent")]
+        scope: ScopeArg,
+        /// Copy instead of linking (with --agent)
+        #[arg(long, requires = "agent")]
+        copy: bool,
     },
     /// Locked skills: current, outdated, modified or missing
     Check {
@@ -94,8 +108,14 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Remove an installed skill atomically
-    Remove { name: String },
+    /// Remove an installed skill atomically, and every link or copy
+    /// skilltui made of it for an agent
+    Remove {
+        name: String,
+        /// Only take it from this agent (the store keeps it)
+        #[arg(long, value_name = "ID")]
+        agent: Option<String>,
+    },
     /// Seed the default skills that are missing (never overwrites)
     Init,
     /// CAO's verdict plus Agent Skills lints, per folder
@@ -137,6 +157,59 @@ pub enum Command {
     /// Agent profiles and their skills
     #[command(subcommand)]
     Profile(ProfileCommand),
+    /// The agents skilltui knows: detected or not, and where each looks
+    Agents {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Give store skills to an agent, or take them back
+    #[command(subcommand)]
+    Agent(AgentCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum AgentCommand {
+    /// Link (or copy) store skills into the agent's skill dir
+    Enable {
+        agent: String,
+        #[arg(required = true)]
+        skills: Vec<String>,
+        #[arg(long, value_enum, default_value_t = ScopeArg::User)]
+        scope: ScopeArg,
+        /// Copy instead of linking
+        #[arg(long)]
+        copy: bool,
+    },
+    /// Take back links or copies skilltui made (never anything else)
+    Disable {
+        agent: String,
+        #[arg(required = true)]
+        skills: Vec<String>,
+        /// Only this scope (default: every scope)
+        #[arg(long, value_enum)]
+        scope: Option<ScopeArg>,
+    },
+    /// Copy a skill folder the user made in the agent's dirs into the store
+    Adopt {
+        agent: String,
+        #[arg(required = true)]
+        skills: Vec<String>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ScopeArg {
+    User,
+    Project,
+}
+
+impl ScopeArg {
+    fn scope(self) -> Scope {
+        match self {
+            ScopeArg::User => Scope::User,
+            ScopeArg::Project => Scope::Project,
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -217,7 +290,49 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
     let home = Home::locate(cli.home.as_deref()).with_cao(cli.cao.as_deref());
     let mut out = Output::stdout();
     match command {
-        Command::List { json } => list(&home, *json, &mut out),
+        Command::List { json, agent: None } => list(&home, *json, &mut out),
+        Command::List {
+            json,
+            agent: Some(id),
+        } => {
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            printed(
+                warnings,
+                cli_agents::list(&table, &ctx, id, *json)?,
+                &mut out,
+            )
+        }
+        Command::Agent(cmd) => {
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            let p = match cmd {
+                AgentCommand::Enable {
+                    agent,
+                    skills,
+                    scope,
+                    copy,
+                } => cli_agents::enable(&home, &table, &ctx, agent, skills, scope.scope(), *copy)?,
+                AgentCommand::Disable {
+                    agent,
+                    skills,
+                    scope,
+                } => cli_agents::disable(
+                    &home,
+                    &table,
+                    &ctx,
+                    agent,
+                    skills,
+                    scope.map(ScopeArg::scope),
+                )?,
+                AgentCommand::Adopt { agent, skills } => {
+                    cli_agents::adopt(&home, &table, &ctx, agent, skills)?
+                }
+            };
+            printed(warnings, p, &mut out)
+        }
+        Command::Agents { json } => {
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            printed(warnings, cli_agents::agents(&table, &ctx, *json), &mut out)
+        }
         Command::Show { name } => show(&home, name, &mut out),
         Command::Add {
             source,
@@ -225,6 +340,9 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
             all,
             force,
             allow_large,
+            agent,
+            scope,
+            copy,
         } => {
             let pick = Picking {
                 names: skills,
@@ -232,12 +350,44 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
                 force: *force,
                 allow_large: *allow_large,
             };
-            add(&home, source, &pick, &mut out)
+            let installed = add(&home, source, &pick, &mut out)?;
+            match agent {
+                Some(id) => {
+                    let (table, ctx, warnings) = cli_agents::open(&home);
+                    let p = cli_agents::enable(
+                        &home,
+                        &table,
+                        &ctx,
+                        id,
+                        &installed,
+                        scope.scope(),
+                        *copy,
+                    )?;
+                    printed(warnings, p, &mut out)
+                }
+                None => Ok(()),
+            }
         }
         Command::Check { names, json } => check(&home, names, *json, &mut out),
         Command::Update { names, force } => update(&home, names, *force, &mut out),
-        Command::Sync { lock, force } => sync(&home, lock.as_deref(), *force, &mut out),
-        Command::Remove { name } => {
+        Command::Sync { lock, force } => {
+            sync(&home, lock.as_deref(), *force, &mut out)?;
+            printed(Vec::new(), cli_agents::restore(&home)?, &mut out)
+        }
+        Command::Remove {
+            name,
+            agent: Some(id),
+        } => printed(
+            Vec::new(),
+            cli_agents::take_back_all(&home, name, Some(id))?,
+            &mut out,
+        ),
+        Command::Remove { name, agent: None } => {
+            printed(
+                Vec::new(),
+                cli_agents::take_back_all(&home, name, None)?,
+                &mut out,
+            )?;
             let removed = remote::remove(&home, name)?;
             let name = store::check_name(name)?;
             out.line(&format!(
@@ -317,6 +467,15 @@ impl Output {
     }
 }
 
+/// Prints what an agent command built: warnings first, then its text.
+fn printed(warnings: Vec<String>, p: cli_agents::Printed, out: &mut Output) -> Outcome {
+    for w in warnings.iter().chain(&p.warnings) {
+        warn(w);
+    }
+    out.text(&p.out);
+    Ok(())
+}
+
 /// Warnings to stderr, sanitized (they may quote file contents).
 pub fn warn(msg: &str) {
     eprintln!("warning: {}", sanitize_line(msg));
@@ -392,7 +551,12 @@ struct Picking<'a> {
     allow_large: bool,
 }
 
-fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Outcome {
+fn add(
+    home: &Home,
+    source: &str,
+    how: &Picking,
+    out: &mut Output,
+) -> Result<Vec<String>, String> {
     let opened = remote::open(home, source, how.allow_large, &mut progress_meter(), None)?;
     let picked = match source::pick(&opened.found, how.names, how.all, &opened.label) {
         Ok(p) => p,
@@ -459,7 +623,7 @@ fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Outcome {
             warn(&format!("{}: {w}", sanitize_line(&i.name)));
         }
     }
-    Ok(())
+    Ok(installed.into_iter().map(|i| i.name).collect())
 }
 
 /// The skills a source holds: name, CAO verdict, store state, description.

@@ -11,11 +11,12 @@
 //! - `cao/`: CAO's rules (skills, the store, profiles, catalogs, the
 //!   profile editor, the installed CAO package).
 //! - `sources/`: where skills come from (folders, git, the lock, updates).
+//! - `delivery/`: what each CAO provider hands its agent about skills.
+//! - `agents/`: every agent's own skill dirs, order, parse and clash rules,
+//!   what its model is shown, and the skills skilltui gives it.
 //! - `watch`, `doctor`: what the TUI watches; why CAO sees what it sees.
 //!
-//! A new concern gets its own folder at the layer it needs: what each CAO
-//! provider hands its agent goes above `cao/`, every agent's own skill dirs
-//! above `sources/`.
+//! A new concern gets its own folder at the layer it needs.
 
 pub mod error;
 pub mod text;
@@ -29,6 +30,8 @@ pub mod cao;
 pub mod sources;
 
 pub mod delivery;
+
+pub mod agents;
 
 pub mod doctor;
 pub mod watch;

@@ -1,0 +1,263 @@
+//! The CLI's agent commands (`agents`, `list --agent`, `agent …`,
+//! `catalog --agent`, `show --agent`): each builds its output as text for
+//! `cli` to print, so this file needs nothing from `cli`.
+
+use serde_json::json;
+
+use crate::core::agents::discover::{self, Finds};
+use crate::core::agents::give::{self, Given, Kind, Taken};
+use crate::core::agents::scan::{self, Ctx};
+use crate::core::agents::table::{self, Scope, Table};
+use crate::core::cao::store::Home;
+use crate::core::text::sanitize_line;
+
+/// What a command prints: stdout text, and warnings for stderr.
+#[derive(Default)]
+pub struct Printed {
+    pub out: String,
+    pub warnings: Vec<String>,
+}
+
+impl Printed {
+    fn line(&mut self, s: &str) {
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+}
+
+/// The table and the process's context, with the table's problems as
+/// warnings.
+pub fn open(home: &Home) -> (Table, Ctx, Vec<String>) {
+    let xdg = std::env::var("XDG_CONFIG_HOME").ok();
+    let dir = table::user_dir(xdg.as_deref(), &home.user_home);
+    let table = table::load(Some(&dir));
+    let ctx = Ctx::from_process(home, &table.agents);
+    let warnings = table.problems.clone();
+    (table, ctx, warnings)
+}
+
+/// `skilltui agents [--json]`.
+pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
+    let mut p = Printed::default();
+    let rows: Vec<_> = table
+        .agents
+        .iter()
+        .map(|a| {
+            let places: Vec<_> = scan::places(a, ctx)
+                .into_iter()
+                .map(|pl| json!({"path": pl.path, "scope": pl.scope, "exists": pl.exists}))
+                .collect();
+            json!({
+                "id": a.id,
+                "name": a.name,
+                "detected": scan::detected(a, ctx),
+                "clash": a.clash,
+                "symlinks": a.symlinks,
+                "source": a.source,
+                "locations": places,
+            })
+        })
+        .collect();
+    if json {
+        p.line(&serde_json::to_string_pretty(&rows).unwrap_or_default());
+        return p;
+    }
+    for (a, row) in table.agents.iter().zip(&rows) {
+        let mark = if row["detected"] == true { "◆" } else { " " };
+        p.line(&format!("{mark} {}  {}", a.id, sanitize_line(&a.name)));
+        for place in scan::places(a, ctx) {
+            let exists = if place.exists { "" } else { "  (missing)" };
+            p.line(&format!(
+                "    {:8} {}{exists}",
+                place.scope.label(),
+                sanitize_line(&place.path.to_string_lossy())
+            ));
+        }
+    }
+    p
+}
+
+/// `skilltui list --agent ID [--json]`: every candidate, in the agent's
+/// order, with its status under the agent's own rules.
+pub fn list(table: &Table, ctx: &Ctx, id: &str, json: bool) -> Result<Printed, String> {
+    let agent = table.find(id)?;
+    let finds = discover::find(agent, ctx);
+    let mut p = Printed::default();
+    if json {
+        let rows: Vec<_> = finds
+            .candidates
+            .iter()
+            .map(|c| {
+                json!({
+                    "name": c.name,
+                    "description": c.description,
+                    "path": c.path,
+                    "location": finds.location(c),
+                    "scope": finds.scope(c),
+                    "status": c.status,
+                    "shadowed_by": c.shadowed_by,
+                    "error": c.error,
+                    "hidden": c.hidden,
+                })
+            })
+            .collect();
+        p.line(&serde_json::to_string_pretty(&rows).unwrap_or_default());
+        return Ok(p);
+    }
+    text_rows(&finds, &mut p);
+    if finds.candidates.is_empty() {
+        p.warnings
+            .push(format!("{} finds no skills from here", agent.name));
+    }
+    Ok(p)
+}
+
+fn text_rows(finds: &Finds, p: &mut Printed) {
+    let width = finds
+        .candidates
+        .iter()
+        .map(|c| c.name.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    p.line(&format!("{:width$}  {:8}  Location", "Name", "Status"));
+    for c in &finds.candidates {
+        let status = serde_json::to_value(c.status).unwrap_or_default();
+        let why = match (&c.shadowed_by, &c.error) {
+            (Some(w), _) => format!("  (by {})", w.display()),
+            (None, Some(e)) => format!("  ({e})"),
+            _ => String::new(),
+        };
+        p.line(&sanitize_line(&format!(
+            "{:width$}  {:8}  {}{why}",
+            c.name,
+            status.as_str().unwrap_or(""),
+            finds.location(c).display()
+        )));
+    }
+}
+
+/// `agent enable ID SKILL…` (and `add … --agent ID`).
+pub fn enable(
+    home: &Home,
+    table: &Table,
+    ctx: &Ctx,
+    id: &str,
+    skills: &[String],
+    scope: Scope,
+    copy: bool,
+) -> Result<Printed, String> {
+    let agent = table.find(id)?;
+    let mut p = Printed::default();
+    for name in skills {
+        match give::enable(home, agent, ctx, name, scope, copy)? {
+            Given::Made(t) => {
+                let how = if t.kind == Kind::Link {
+                    "linked"
+                } else {
+                    "copied"
+                };
+                p.line(&sanitize_line(&format!(
+                    "{name}: {how} for {} ({})",
+                    agent.id,
+                    t.path.display()
+                )));
+            }
+            Given::Already(path) => p.line(&sanitize_line(&format!(
+                "{name}: {} already has it ({})",
+                agent.id,
+                path.display()
+            ))),
+        }
+    }
+    Ok(p)
+}
+
+/// `agent disable ID SKILL…`.
+pub fn disable(
+    home: &Home,
+    table: &Table,
+    ctx: &Ctx,
+    id: &str,
+    skills: &[String],
+    scope: Option<Scope>,
+) -> Result<Printed, String> {
+    let agent = table.find(id)?;
+    let mut p = Printed::default();
+    for name in skills {
+        let done = give::disable(home, agent, ctx, name, scope)?;
+        report_taken(&done, &mut p);
+    }
+    Ok(p)
+}
+
+/// `remove NAME [--agent ID]`: takes back what skilltui gave agents of it
+/// (only that agent's with `--agent`).
+pub fn take_back_all(home: &Home, name: &str, agent: Option<&str>) -> Result<Printed, String> {
+    let done = give::disable_where(home, &|t| {
+        t.skill == name && agent.is_none_or(|a| t.agent == a)
+    })?;
+    let mut p = Printed::default();
+    report_taken(&done, &mut p);
+    Ok(p)
+}
+
+fn report_taken(done: &[(give::Target, Taken)], p: &mut Printed) {
+    for (t, taken) in done {
+        match taken {
+            Taken::Removed(path) => p.line(&sanitize_line(&format!(
+                "{}: taken from {} ({})",
+                t.skill,
+                t.agent,
+                path.display()
+            ))),
+            Taken::Gone(path) => p
+                .warnings
+                .push(format!("{} was already gone; forgotten", path.display())),
+            Taken::LeftChanged(path) => p.warnings.push(format!(
+                "{} changed since skilltui made it: left in place, no longer tracked",
+                path.display()
+            )),
+        }
+    }
+}
+
+/// `sync`: the links and copies the record lists that are missing.
+pub fn restore(home: &Home) -> Result<Printed, String> {
+    let mut p = Printed::default();
+    for path in give::restore(home)? {
+        p.line(&sanitize_line(&format!("restored {}", path.display())));
+    }
+    Ok(p)
+}
+
+/// `agent adopt ID SKILL…`: copies a folder the user made in one of the
+/// agent's dirs (the copy the agent loads) into the store; the folder
+/// stays.
+pub fn adopt(
+    home: &Home,
+    table: &Table,
+    ctx: &Ctx,
+    id: &str,
+    skills: &[String],
+) -> Result<Printed, String> {
+    let agent = table.find(id)?;
+    let finds = discover::find(agent, ctx);
+    let record = give::Record::read(home)?;
+    let mut p = Printed::default();
+    for name in skills {
+        let found = finds
+            .candidates
+            .iter()
+            .filter(|c| &c.name == name && !c.path.starts_with(scan::BUILT_IN))
+            .find(|c| record.made(&c.path).is_none())
+            .ok_or_else(|| format!("{} finds no folder of its own named '{name}'", agent.id))?;
+        let added = give::adopt(home, &found.path)?;
+        p.line(&sanitize_line(&format!(
+            "{name}: copied into the store ({}); {} is left as it is",
+            added.dest.display(),
+            found.path.display()
+        )));
+    }
+    Ok(p)
+}

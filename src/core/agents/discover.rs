@@ -1,0 +1,606 @@
+//! What one agent finds from a directory: every candidate in the agent's
+//! order, judged by its parser, with shadowed copies pointing at the copy
+//! that wins under its clash rule.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value as Json;
+
+use crate::core::agents::rules::{self, Read};
+use crate::core::agents::scan::{self, Ctx, Place};
+use crate::core::agents::table::{Agent, ClashKey, Parser, Scope};
+use crate::core::cao::skill;
+use crate::core::cao::store::{self, Status};
+use crate::core::fsops;
+
+/// One SKILL.md folder (or bundled skill) the agent looks at.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    /// The name the agent knows it by (the folder's when it does not load).
+    pub name: String,
+    pub description: String,
+    /// The skill folder (`<built-in>/NAME` for bundled skills).
+    pub path: PathBuf,
+    /// Index into `Finds::places`.
+    pub place: usize,
+    pub status: Status,
+    pub shadowed_by: Option<PathBuf>,
+    pub error: Option<String>,
+    /// Loaded, but not in the model's list.
+    pub hidden: bool,
+    pub read: Read,
+    /// Facts a manifest adds (seed 002: tier, tags).
+    pub manifest: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Finds {
+    pub places: Vec<Place>,
+    pub candidates: Vec<Candidate>,
+}
+
+impl Finds {
+    pub fn location(&self, c: &Candidate) -> &Path {
+        &self.places[c.place].path
+    }
+
+    pub fn scope(&self, c: &Candidate) -> Scope {
+        self.places[c.place].scope
+    }
+
+    /// The copies the agent loads, in its order.
+    pub fn winners(&self) -> impl Iterator<Item = &Candidate> {
+        self.candidates.iter().filter(|c| c.status == Status::Ok)
+    }
+
+    pub fn winner(&self, name: &str) -> Option<&Candidate> {
+        self.winners().find(|c| c.name == name)
+    }
+}
+
+/// Everything `agent` finds from `ctx.cwd`.
+pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
+    let places = scan::places(agent, ctx);
+    if let (Parser::Cao, Some(home)) = (agent.parser, &ctx.cao) {
+        return cao(home, places);
+    }
+    let mut candidates = Vec::new();
+    for (i, place) in places.iter().enumerate() {
+        if place.builtin {
+            candidates.extend(agent.builtin_skills.iter().map(|n| builtin(n, i)));
+            continue;
+        }
+        if !place.exists {
+            continue;
+        }
+        let mut here: Vec<Candidate> =
+            scan::skill_folders(&place.path, depth(agent, place), agent.symlinks)
+                .into_iter()
+                .map(|folder| read_one(agent, &folder, i))
+                .collect();
+        if agent.parser == Parser::Cleo {
+            apply_manifest(&place.path, &mut here);
+        }
+        if agent.parser == Parser::Omniforge {
+            // Decision (seed 001 is silent on `priority` against layers):
+            // layers first, then a higher `priority` wins inside a layer.
+            here.sort_by_key(|c| std::cmp::Reverse(priority(&c.read)));
+        }
+        candidates.extend(here);
+    }
+    resolve(agent, &mut candidates);
+    Finds { places, candidates }
+}
+
+fn depth(agent: &Agent, place: &Place) -> usize {
+    agent.locations.get(place.loc).map_or(1, |l| l.depth)
+}
+
+fn builtin(name: &str, place: usize) -> Candidate {
+    Candidate {
+        name: name.to_string(),
+        description: "(bundled with the agent)".into(),
+        path: Path::new(scan::BUILT_IN).join(name),
+        place,
+        status: Status::Ok,
+        shadowed_by: None,
+        error: None,
+        hidden: false,
+        read: Read::default(),
+        manifest: Vec::new(),
+    }
+}
+
+fn read_one(agent: &Agent, folder: &Path, place: usize) -> Candidate {
+    let dir_name = skill::folder_name(folder);
+    let read = match skill::read_text(&folder.join("SKILL.md")) {
+        Ok(text) => rules::read(agent.parser, &text, &dir_name),
+        Err(e) => Read {
+            error: Some(e),
+            ..Read::default()
+        },
+    };
+    let name = match agent.clash_key {
+        ClashKey::Dir => dir_name.clone(),
+        ClashKey::Name => read.name.clone().unwrap_or(dir_name),
+    };
+    Candidate {
+        name,
+        description: read.description.clone().unwrap_or_default(),
+        path: folder.to_path_buf(),
+        place,
+        status: if read.error.is_some() {
+            Status::Invalid
+        } else {
+            Status::Ok
+        },
+        shadowed_by: None,
+        error: read.error.clone(),
+        hidden: read.hidden,
+        read,
+        manifest: Vec::new(),
+    }
+}
+
+fn priority(read: &Read) -> i128 {
+    read.frontmatter
+        .as_ref()
+        .and_then(|f| f.get("priority"))
+        .and_then(|n| match n.value {
+            crate::core::parse::yaml::Value::Int(i) => Some(i),
+            _ => None,
+        })
+        .unwrap_or(0)
+}
+
+/// The agent's clash rule over candidates already in precedence order: an
+/// invalid copy never reserves its name; a second copy of one real file
+/// (reached through a link) is always a shadow of the first.
+fn resolve(agent: &Agent, candidates: &mut [Candidate]) {
+    let mut by_name: HashMap<String, PathBuf> = HashMap::new();
+    let mut by_file: HashMap<PathBuf, PathBuf> = HashMap::new();
+    for c in candidates.iter_mut().filter(|c| c.status == Status::Ok) {
+        if !c.path.starts_with(scan::BUILT_IN) {
+            let real = fsops::absolute(&c.path);
+            if let Some(first) = by_file.get(&real) {
+                c.status = Status::Shadowed;
+                c.shadowed_by = Some(first.clone());
+                continue;
+            }
+            by_file.insert(real, c.path.clone());
+        }
+        if !agent.clash.shadows() {
+            continue;
+        }
+        match by_name.get(&c.name) {
+            Some(winner) => {
+                c.status = Status::Shadowed;
+                c.shadowed_by = Some(winner.clone());
+            }
+            None => {
+                by_name.insert(c.name.clone(), c.path.clone());
+            }
+        }
+    }
+}
+
+/// CAO's verdicts, as `cao list` gives them (cao-compat 4).
+fn cao(home: &store::Home, places: Vec<Place>) -> Finds {
+    let listing = store::list(home, false);
+    let winners: HashMap<String, PathBuf> = listing
+        .valid()
+        .map(|e| (e.folder.clone(), e.checked.path.clone()))
+        .collect();
+    let candidates = listing
+        .entries
+        .iter()
+        .map(|e| Candidate {
+            name: e.name().to_string(),
+            description: e.description().to_string(),
+            path: e.checked.path.clone(),
+            place: places
+                .iter()
+                .position(|p| p.path == e.source_dir)
+                .unwrap_or(0),
+            status: e.status,
+            shadowed_by: (e.status == Status::Shadowed)
+                .then(|| winners.get(&e.folder).cloned())
+                .flatten(),
+            error: e.checked.errors.first().cloned(),
+            hidden: false,
+            read: Read::default(),
+            manifest: Vec::new(),
+        })
+        .collect();
+    Finds { places, candidates }
+}
+
+/// Seed 002 "Filesystem Structure": `skills/manifest.json` is the source
+/// of truth. Decision: a folder the manifest does not list is `invalid`;
+/// an entry is matched by `name` (or `id`) against the folder name; tier
+/// and tags come from the manifest only ("Skill Taxonomy").
+fn apply_manifest(dir: &Path, here: &mut [Candidate]) {
+    let manifest = fsops::read_regular(&dir.join("manifest.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Json>(&b).ok());
+    let entries: Vec<Json> = manifest
+        .as_ref()
+        .and_then(|m| m.get("skills"))
+        .and_then(Json::as_array)
+        .cloned()
+        .unwrap_or_default();
+    for c in here.iter_mut() {
+        let folder = skill::folder_name(&c.path);
+        let entry = entries.iter().find(|e| {
+            ["name", "id"]
+                .iter()
+                .any(|k| e.get(k).and_then(Json::as_str) == Some(folder.as_str()))
+        });
+        match entry {
+            Some(e) => c.manifest = manifest_facts(e),
+            None if c.status == Status::Ok => {
+                c.status = Status::Invalid;
+                c.error = Some(match manifest {
+                    Some(_) => "not listed in skills/manifest.json (the source of truth)".into(),
+                    None => "no readable manifest.json beside it (the source of truth)".into(),
+                });
+            }
+            None => {}
+        }
+    }
+}
+
+fn manifest_facts(entry: &Json) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if let Some(t) = entry.get("tier") {
+        out.push(("tier".into(), t.to_string()));
+    }
+    if let Some(tags) = entry.get("tags").and_then(Json::as_array) {
+        let tags: Vec<&str> = tags.iter().filter_map(Json::as_str).collect();
+        out.push(("tags".into(), tags.join(", ")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::agents::table;
+
+    struct World {
+        _tmp: tempfile::TempDir,
+        home: PathBuf,
+        repo: PathBuf,
+        cwd: PathBuf,
+    }
+
+    /// A user home and a git repository with a nested working directory.
+    fn world() -> World {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let repo = tmp.path().join("repo");
+        let cwd = repo.join("apps/web");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(&cwd).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        World {
+            _tmp: tmp,
+            home,
+            repo,
+            cwd,
+        }
+    }
+
+    impl World {
+        fn ctx(&self, env: &[(&str, &str)]) -> Ctx {
+            Ctx {
+                user_home: self.home.clone(),
+                cwd: self.cwd.clone(),
+                env: env
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect(),
+                cao: None,
+            }
+        }
+    }
+
+    fn skill(dir: &Path, folder: &str, text: &str) -> PathBuf {
+        let d = dir.join(folder);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("SKILL.md"), text).unwrap();
+        d
+    }
+
+    fn md(name: &str) -> String {
+        format!("---\nname: {name}\ndescription: does {name}\n---\nbody\n")
+    }
+
+    fn agent(id: &str) -> Agent {
+        table::built_in().into_iter().find(|a| a.id == id).unwrap()
+    }
+
+    fn statuses(f: &Finds, name: &str) -> Vec<(PathBuf, Status)> {
+        f.candidates
+            .iter()
+            .filter(|c| c.name == name)
+            .map(|c| (c.path.clone(), c.status))
+            .collect()
+    }
+
+    // Seed 003 "Discovery Order": the nine locations, first match wins.
+    #[test]
+    fn amp_finds_its_nine_locations_in_seed_003_order() {
+        let w = world();
+        let amp = agent("amp");
+        let toolbox = w.home.join("tb");
+        let ctx = w.ctx(&[("AMP_TOOLBOX", toolbox.to_str().unwrap())]);
+        let paths: Vec<PathBuf> = scan::places(&amp, &ctx)
+            .into_iter()
+            .map(|p| p.path)
+            .collect();
+        let h = &w.home;
+        assert_eq!(
+            paths,
+            vec![
+                w.cwd.join(".agents/skills"),
+                h.join(".config/agents/skills"),
+                h.join(".config/amp/skills"),
+                w.cwd.join(".claude/skills"),
+                h.join(".claude/skills"),
+                h.join(".claude/plugins/cache"),
+                toolbox,
+                PathBuf::from("<built-in>"),
+            ]
+        );
+        // Without AMP_TOOLBOX (or with it empty: JS `||`), the default.
+        let ctx = w.ctx(&[("AMP_TOOLBOX", "")]);
+        assert!(
+            scan::places(&amp, &ctx)
+                .iter()
+                .any(|p| p.path == h.join(".config/amp/tools"))
+        );
+    }
+
+    #[test]
+    fn amp_first_location_wins_and_user_beats_project_claude_dirs() {
+        let w = world();
+        let ws = skill(&w.cwd.join(".agents/skills"), "x", &md("x"));
+        let glob = skill(&w.home.join(".config/agents/skills"), "x", &md("x"));
+        let amp_user = skill(&w.home.join(".config/amp/skills"), "y", &md("y"));
+        let local_claude = skill(&w.cwd.join(".claude/skills"), "y", &md("y"));
+        // An invalid copy (empty body) does not reserve its name.
+        skill(
+            &w.cwd.join(".agents/skills"),
+            "z1",
+            "---\nname: z\ndescription: d\n---\n",
+        );
+        let z = skill(&w.home.join(".claude/skills"), "z2", &md("z"));
+        // A user skill named like a built-in hides it (seed 003 Built-in Skills).
+        let review = skill(&w.home.join(".claude/skills"), "cr", &md("code-review"));
+        let f = find(&agent("amp"), &w.ctx(&[]));
+        assert_eq!(
+            statuses(&f, "x"),
+            vec![(ws.clone(), Status::Ok), (glob, Status::Shadowed)]
+        );
+        assert_eq!(
+            statuses(&f, "y"),
+            vec![(amp_user, Status::Ok), (local_claude, Status::Shadowed)]
+        );
+        assert_eq!(f.winner("z").unwrap().path, z);
+        assert_eq!(f.winner("code-review").unwrap().path, review);
+        let builtin = f
+            .candidates
+            .iter()
+            .find(|c| c.name == "code-review" && c.status == Status::Shadowed)
+            .unwrap();
+        assert_eq!(builtin.shadowed_by.as_deref(), Some(review.as_path()));
+        assert!(f.winner("painter").is_some());
+        let shadow = f
+            .candidates
+            .iter()
+            .find(|c| c.name == "x" && c.status == Status::Shadowed)
+            .unwrap();
+        assert_eq!(shadow.shadowed_by.as_deref(), Some(ws.as_path()));
+    }
+
+    // Seed 001 "Four Storage Layers" / "Override Rules".
+    #[test]
+    fn omniforge_enterprise_beats_personal_beats_project_beats_plugin() {
+        let w = world();
+        let ent = skill(&w.home.join(".omniforge/enterprise/skills"), "a", &md("k"));
+        let per = skill(&w.home.join(".omniforge/skills"), "b", &md("k"));
+        let proj = skill(&w.repo.join(".omniforge/skills"), "c", &md("k"));
+        let plug = skill(&w.home.join(".omniforge/plugins/p1/skills"), "d", &md("k"));
+        let f = find(&agent("omniforge"), &w.ctx(&[]));
+        assert_eq!(
+            statuses(&f, "k"),
+            vec![
+                (ent.clone(), Status::Ok),
+                (per, Status::Shadowed),
+                (proj, Status::Shadowed),
+                (plug, Status::Shadowed),
+            ]
+        );
+        // Complete replacement: the winner's own fields only.
+        assert_eq!(f.winner("k").unwrap().path, ent);
+    }
+
+    #[test]
+    fn omniforge_last_installed_plugin_wins_in_the_plugin_layer() {
+        let w = world();
+        let old = skill(&w.home.join(".omniforge/plugins/old/skills"), "s", &md("k"));
+        let new = skill(&w.home.join(".omniforge/plugins/new/skills"), "s", &md("k"));
+        let t = std::time::SystemTime::now();
+        let set = |p: &Path, t| {
+            std::fs::File::open(p).unwrap().set_modified(t).unwrap();
+        };
+        set(
+            &w.home.join(".omniforge/plugins/old"),
+            t - std::time::Duration::from_secs(100),
+        );
+        set(&w.home.join(".omniforge/plugins/new"), t);
+        let f = find(&agent("omniforge"), &w.ctx(&[]));
+        assert_eq!(f.winner("k").unwrap().path, new);
+        assert_eq!(statuses(&f, "k")[1], (old, Status::Shadowed));
+    }
+
+    // openai/codex loader.rs: project root down to cwd, no dedup by name.
+    #[test]
+    fn codex_walks_root_to_cwd_and_keeps_same_name_copies() {
+        let w = world();
+        let root = skill(&w.repo.join(".agents/skills"), "a", &md("a"));
+        let here = skill(&w.cwd.join(".agents/skills"), "a", &md("a"));
+        let f = find(&agent("codex"), &w.ctx(&[]));
+        assert_eq!(
+            statuses(&f, "a"),
+            vec![(root, Status::Ok), (here, Status::Ok)]
+        );
+        // CODEX_HOME moves the user dir.
+        let ch = w.home.join("ch");
+        let f = find(
+            &agent("codex"),
+            &w.ctx(&[("CODEX_HOME", ch.to_str().unwrap())]),
+        );
+        assert!(f.places.iter().any(|p| p.path == ch.join("skills")));
+    }
+
+    #[test]
+    fn codex_reaches_the_same_file_through_a_link_once() {
+        let w = world();
+        let real = skill(&w.home.join(".agents/skills"), "a", &md("a"));
+        std::fs::create_dir_all(w.home.join(".codex/skills")).unwrap();
+        std::os::unix::fs::symlink(&real, w.home.join(".codex/skills/a")).unwrap();
+        let f = find(&agent("codex"), &w.ctx(&[]));
+        let s = statuses(&f, "a");
+        assert_eq!(s[0], (real.clone(), Status::Ok));
+        assert_eq!(s[1].1, Status::Shadowed);
+    }
+
+    // code.claude.com/docs/en/skills: personal beats project; the folder
+    // name is the command name; project dirs from cwd up to the repo root.
+    #[test]
+    fn claude_personal_beats_project_by_folder_name() {
+        let w = world();
+        let personal = skill(&w.home.join(".claude/skills"), "deploy", &md("one"));
+        let project = skill(&w.repo.join(".claude/skills"), "deploy", &md("two"));
+        let f = find(&agent("claude-code"), &w.ctx(&[]));
+        assert_eq!(
+            statuses(&f, "deploy"),
+            vec![(personal, Status::Ok), (project, Status::Shadowed)]
+        );
+        let cfg = w.home.join("cfg");
+        let f = find(
+            &agent("claude-code"),
+            &w.ctx(&[("CLAUDE_CONFIG_DIR", cfg.to_str().unwrap())]),
+        );
+        assert!(f.places.iter().any(|p| p.path == cfg.join("skills")));
+    }
+
+    // gemini-cli skillManager.ts: workspace > user; .agents alias first.
+    #[test]
+    fn gemini_workspace_beats_user_and_does_not_walk_up() {
+        let w = world();
+        let user = skill(&w.home.join(".gemini/skills"), "a", &md("a"));
+        let ws = skill(&w.cwd.join(".gemini/skills"), "a", &md("a"));
+        let alias = skill(&w.cwd.join(".agents/skills"), "a2", &md("a"));
+        skill(&w.repo.join(".gemini/skills"), "b", &md("b"));
+        let f = find(&agent("gemini-cli"), &w.ctx(&[]));
+        assert_eq!(
+            statuses(&f, "a"),
+            vec![
+                (alias, Status::Ok),
+                (ws, Status::Shadowed),
+                (user, Status::Shadowed)
+            ]
+        );
+        assert!(f.winner("b").is_none());
+    }
+
+    // OpenCode docs: last loaded wins, load order global -> project.
+    #[test]
+    fn opencode_project_copy_beats_global_and_walks_to_the_worktree() {
+        let w = world();
+        let global = skill(&w.home.join(".config/opencode/skills"), "a", &md("a"));
+        let root = skill(&w.repo.join(".opencode/skills"), "a", &md("a"));
+        let f = find(&agent("opencode"), &w.ctx(&[]));
+        assert_eq!(
+            statuses(&f, "a"),
+            vec![(root, Status::Ok), (global, Status::Shadowed)]
+        );
+    }
+
+    // Copilot CLI reference: first found wins; Kiro: workspace wins.
+    #[test]
+    fn copilot_and_kiro_project_beats_user() {
+        let w = world();
+        let p = skill(&w.cwd.join(".github/skills"), "a", &md("a"));
+        let u = skill(&w.home.join(".copilot/skills"), "a", &md("a"));
+        let f = find(&agent("github-copilot"), &w.ctx(&[]));
+        assert_eq!(
+            statuses(&f, "a"),
+            vec![(p, Status::Ok), (u, Status::Shadowed)]
+        );
+        let p = skill(&w.cwd.join(".kiro/skills"), "a", &md("a"));
+        let u = skill(&w.home.join(".kiro/skills"), "a", &md("a"));
+        let f = find(&agent("kiro-cli"), &w.ctx(&[]));
+        assert_eq!(
+            statuses(&f, "a"),
+            vec![(p, Status::Ok), (u, Status::Shadowed)]
+        );
+    }
+
+    // cursor.com/docs/skills.md gives no clash rule: both stay ok.
+    #[test]
+    fn cursor_invents_no_winner() {
+        let w = world();
+        skill(&w.cwd.join(".cursor/skills"), "a", &md("a"));
+        skill(&w.home.join(".cursor/skills"), "a", &md("a"));
+        let f = find(&agent("cursor"), &w.ctx(&[]));
+        assert!(statuses(&f, "a").iter().all(|(_, s)| *s == Status::Ok));
+    }
+
+    // Seed 002 "Filesystem Structure" and "Skill Taxonomy".
+    #[test]
+    fn cleo_takes_the_manifest_as_the_source_of_truth() {
+        let w = world();
+        let skills = w.repo.join("skills");
+        skill(&skills, "ct-research-agent", &md("ct-research-agent"));
+        skill(&skills, "ct-stray", &md("ct-stray"));
+        std::fs::create_dir_all(skills.join("_shared")).unwrap();
+        std::fs::write(
+            skills.join("manifest.json"),
+            r#"{"skills": [{"name": "ct-research-agent", "tier": 2, "tags": ["research", "documentation"]}]}"#,
+        )
+        .unwrap();
+        let f = find(&agent("cleo"), &w.ctx(&[]));
+        let ok = f.winner("ct-research-agent").unwrap();
+        assert_eq!(
+            ok.manifest,
+            vec![
+                ("tier".to_string(), "2".to_string()),
+                ("tags".to_string(), "research, documentation".to_string())
+            ]
+        );
+        let stray = f.candidates.iter().find(|c| c.name == "ct-stray").unwrap();
+        assert_eq!(stray.status, Status::Invalid);
+        assert_eq!(f.candidates.len(), 2);
+    }
+
+    #[test]
+    fn outside_a_repository_the_walk_is_the_cwd_alone() {
+        let tmp = tempfile::tempdir().unwrap();
+        let ctx = Ctx {
+            user_home: tmp.path().join("h"),
+            cwd: tmp.path().join("a/b"),
+            env: HashMap::new(),
+            cao: None,
+        };
+        assert_eq!(
+            ctx.walk(table::Walk::CwdToGitRoot),
+            vec![tmp.path().join("a/b")]
+        );
+        assert_eq!(ctx.walk(table::Walk::GitRoot), vec![tmp.path().join("a/b")]);
+    }
+}

@@ -1,0 +1,583 @@
+//! Giving a store skill to an agent (a link, or a copy where the agent is
+//! not known to follow links) and taking it back. Every link or copy made
+//! is recorded in `<home>/skilltui-agents.json` (written atomically, never
+//! over another writer's change), and only what that record says skilltui
+//! made, still as it made it, is ever deleted: a link still pointing where
+//! it was made to, a copy whose hash is what was written. A folder the
+//! user made in an agent's dir is shown, can be adopted into the store,
+//! and is never deleted.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::core::agents::scan::{self, Ctx};
+use crate::core::agents::table::{Agent, Parser, Scope, Walk};
+use crate::core::cao::store::{self, Home};
+use crate::core::fsops;
+
+pub const FILE_NAME: &str = "skilltui-agents.json";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Link,
+    Copy,
+}
+
+/// One link or copy skilltui made.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Target {
+    pub agent: String,
+    pub skill: String,
+    pub scope: Scope,
+    /// The link or folder made.
+    pub path: PathBuf,
+    pub kind: Kind,
+    /// The store folder linked to or copied from.
+    pub from: PathBuf,
+    /// A copy's content hash when it was written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Record {
+    #[serde(default)]
+    pub targets: Vec<Target>,
+    /// The bytes read, so a write never overwrites another writer's.
+    #[serde(skip)]
+    read: Vec<u8>,
+}
+
+/// At most this much record is read: a hostile file stays bounded.
+const MAX_RECORD: u64 = 16 * 1024 * 1024;
+
+impl Record {
+    pub fn path(home: &Home) -> PathBuf {
+        home.root.join(FILE_NAME)
+    }
+
+    /// The record; a missing file is an empty one.
+    pub fn read(home: &Home) -> Result<Record, String> {
+        let path = Record::path(home);
+        let bytes = match fs::metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Record::default()),
+            Ok(m) if m.len() > MAX_RECORD => {
+                return Err(format!(
+                    "{} is too large to be skilltui's record",
+                    path.display()
+                ));
+            }
+            _ => fsops::read_regular(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+        };
+        let mut record: Record = serde_json::from_slice(&bytes)
+            .map_err(|e| format!("{} is not valid JSON ({e}): fix or move it", path.display()))?;
+        record.read = bytes;
+        Ok(record)
+    }
+
+    pub fn write(&mut self, home: &Home) -> Result<(), String> {
+        let mut bytes = serde_json::to_vec_pretty(self).map_err(|e| e.to_string())?;
+        bytes.push(b'\n');
+        fsops::atomic_write(&Record::path(home), &bytes, Some(&self.read))?;
+        self.read = bytes;
+        Ok(())
+    }
+
+    pub fn of(&self, agent: &str, skill: &str) -> impl Iterator<Item = &Target> {
+        let (agent, skill) = (agent.to_string(), skill.to_string());
+        self.targets
+            .iter()
+            .filter(move |t| t.agent == agent && t.skill == skill)
+    }
+
+    pub fn made(&self, path: &Path) -> Option<&Target> {
+        self.targets.iter().find(|t| t.path == path)
+    }
+}
+
+/// The dir where `agent` gets skills at `scope`: its first location of
+/// that scope, with `{project}` the working directory (the git root for
+/// agents that read only the root).
+pub fn target_dir(agent: &Agent, ctx: &Ctx, scope: Scope) -> Result<PathBuf, String> {
+    if agent.parser == Parser::Cao {
+        return Err("CAO's skills are the store itself: use `skilltui add`".into());
+    }
+    let loc = agent
+        .locations
+        .iter()
+        .find(|l| l.scope == scope && l.path != scan::BUILT_IN && !l.path.contains('*'))
+        .ok_or_else(|| format!("{} has no {} skill dir", agent.name, scope.label()))?;
+    if let Some(v) = loc
+        .env
+        .as_deref()
+        .and_then(|v| ctx.env.get(v))
+        .filter(|v| !v.trim().is_empty())
+    {
+        let base = PathBuf::from(v);
+        return Ok(loc
+            .env_suffix
+            .as_ref()
+            .map_or(base.clone(), |s| base.join(s)));
+    }
+    let base = match loc.walk {
+        Walk::GitRoot => ctx.git_root().unwrap_or_else(|| ctx.cwd.clone()),
+        _ => ctx.cwd.clone(),
+    };
+    let path = loc.path.replace("{project}", &base.to_string_lossy());
+    scan::template(&path, ctx)
+        .into_iter()
+        .next()
+        .ok_or_else(|| format!("{}'s {} dir is not set", agent.name, scope.label()))
+}
+
+/// What giving did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Given {
+    Made(Target),
+    /// skilltui had already given it, unchanged.
+    Already(PathBuf),
+}
+
+/// Gives store skill `name` to `agent` at `scope`: a link, or a copy when
+/// `copy` or when the agent is not known to follow links. Refuses when
+/// anything skilltui did not make sits at the destination.
+pub fn enable(
+    home: &Home,
+    agent: &Agent,
+    ctx: &Ctx,
+    name: &str,
+    scope: Scope,
+    copy: bool,
+) -> Result<Given, String> {
+    let from = store::resolve(home, name)?.path;
+    let dir = target_dir(agent, ctx, scope)?;
+    let dest = dir.join(store::check_name(name)?);
+    let mut record = Record::read(home)?;
+    if fs::symlink_metadata(&dest).is_ok() {
+        return match record.made(&dest) {
+            Some(t) if still_ours(t) => Ok(Given::Already(dest)),
+            Some(_) => Err(format!(
+                "{} was changed since skilltui made it: it is left as it is",
+                dest.display()
+            )),
+            None => Err(format!(
+                "{} exists and skilltui did not make it: it is never replaced (`skilltui agent adopt {} {}` copies it into the store)",
+                dest.display(),
+                agent.id,
+                name
+            )),
+        };
+    }
+    fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let kind = if copy || !agent.link_ok {
+        Kind::Copy
+    } else {
+        Kind::Link
+    };
+    let hash = match kind {
+        Kind::Link => {
+            // symlink() fails if anything appeared at `dest` meanwhile.
+            std::os::unix::fs::symlink(&from, &dest)
+                .map_err(|e| format!("cannot link {}: {e}", dest.display()))?;
+            None
+        }
+        Kind::Copy => {
+            let staged = fsops::stage_copy(&from, &dir, name)?;
+            let hash = folder_hash(&staged.path());
+            fsops::install_new(staged, &dest)?;
+            Some(hash)
+        }
+    };
+    let target = Target {
+        agent: agent.id.clone(),
+        skill: name.to_string(),
+        scope,
+        path: dest,
+        kind,
+        from,
+        hash,
+    };
+    record.targets.push(target.clone());
+    if let Err(e) = record.write(home) {
+        // Not recorded means never deletable: undo what was just made.
+        let _ = take_back(&target);
+        return Err(e);
+    }
+    Ok(Given::Made(target))
+}
+
+/// Whether what the record says skilltui made is still there as made.
+pub fn still_ours(t: &Target) -> bool {
+    match t.kind {
+        Kind::Link => fs::read_link(&t.path).is_ok_and(|p| p == t.from),
+        Kind::Copy => {
+            fs::symlink_metadata(&t.path).is_ok_and(|m| m.is_dir())
+                && t.hash.as_deref() == Some(folder_hash(&t.path).as_str())
+        }
+    }
+}
+
+/// What taking back one target did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Taken {
+    Removed(PathBuf),
+    /// Already gone: only the record entry was dropped.
+    Gone(PathBuf),
+    /// Changed since skilltui made it: left in place, record dropped.
+    LeftChanged(PathBuf),
+}
+
+/// Deletes one target if it is still exactly what skilltui made. A copy
+/// is first moved aside, hashed there, and moved back if it changed.
+fn take_back(t: &Target) -> Taken {
+    if fs::symlink_metadata(&t.path).is_err() {
+        return Taken::Gone(t.path.clone());
+    }
+    match t.kind {
+        Kind::Link if still_ours(t) => match fs::remove_file(&t.path) {
+            Ok(()) => Taken::Removed(t.path.clone()),
+            Err(_) => Taken::LeftChanged(t.path.clone()),
+        },
+        Kind::Link => Taken::LeftChanged(t.path.clone()),
+        Kind::Copy => take_back_copy(t),
+    }
+}
+
+fn take_back_copy(t: &Target) -> Taken {
+    let Some(dir) = t.path.parent() else {
+        return Taken::LeftChanged(t.path.clone());
+    };
+    let Ok(trash) = tempfile::Builder::new()
+        .prefix(fsops::STAGING_PREFIX)
+        .tempdir_in(dir)
+    else {
+        return Taken::LeftChanged(t.path.clone());
+    };
+    let aside = trash.path().join("taken");
+    if fs::rename(&t.path, &aside).is_err() {
+        return Taken::LeftChanged(t.path.clone());
+    }
+    let same = fs::symlink_metadata(&aside).is_ok_and(|m| m.is_dir())
+        && t.hash.as_deref() == Some(folder_hash(&aside).as_str());
+    if same {
+        drop(trash);
+        return Taken::Removed(t.path.clone());
+    }
+    // Put it back; should something have appeared there meanwhile, keep
+    // the user's folder beside it rather than lose either.
+    if fs::rename(&aside, &t.path).is_err() {
+        let keep = dir.join(format!(
+            "{}.kept-by-skilltui",
+            t.path.file_name().unwrap_or_default().to_string_lossy()
+        ));
+        let _ = fs::rename(&aside, keep);
+    }
+    Taken::LeftChanged(t.path.clone())
+}
+
+/// Takes back the targets `pick` selects, then records the rest.
+pub fn disable_where(
+    home: &Home,
+    pick: &dyn Fn(&Target) -> bool,
+) -> Result<Vec<(Target, Taken)>, String> {
+    let mut record = Record::read(home)?;
+    let (chosen, kept): (Vec<Target>, Vec<Target>) =
+        record.targets.drain(..).partition(|t| pick(t));
+    record.targets = kept;
+    if chosen.is_empty() {
+        return Ok(Vec::new());
+    }
+    let done: Vec<(Target, Taken)> = chosen
+        .into_iter()
+        .map(|t| {
+            let taken = take_back(&t);
+            (t, taken)
+        })
+        .collect();
+    record.write(home)?;
+    Ok(done)
+}
+
+/// `agent disable ID SKILL`: what skilltui gave `agent` of `name` (at
+/// `scope`, or at every scope). Refuses to touch a folder it did not make.
+pub fn disable(
+    home: &Home,
+    agent: &Agent,
+    ctx: &Ctx,
+    name: &str,
+    scope: Option<Scope>,
+) -> Result<Vec<(Target, Taken)>, String> {
+    let record = Record::read(home)?;
+    let any = record
+        .of(&agent.id, name)
+        .any(|t| scope.is_none_or(|s| t.scope == s));
+    if !any {
+        let scopes = scope.map_or(vec![Scope::User, Scope::Project], |s| vec![s]);
+        for s in scopes {
+            if let Ok(dir) = target_dir(agent, ctx, s) {
+                let there = dir.join(name);
+                if fs::symlink_metadata(&there).is_ok() {
+                    return Err(format!(
+                        "{} was not made by skilltui: it is never deleted",
+                        there.display()
+                    ));
+                }
+            }
+        }
+        return Err(format!("skilltui has not given '{name}' to {}", agent.id));
+    }
+    disable_where(home, &|t| {
+        t.agent == agent.id && t.skill == name && scope.is_none_or(|s| t.scope == s)
+    })
+}
+
+/// `sync`: makes again every recorded link or copy that is missing.
+/// Returns the paths restored.
+pub fn restore(home: &Home) -> Result<Vec<PathBuf>, String> {
+    let mut record = Record::read(home)?;
+    let mut restored = Vec::new();
+    for t in &mut record.targets {
+        if fs::symlink_metadata(&t.path).is_ok() || !t.from.is_dir() {
+            continue;
+        }
+        let Some(dir) = t.path.parent() else { continue };
+        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        match t.kind {
+            Kind::Link => std::os::unix::fs::symlink(&t.from, &t.path)
+                .map_err(|e| format!("cannot link {}: {e}", t.path.display()))?,
+            Kind::Copy => {
+                let staged = fsops::stage_copy(&t.from, dir, &t.skill)?;
+                t.hash = Some(folder_hash(&staged.path()));
+                fsops::install_new(staged, &t.path)?;
+            }
+        }
+        restored.push(t.path.clone());
+    }
+    if !restored.is_empty() {
+        record.write(home)?;
+    }
+    Ok(restored)
+}
+
+/// Copies a folder the user made in an agent's dir into the store (the
+/// folder itself stays where it is).
+pub fn adopt(home: &Home, folder: &Path) -> Result<store::Added, String> {
+    store::add(home, folder, false)
+}
+
+/// A folder's content: every file's relative path and bytes, and every
+/// link's target, in sorted order.
+pub fn folder_hash(root: &Path) -> String {
+    let mut files = Vec::new();
+    collect(root, root, &mut files, 0);
+    files.sort();
+    let mut h = Sha256::new();
+    for (rel, bytes) in files {
+        h.update((rel.len() as u64).to_le_bytes());
+        h.update(rel.as_bytes());
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(&bytes);
+    }
+    format!("{:x}", h.finalize())
+}
+
+fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>, depth: usize) {
+    if depth > 32 {
+        return;
+    }
+    for e in fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        let rel = p
+            .strip_prefix(root)
+            .unwrap_or(&p)
+            .to_string_lossy()
+            .into_owned();
+        match e.file_type() {
+            Ok(t) if t.is_symlink() => {
+                let to = fs::read_link(&p).unwrap_or_default();
+                out.push((
+                    format!("{rel} ->"),
+                    to.to_string_lossy().into_owned().into_bytes(),
+                ));
+            }
+            Ok(t) if t.is_dir() => collect(root, &p, out, depth + 1),
+            Ok(_) => out.push((rel, fs::read(&p).unwrap_or_default())),
+            Err(_) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::agents::table;
+
+    struct World {
+        _tmp: tempfile::TempDir,
+        home: Home,
+        ctx: Ctx,
+    }
+
+    fn world() -> World {
+        let tmp = tempfile::tempdir().unwrap();
+        let user = tmp.path().join("user");
+        let cwd = tmp.path().join("proj");
+        fs::create_dir_all(&cwd).unwrap();
+        let home = Home::at(tmp.path().join("cao"), user.clone());
+        let skill = home.skills_dir().join("x");
+        fs::create_dir_all(&skill).unwrap();
+        fs::write(
+            skill.join("SKILL.md"),
+            "---\nname: x\ndescription: d\n---\nbody\n",
+        )
+        .unwrap();
+        let ctx = Ctx {
+            user_home: user,
+            cwd,
+            env: Default::default(),
+            cao: Some(home.clone()),
+        };
+        World {
+            _tmp: tmp,
+            home,
+            ctx,
+        }
+    }
+
+    fn agent(id: &str) -> Agent {
+        table::built_in().into_iter().find(|a| a.id == id).unwrap()
+    }
+
+    fn made(g: Given) -> Target {
+        match g {
+            Given::Made(t) => t,
+            other => panic!("expected Made, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_link_is_made_recorded_and_taken_back() {
+        let w = world();
+        let claude = agent("claude-code");
+        let t = made(enable(&w.home, &claude, &w.ctx, "x", Scope::User, false).unwrap());
+        assert_eq!(t.kind, Kind::Link);
+        assert_eq!(t.path, w.ctx.user_home.join(".claude/skills/x"));
+        assert_eq!(
+            fs::read_link(&t.path).unwrap(),
+            w.home.skills_dir().join("x")
+        );
+        assert_eq!(Record::read(&w.home).unwrap().targets, vec![t.clone()]);
+        // Giving twice is a no-op.
+        assert_eq!(
+            enable(&w.home, &claude, &w.ctx, "x", Scope::User, false).unwrap(),
+            Given::Already(t.path.clone())
+        );
+        let done = disable(&w.home, &claude, &w.ctx, "x", None).unwrap();
+        assert_eq!(done[0].1, Taken::Removed(t.path.clone()));
+        assert!(fs::symlink_metadata(&t.path).is_err());
+        assert!(Record::read(&w.home).unwrap().targets.is_empty());
+        assert!(w.home.skills_dir().join("x/SKILL.md").is_file());
+    }
+
+    #[test]
+    fn an_agent_not_known_to_follow_links_gets_a_copy_in_its_project_dir() {
+        let w = world();
+        let t = made(
+            enable(
+                &w.home,
+                &agent("kiro-cli"),
+                &w.ctx,
+                "x",
+                Scope::Project,
+                false,
+            )
+            .unwrap(),
+        );
+        assert_eq!(t.kind, Kind::Copy);
+        assert_eq!(t.path, w.ctx.cwd.join(".kiro/skills/x"));
+        assert!(t.path.join("SKILL.md").is_file());
+        assert!(
+            !fs::symlink_metadata(&t.path)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+    }
+
+    #[test]
+    fn a_folder_the_user_made_is_never_replaced_nor_deleted() {
+        let w = world();
+        let amp = agent("amp");
+        let theirs = w.ctx.user_home.join(".config/agents/skills/x");
+        fs::create_dir_all(&theirs).unwrap();
+        fs::write(theirs.join("SKILL.md"), "mine").unwrap();
+        let err = enable(&w.home, &amp, &w.ctx, "x", Scope::User, false).unwrap_err();
+        assert!(err.contains("did not make it"), "{err}");
+        let err = disable(&w.home, &amp, &w.ctx, "x", None).unwrap_err();
+        assert!(err.contains("never deleted"), "{err}");
+        assert_eq!(fs::read_to_string(theirs.join("SKILL.md")).unwrap(), "mine");
+    }
+
+    #[test]
+    fn a_link_pointed_elsewhere_since_is_left_alone() {
+        let w = world();
+        let claude = agent("claude-code");
+        let t = made(enable(&w.home, &claude, &w.ctx, "x", Scope::User, false).unwrap());
+        let other = w.ctx.cwd.join("other");
+        fs::create_dir_all(&other).unwrap();
+        fs::remove_file(&t.path).unwrap();
+        std::os::unix::fs::symlink(&other, &t.path).unwrap();
+        let done = disable(&w.home, &claude, &w.ctx, "x", None).unwrap();
+        assert_eq!(done[0].1, Taken::LeftChanged(t.path.clone()));
+        assert_eq!(fs::read_link(&t.path).unwrap(), other);
+    }
+
+    #[test]
+    fn an_edited_copy_is_left_alone_and_an_unchanged_one_removed() {
+        let w = world();
+        let amp = agent("amp");
+        let t = made(enable(&w.home, &amp, &w.ctx, "x", Scope::User, true).unwrap());
+        fs::write(t.path.join("notes.md"), "the user's").unwrap();
+        let done = disable(&w.home, &amp, &w.ctx, "x", None).unwrap();
+        assert_eq!(done[0].1, Taken::LeftChanged(t.path.clone()));
+        assert_eq!(
+            fs::read_to_string(t.path.join("notes.md")).unwrap(),
+            "the user's"
+        );
+        // Nothing left behind beside it.
+        let names: Vec<_> = fs::read_dir(t.path.parent().unwrap())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("x")]);
+
+        fs::remove_dir_all(&t.path).unwrap();
+        let t = made(enable(&w.home, &amp, &w.ctx, "x", Scope::User, true).unwrap());
+        let done = disable(&w.home, &amp, &w.ctx, "x", None).unwrap();
+        assert_eq!(done[0].1, Taken::Removed(t.path.clone()));
+        assert!(!t.path.exists());
+    }
+
+    #[test]
+    fn restore_makes_again_what_was_recorded_and_is_missing() {
+        let w = world();
+        let claude = agent("claude-code");
+        let t = made(enable(&w.home, &claude, &w.ctx, "x", Scope::User, false).unwrap());
+        fs::remove_file(&t.path).unwrap();
+        assert_eq!(restore(&w.home).unwrap(), vec![t.path.clone()]);
+        assert!(still_ours(&t));
+        assert!(restore(&w.home).unwrap().is_empty());
+    }
+
+    #[test]
+    fn cao_is_not_given_skills_through_agent_dirs() {
+        let w = world();
+        assert!(target_dir(&agent("cao"), &w.ctx, Scope::User).is_err());
+    }
+}

@@ -1,0 +1,22 @@
+//! Every agent's own skills: the table of agents skilltui knows (built in,
+//! extended from the config dir), what each one finds from a directory in
+//! its own order with its own parse and clash rules, what its model is
+//! shown, and the links or copies skilltui makes to give it a skill.
+//!
+//! Knows each agent's documented rules (`agents.toml` cites them). Uses
+//! `text`, `fsops`, `parse/` (YAML) and `cao/` (CAO's store is the `cao`
+//! agent and the source of what is given); nothing above it. The modules,
+//! each using only those before it: `table`, `scan`, `rules`, `discover`,
+//! `render`, `formats`, `give`.
+
+pub mod table;
+
+pub mod rules;
+pub mod scan;
+
+pub mod discover;
+
+pub mod formats;
+pub mod render;
+
+pub mod give;

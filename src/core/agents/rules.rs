@@ -1,0 +1,447 @@
+//! How each agent reads a SKILL.md: whether it loads, under which name and
+//! description, and whether the model's list shows it. One reader per
+//! documented parser; each cites where its rule comes from.
+
+use std::rc::Rc;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::core::agents::table::Parser;
+use crate::core::parse::frontmatter::{self, Normalized};
+use crate::core::parse::yaml::{self, Node, Value};
+
+/// What one agent makes of one SKILL.md.
+#[derive(Clone, Debug, Default)]
+pub struct Read {
+    /// The name the agent knows it by (`None` when it does not load).
+    pub name: Option<String>,
+    pub description: Option<String>,
+    /// Why the agent refuses it, in the agent's words where it has some.
+    pub error: Option<String>,
+    /// Loaded but left out of the model's list (seed 003's
+    /// `disable-model-invocation`, OpenCode without a description).
+    pub hidden: bool,
+    /// The frontmatter mapping, for previews and lints.
+    pub frontmatter: Option<Rc<Node>>,
+    /// The body as the agent hands it to the model.
+    pub body: String,
+}
+
+impl Read {
+    fn refused(msg: impl Into<String>) -> Read {
+        Read {
+            error: Some(msg.into()),
+            ..Read::default()
+        }
+    }
+}
+
+/// Reads `text` (the SKILL.md of folder `dir_name`) with `parser`'s rule.
+/// `Parser::Cao` and `Parser::Cleo` read like the Agent Skills baseline
+/// here; CAO's own verdict and CLEO's manifest are applied by the caller.
+pub fn read(parser: Parser, text: &str, dir_name: &str) -> Read {
+    match parser {
+        Parser::Amp => amp(text),
+        Parser::Codex => codex(text, dir_name),
+        Parser::Gemini => gemini(text),
+        Parser::Claude => claude(text, dir_name),
+        Parser::Opencode => opencode(text),
+        Parser::Omniforge | Parser::Agentskills | Parser::Cleo | Parser::Cao => baseline(text),
+    }
+}
+
+/// Seed 003 "Parsing SKILL.md", to the letter:
+/// `/^---\n([\s\S]*?)\n---\n([\s\S]*)$/`; no match, or an empty group 1 or
+/// 2 (so an empty body), throws "SKILL.md must have YAML frontmatter";
+/// `!frontmatter.name || !frontmatter.description` throws "SKILL.md
+/// frontmatter must include name and description". Seed 003 "Available
+/// Skills Prompt" drops skills whose `disable-model-invocation` is truthy.
+/// Decision: the YAML is read with skilltui's YAML 1.1 reader, where the
+/// seed's `yaml` package reads 1.2 (they differ on `yes`/`no` scalars).
+fn amp(text: &str) -> Read {
+    static RE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\A---\n((?s:.)*?)\n---\n((?s:.)*)\z").expect("regex"));
+    const NO_FM: &str = "SKILL.md must have YAML frontmatter";
+    let Some(caps) = RE.captures(text) else {
+        return Read::refused(NO_FM);
+    };
+    let (fm, body) = (&caps[1], &caps[2]);
+    if fm.is_empty() || body.is_empty() {
+        return Read::refused(NO_FM);
+    }
+    let root = match yaml::load(fm) {
+        Ok(root) => root,
+        Err(e) => return Read::refused(format!("invalid YAML: {e}")),
+    };
+    let field = |k: &str| root.as_ref().and_then(|r| r.get(k)).cloned();
+    let (name, description) = (field("name"), field("description"));
+    let truthy = |n: &Option<Rc<Node>>| n.as_ref().is_some_and(|n| js_truthy(&n.value));
+    if !truthy(&name) || !truthy(&description) {
+        return Read::refused("SKILL.md frontmatter must include name and description");
+    }
+    Read {
+        name: name.map(|n| js_string(&n.value)),
+        description: description.map(|n| js_string(&n.value)),
+        error: None,
+        hidden: field("disable-model-invocation").is_some_and(|n| js_truthy(&n.value)),
+        frontmatter: root,
+        body: body.to_string(),
+    }
+}
+
+/// JavaScript's truthiness of a parsed YAML value.
+fn js_truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Int(i) => *i != 0,
+        Value::Float(f) => *f != 0.0 && !f.is_nan(),
+        Value::Str(s) => !s.is_empty(),
+        _ => true,
+    }
+}
+
+/// JavaScript's `String(value)` for the scalars a name can be.
+fn js_string(v: &Value) -> String {
+    match v {
+        Value::Str(s) | Value::Timestamp(s) => s.clone(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => f.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Null => "null".into(),
+        Value::Seq(_) | Value::Pairs(_) => "[list]".into(),
+        Value::Map(_) => "[object Object]".into(),
+        Value::Bytes(_) => "[binary]".into(),
+    }
+}
+
+/// Codex (openai/codex core-skills/src/loader.rs @c9d127cf,
+/// `extract_frontmatter`, `parse_skill_file`, `validate_len`): the first
+/// line trimmed is `---`, the frontmatter ends at the next line trimmed
+/// `---`; the name (whitespace collapsed, empty: the folder's) is at most
+/// 64 chars; the description is required and at most 1,024 chars (the
+/// error behaviour, not the newer truncation: decision).
+fn codex(text: &str, dir_name: &str) -> Read {
+    const MISSING: &str = "missing YAML frontmatter delimited by ---";
+    let mut lines = text.lines();
+    if lines.next().map(str::trim) != Some("---") {
+        return Read::refused(MISSING);
+    }
+    let mut fm = Vec::new();
+    let mut closed = false;
+    for line in lines.by_ref() {
+        if line.trim() == "---" {
+            closed = true;
+            break;
+        }
+        fm.push(line);
+    }
+    if !closed || fm.is_empty() {
+        return Read::refused(MISSING);
+    }
+    let root = match yaml::load(&fm.join("\n")) {
+        Ok(root) => root,
+        Err(e) => return Read::refused(format!("invalid YAML: {e}")),
+    };
+    let string = |k: &str| -> Result<Option<String>, String> {
+        match root.as_ref().and_then(|r| r.get(k)).map(|n| &n.value) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Str(s)) => Ok(Some(collapse(s))),
+            Some(_) => Err(format!("invalid YAML: {k}: expected a string")),
+        }
+    };
+    let (name, description) = match (string("name"), string("description")) {
+        (Ok(n), Ok(d)) => (n, d),
+        (Err(e), _) | (_, Err(e)) => return Read::refused(e),
+    };
+    let name = name
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| dir_name.to_string());
+    let Some(description) = description.filter(|d| !d.is_empty()) else {
+        return Read::refused("missing field `description`");
+    };
+    if name.chars().count() > 64 {
+        return Read::refused("invalid name: exceeds maximum length of 64 characters");
+    }
+    if description.chars().count() > 1024 {
+        return Read::refused("invalid description: exceeds maximum length of 1024 characters");
+    }
+    Read {
+        name: Some(name),
+        description: Some(description),
+        frontmatter: root,
+        body: lines.collect::<Vec<_>>().join("\n"),
+        ..Read::default()
+    }
+}
+
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Gemini CLI (packages/core/src/skills/skillLoader.ts @ecab169):
+/// `/^---\r?\n([\s\S]*?)\r?\n---\r?\n([\s\S]*)/`, js-yaml, an object with
+/// string `name` and `description`; body trimmed, empty allowed.
+fn gemini(text: &str) -> Read {
+    static RE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\A---\r?\n((?s:.)*?)\r?\n---\r?\n((?s:.)*)").expect("regex"));
+    let Some(caps) = RE.captures(text) else {
+        return Read::refused("no frontmatter (skipped)");
+    };
+    let root = match yaml::load(&caps[1]) {
+        Ok(root) => root,
+        Err(e) => return Read::refused(format!("invalid YAML: {e}")),
+    };
+    let s = |k: &str| {
+        root.as_ref()
+            .and_then(|r| r.get(k))
+            .and_then(|n| n.value.as_str())
+            .map(str::to_string)
+    };
+    match (s("name"), s("description")) {
+        (Some(name), Some(description)) => Read {
+            name: Some(name),
+            description: Some(description),
+            frontmatter: root,
+            body: caps[2].trim().to_string(),
+            ..Read::default()
+        },
+        _ => Read::refused("name and description must both be strings (skipped)"),
+    }
+}
+
+/// Claude Code (https://code.claude.com/docs/en/skills, Frontmatter
+/// reference): every field optional, unparseable YAML still loads with no
+/// fields, the command name is the folder's, the description defaults to
+/// the first non-empty Markdown line. Nothing is refused.
+fn claude(text: &str, dir_name: &str) -> Read {
+    let norm = Normalized::new(text);
+    let (root, body) = match frontmatter::parse(&norm.text) {
+        Ok(fm) => (fm.metadata().cloned(), fm.body),
+        Err(_) => (None, norm.text.clone()),
+    };
+    let description = root
+        .as_ref()
+        .and_then(|r| r.get("description"))
+        .and_then(|n| n.value.as_str())
+        .map(str::to_string)
+        .or_else(|| {
+            body.lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .map(str::to_string)
+        });
+    let hidden = root
+        .as_ref()
+        .and_then(|r| r.get("disable-model-invocation"))
+        .is_some_and(|n| matches!(n.value, Value::Bool(true)));
+    Read {
+        name: Some(dir_name.to_string()),
+        description,
+        hidden,
+        frontmatter: root,
+        body,
+        ..Read::default()
+    }
+}
+
+/// OpenCode (packages/opencode/src/skill/index.ts @a2cc772,
+/// `isSkillFrontmatter`): a mapping with a string `name`; `description`
+/// absent or a string. Without one it loads but `fmt` leaves it out of
+/// the list. The docs' name pattern is not enforced by the code.
+fn opencode(text: &str) -> Read {
+    let norm = Normalized::new(text);
+    let fm = match frontmatter::parse(&norm.text) {
+        Ok(fm) => fm,
+        Err(e) => return Read::refused(e.to_string()),
+    };
+    let Some(name) = fm.get("name").and_then(|n| n.value.as_str()) else {
+        return Read::refused("frontmatter has no string `name`");
+    };
+    let description = match fm.get("description").map(|n| &n.value) {
+        None => None,
+        Some(Value::Str(s)) => Some(s.clone()),
+        Some(_) => return Read::refused("`description` is not a string"),
+    };
+    Read {
+        name: Some(name.to_string()),
+        hidden: description.is_none(),
+        description,
+        frontmatter: fm.metadata().cloned(),
+        body: fm.body,
+        ..Read::default()
+    }
+}
+
+/// The Agent Skills baseline (agentskills.io): frontmatter with non-empty
+/// string `name` and `description`. Used where the agent documents those
+/// two as required and gives no parser of its own: Copilot
+/// (docs.github.com add-skills), Cursor, Kiro (kiro.dev/docs/skills
+/// Frontmatter fields), seed 001 (YAML Frontmatter Fields: both
+/// "Required: Yes") and seed 002 (no parse rule given: decision).
+fn baseline(text: &str) -> Read {
+    let norm = Normalized::new(text);
+    let fm = match frontmatter::parse(&norm.text) {
+        Ok(fm) => fm,
+        Err(e) => return Read::refused(e.to_string()),
+    };
+    let s = |k: &str| {
+        fm.get(k)
+            .and_then(|n| n.value.as_str())
+            .filter(|s| !s.trim().is_empty())
+            .map(str::to_string)
+    };
+    let (Some(name), Some(description)) = (s("name"), s("description")) else {
+        return Read::refused("frontmatter needs a string `name` and `description`");
+    };
+    Read {
+        name: Some(name),
+        description: Some(description),
+        frontmatter: fm.metadata().cloned(),
+        body: fm.body,
+        ..Read::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn amp_err(text: &str) -> Option<String> {
+        amp(text).error
+    }
+
+    // Seed 003 "Parsing SKILL.md" (the regex and both throws).
+    #[test]
+    fn seed_003_parser_refuses_what_its_regex_and_checks_refuse() {
+        let fm = "SKILL.md must have YAML frontmatter";
+        let fields = "SKILL.md frontmatter must include name and description";
+        assert_eq!(amp_err("---\nname: a\ndescription: b\n---\nbody\n"), None);
+        // An empty body: match[2] === "".
+        assert_eq!(
+            amp_err("---\nname: a\ndescription: b\n---\n").as_deref(),
+            Some(fm)
+        );
+        // A body of one newline is not empty.
+        assert_eq!(amp_err("---\nname: a\ndescription: b\n---\n\n"), None);
+        // CRLF, a BOM, a leading blank line, no newline after the fence.
+        assert_eq!(
+            amp_err("---\r\nname: a\r\ndescription: b\r\n---\r\nx\r\n").as_deref(),
+            Some(fm)
+        );
+        assert_eq!(
+            amp_err("\u{feff}---\nname: a\ndescription: b\n---\nx").as_deref(),
+            Some(fm)
+        );
+        assert_eq!(
+            amp_err("\n---\nname: a\ndescription: b\n---\nx").as_deref(),
+            Some(fm)
+        );
+        assert_eq!(
+            amp_err("---\nname: a\ndescription: b\n---").as_deref(),
+            Some(fm)
+        );
+        // Empty frontmatter.
+        assert_eq!(amp_err("---\n\n---\nx").as_deref(), Some(fm));
+        // Falsy name or description.
+        assert_eq!(amp_err("---\nname: a\n---\nx").as_deref(), Some(fields));
+        assert_eq!(
+            amp_err("---\nname: ''\ndescription: b\n---\nx").as_deref(),
+            Some(fields)
+        );
+        assert_eq!(
+            amp_err("---\nname: 0\ndescription: b\n---\nx").as_deref(),
+            Some(fields)
+        );
+        assert_eq!(
+            amp_err("---\nname: a\ndescription: false\n---\nx").as_deref(),
+            Some(fields)
+        );
+        // A truthy non-string name passes and becomes String(name).
+        assert_eq!(
+            amp("---\nname: 123\ndescription: b\n---\nx")
+                .name
+                .as_deref(),
+            Some("123")
+        );
+    }
+
+    #[test]
+    fn seed_003_ends_the_frontmatter_at_the_first_fence_and_keeps_the_body_verbatim() {
+        let r = amp("---\nname: a\ndescription: b\n---\n\n# T\n---\nmore\n");
+        assert_eq!(r.body, "\n# T\n---\nmore\n");
+        assert!(!r.hidden);
+        let hidden = amp("---\nname: a\ndescription: b\ndisable-model-invocation: true\n---\nx");
+        assert!(hidden.hidden && hidden.error.is_none());
+    }
+
+    // openai/codex loader.rs @c9d127cf.
+    #[test]
+    fn codex_requires_a_description_and_takes_the_folder_name() {
+        let r = codex("---\ndescription: d\n---\nbody", "folder");
+        assert_eq!(r.name.as_deref(), Some("folder"));
+        assert_eq!(
+            codex("---\nname: x\n---\n", "f").error.as_deref(),
+            Some("missing field `description`")
+        );
+        assert_eq!(
+            codex("name: x\n", "f").error.as_deref(),
+            Some("missing YAML frontmatter delimited by ---")
+        );
+        let long = format!("---\nname: x\ndescription: {}\n---\n", "d".repeat(1025));
+        assert!(codex(&long, "f").error.unwrap().contains("1024"));
+        // CRLF is fine (str::lines), an empty body too.
+        assert!(
+            codex("---\r\nname: x\r\ndescription: d\r\n---\r\n", "f")
+                .error
+                .is_none()
+        );
+    }
+
+    // gemini-cli skillLoader.ts @ecab169.
+    #[test]
+    fn gemini_needs_string_name_and_description_and_accepts_crlf() {
+        assert!(
+            gemini("---\r\nname: a\r\ndescription: b\r\n---\r\n")
+                .error
+                .is_none()
+        );
+        assert!(gemini("---\nname: a\n---\nx").error.is_some());
+        assert!(
+            gemini("---\nname: 1\ndescription: b\n---\nx")
+                .error
+                .is_some()
+        );
+    }
+
+    // code.claude.com/docs/en/skills Frontmatter reference.
+    #[test]
+    fn claude_loads_anything_under_the_folder_name() {
+        let r = claude("# Title line\n\nbody", "deploy");
+        assert_eq!(r.name.as_deref(), Some("deploy"));
+        assert_eq!(r.description.as_deref(), Some("# Title line"));
+        let r = claude("---\nname: other\ndescription: d\n---\nx", "deploy");
+        assert_eq!(r.name.as_deref(), Some("deploy"));
+        assert!(r.error.is_none());
+    }
+
+    // opencode skill/index.ts @a2cc772.
+    #[test]
+    fn opencode_needs_a_name_and_hides_a_skill_without_description() {
+        let r = opencode("---\nname: a\n---\nx");
+        assert!(r.error.is_none() && r.hidden);
+        assert!(opencode("---\ndescription: d\n---\nx").error.is_some());
+    }
+
+    #[test]
+    fn the_baseline_needs_both_fields() {
+        assert!(
+            baseline("---\nname: a\ndescription: b\n---\n")
+                .error
+                .is_none()
+        );
+        assert!(baseline("---\nname: a\n---\n").error.is_some());
+        assert!(baseline("no frontmatter").error.is_some());
+    }
+}

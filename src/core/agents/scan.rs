@@ -1,0 +1,292 @@
+//! From an agent's location templates to the directories they stand for
+//! (the walk from the working directory, `~`, variables, `*`), and the
+//! skill folders inside each.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::core::agents::table::{self, Agent, Location, Scope, Symlinks, Walk};
+use crate::core::cao::store::Home;
+
+/// Everything discovery depends on, passed in so tests never touch the
+/// real home: the user's home, the working directory, the variables the
+/// table names, and CAO's home for the `cao` agent.
+#[derive(Clone, Debug)]
+pub struct Ctx {
+    pub user_home: PathBuf,
+    pub cwd: PathBuf,
+    pub env: HashMap<String, String>,
+    pub cao: Option<Home>,
+}
+
+impl Ctx {
+    fn var(&self, name: &str) -> Option<&str> {
+        self.env
+            .get(name)
+            .map(String::as_str)
+            .filter(|v| !v.trim().is_empty())
+    }
+
+    fn config_home(&self) -> PathBuf {
+        table::config_home(self.var("XDG_CONFIG_HOME"), &self.user_home)
+    }
+
+    /// The first ancestor of cwd (itself included) holding `.git`.
+    pub fn git_root(&self) -> Option<PathBuf> {
+        self.cwd
+            .ancestors()
+            .find(|d| d.join(".git").exists())
+            .map(Path::to_path_buf)
+    }
+
+    /// The directories a `{project}` location stands for.
+    pub fn walk(&self, walk: Walk) -> Vec<PathBuf> {
+        let root = self.git_root();
+        let up: Vec<PathBuf> = match &root {
+            Some(r) => self
+                .cwd
+                .ancestors()
+                .take_while(|d| d.starts_with(r))
+                .map(Path::to_path_buf)
+                .collect(),
+            None => vec![self.cwd.clone()],
+        };
+        match walk {
+            Walk::Cwd => vec![self.cwd.clone()],
+            Walk::CwdToGitRoot => up,
+            Walk::GitRootToCwd => up.into_iter().rev().collect(),
+            Walk::GitRoot => vec![root.unwrap_or_else(|| self.cwd.clone())],
+        }
+    }
+}
+
+/// One concrete directory an agent looks in.
+#[derive(Clone, Debug)]
+pub struct Place {
+    /// Index of the table location it comes from.
+    pub loc: usize,
+    pub path: PathBuf,
+    pub scope: Scope,
+    pub exists: bool,
+    /// The agent's bundled skills (no directory).
+    pub builtin: bool,
+}
+
+pub const BUILT_IN: &str = "<built-in>";
+
+/// Every place of `agent`, in its precedence order.
+pub fn places(agent: &Agent, ctx: &Ctx) -> Vec<Place> {
+    let mut out = Vec::new();
+    for (i, loc) in agent.locations.iter().enumerate() {
+        if loc.path == BUILT_IN {
+            out.push(Place {
+                loc: i,
+                path: PathBuf::from(BUILT_IN),
+                scope: loc.scope,
+                exists: !agent.builtin_skills.is_empty(),
+                builtin: true,
+            });
+            continue;
+        }
+        for path in expand(agent, loc, ctx) {
+            if out.iter().any(|p: &Place| p.path == path) {
+                continue;
+            }
+            out.push(Place {
+                loc: i,
+                exists: path.is_dir(),
+                path,
+                scope: loc.scope,
+                builtin: false,
+            });
+        }
+    }
+    out
+}
+
+fn expand(agent: &Agent, loc: &Location, ctx: &Ctx) -> Vec<PathBuf> {
+    if let Some(value) = loc.env.as_deref().and_then(|v| ctx.var(v)) {
+        let base = PathBuf::from(value);
+        return vec![match &loc.env_suffix {
+            Some(s) => base.join(s),
+            None => base,
+        }];
+    }
+    let bases: Vec<String> = match loc.path.as_str() {
+        "{setting:skills.path}" => agent.skills_path.clone(),
+        p if p.contains("{project}") => ctx
+            .walk(loc.walk)
+            .iter()
+            .map(|d| p.replace("{project}", &d.to_string_lossy()))
+            .collect(),
+        p => vec![p.to_string()],
+    };
+    bases
+        .iter()
+        .flat_map(|b| template(b, ctx))
+        .flat_map(|p| stars(&p, loc.newest_first))
+        .collect()
+}
+
+/// One template to its paths: `~`, `$VAR`, `{config}`, `{git_root}` and
+/// CAO's `{cao_home}`, `{cao_store}`, `{cao_extra}`. A variable that is
+/// not set stands for nothing.
+pub fn template(t: &str, ctx: &Ctx) -> Vec<PathBuf> {
+    let cao = ctx.cao.as_ref();
+    match t {
+        "{cao_home}" => return cao.map(|h| h.root.clone()).into_iter().collect(),
+        "{cao_store}" => return cao.map(Home::skills_dir).into_iter().collect(),
+        "{cao_extra}" => {
+            return cao
+                .map(|h| h.skill_search_dirs().into_iter().skip(1).collect())
+                .unwrap_or_default();
+        }
+        _ => {}
+    }
+    let path = if let Some(rest) = t.strip_prefix("~/") {
+        ctx.user_home.join(rest)
+    } else if t == "~" {
+        ctx.user_home.clone()
+    } else if let Some(rest) = t.strip_prefix("{config}") {
+        join_rest(ctx.config_home(), rest)
+    } else if let Some(rest) = t.strip_prefix("{git_root}") {
+        join_rest(ctx.git_root().unwrap_or_else(|| ctx.cwd.clone()), rest)
+    } else if let Some(name) = table::var_name(t) {
+        match ctx.var(&name) {
+            Some(v) => join_rest(PathBuf::from(v), &t[1 + name.len()..]),
+            None => return Vec::new(),
+        }
+    } else {
+        PathBuf::from(t)
+    };
+    vec![path]
+}
+
+fn join_rest(base: PathBuf, rest: &str) -> PathBuf {
+    match rest.trim_start_matches('/') {
+        "" => base,
+        r => base.join(r),
+    }
+}
+
+/// A path with `*` segments expanded to every subfolder (sorted by name,
+/// or newest first).
+fn stars(path: &Path, newest_first: bool) -> Vec<PathBuf> {
+    let mut out = vec![PathBuf::new()];
+    for part in path.components() {
+        if part.as_os_str() == "*" {
+            out = out
+                .iter()
+                .flat_map(|base| subdirs(base, newest_first))
+                .collect();
+        } else {
+            for p in &mut out {
+                p.push(part);
+            }
+        }
+    }
+    out
+}
+
+fn subdirs(base: &Path, newest_first: bool) -> Vec<PathBuf> {
+    let mut found: Vec<(std::time::SystemTime, PathBuf)> = fs::read_dir(base)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| {
+            let t = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .unwrap_or(std::time::UNIX_EPOCH);
+            (t, e.path())
+        })
+        .collect();
+    found.sort_by(|a, b| a.1.cmp(&b.1));
+    if newest_first {
+        found.sort_by_key(|f| std::cmp::Reverse(f.0));
+    }
+    found.into_iter().map(|(_, p)| p).collect()
+}
+
+/// Codex's bound on one root (loader.rs: at most 2,000 directories).
+const MAX_DIRS: usize = 2000;
+
+/// The skill folders (each holding a SKILL.md file) of `dir`, sorted by
+/// name, `depth` levels down. A deep scan skips names starting with `.`
+/// (Codex's rule; one level is what the other agents read). Links are followed unless the agent says it does not.
+pub fn skill_folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut level = vec![dir.to_path_buf()];
+    let mut seen = 0usize;
+    for _ in 0..depth.max(1) {
+        let mut next = Vec::new();
+        for parent in &level {
+            for child in children(parent, links, depth > 1) {
+                seen += 1;
+                if seen > MAX_DIRS {
+                    return out;
+                }
+                if child.join("SKILL.md").is_file() {
+                    out.push(child.clone());
+                }
+                next.push(child);
+            }
+        }
+        level = next;
+    }
+    out
+}
+
+fn children(dir: &Path, links: Symlinks, skip_dots: bool) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| !(skip_dots && e.file_name().to_string_lossy().starts_with('.')))
+        .filter(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => true,
+            Ok(t) if t.is_symlink() => links != Symlinks::No && e.path().is_dir(),
+            _ => false,
+        })
+        .map(|e| e.path())
+        .collect();
+    out.sort();
+    out
+}
+
+impl Ctx {
+    /// The real process's view: `$HOME` (through CAO's home), the working
+    /// directory and the variables `table` names.
+    pub fn from_process(home: &Home, agents: &[Agent]) -> Ctx {
+        Ctx {
+            user_home: home.user_home.clone(),
+            cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+            env: table::env_snapshot(agents),
+            cao: Some(home.clone()),
+        }
+    }
+}
+
+/// Whether the agent is installed: one of its marker dirs exists, or one
+/// of its binaries is on `PATH`.
+pub fn detected(agent: &Agent, ctx: &Ctx) -> bool {
+    let dir = agent
+        .detect_dirs
+        .iter()
+        .flat_map(|d| template(d, ctx))
+        .any(|p| p.exists());
+    dir || agent.detect_binaries.iter().any(|b| on_path(b, ctx))
+}
+
+fn on_path(binary: &str, ctx: &Ctx) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(path) = ctx.var("PATH") else {
+        return false;
+    };
+    std::env::split_paths(path).any(|d| {
+        fs::metadata(d.join(binary))
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    })
+}

@@ -1,0 +1,380 @@
+//! The agents table: `agents.toml` compiled in, then every
+//! `<config>/skilltui/agents/*.toml` adding an agent or replacing one by id.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::fsops;
+
+const BUILT_IN: &str = include_str!("agents.toml");
+
+/// Where a location sits: the agent's own kinds of place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    Project,
+    User,
+    Admin,
+    Plugin,
+    Builtin,
+}
+
+impl Scope {
+    pub fn label(self) -> &'static str {
+        match self {
+            Scope::Project => "project",
+            Scope::User => "user",
+            Scope::Admin => "admin",
+            Scope::Plugin => "plugin",
+            Scope::Builtin => "builtin",
+        }
+    }
+}
+
+/// Which directories a `{project}` location stands for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Walk {
+    /// The working directory only.
+    #[default]
+    Cwd,
+    /// The working directory, then each parent up to the git root (the
+    /// first with `.git`, a folder or a worktree's file); cwd only outside
+    /// a repository.
+    CwdToGitRoot,
+    /// The same directories, root first.
+    GitRootToCwd,
+    /// The git root, else the working directory.
+    GitRoot,
+}
+
+/// How the agent resolves two skills of one name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Clash {
+    FirstWins,
+    LastWins,
+    Layered,
+    /// Every copy loads (Codex: dedup by path only).
+    KeepAll,
+    /// Not documented: every copy is shown `ok`.
+    Unknown,
+    /// CAO's own rule (first valid wins, by folder name).
+    Cao,
+}
+
+impl Clash {
+    /// Whether a second copy of a name is shadowed by the first listed.
+    pub fn shadows(self) -> bool {
+        matches!(
+            self,
+            Clash::FirstWins | Clash::LastWins | Clash::Layered | Clash::Cao
+        )
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClashKey {
+    Name,
+    Dir,
+}
+
+/// Which documented reader decides whether a SKILL.md loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Parser {
+    Cao,
+    Claude,
+    Codex,
+    Opencode,
+    Gemini,
+    Agentskills,
+    Amp,
+    Omniforge,
+    Cleo,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Symlinks {
+    Yes,
+    No,
+    Unknown,
+    Assumed,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Location {
+    pub path: String,
+    pub scope: Scope,
+    #[serde(default)]
+    pub walk: Walk,
+    /// A variable whose value (plus `env_suffix`) replaces `path` when set.
+    #[serde(default)]
+    pub env: Option<String>,
+    #[serde(default)]
+    pub env_suffix: Option<String>,
+    /// How deep below the location a SKILL.md is looked for (1: each
+    /// immediate subfolder).
+    #[serde(default = "one")]
+    pub depth: usize,
+    /// `*` expansions newest first (seed 001: last-installed plugin wins).
+    #[serde(default)]
+    pub newest_first: bool,
+    pub source: String,
+}
+
+fn one() -> usize {
+    1
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Budget {
+    #[serde(default)]
+    pub chars: Option<usize>,
+    #[serde(default)]
+    pub tokens: Option<usize>,
+    #[serde(default)]
+    pub per_entry: Option<usize>,
+    /// What the agent does over budget: none | shorten |
+    /// drop_descriptions_then_omit.
+    #[serde(default)]
+    pub overflow: Option<String>,
+    pub source: String,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Agent {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub detect_dirs: Vec<String>,
+    #[serde(default)]
+    pub detect_binaries: Vec<String>,
+    pub parser: Parser,
+    pub clash: Clash,
+    pub clash_key: ClashKey,
+    pub symlinks: Symlinks,
+    /// Whether a skill is given by a link (else a copy).
+    #[serde(default)]
+    pub link_ok: bool,
+    #[serde(default)]
+    pub catalog: Option<String>,
+    #[serde(default)]
+    pub show: Option<String>,
+    pub source: String,
+    #[serde(default)]
+    pub builtin_skills: Vec<String>,
+    /// Seed 003's `skills.path` setting (custom paths).
+    #[serde(default)]
+    pub skills_path: Vec<String>,
+    #[serde(default)]
+    pub budget: Option<Budget>,
+    #[serde(default, rename = "location")]
+    pub locations: Vec<Location>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    agent: Vec<Agent>,
+}
+
+/// The table, in the built-in order; user agents that add an id come last.
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    pub agents: Vec<Agent>,
+    /// User files that could not be read, one line each.
+    pub problems: Vec<String>,
+}
+
+impl Table {
+    pub fn get(&self, id: &str) -> Option<&Agent> {
+        self.agents.iter().find(|a| a.id == id)
+    }
+
+    /// The agent, or a one-line error naming the known ids.
+    pub fn find(&self, id: &str) -> Result<&Agent, String> {
+        self.get(id).ok_or_else(|| {
+            let ids: Vec<&str> = self.agents.iter().map(|a| a.id.as_str()).collect();
+            format!(
+                "no agent '{id}' (known: {}); add one in the config dir's skilltui/agents/",
+                ids.join(", ")
+            )
+        })
+    }
+}
+
+/// The compiled-in table alone.
+pub fn built_in() -> Vec<Agent> {
+    // A test parses it; a broken built-in table is a build mistake.
+    toml::from_str::<File>(BUILT_IN)
+        .expect("the built-in agents.toml parses")
+        .agent
+}
+
+/// The built-in table, with each `*.toml` of `dir` (sorted by file name)
+/// replacing an agent of the same id or adding one.
+pub fn load(dir: Option<&Path>) -> Table {
+    let mut agents = built_in();
+    let mut problems = Vec::new();
+    for path in dir.map(toml_files).unwrap_or_default() {
+        match read_user_file(&path) {
+            Ok(found) => {
+                for agent in found {
+                    match agents.iter_mut().find(|a| a.id == agent.id) {
+                        Some(slot) => *slot = agent,
+                        None => agents.push(agent),
+                    }
+                }
+            }
+            Err(e) => problems.push(format!("{}: {e}", path.display())),
+        }
+    }
+    Table { agents, problems }
+}
+
+fn read_user_file(path: &Path) -> Result<Vec<Agent>, String> {
+    let bytes = fsops::read_regular(path).map_err(|e| e.to_string())?;
+    let text = String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())?;
+    let file: File = toml::from_str(&text).map_err(|e| one_line(&e.to_string()))?;
+    Ok(file.agent)
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn toml_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// `$XDG_CONFIG_HOME/skilltui/agents` (absolute values only), else
+/// `~/.config/skilltui/agents`.
+pub fn user_dir(xdg_config: Option<&str>, user_home: &Path) -> PathBuf {
+    config_home(xdg_config, user_home)
+        .join("skilltui")
+        .join("agents")
+}
+
+/// `$XDG_CONFIG_HOME` when absolute (the XDG spec ignores a relative
+/// one), else `~/.config`.
+pub fn config_home(xdg_config: Option<&str>, user_home: &Path) -> PathBuf {
+    match xdg_config.map(Path::new) {
+        Some(p) if p.is_absolute() => p.to_path_buf(),
+        _ => user_home.join(".config"),
+    }
+}
+
+/// The variables the table reads, looked up once.
+pub fn env_snapshot(agents: &[Agent]) -> HashMap<String, String> {
+    let mut names: Vec<String> = agents
+        .iter()
+        .flat_map(|a| {
+            a.locations
+                .iter()
+                .filter_map(|l| l.env.clone())
+                .chain(a.detect_dirs.iter().filter_map(|d| var_name(d)))
+        })
+        .collect();
+    names.extend(["XDG_CONFIG_HOME".to_string(), "PATH".to_string()]);
+    names
+        .into_iter()
+        .filter_map(|n| std::env::var(&n).ok().map(|v| (n, v)))
+        .collect()
+}
+
+/// `FOO` for a template `$FOO` or `$FOO/rest`.
+pub fn var_name(template: &str) -> Option<String> {
+    let rest = template.strip_prefix('$')?;
+    Some(rest.split('/').next().unwrap_or(rest).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_table_has_every_agent_the_issue_names() {
+        let ids: Vec<String> = built_in().into_iter().map(|a| a.id).collect();
+        for id in [
+            "cao",
+            "claude-code",
+            "codex",
+            "opencode",
+            "gemini-cli",
+            "github-copilot",
+            "cursor",
+            "kiro-cli",
+            "amp",
+            "omniforge",
+            "cleo",
+        ] {
+            assert!(ids.iter().any(|i| i == id), "{id} missing");
+        }
+        for agent in built_in() {
+            assert!(!agent.source.is_empty(), "{} cites nothing", agent.id);
+            for loc in &agent.locations {
+                assert!(
+                    !loc.source.is_empty(),
+                    "{} {} cites nothing",
+                    agent.id,
+                    loc.path
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_user_file_replaces_an_agent_by_id_and_adds_new_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("mine.toml"),
+            r#"
+[[agent]]
+id = "amp"
+name = "My Amp"
+parser = "amp"
+clash = "first_wins"
+clash_key = "name"
+symlinks = "yes"
+source = "mine"
+[[agent]]
+id = "newbie"
+name = "New"
+parser = "agentskills"
+clash = "first_wins"
+clash_key = "name"
+symlinks = "no"
+source = "mine"
+[[agent.location]]
+path = "~/.newbie/skills"
+scope = "user"
+source = "mine"
+"#,
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("broken.toml"), "[[agent]]\nid = 3\n").unwrap();
+        let table = load(Some(dir.path()));
+        assert_eq!(table.get("amp").unwrap().name, "My Amp");
+        assert!(table.get("amp").unwrap().locations.is_empty());
+        assert_eq!(table.agents.last().unwrap().id, "newbie");
+        assert_eq!(table.problems.len(), 1);
+        assert!(table.problems[0].contains("broken.toml"));
+    }
+}

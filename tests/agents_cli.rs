@@ -1,0 +1,234 @@
+//! The agent commands through the real binary, with HOME, the working
+//! directory and XDG_CONFIG_HOME in a temp dir: `agents`, `list --agent`,
+//! `agent enable/disable/adopt`, `add --agent`, `remove [--agent]`,
+//! `sync`, `catalog --agent`, `show --agent`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+struct World {
+    _tmp: tempfile::TempDir,
+    home: PathBuf,
+    cao: PathBuf,
+    cwd: PathBuf,
+}
+
+fn world() -> World {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let cao = tmp.path().join("cao");
+    let cwd = tmp.path().join("proj");
+    for d in [&home, &cwd, &cao.join("skills")] {
+        fs::create_dir_all(d).unwrap();
+    }
+    World {
+        _tmp: tmp,
+        home,
+        cao,
+        cwd,
+    }
+}
+
+impl World {
+    fn run(&self, args: &[&str]) -> (i32, String, String) {
+        let out = Command::new(env!("CARGO_BIN_EXE_skilltui"))
+            .arg("--home")
+            .arg(&self.cao)
+            .args(args)
+            .current_dir(&self.cwd)
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("PATH", "/nonexistent")
+            .env_remove("CAO_HOME_DIR")
+            .env_remove("AMP_TOOLBOX")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .output()
+            .expect("runs");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    fn json(&self, args: &[&str]) -> Value {
+        let (code, out, err) = self.run(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        serde_json::from_str(&out).unwrap()
+    }
+}
+
+fn skill(dir: &Path, folder: &str, text: &str) -> PathBuf {
+    let d = dir.join(folder);
+    fs::create_dir_all(&d).unwrap();
+    fs::write(d.join("SKILL.md"), text).unwrap();
+    d
+}
+
+fn md(name: &str, desc: &str) -> String {
+    format!("---\nname: {name}\ndescription: {desc}\n---\nBody of {name}.\n")
+}
+
+#[test]
+fn agents_lists_each_agent_with_its_locations_in_order() {
+    let w = world();
+    fs::create_dir_all(w.home.join(".config/amp")).unwrap();
+    let rows = w.json(&["agents", "--json"]);
+    let amp = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "amp")
+        .unwrap();
+    assert_eq!(amp["name"], "Amp");
+    assert_eq!(amp["detected"], true);
+    let locs = amp["locations"].as_array().unwrap();
+    assert_eq!(
+        locs[0]["path"],
+        w.cwd.join(".agents/skills").to_str().unwrap()
+    );
+    assert_eq!(locs[0]["scope"], "project");
+    assert_eq!(locs[0]["exists"], false);
+    assert_eq!(
+        locs[1]["path"],
+        w.home.join(".config/agents/skills").to_str().unwrap()
+    );
+    assert_eq!(locs.last().unwrap()["scope"], "builtin");
+    let kiro = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "kiro-cli")
+        .unwrap();
+    assert_eq!(kiro["detected"], false);
+}
+
+// Seed 003: first name wins; its parser refuses an empty body.
+#[test]
+fn list_agent_judges_by_the_agents_own_rules() {
+    let w = world();
+    let win = skill(&w.cwd.join(".agents/skills"), "x", &md("x", "local"));
+    skill(
+        &w.home.join(".config/agents/skills"),
+        "x",
+        &md("x", "global"),
+    );
+    skill(
+        &w.home.join(".config/amp/skills"),
+        "empty",
+        "---\nname: empty\ndescription: d\n---\n",
+    );
+    let rows = w.json(&["list", "--agent", "amp", "--json"]);
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows[0]["name"], "x");
+    assert_eq!(rows[0]["status"], "ok");
+    assert_eq!(
+        rows[0]["location"],
+        w.cwd.join(".agents/skills").to_str().unwrap()
+    );
+    assert_eq!(rows[1]["status"], "shadowed");
+    assert_eq!(rows[1]["shadowed_by"], win.to_str().unwrap());
+    assert_eq!(rows[2]["status"], "invalid");
+    assert_eq!(rows[2]["name"], "empty");
+    for key in [
+        "name",
+        "description",
+        "path",
+        "location",
+        "status",
+        "shadowed_by",
+    ] {
+        assert!(rows[0].get(key).is_some(), "{key}");
+    }
+    let (code, _, err) = w.run(&["list", "--agent", "nope"]);
+    assert_eq!(code, 1);
+    assert!(err.starts_with("error: no agent 'nope'"), "{err}");
+}
+
+#[test]
+fn a_user_agent_definition_is_read_from_the_config_dir() {
+    let w = world();
+    let dir = w.home.join(".config/skilltui/agents");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(
+        dir.join("mine.toml"),
+        "[[agent]]\nid = \"mine\"\nname = \"Mine\"\nparser = \"agentskills\"\nclash = \"first_wins\"\nclash_key = \"name\"\nsymlinks = \"yes\"\nlink_ok = true\nsource = \"me\"\n[[agent.location]]\npath = \"~/.mine/skills\"\nscope = \"user\"\nsource = \"me\"\n",
+    )
+    .unwrap();
+    skill(&w.home.join(".mine/skills"), "a", &md("a", "d"));
+    let rows = w.json(&["list", "--agent", "mine", "--json"]);
+    assert_eq!(rows[0]["name"], "a");
+    assert_eq!(rows[0]["status"], "ok");
+}
+
+#[test]
+fn enable_disable_remove_and_sync_touch_only_what_skilltui_made() {
+    let w = world();
+    skill(&w.cao.join("skills"), "x", &md("x", "d"));
+    skill(&w.cao.join("skills"), "y", &md("y", "d"));
+    let (code, out, err) = w.run(&["agent", "enable", "claude-code", "x", "y"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("x: linked for claude-code"), "{out}");
+    let link = w.home.join(".claude/skills/x");
+    assert_eq!(fs::read_link(&link).unwrap(), w.cao.join("skills/x"));
+    // The user's own folder in another agent's dir.
+    let theirs = skill(&w.home.join(".kiro/skills"), "x", "user made");
+    let (code, _, err) = w.run(&["agent", "disable", "kiro-cli", "x"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("never deleted"), "{err}");
+    // A copy for Kiro at project scope.
+    let (code, _, err) = w.run(&["agent", "enable", "kiro-cli", "y", "--scope", "project"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(w.cwd.join(".kiro/skills/y/SKILL.md").is_file());
+    // sync puts back a link that went missing.
+    fs::remove_file(&link).unwrap();
+    let (code, out, err) = w.run(&["sync"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("restored"), "{out}");
+    assert!(fs::read_link(&link).is_ok());
+    // remove --agent takes only that agent's.
+    let (code, _, err) = w.run(&["remove", "y", "--agent", "kiro-cli"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!w.cwd.join(".kiro/skills/y").exists());
+    assert!(w.cao.join("skills/y").is_dir());
+    // remove takes every link, then the store copy.
+    let (code, _, err) = w.run(&["remove", "x"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(fs::symlink_metadata(&link).is_err());
+    assert!(!w.cao.join("skills/x").exists());
+    assert_eq!(
+        fs::read_to_string(theirs.join("SKILL.md")).unwrap(),
+        "user made"
+    );
+}
+
+#[test]
+fn adopt_copies_the_users_folder_into_the_store_and_leaves_it() {
+    let w = world();
+    let theirs = skill(&w.home.join(".kiro/skills"), "mine", &md("mine", "d"));
+    let (code, _, err) = w.run(&["agent", "adopt", "kiro-cli", "mine"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(w.cao.join("skills/mine/SKILL.md").is_file());
+    assert!(theirs.join("SKILL.md").is_file());
+}
+
+#[test]
+fn add_with_agent_installs_then_gives() {
+    let w = world();
+    let src = skill(&w.cwd, "srcskill", &md("srcskill", "d"));
+    let (code, out, err) = w.run(&[
+        "add",
+        src.to_str().unwrap(),
+        "--agent",
+        "amp",
+        "--scope",
+        "project",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("copied for amp"), "{out}");
+    assert!(w.cwd.join(".agents/skills/srcskill/SKILL.md").is_file());
+}
