@@ -1314,3 +1314,32 @@ fn the_gauge_the_pick_list_and_the_replace_prompt_draw_at_every_small_size() {
     sizes(&mut f.app);
     f.app.settle();
 }
+
+/// The names the Skills pane shows, in its order.
+fn shown_names(app: &App) -> Vec<String> {
+    let entries = &app.data.listing.entries;
+    app.skills
+        .filtered
+        .iter()
+        .map(|&i| entries[i].name().to_string())
+        .collect()
+}
+
+#[test]
+fn the_filter_ranks_the_exact_name_then_prefixes_then_descriptions() {
+    let mut f = fixture();
+    let skills = f.root.join("skills");
+    write_skill(&skills, "docx", "Edit Word files; also reads pdf exports");
+    write_skill(&skills, "pdf", "PDF manipulation");
+    write_skill(&skills, "pdf-forms", "Fill in forms");
+    write_skill(&skills, "claude-api", "Build with the Claude API");
+    write_skill(&skills, "agui-author", "Author components that call the claude api");
+    f.app.reload();
+    press(&mut f.app, "/pdf");
+    assert_eq!(shown_names(&f.app), ["pdf", "pdf-forms", "docx"]);
+    key(&mut f.app, KeyCode::Enter);
+    assert_eq!(f.app.selected_entry().unwrap().name(), "pdf");
+    key(&mut f.app, KeyCode::Esc);
+    press(&mut f.app, "/claude-api");
+    assert_eq!(shown_names(&f.app), ["claude-api"]);
+}
