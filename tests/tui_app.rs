@@ -1421,3 +1421,87 @@ fn p_cycles_the_provider_and_the_catalog_shows_what_each_agent_gets() {
         Some(("kiro_cli", "fallback", "skill-resource"))
     );
 }
+
+/// The names the Skills pane shows, in its order.
+fn shown_names(app: &App) -> Vec<String> {
+    let entries = &app.data.listing.entries;
+    app.skills
+        .filtered
+        .iter()
+        .map(|&i| entries[i].name().to_string())
+        .collect()
+}
+
+#[test]
+fn the_filter_ranks_the_exact_name_then_prefixes_then_descriptions() {
+    let mut f = fixture();
+    let skills = f.root.join("skills");
+    write_skill(&skills, "docx", "Edit Word files; also reads pdf exports");
+    write_skill(&skills, "pdf", "PDF manipulation");
+    write_skill(&skills, "pdf-forms", "Fill in forms");
+    write_skill(&skills, "claude-api", "Build with the Claude API");
+    write_skill(
+        &skills,
+        "agui-author",
+        "Author components that call the claude api",
+    );
+    f.app.reload();
+    press(&mut f.app, "/pdf");
+    assert_eq!(shown_names(&f.app), ["pdf", "pdf-forms", "docx"]);
+    key(&mut f.app, KeyCode::Enter);
+    assert_eq!(f.app.selected_entry().unwrap().name(), "pdf");
+    key(&mut f.app, KeyCode::Esc);
+    press(&mut f.app, "/claude-api");
+    assert_eq!(shown_names(&f.app), ["claude-api"]);
+}
+
+/// A skill whose body is `n` numbered lines with `word` on every tenth.
+fn long_skill(root: &Path, name: &str, n: usize, word: &str) {
+    let dir = root.join("skills").join(name);
+    fs::create_dir_all(&dir).unwrap();
+    let body: String = (1..=n)
+        .map(|i| match i % 10 {
+            0 => format!("line {i} has the {word}\n\n"),
+            _ => format!("line {i}\n\n"),
+        })
+        .collect();
+    let text = format!("---\nname: {name}\ndescription: Long\n---\n{body}");
+    fs::write(dir.join("SKILL.md"), text).unwrap();
+}
+
+#[test]
+fn slash_in_the_preview_searches_it_and_n_jumps_between_matches() {
+    let mut f = fixture();
+    long_skill(&f.root, "long-one", 200, "Needle");
+    f.app.reload();
+    select_folder(&mut f.app, "long-one");
+    press(&mut f.app, "2");
+    render(&mut f.app, 120, 40);
+    press(&mut f.app, "/needle");
+    render(&mut f.app, 120, 40);
+    // The Skills filter is untouched; 20 matches, the view on the first.
+    assert!(f.app.skills.filter.is_empty() && f.app.mode == Mode::Normal);
+    assert_eq!(f.app.preview.search.hits.len(), 20);
+    let first = f.app.preview.search.hits[0].line;
+    assert!(usize::from(f.app.preview.scroll) <= first);
+    assert!(first > 20, "the first match is below the first screen");
+    key(&mut f.app, KeyCode::Enter);
+    assert!(!f.app.preview.search.typing);
+    press(&mut f.app, "n");
+    render(&mut f.app, 120, 40);
+    assert_eq!(f.app.preview.search.current, 1);
+    let second = f.app.preview.search.hits[1].line;
+    assert!(usize::from(f.app.preview.scroll) <= second);
+    snapshot("preview_search_120x40", &mut f, 120, 40);
+    press(&mut f.app, "NN");
+    assert_eq!(f.app.preview.search.current, 19, "N wraps to the last");
+    key(&mut f.app, KeyCode::Esc);
+    assert!(!f.app.preview.search.is_active());
+    // Typing a query that matches nothing says so and moves nothing.
+    render(&mut f.app, 120, 40);
+    let before = f.app.preview.scroll;
+    press(&mut f.app, "/zzz");
+    render(&mut f.app, 120, 40);
+    assert_eq!(f.app.preview.search.counter(), "no match");
+    assert_eq!(f.app.preview.scroll, before);
+}

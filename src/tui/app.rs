@@ -214,6 +214,9 @@ impl App {
         if self.mode == Mode::Filter {
             return Ctx::Filter;
         }
+        if self.preview.search.typing {
+            return Ctx::Search;
+        }
         match self.focus {
             Pane::Skills => Ctx::Skills,
             Pane::Preview => Ctx::Preview,
@@ -243,6 +246,7 @@ impl App {
             | Ctx::Fetch
             | Ctx::Pick => self.dialog_key(cmd, key),
             Ctx::Filter => self.filter_key(cmd, key),
+            Ctx::Search => self.search_key(cmd, key),
             _ => {
                 if let Some(cmd) = cmd {
                     self.run(cmd);
@@ -282,6 +286,16 @@ impl App {
         }
     }
 
+    /// A key while typing a search in the Preview pane.
+    fn search_key(&mut self, cmd: Option<Cmd>, key: KeyEvent) {
+        match cmd {
+            Some(Cmd::Back) => self.preview.search.clear(),
+            // Keep the query: n and N go through its matches.
+            Some(Cmd::Accept) => self.preview.search.typing = false,
+            _ => self.preview.type_in_search(key),
+        }
+    }
+
     /// A command with no dialog open.
     fn run(&mut self, cmd: Cmd) {
         match cmd {
@@ -317,6 +331,7 @@ impl App {
                 self.focus = Pane::Skills;
                 self.mode = Mode::Filter;
             }
+            Cmd::Search => self.preview.start_search(),
             Cmd::Remove => self.open_remove(),
             Cmd::Edit => self.open_edit(),
             Cmd::CheckAll => self.check_all(),
@@ -363,6 +378,7 @@ impl App {
         };
         match m.kind {
             MouseEventKind::Down(_) => {
+                self.preview.search.typing = false;
                 self.focus = pane;
                 self.click(at);
             }

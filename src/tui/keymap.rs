@@ -42,6 +42,10 @@ pub enum Cmd {
     No,
     Complete,
     Save,
+    /// `/` in the Preview pane: search its text.
+    Search,
+    NextMatch,
+    PrevMatch,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +76,8 @@ pub enum Ctx {
     Fetch,
     /// The skills found in a source.
     Pick,
+    /// Typing a search in the Preview pane.
+    Search,
 }
 
 /// The hint bars at the bottom of the screen.
@@ -140,6 +146,7 @@ const EVERYWHERE: &[Ctx] = &[
     Ctx::Editor,
     Ctx::Fetch,
     Ctx::Pick,
+    Ctx::Search,
 ];
 
 const fn key(code: KeyCode, cmd: Cmd, scope: &'static [Ctx]) -> Bind {
@@ -258,6 +265,18 @@ pub const ROWS: &[Row] = &[
             hint(Bar::Checklist, 1, 0, 0, "← back"),
             hint(Bar::Checklist, 1, 1, 1, "← back to the profiles"),
         ],
+    },
+    Row {
+        keys: "/ n N, Esc (preview)",
+        help: "search the preview: next, previous match; clear",
+        binds: &[
+            ch('/', Cmd::Search, &[Ctx::Preview]),
+            ch('n', Cmd::NextMatch, &[Ctx::Preview]),
+            ch('N', Cmd::PrevMatch, &[Ctx::Preview]),
+            key(KeyCode::Esc, Cmd::Back, &[Ctx::Preview, Ctx::Search]),
+            key(KeyCode::Enter, Cmd::Accept, &[Ctx::Search]),
+        ],
+        hints: &[],
     },
     Row {
         keys: "/",

@@ -16,6 +16,7 @@ pub mod layout;
 pub mod markdown;
 pub mod model;
 pub mod panes;
+pub mod rank;
 pub mod sources;
 pub mod theme;
 pub mod ui;

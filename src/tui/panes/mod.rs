@@ -5,6 +5,7 @@
 pub mod catalog;
 pub mod preview;
 pub mod profiles;
+pub mod search;
 pub mod skills;
 
 use ratatui::layout::Rect;

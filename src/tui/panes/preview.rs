@@ -8,9 +8,9 @@ use std::sync::mpsc::Sender;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span, Text};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Block, Paragraph};
 
 use crate::core::cao::skill;
 use crate::core::cao::store::{Entry, Status};
@@ -20,6 +20,8 @@ use crate::core::text::sanitize_line;
 use crate::tui::events::{AppEvent, PreviewKey};
 use crate::tui::keymap::Cmd;
 use crate::tui::markdown::{Highlighter, Rendered, wrap_line};
+use crate::tui::panes::search::Search;
+use crate::tui::panes::skills::with_cursor;
 use crate::tui::panes::{self, Look, Pane};
 use crate::tui::theme::{NO_SYNTAX_THEME, Theme};
 
@@ -43,12 +45,47 @@ pub struct PreviewPane {
     /// What the update pass picked for the next frame.
     header: Vec<Line<'static>>,
     body: Arc<Rendered>,
+    /// `/` in this pane: the query, its matches and the current one.
+    pub search: Search,
 }
 
 impl PreviewPane {
     pub fn on_cmd(&mut self, cmd: Cmd) {
-        if let Cmd::Move(m) = cmd {
-            self.scroll = panes::scroll(self.scroll, m, panes::page(panes::inner(self.area)));
+        match cmd {
+            Cmd::Move(m) => {
+                self.scroll = panes::scroll(self.scroll, m, panes::page(panes::inner(self.area)));
+            }
+            Cmd::NextMatch | Cmd::PrevMatch => {
+                let row = self.search.step(if cmd == Cmd::NextMatch { 1 } else { -1 });
+                self.show_row(row);
+            }
+            Cmd::Back => self.search.clear(),
+            _ => {}
+        }
+    }
+
+    /// `/`: a new search from the rows on screen.
+    pub fn start_search(&mut self) {
+        self.search.clear();
+        self.search.typing = true;
+        self.search.origin = usize::from(self.scroll);
+    }
+
+    /// A key typed into the query: the view jumps to the first match from
+    /// where the search started, as the query grows.
+    pub fn type_in_search(&mut self, key: ratatui::crossterm::event::KeyEvent) {
+        let before = self.search.input.as_str().to_string();
+        self.search.input.key(key);
+        if self.search.input.as_str() != before {
+            self.search.jump_from = Some(self.search.origin);
+        }
+    }
+
+    /// Scrolls so that `row` shows a third of the way down the view.
+    fn show_row(&mut self, row: Option<usize>) {
+        if let Some(row) = row {
+            let third = usize::from(panes::inner(self.area).height / 3);
+            self.scroll = row.saturating_sub(third).min(usize::from(u16::MAX)) as u16;
         }
     }
 
@@ -79,6 +116,12 @@ impl PreviewPane {
             Some(e) => self.fetch(&e.checked.path.join("SKILL.md"), width, theme, hl),
             None => Arc::new(Rendered::default()),
         };
+        if self.search.is_active() {
+            let lines: Vec<&Line> = self.header.iter().chain(self.body.lines.iter()).collect();
+            let id = Arc::as_ptr(&self.body) as usize;
+            let row = self.search.refresh(&lines, id);
+            self.show_row(row);
+        }
         let total = self.header.len() + self.body.lines.len();
         let max = total.saturating_sub(usize::from(inner.height));
         self.scroll = self.scroll.min(max.min(usize::from(u16::MAX)) as u16);
@@ -178,17 +221,50 @@ impl PreviewPane {
         };
         let block = panes::block(look, Pane::Preview, title);
         let inner = block.inner(area);
+        let block = self.footer(block, look, inner.height);
         frame.render_widget(block, area);
         // Only the visible rows are cloned: a 500 KiB SKILL.md has thousands.
+        let theme = look.theme;
+        let hit = theme.warning.add_modifier(Modifier::REVERSED);
+        let first = usize::from(self.scroll);
         let visible: Vec<Line> = self
             .header
             .iter()
             .chain(self.body.lines.iter())
-            .skip(usize::from(self.scroll))
+            .enumerate()
+            .skip(first)
             .take(usize::from(inner.height))
-            .cloned()
+            .map(|(row, l)| match self.search.is_active() {
+                true => self.search.mark(row, l, hit, theme.selected),
+                false => l.clone(),
+            })
             .collect();
         frame.render_widget(Paragraph::new(Text::from(visible)), inner);
+    }
+
+    /// The border's bottom: the search on the left, the rows shown of how
+    /// many on the right (`1-38/80`) when they do not all fit.
+    fn footer<'a>(&self, block: Block<'a>, look: &Look, height: u16) -> Block<'a> {
+        let theme = look.theme;
+        let total = self.header.len() + self.body.lines.len();
+        let first = usize::from(self.scroll);
+        let last = (first + usize::from(height)).min(total);
+        let block = match total <= usize::from(height) {
+            true => block,
+            false => block.title_bottom(
+                Line::styled(format!(" {}-{last}/{total} ", first + 1), theme.dim).right_aligned(),
+            ),
+        };
+        if !self.search.is_active() {
+            return block;
+        }
+        let cursor = if self.search.typing { "▏" } else { "" };
+        let query = with_cursor(&self.search.input, cursor);
+        block.title_bottom(Line::from(vec![
+            Span::styled(" /", theme.accent),
+            Span::raw(query),
+            Span::styled(format!("  {} ", self.search.counter()), theme.dim),
+        ]))
     }
 }
 

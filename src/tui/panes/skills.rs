@@ -2,8 +2,6 @@
 
 use std::path::PathBuf;
 
-use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
-use nucleo_matcher::{Config, Matcher, Utf32String};
 use ratatui::Frame;
 use ratatui::crossterm::event::KeyEvent;
 use ratatui::layout::{Constraint, Layout, Position, Rect};
@@ -29,9 +27,9 @@ pub struct SkillsPane {
     pub offset: usize,
     /// Where the list rows were laid out, for clicks and PgUp/PgDn.
     pub list_area: Rect,
-    /// "name description" of each entry, built once per reload: the filter
-    /// runs on every key and must not format 10,000 strings each time.
-    haystacks: Vec<Utf32String>,
+    /// (name, description) of each entry, copied once per reload: the
+    /// filter runs on every key.
+    haystacks: Vec<(String, String)>,
 }
 
 /// What the app must do after a key in this pane.
@@ -51,7 +49,7 @@ impl SkillsPane {
         self.haystacks = listing
             .entries
             .iter()
-            .map(|e| Utf32String::from(format!("{} {}", e.name(), e.description())))
+            .map(|e| (e.name().to_string(), e.description().to_string()))
             .collect();
         self.apply_filter();
         let kept = picked.and_then(|(folder, dir)| {
@@ -67,26 +65,15 @@ impl SkillsPane {
         kept.is_some()
     }
 
-    /// Fuzzy filter over names and descriptions (nucleo's matcher).
+    /// The filter, ranked by `tui::rank`: exact name, name prefix, fuzzy
+    /// name, then words of the description.
     pub fn apply_filter(&mut self) {
         if self.filter.is_empty() {
             self.filtered = (0..self.haystacks.len()).collect();
             return;
         }
-        let pattern = Pattern::parse(
-            self.filter.as_str(),
-            CaseMatching::Smart,
-            Normalization::Smart,
-        );
-        let mut matcher = Matcher::new(Config::DEFAULT);
-        let mut scored: Vec<(u32, usize)> = self
-            .haystacks
-            .iter()
-            .enumerate()
-            .filter_map(|(i, hay)| Some((pattern.score(hay.slice(..), &mut matcher)?, i)))
-            .collect();
-        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        self.filtered = scored.into_iter().map(|(_, i)| i).collect();
+        let items = self.haystacks.iter().map(|(n, d)| (n.as_str(), d.as_str()));
+        self.filtered = crate::tui::rank::filter(self.filter.as_str(), items);
     }
 
     fn clamp(&mut self) {
