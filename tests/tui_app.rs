@@ -1314,3 +1314,28 @@ fn the_gauge_the_pick_list_and_the_replace_prompt_draw_at_every_small_size() {
     sizes(&mut f.app);
     f.app.settle();
 }
+
+#[test]
+fn the_hint_bar_offers_only_what_acts_here_and_a_key_from_elsewhere_says_where() {
+    let mut f = fixture();
+    let bar = |app: &mut App| {
+        let t = render(app, 120, 40);
+        let buf = t.backend().buffer();
+        (0..120)
+            .map(|x| buf[(x, 39)].symbol().to_string())
+            .collect::<String>()
+    };
+    assert!(bar(&mut f.app).contains("e edit"));
+    key(&mut f.app, KeyCode::Char('3'));
+    let profiles_bar = bar(&mut f.app);
+    assert!(!profiles_bar.contains("e edit"), "{profiles_bar}");
+    assert!(!profiles_bar.contains("d remove"), "{profiles_bar}");
+    assert!(profiles_bar.contains("y copy"), "{profiles_bar}");
+    let before = fs::read_dir(f.root.join("skills")).unwrap().count();
+    key(&mut f.app, KeyCode::Char('d'));
+    let said = f.app.status.clone().expect("a message").text;
+    assert!(said.contains("remove the selected skill"), "{said}");
+    assert!(said.contains("Skills and Preview"), "{said}");
+    assert!(f.app.dialog.is_none());
+    assert_eq!(fs::read_dir(f.root.join("skills")).unwrap().count(), before);
+}

@@ -244,11 +244,14 @@ impl App {
             | Ctx::Fetch
             | Ctx::Pick => self.dialog_key(cmd, key),
             Ctx::Filter => self.filter_key(cmd, key),
-            _ => {
-                if let Some(cmd) = cmd {
-                    self.run(cmd);
+            _ => match cmd {
+                Some(cmd) => self.run(cmd),
+                None => {
+                    if let Some(why) = keymap::not_here(ctx, &key) {
+                        self.say(Status::info(why));
+                    }
                 }
-            }
+            },
         }
     }
 

@@ -9,9 +9,9 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use crate::core::text::sanitize_line;
 use crate::tui::app::App;
-use crate::tui::keymap::{self, Bar};
+use crate::tui::keymap::{self, Ctx};
 use crate::tui::model::{Level, Mode};
-use crate::tui::panes::{Look, Pane};
+use crate::tui::panes::Look;
 
 /// The update pass, then a draw that only reads the App (the event loop,
 /// tests and tools all draw through here).
@@ -53,23 +53,16 @@ fn render_status(frame: &mut Frame, app: &App, area: Rect) {
             };
             Line::styled(format!(" {} ", sanitize_line(&s.text)), style)
         }
-        None => {
-            let bar = if app.profiles.in_checklist() && app.focus == Pane::Profiles {
-                Bar::Checklist
-            } else {
-                Bar::Main
-            };
-            Line::styled(hint_bar(bar, usize::from(area.width)), theme.dim)
-        }
+        None => Line::styled(hint_bar(app.ctx(), usize::from(area.width)), theme.dim),
     };
     frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: false }), area);
 }
 
-/// The widest tier of `bar` that fits in `width`, else the narrowest.
-fn hint_bar(bar: Bar, width: usize) -> String {
-    (0..=keymap::tiers(bar))
+/// The widest tier of `ctx`'s bar that fits in `width`, else the narrowest.
+fn hint_bar(ctx: Ctx, width: usize) -> String {
+    (0..=keymap::tiers(ctx))
         .rev()
-        .map(|t| keymap::hints(bar, t))
+        .map(|t| keymap::hints(ctx, t))
         .find(|h| h.chars().count() <= width)
-        .unwrap_or_else(|| keymap::hints(bar, 0))
+        .unwrap_or_else(|| keymap::hints(ctx, 0))
 }
