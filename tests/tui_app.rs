@@ -1339,3 +1339,52 @@ fn the_hint_bar_offers_only_what_acts_here_and_a_key_from_elsewhere_says_where()
     assert!(f.app.dialog.is_none());
     assert_eq!(fs::read_dir(f.root.join("skills")).unwrap().count(), before);
 }
+
+/// What a terminal backend writes, kept for the test to read.
+#[derive(Clone, Default)]
+struct Sink(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+impl std::io::Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The bytes a draw of `app` sends to a terminal of `depth`.
+fn emitted(app: &mut App, depth: skilltui::tui::colors::Depth) -> String {
+    use ratatui::backend::CrosstermBackend;
+    use ratatui::layout::Rect;
+    use ratatui::{TerminalOptions, Viewport};
+    app.depth = depth;
+    let sink = Sink::default();
+    let backend = CrosstermBackend::new(sink.clone());
+    let viewport = Viewport::Fixed(Rect::new(0, 0, 120, 40));
+    let mut t = Terminal::with_options(backend, TerminalOptions { viewport }).unwrap();
+    t.draw(|f| ui::draw(f, app)).unwrap();
+    String::from_utf8_lossy(&sink.0.borrow()).into_owned()
+}
+
+#[test]
+fn colours_are_sent_at_the_depth_the_terminal_has() {
+    use skilltui::tui::colors::Depth;
+    let mut f = fixture();
+    let truecolor = emitted(&mut f.app, Depth::True);
+    assert!(truecolor.contains("\x1b[38;2;"), "the dark theme is 24-bit");
+    let e256 = emitted(&mut f.app, Depth::Ansi256);
+    assert!(!e256.contains(";2;"), "no 24-bit sequence at 256 colours");
+    assert!(e256.contains("\x1b[38;5;"), "256-colour sequences instead");
+    let e16 = emitted(&mut f.app, Depth::Ansi16);
+    assert!(!e16.contains(";2;"));
+    // crossterm writes the 16 named colours as `38;5;N`, N < 16.
+    let indexed = regex::Regex::new(r"[34]8;5;(\d+)").unwrap();
+    let used: Vec<u8> = indexed
+        .captures_iter(&e16)
+        .map(|c| c[1].parse().unwrap())
+        .collect();
+    assert!(!used.is_empty(), "still coloured");
+    assert!(used.iter().all(|n| *n < 16), "only the 16 at 16: {used:?}");
+}

@@ -33,6 +33,8 @@ use crate::tui::panes::profiles::Tick;
 pub struct App {
     pub data: Data,
     pub theme: Theme,
+    /// How many colours the terminal shows: each frame is mapped down to it.
+    pub depth: crate::tui::colors::Depth,
     pub hl: Arc<Highlighter>,
     pub clipboard: Clipboard,
     pub skills: SkillsPane,
@@ -67,6 +69,7 @@ impl App {
                 pins: Default::default(),
             },
             theme,
+            depth: Default::default(),
             hl: Arc::new(Highlighter::new()),
             clipboard: Clipboard::new(),
             skills: SkillsPane::default(),

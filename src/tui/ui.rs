@@ -41,6 +41,7 @@ pub fn render(frame: &mut Frame, app: &App) {
     if let Some(d) = &app.dialog {
         d.render(frame, area, &app.theme);
     }
+    crate::tui::colors::map_buffer(frame.buffer_mut(), app.depth);
 }
 
 fn render_status(frame: &mut Frame, app: &App, area: Rect) {
