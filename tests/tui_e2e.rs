@@ -193,6 +193,22 @@ fn navigate_and_filter() {
     }
 }
 
+/// A terminal sends Esc then `j` typed fast as one write, the bytes of
+/// Alt-j: it must still leave the filter and then move.
+#[test]
+fn esc_then_a_key_in_one_write_is_esc_then_the_key() {
+    let env = Env::seeded();
+    let mut tui = start(&env);
+    tui.wait_text(&preview_title_for(&env, "cao-supervisor-protocols"));
+    tui.keys(&["/"]);
+    tui.type_text("cao");
+    tui.wait_pane("Skills (", "the filter line", |p| p.contains("/cao▏"));
+    tui.type_text("\x1bj");
+    tui.wait_text(&preview_title_for(&env, "cao-worker-protocols"));
+    let skills = pane(&tui.settled(), "Skills (");
+    assert!(!skills.contains("/cao"), "the filter stays:\n{skills}");
+}
+
 const REVIEWER: &str = "---\n\
 name: reviewer\n\
 description: Reviews diffs  # what it does\n\

@@ -6,7 +6,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind,
+};
 use ratatui::layout::{Position, Rect};
 
 use crate::core::cao::editor;
@@ -232,6 +234,16 @@ impl App {
             return;
         }
         let ctx = self.ctx();
+        // Esc then a key, typed fast, arrives as the bytes of Alt-key. No
+        // skilltui key uses Alt outside the editor (whose text area does),
+        // so there it is read as what was typed: Esc, then the key.
+        if key.modifiers.contains(KeyModifiers::ALT)
+            && matches!(key.code, KeyCode::Char(_))
+            && ctx != Ctx::Editor
+        {
+            self.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+            return self.on_key(KeyEvent::new(key.code, key.modifiers - KeyModifiers::ALT));
+        }
         let cmd = keymap::lookup(ctx, &key);
         if cmd == Some(Cmd::Interrupt) {
             return self.interrupt();
