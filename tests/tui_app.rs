@@ -1385,3 +1385,34 @@ fn colours_are_sent_at_the_depth_the_terminal_has() {
     assert!(!used.is_empty(), "still coloured");
     assert!(used.iter().all(|n| *n < 16), "only the 16 at 16: {used:?}");
 }
+
+#[test]
+fn an_empty_home_is_named_and_says_where_profiles_go_with_no_stray_checklist() {
+    let tmp = snapshot_tempdir();
+    // A typo in --home and no CAO: nothing to list anywhere.
+    let mut app = fresh_app(tmp.path(), "typo-home", &tmp.path().join("no-cao"));
+    let said = app.status.clone().expect("a first-run message").text;
+    assert!(said.contains("No skills in ~/typo-home yet"), "{said}");
+    key(&mut app, KeyCode::Esc);
+    // A skill and still no profile: no checklist to tick it in.
+    write_skill(&tmp.path().join("typo-home/skills"), "alpha", "Alpha");
+    app.reload();
+    let t = render(&mut app, 120, 40);
+    let screen = format!("{}", t.backend());
+    assert!(screen.contains("Skills (1/1)"), "{screen}");
+    assert!(screen.contains("home ~/typo-home"), "{screen}");
+    let buf = t.backend().buffer();
+    let a = app.areas.profiles;
+    let pane: String = (a.y + 1..a.bottom() - 1)
+        .flat_map(|y| (a.x + 1..a.right() - 1).map(move |x| (x, y)))
+        .map(|(x, y)| buf[(x, y)].symbol().to_string())
+        .collect();
+    let pane = pane.split_whitespace().collect::<Vec<_>>().join(" ");
+    let profiles = "No profiles. CAO reads yours from ~/typo-home/agent-store/NAME.md";
+    assert!(pane.contains(profiles), "{pane}");
+    assert!(pane.contains("CAO, which was not found"), "{pane}");
+    assert!(
+        !screen.contains("[ ]") && !screen.contains("[x]"),
+        "{screen}"
+    );
+}

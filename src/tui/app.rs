@@ -92,9 +92,10 @@ impl App {
         app.reload();
         if app.data.listing.entries.is_empty() {
             app.open_seed();
-            app.status = Some(Status::info(
-                "No skills yet: pick the defaults to seed (Enter), or Esc",
-            ));
+            let home = crate::tui::ui::home_label(&app.data.home);
+            app.status = Some(Status::info(format!(
+                "No skills in {home} yet: pick the defaults to seed (Enter), or Esc"
+            )));
         }
         app
     }
