@@ -323,7 +323,14 @@ fn first_run_offers_the_seed_menu() {
     assert!(seed.items.len() >= 5 && seed.chosen.iter().all(|c| *c));
     key(&mut app, KeyCode::Char(' '));
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.data.listing.entries.len(), items_len(&app) - 1);
+    // Work shows at once; the result is one short line of counts.
+    let n = items_len(&app) - 1;
+    let said = app.status.clone().expect("progress").text;
+    assert_eq!(said, format!("seeding {n} skills…"));
+    app.settle();
+    assert_eq!(app.data.listing.entries.len(), n);
+    let said = app.status.clone().expect("a result").text;
+    assert_eq!(said, format!("seeded {n} skills"));
     press(&mut app, "S");
     let Some(Dialog::Seed(seed)) = &app.dialog else {
         panic!("seed menu")

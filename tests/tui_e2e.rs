@@ -347,7 +347,7 @@ fn seed_from_the_menu() {
     });
     tui.keys(&["Enter"]);
     let n = defaults.len();
-    tui.wait_text("seeded cao-");
+    tui.wait_text(&format!("seeded {n} skills"));
     tui.wait_pane(&format!("Skills ({n}/{n})"), "the seeded skills", |p| {
         defaults
             .iter()
@@ -409,7 +409,7 @@ fn seed_menu_seeds_only_the_picked_and_keeps_the_present() {
         dialog(s).contains(&format!("[ ] {dropped:28} new"))
     });
     tui.keys(&["Enter"]);
-    tui.wait_text("seeded ");
+    tui.wait_text(&format!("seeded {} skills", rest.len() - 1));
     let n = defaults.len() - 1;
     tui.wait_text(&format!("Skills ({n}/{n})"));
     assert!(

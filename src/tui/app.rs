@@ -533,17 +533,7 @@ impl App {
                 }
             }
             Outcome::Declined(name) => self.answer_clash(name, false),
-            Outcome::Seed(names) => {
-                let r = store::seed(&self.data.home, Some(&names)).map(|s| {
-                    format!(
-                        "seeded {}; kept {}",
-                        list_or_none(&s.seeded),
-                        list_or_none(&s.kept)
-                    )
-                });
-                self.report(r);
-                self.reload();
-            }
+            Outcome::Seed(names) => self.seed_in_background(names),
             Outcome::Saved(path) => {
                 self.say(Status::info(format!("saved {}", path.display())));
                 self.reload();
@@ -620,14 +610,6 @@ impl App {
         if index.is_some_and(|i| self.skills.select_index(i)) {
             self.preview.scroll = 0;
         }
-    }
-}
-
-fn list_or_none(v: &[String]) -> String {
-    if v.is_empty() {
-        "none".into()
-    } else {
-        v.join(", ")
     }
 }
 

@@ -17,6 +17,7 @@ pub mod layout;
 pub mod markdown;
 pub mod model;
 pub mod panes;
+pub mod seeding;
 pub mod sources;
 pub mod theme;
 pub mod ui;
