@@ -281,6 +281,31 @@ fn install_force_prompt_both_ways() {
 }
 
 #[test]
+fn remove_names_the_profiles_that_list_the_skill() {
+    let mut f = fixture();
+    fs::write(
+        f.root.join("agent-store/reviewer.md"),
+        "---\nname: reviewer\ndescription: d\nskills: [code-style]\n---\n",
+    )
+    .unwrap();
+    f.app.reload();
+    select_folder(&mut f.app, "code-style");
+    press(&mut f.app, "d");
+    let Some(Dialog::Confirm(Confirm {
+        pending: Pending::Remove { listed_by, .. },
+    })) = &f.app.dialog
+    else {
+        panic!("remove dialog")
+    };
+    assert_eq!(listed_by, &["reviewer", "supervisor (via code-*)"]);
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(
+        text.contains("Listed by the profiles reviewer, supervisor (via code-*)"),
+        "{text}"
+    );
+}
+
+#[test]
 fn remove_asks_and_names_the_folder() {
     let mut f = fixture();
     select_folder(&mut f.app, "broken-yes");
@@ -292,6 +317,11 @@ fn remove_asks_and_names_the_folder() {
         panic!("remove dialog")
     };
     assert_eq!(path, &f.root.join("skills/broken-yes"));
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(
+        text.contains("No profile names it in its skills: list."),
+        "{text}"
+    );
     press(&mut f.app, "n");
     assert!(f.root.join("skills/broken-yes").exists());
     press(&mut f.app, "dy");

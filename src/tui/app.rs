@@ -486,8 +486,24 @@ impl App {
         let pending = Pending::Remove {
             name: e.folder.clone(),
             path: e.checked.path.clone(),
+            listed_by: self.profiles_listing(&e.folder),
         };
         self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
+    }
+
+    /// The profiles whose `skills:` list offers `folder`, by name or by a
+    /// pattern (named after the profile), as the catalog selects them.
+    fn profiles_listing(&self, folder: &str) -> Vec<String> {
+        use crate::core::cao::catalog::Pattern;
+        let listing = |row: &ProfileRow| {
+            let list = row.loaded.as_ref().ok()?.skills.as_ref()?;
+            if list.iter().any(|s| s == folder) {
+                return Some(row.listed.name.clone());
+            }
+            let pattern = list.iter().find(|s| Pattern::new(s).matches(folder))?;
+            Some(format!("{} (via {pattern})", row.listed.name))
+        };
+        self.data.profiles.iter().filter_map(listing).collect()
     }
 
     fn open_edit(&mut self) {
