@@ -209,6 +209,44 @@ fn esc_then_a_key_in_one_write_is_esc_then_the_key() {
     assert!(!skills.contains("/cao"), "the filter stays:\n{skills}");
 }
 
+/// Inside tmux, `y` asks tmux for `set-clipboard`: the copy message
+/// mentions it only when it is not on.
+#[test]
+fn the_copy_message_mentions_set_clipboard_only_when_tmux_drops_osc52() {
+    use std::os::unix::fs::PermissionsExt;
+    for (setting, hint) in [("on", false), ("external", true)] {
+        let env = Env::seeded();
+        let bin = env.user().join("bin");
+        fs::create_dir_all(&bin).unwrap();
+        let tmux = bin.join("tmux");
+        fs::write(&tmux, format!("#!/bin/sh\necho {setting}\n")).unwrap();
+        fs::set_permissions(&tmux, fs::Permissions::from_mode(0o755)).unwrap();
+        let path = format!(
+            "{}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let vars: Vec<(String, String)> = [
+            ("PATH", path.as_str()),
+            ("TMUX", "/tmp/tmux-fake/default,1,0"),
+            ("DISPLAY", ""),
+            ("WAYLAND_DISPLAY", ""),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let mut tui = start_with(&env, &vars);
+        tui.wait_text("Skills (");
+        tui.keys(&["y"]);
+        let screen = tui.wait_text("OSC 52");
+        assert_eq!(
+            screen.contains("set-clipboard"),
+            hint,
+            "{setting}:\n{screen}"
+        );
+    }
+}
+
 const REVIEWER: &str = "---\n\
 name: reviewer\n\
 description: Reviews diffs  # what it does\n\

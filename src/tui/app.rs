@@ -408,8 +408,15 @@ impl App {
             CopyOutcome::System => {
                 Status::info(format!("copied {n} characters to the system clipboard"))
             }
+            CopyOutcome::Osc52
+                if self.clipboard.in_tmux() && !self.clipboard.tmux_takes_osc52() =>
+            {
+                Status::info(format!(
+                    "sent {n} chars by OSC 52 (tmux needs `set -g set-clipboard on` or `set -g allow-passthrough on`)"
+                ))
+            }
             CopyOutcome::Osc52 if self.clipboard.in_tmux() => Status::info(format!(
-                "sent {n} chars by OSC 52 (tmux needs `set -g set-clipboard on` or `set -g allow-passthrough on`)"
+                "sent {n} characters to the terminal clipboard through tmux (OSC 52)"
             )),
             CopyOutcome::Osc52 => Status::info(format!(
                 "sent {n} characters to the terminal clipboard (OSC 52; no display here)"
