@@ -292,6 +292,31 @@ fn install_force_prompt_both_ways() {
 }
 
 #[test]
+fn remove_names_the_profiles_that_list_the_skill() {
+    let mut f = fixture();
+    fs::write(
+        f.root.join("agent-store/reviewer.md"),
+        "---\nname: reviewer\ndescription: d\nskills: [code-style]\n---\n",
+    )
+    .unwrap();
+    f.app.reload();
+    select_folder(&mut f.app, "code-style");
+    press(&mut f.app, "d");
+    let Some(Dialog::Confirm(Confirm {
+        pending: Pending::Remove { listed_by, .. },
+    })) = &f.app.dialog
+    else {
+        panic!("remove dialog")
+    };
+    assert_eq!(listed_by, &["reviewer", "supervisor (via code-*)"]);
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(
+        text.contains("Listed by the profiles reviewer, supervisor (via code-*)"),
+        "{text}"
+    );
+}
+
+#[test]
 fn remove_asks_and_names_the_folder() {
     let mut f = fixture();
     select_folder(&mut f.app, "broken-yes");
@@ -303,6 +328,11 @@ fn remove_asks_and_names_the_folder() {
         panic!("remove dialog")
     };
     assert_eq!(path, &f.root.join("skills/broken-yes"));
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(
+        text.contains("No profile names it in its skills: list."),
+        "{text}"
+    );
     press(&mut f.app, "n");
     assert!(f.root.join("skills/broken-yes").exists());
     press(&mut f.app, "dy");
@@ -334,7 +364,14 @@ fn first_run_offers_the_seed_menu() {
     assert!(seed.items.len() >= 5 && seed.chosen.iter().all(|c| *c));
     key(&mut app, KeyCode::Char(' '));
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.data.listing.entries.len(), items_len(&app) - 1);
+    // Work shows at once; the result is one short line of counts.
+    let n = items_len(&app) - 1;
+    let said = app.status.clone().expect("progress").text;
+    assert_eq!(said, format!("seeding {n} skills…"));
+    app.settle();
+    assert_eq!(app.data.listing.entries.len(), n);
+    let said = app.status.clone().expect("a result").text;
+    assert_eq!(said, format!("seeded {n} skills"));
     press(&mut app, "S");
     let Some(Dialog::Seed(seed)) = &app.dialog else {
         panic!("seed menu")
@@ -772,14 +809,11 @@ fn text_fields_edit_like_a_shell_and_never_type_control_keys() {
     let mut f = fixture();
     let app = &mut f.app;
     press(app, "/pytest");
-    for c in ['x', 'q', 'z'] {
-        app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT));
-    }
-    assert_eq!(
-        app.skills.filter.as_str(),
-        "pytest",
-        "Alt keys are not typed"
-    );
+    // Alt-x is what a terminal sends for Esc then x typed fast: never typed.
+    app.on_key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::ALT));
+    assert_eq!(app.skills.filter.as_str(), "", "Esc, then x");
+    assert_eq!(app.mode, Mode::Normal);
+    press(app, "/pytest");
     key(app, KeyCode::Left);
     key(app, KeyCode::Left);
     press(app, "X");
@@ -1504,4 +1538,109 @@ fn slash_in_the_preview_searches_it_and_n_jumps_between_matches() {
     render(&mut f.app, 120, 40);
     assert_eq!(f.app.preview.search.counter(), "no match");
     assert_eq!(f.app.preview.scroll, before);
+}
+
+#[test]
+fn the_hint_bar_offers_only_what_acts_here_and_a_key_from_elsewhere_says_where() {
+    let mut f = fixture();
+    let bar = |app: &mut App| {
+        let t = render(app, 120, 40);
+        let buf = t.backend().buffer();
+        (0..120)
+            .map(|x| buf[(x, 39)].symbol().to_string())
+            .collect::<String>()
+    };
+    assert!(bar(&mut f.app).contains("e edit"));
+    key(&mut f.app, KeyCode::Char('3'));
+    let profiles_bar = bar(&mut f.app);
+    assert!(!profiles_bar.contains("e edit"), "{profiles_bar}");
+    assert!(!profiles_bar.contains("d remove"), "{profiles_bar}");
+    assert!(profiles_bar.contains("y copy"), "{profiles_bar}");
+    let before = fs::read_dir(f.root.join("skills")).unwrap().count();
+    key(&mut f.app, KeyCode::Char('d'));
+    let said = f.app.status.clone().expect("a message").text;
+    assert!(said.contains("remove the selected skill"), "{said}");
+    assert!(said.contains("Skills and Preview"), "{said}");
+    assert!(f.app.dialog.is_none());
+    assert_eq!(fs::read_dir(f.root.join("skills")).unwrap().count(), before);
+}
+
+/// What a terminal backend writes, kept for the test to read.
+#[derive(Clone, Default)]
+struct Sink(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+impl std::io::Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The bytes a draw of `app` sends to a terminal of `depth`.
+fn emitted(app: &mut App, depth: skilltui::tui::colors::Depth) -> String {
+    use ratatui::backend::CrosstermBackend;
+    use ratatui::layout::Rect;
+    use ratatui::{TerminalOptions, Viewport};
+    app.depth = depth;
+    let sink = Sink::default();
+    let backend = CrosstermBackend::new(sink.clone());
+    let viewport = Viewport::Fixed(Rect::new(0, 0, 120, 40));
+    let mut t = Terminal::with_options(backend, TerminalOptions { viewport }).unwrap();
+    t.draw(|f| ui::draw(f, app)).unwrap();
+    String::from_utf8_lossy(&sink.0.borrow()).into_owned()
+}
+
+#[test]
+fn colours_are_sent_at_the_depth_the_terminal_has() {
+    use skilltui::tui::colors::Depth;
+    let mut f = fixture();
+    let truecolor = emitted(&mut f.app, Depth::True);
+    assert!(truecolor.contains("\x1b[38;2;"), "the dark theme is 24-bit");
+    let e256 = emitted(&mut f.app, Depth::Ansi256);
+    assert!(!e256.contains(";2;"), "no 24-bit sequence at 256 colours");
+    assert!(e256.contains("\x1b[38;5;"), "256-colour sequences instead");
+    let e16 = emitted(&mut f.app, Depth::Ansi16);
+    assert!(!e16.contains(";2;"));
+    // crossterm writes the 16 named colours as `38;5;N`, N < 16.
+    let indexed = regex::Regex::new(r"[34]8;5;(\d+)").unwrap();
+    let used: Vec<u8> = indexed
+        .captures_iter(&e16)
+        .map(|c| c[1].parse().unwrap())
+        .collect();
+    assert!(!used.is_empty(), "still coloured");
+    assert!(used.iter().all(|n| *n < 16), "only the 16 at 16: {used:?}");
+}
+
+#[test]
+fn an_empty_home_is_named_and_says_where_profiles_go_with_no_stray_checklist() {
+    let tmp = snapshot_tempdir();
+    // A typo in --home and no CAO: nothing to list anywhere.
+    let mut app = fresh_app(tmp.path(), "typo-home", &tmp.path().join("no-cao"));
+    let said = app.status.clone().expect("a first-run message").text;
+    assert!(said.contains("No skills in ~/typo-home yet"), "{said}");
+    key(&mut app, KeyCode::Esc);
+    // A skill and still no profile: no checklist to tick it in.
+    write_skill(&tmp.path().join("typo-home/skills"), "alpha", "Alpha");
+    app.reload();
+    let t = render(&mut app, 120, 40);
+    let screen = format!("{}", t.backend());
+    assert!(screen.contains("Skills (1/1)"), "{screen}");
+    assert!(screen.contains("home ~/typo-home"), "{screen}");
+    let buf = t.backend().buffer();
+    let a = app.areas.profiles;
+    let pane: String = (a.y + 1..a.bottom() - 1)
+        .flat_map(|y| (a.x + 1..a.right() - 1).map(move |x| (x, y)))
+        .map(|(x, y)| buf[(x, y)].symbol().to_string())
+        .collect();
+    let pane = pane.split_whitespace().collect::<Vec<_>>().join(" ");
+    let profiles = "No profiles. CAO reads yours from ~/typo-home/agent-store/NAME.md";
+    assert!(pane.contains(profiles), "{pane}");
+    assert!(pane.contains("CAO, which was not found"), "{pane}");
+    assert!(
+        !screen.contains("[ ]") && !screen.contains("[x]"),
+        "{screen}"
+    );
 }

@@ -193,6 +193,60 @@ fn navigate_and_filter() {
     }
 }
 
+/// A terminal sends Esc then `j` typed fast as one write, the bytes of
+/// Alt-j: it must still leave the filter and then move.
+#[test]
+fn esc_then_a_key_in_one_write_is_esc_then_the_key() {
+    let env = Env::seeded();
+    let mut tui = start(&env);
+    tui.wait_text(&preview_title_for(&env, "cao-supervisor-protocols"));
+    tui.keys(&["/"]);
+    tui.type_text("cao");
+    tui.wait_pane("Skills (", "the filter line", |p| p.contains("/cao▏"));
+    tui.type_text("\x1bj");
+    tui.wait_text(&preview_title_for(&env, "cao-worker-protocols"));
+    let skills = pane(&tui.settled(), "Skills (");
+    assert!(!skills.contains("/cao"), "the filter stays:\n{skills}");
+}
+
+/// Inside tmux, `y` asks tmux for `set-clipboard`: the copy message
+/// mentions it only when it is not on.
+#[test]
+fn the_copy_message_mentions_set_clipboard_only_when_tmux_drops_osc52() {
+    use std::os::unix::fs::PermissionsExt;
+    for (setting, hint) in [("on", false), ("external", true)] {
+        let env = Env::seeded();
+        let bin = env.user().join("bin");
+        fs::create_dir_all(&bin).unwrap();
+        let tmux = bin.join("tmux");
+        fs::write(&tmux, format!("#!/bin/sh\necho {setting}\n")).unwrap();
+        fs::set_permissions(&tmux, fs::Permissions::from_mode(0o755)).unwrap();
+        let path = format!(
+            "{}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let vars: Vec<(String, String)> = [
+            ("PATH", path.as_str()),
+            ("TMUX", "/tmp/tmux-fake/default,1,0"),
+            ("DISPLAY", ""),
+            ("WAYLAND_DISPLAY", ""),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let mut tui = start_with(&env, &vars);
+        tui.wait_text("Skills (");
+        tui.keys(&["y"]);
+        let screen = tui.wait_text("OSC 52");
+        assert_eq!(
+            screen.contains("set-clipboard"),
+            hint,
+            "{setting}:\n{screen}"
+        );
+    }
+}
+
 const REVIEWER: &str = "---\n\
 name: reviewer\n\
 description: Reviews diffs  # what it does\n\
@@ -333,7 +387,7 @@ fn seed_from_the_menu() {
     });
     tui.keys(&["Enter"]);
     let n = defaults.len();
-    tui.wait_text("seeded cao-");
+    tui.wait_text(&format!("seeded {n} skills"));
     tui.wait_pane(&format!("Skills ({n}/{n})"), "the seeded skills", |p| {
         defaults
             .iter()
@@ -395,7 +449,7 @@ fn seed_menu_seeds_only_the_picked_and_keeps_the_present() {
         dialog(s).contains(&format!("[ ] {dropped:28} new"))
     });
     tui.keys(&["Enter"]);
-    tui.wait_text("seeded ");
+    tui.wait_text(&format!("seeded {} skills", rest.len() - 1));
     let n = defaults.len() - 1;
     tui.wait_text(&format!("Skills ({n}/{n})"));
     assert!(

@@ -6,7 +6,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind,
+};
 use ratatui::layout::{Position, Rect};
 
 use crate::core::cao::editor;
@@ -32,6 +34,8 @@ use crate::tui::panes::profiles::Tick;
 pub struct App {
     pub data: Data,
     pub theme: Theme,
+    /// How many colours the terminal shows: each frame is mapped down to it.
+    pub depth: crate::tui::colors::Depth,
     pub hl: Arc<Highlighter>,
     pub clipboard: Clipboard,
     pub skills: SkillsPane,
@@ -66,6 +70,7 @@ impl App {
                 pins: Default::default(),
             },
             theme,
+            depth: Default::default(),
             hl: Arc::new(Highlighter::new()),
             clipboard: Clipboard::new(),
             skills: SkillsPane::default(),
@@ -86,9 +91,10 @@ impl App {
         app.reload();
         if app.data.listing.entries.is_empty() {
             app.open_seed();
-            app.status = Some(Status::info(
-                "No skills yet: pick the defaults to seed (Enter), or Esc",
-            ));
+            let home = crate::tui::ui::home_label(&app.data.home);
+            app.status = Some(Status::info(format!(
+                "No skills in {home} yet: pick the defaults to seed (Enter), or Esc"
+            )));
         }
         app
     }
@@ -231,6 +237,16 @@ impl App {
             return;
         }
         let ctx = self.ctx();
+        // Esc then a key, typed fast, arrives as the bytes of Alt-key. No
+        // skilltui key uses Alt outside the editor (whose text area does),
+        // so there it is read as what was typed: Esc, then the key.
+        if key.modifiers.contains(KeyModifiers::ALT)
+            && matches!(key.code, KeyCode::Char(_))
+            && ctx != Ctx::Editor
+        {
+            self.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+            return self.on_key(KeyEvent::new(key.code, key.modifiers - KeyModifiers::ALT));
+        }
         let cmd = keymap::lookup(ctx, &key);
         if cmd == Some(Cmd::Interrupt) {
             return self.interrupt();
@@ -247,11 +263,14 @@ impl App {
             | Ctx::Pick => self.dialog_key(cmd, key),
             Ctx::Filter => self.filter_key(cmd, key),
             Ctx::Search => self.search_key(cmd, key),
-            _ => {
-                if let Some(cmd) = cmd {
-                    self.run(cmd);
+            _ => match cmd {
+                Some(cmd) => self.run(cmd),
+                None => {
+                    if let Some(why) = keymap::not_here(ctx, &key) {
+                        self.say(Status::info(why));
+                    }
                 }
-            }
+            },
         }
     }
 
@@ -415,8 +434,15 @@ impl App {
             CopyOutcome::System => {
                 Status::info(format!("copied {n} characters to the system clipboard"))
             }
+            CopyOutcome::Osc52
+                if self.clipboard.in_tmux() && !self.clipboard.tmux_takes_osc52() =>
+            {
+                Status::info(format!(
+                    "sent {n} chars by OSC 52 (tmux needs `set -g set-clipboard on` or `set -g allow-passthrough on`)"
+                ))
+            }
             CopyOutcome::Osc52 if self.clipboard.in_tmux() => Status::info(format!(
-                "sent {n} chars by OSC 52 (tmux needs `set -g set-clipboard on` or `set -g allow-passthrough on`)"
+                "sent {n} characters to the terminal clipboard through tmux (OSC 52)"
             )),
             CopyOutcome::Osc52 => Status::info(format!(
                 "sent {n} characters to the terminal clipboard (OSC 52; no display here)"
@@ -494,8 +520,24 @@ impl App {
         let pending = Pending::Remove {
             name: e.folder.clone(),
             path: e.checked.path.clone(),
+            listed_by: self.profiles_listing(&e.folder),
         };
         self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
+    }
+
+    /// The profiles whose `skills:` list offers `folder`, by name or by a
+    /// pattern (named after the profile), as the catalog selects them.
+    fn profiles_listing(&self, folder: &str) -> Vec<String> {
+        use crate::core::cao::catalog::Pattern;
+        let listing = |row: &ProfileRow| {
+            let list = row.loaded.as_ref().ok()?.skills.as_ref()?;
+            if list.iter().any(|s| s == folder) {
+                return Some(row.listed.name.clone());
+            }
+            let pattern = list.iter().find(|s| Pattern::new(s).matches(folder))?;
+            Some(format!("{} (via {pattern})", row.listed.name))
+        };
+        self.data.profiles.iter().filter_map(listing).collect()
     }
 
     fn open_edit(&mut self) {
@@ -541,18 +583,7 @@ impl App {
                 }
             }
             Outcome::Declined(name) => self.answer_clash(name, false),
-            Outcome::Seed(names) => {
-                let r = store::seed(&self.data.home, Some(&names)).map(|s| {
-                    format!(
-                        "seeded {}; kept {}",
-                        list_or_none(&s.seeded),
-                        list_or_none(&s.kept)
-                    )
-                });
-                self.report(r);
-                self.store_changed();
-                self.reload();
-            }
+            Outcome::Seed(names) => self.seed_in_background(names),
             Outcome::Saved(path) => {
                 self.say(Status::info(format!("saved {}", path.display())));
                 self.store_changed();
@@ -656,14 +687,6 @@ impl App {
         if index.is_some_and(|i| self.skills.select_index(i)) {
             self.preview.scroll = 0;
         }
-    }
-}
-
-fn list_or_none(v: &[String]) -> String {
-    if v.is_empty() {
-        "none".into()
-    } else {
-        v.join(", ")
     }
 }
 

@@ -88,6 +88,8 @@ fn open_arboard() -> Result<Box<dyn SystemClipboard>, String> {
 /// text disappears when the arboard handle that owns it is dropped.
 pub struct Clipboard {
     env: ClipEnv,
+    /// The tmux program asked for its settings (a stand-in in tests).
+    pub tmux: std::path::PathBuf,
     open: Opener,
     /// `None` until the first copy; `Some(Err)` remembers that opening failed
     /// so every later copy does not wait on a dead display again.
@@ -109,6 +111,7 @@ impl Clipboard {
     pub fn with_opener(env: ClipEnv, open: Opener) -> Clipboard {
         Clipboard {
             env,
+            tmux: "tmux".into(),
             open,
             system: None,
         }
@@ -117,6 +120,13 @@ impl Clipboard {
     /// True inside tmux, where OSC 52 depends on tmux's settings.
     pub fn in_tmux(&self) -> bool {
         self.env.tmux
+    }
+
+    /// Inside tmux: whether tmux passes an application's OSC 52 on
+    /// (`set-clipboard on`; its default `external` drops it). `false`
+    /// when tmux does not answer within a short time.
+    pub fn tmux_takes_osc52(&self) -> bool {
+        tmux_option(&self.tmux, "set-clipboard").as_deref() == Some("on")
     }
 
     /// Copies `text`, writing OSC 52 (if needed) to the process's stdout,
@@ -160,6 +170,38 @@ impl Default for Clipboard {
     fn default() -> Self {
         Clipboard::new()
     }
+}
+
+/// How long tmux may take to say an option: a copy must not hang on it.
+const TMUX_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// `tmux show -gv NAME`, or `None` when tmux fails or is slow.
+fn tmux_option(tmux: &std::path::Path, name: &str) -> Option<String> {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(tmux)
+        .args(["show", "-gv", name])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let deadline = std::time::Instant::now() + TMUX_WAIT;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) if status.success() => break,
+            Ok(None) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    }
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take()?, &mut out).ok()?;
+    Some(out.trim().to_string())
 }
 
 /// The OSC 52 "set clipboard" sequence for `text`. Inside tmux it is sent
@@ -291,5 +333,38 @@ mod tests {
             }
             other => panic!("expected failure, got {other:?}"),
         }
+    }
+
+    /// A stand-in tmux: a script that runs `body`.
+    #[cfg(unix)]
+    fn fake_tmux(dir: &std::path::Path, body: &str) -> std::path::PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join("tmux");
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn tmux_is_asked_for_set_clipboard_and_a_slow_one_is_not_waited_for() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut clip = Clipboard::with_env(ClipEnv {
+            tmux: true,
+            ..ClipEnv::default()
+        });
+        clip.tmux = fake_tmux(
+            tmp.path(),
+            "[ \"$*\" = 'show -gv set-clipboard' ] && echo on",
+        );
+        assert!(clip.tmux_takes_osc52());
+        let off = tempfile::tempdir().unwrap();
+        clip.tmux = fake_tmux(off.path(), "echo external");
+        assert!(!clip.tmux_takes_osc52());
+        let slow = tempfile::tempdir().unwrap();
+        clip.tmux = fake_tmux(slow.path(), "exec sleep 30");
+        assert!(!clip.tmux_takes_osc52(), "no answer in time: not on");
+        clip.tmux = tmp.path().join("no-such-tmux");
+        assert!(!clip.tmux_takes_osc52());
     }
 }

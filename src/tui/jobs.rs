@@ -8,6 +8,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::core::sources::changes::Changes;
+use crate::core::cao::store::Seeded;
 use crate::core::sources::git::{Cancel, Progress};
 use crate::core::sources::remote::{CheckRow, Opened};
 use crate::tui::events::AppEvent;
@@ -24,11 +25,15 @@ pub enum Report {
     Opened(u64, Result<Opened, String>, Box<Diffs>),
     /// The end of a job: every locked skill's state.
     Checked(Result<Vec<CheckRow>, String>),
+    /// Seeding: (done, of), and the skill being seeded now.
+    Seeding(usize, usize, String),
+    /// The end of a job: what seeding did.
+    Seeded(Result<Seeded, String>),
 }
 
 impl Report {
     fn ends_a_job(&self) -> bool {
-        !matches!(self, Report::Progress(..))
+        !matches!(self, Report::Progress(..) | Report::Seeding(..))
     }
 }
 
@@ -41,6 +46,8 @@ pub struct Jobs {
     last_id: u64,
     /// A `U` check is running: a second one would only repeat it.
     pub checking: bool,
+    /// Seeding is running: a second one would race it.
+    pub seeding: bool,
     /// Cancellable jobs (fetches), stopped and waited for when the App
     /// goes, so quitting mid-fetch leaves no git running and no staging.
     stoppable: Vec<(Cancel, JoinHandle<()>)>,
@@ -56,6 +63,7 @@ impl Default for Jobs {
             running: 0,
             last_id: 0,
             checking: false,
+            seeding: false,
             stoppable: Vec::new(),
         }
     }

@@ -1,6 +1,11 @@
 //! Every key binding, once. Key dispatch (`lookup`), the help popup
-//! (`help_rows`) and the hint bar (`hints`) are all read from `ROWS`, and a
-//! test holds the README's key table to it.
+//! (`help_rows`), the hint bar (`hints`) and the "not here" message
+//! (`not_here`) are all read from `ROWS`, and a test holds the README's key
+//! table to it.
+//!
+//! A hint names its key first (`d remove`); the bar of a context shows it
+//! only when that key, pressed there, gives the command its row binds it to.
+//! A new key shows in the right panes by declaring its bind's scope.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -80,11 +85,43 @@ pub enum Ctx {
     Search,
 }
 
-/// The hint bars at the bottom of the screen.
+impl Ctx {
+    /// How the "not here" message names the place.
+    fn name(self) -> &'static str {
+        match self {
+            Ctx::Skills => "Skills",
+            Ctx::Preview => "Preview",
+            Ctx::Profiles => "the profile list",
+            Ctx::Checklist => "a checklist",
+            Ctx::Catalog => "Catalog",
+            Ctx::Filter => "the filter",
+            Ctx::Help => "help",
+            Ctx::Confirm | Ctx::Seed | Ctx::Install | Ctx::Fetch | Ctx::Pick => "a dialog",
+            Ctx::Editor => "the editor",
+            Ctx::Search => "the preview search",
+        }
+    }
+}
+
+/// The hint bars at the bottom of the screen: which texts and order; each
+/// context then keeps the hints whose key acts there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bar {
     Main,
     Checklist,
+    Filter,
+}
+
+impl Bar {
+    /// A dialog names its own keys: under it the bar is empty.
+    pub fn of(ctx: Ctx) -> Option<Bar> {
+        match ctx {
+            Ctx::Checklist => Some(Bar::Checklist),
+            Ctx::Filter => Some(Bar::Filter),
+            Ctx::Skills | Ctx::Preview | Ctx::Profiles | Ctx::Catalog => Some(Bar::Main),
+            _ => None,
+        }
+    }
 }
 
 /// One entry of a hint bar: shown at tiers `min..=max` (wider is higher),
@@ -264,6 +301,7 @@ pub const ROWS: &[Row] = &[
         hints: &[
             hint(Bar::Checklist, 1, 0, 0, "← back"),
             hint(Bar::Checklist, 1, 1, 1, "← back to the profiles"),
+            hint(Bar::Filter, 1, 0, 0, "Esc clears it"),
         ],
     },
     Row {
@@ -285,7 +323,10 @@ pub const ROWS: &[Row] = &[
             ch('/', Cmd::Filter, PANES),
             key(KeyCode::Enter, Cmd::Accept, &[Ctx::Filter]),
         ],
-        hints: &[hint(Bar::Main, 3, 0, 3, "/ filter")],
+        hints: &[
+            hint(Bar::Main, 3, 0, 3, "/ filter"),
+            hint(Bar::Filter, 0, 0, 0, "Enter keeps the filter"),
+        ],
     },
     Row {
         keys: "← → Home End ^A ^E ^U ^K ^W",
@@ -441,26 +482,85 @@ pub fn help_rows() -> impl Iterator<Item = (&'static str, &'static str)> {
         .map(|r| (r.keys, r.help))
 }
 
-/// Tiers of a bar, widest first.
-pub fn tiers(bar: Bar) -> u8 {
-    ROWS.iter()
-        .flat_map(|r| r.hints)
-        .filter(|h| h.bar == bar)
-        .map(|h| h.max)
-        .max()
-        .unwrap_or(0)
+/// The key a hint names: its first word (`Tab/1-4 panes` names Tab).
+pub fn hint_key(text: &str) -> Option<KeyCode> {
+    let word = text.split(' ').next()?;
+    let word = word.split('/').find(|w| !w.is_empty()).unwrap_or(word);
+    match word {
+        "Space" => Some(KeyCode::Char(' ')),
+        "Tab" => Some(KeyCode::Tab),
+        "Enter" => Some(KeyCode::Enter),
+        "Esc" => Some(KeyCode::Esc),
+        "←" => Some(KeyCode::Left),
+        w if w.chars().count() == 1 => w.chars().next().map(KeyCode::Char),
+        _ => None,
+    }
 }
 
-/// The hint bar `bar` at `tier`.
-pub fn hints(bar: Bar, tier: u8) -> String {
-    let mut shown: Vec<&Hint> = ROWS
-        .iter()
-        .flat_map(|r| r.hints)
-        .filter(|h| h.bar == bar && (h.min..=h.max).contains(&tier))
+/// True when the key `h` names gives, in `ctx`, the command `row` binds it to.
+fn acts_in(row: &Row, h: &Hint, ctx: Ctx) -> bool {
+    let Some(code) = hint_key(h.text) else {
+        return false;
+    };
+    let Some(own) = row.binds.iter().find(|b| b.code == code) else {
+        return false;
+    };
+    lookup(ctx, &KeyEvent::new(code, own.mods)) == Some(own.cmd)
+}
+
+/// The hints of `ctx`'s bar whose key acts in `ctx`.
+fn hints_in(ctx: Ctx) -> impl Iterator<Item = &'static Hint> {
+    let bar = Bar::of(ctx);
+    ROWS.iter().flat_map(move |r| {
+        r.hints
+            .iter()
+            .filter(move |h| Some(h.bar) == bar && acts_in(r, h, ctx))
+    })
+}
+
+/// Tiers of `ctx`'s bar, widest first.
+pub fn tiers(ctx: Ctx) -> u8 {
+    hints_in(ctx).map(|h| h.max).max().unwrap_or(0)
+}
+
+/// The hint bar of `ctx` at `tier`: only keys that act there.
+pub fn hints(ctx: Ctx, tier: u8) -> String {
+    let mut shown: Vec<&Hint> = hints_in(ctx)
+        .filter(|h| (h.min..=h.max).contains(&tier))
         .collect();
     shown.sort_by_key(|h| h.rank);
     let texts: Vec<&str> = shown.iter().map(|h| h.text).collect();
+    if texts.is_empty() {
+        return String::new();
+    }
     format!(" {}", texts.join("  "))
+}
+
+/// Why `key` does nothing in the pane context `ctx`, when it acts in
+/// another pane: what it does and where.
+pub fn not_here(ctx: Ctx, key: &KeyEvent) -> Option<String> {
+    if !PANES.contains(&ctx) || lookup(ctx, key).is_some() {
+        return None;
+    }
+    let mods = key.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
+    let row = ROWS.iter().find(|r| {
+        !r.help.is_empty()
+            && r.binds.iter().any(|b| {
+                b.code == key.code && b.mods == mods && b.scope.iter().any(|c| PANES.contains(c))
+            })
+    })?;
+    let places: Vec<&str> = PANES
+        .iter()
+        .filter(|c| lookup(**c, key).is_some())
+        .map(|c| c.name())
+        .collect();
+    Some(format!(
+        "{} ({}) works in {}, not in {}",
+        row.keys,
+        row.help,
+        places.join(" and "),
+        ctx.name()
+    ))
 }
 
 #[cfg(test)]
@@ -490,24 +590,12 @@ mod tests {
         assert_eq!(lookup(Ctx::Skills, &ctrl_q), None);
     }
 
-    /// The key a hint starts with, as a key code.
-    fn hint_key(text: &str) -> KeyCode {
-        let word = text.split([' ', '/']).next().unwrap_or("");
-        match word {
-            "Space" => KeyCode::Char(' '),
-            "Tab" => KeyCode::Tab,
-            "←" => KeyCode::Left,
-            "" => KeyCode::Char('/'),
-            w if w.chars().count() == 1 => KeyCode::Char(w.chars().next().unwrap()),
-            w => panic!("a hint starting with an unknown key: {w}"),
-        }
-    }
-
     #[test]
     fn every_hint_names_a_key_its_row_binds() {
         for row in ROWS {
             for h in row.hints {
-                let code = hint_key(h.text);
+                let code = hint_key(h.text)
+                    .unwrap_or_else(|| panic!("hint '{}' starts with no known key", h.text));
                 assert!(
                     row.binds.iter().any(|b| b.code == code),
                     "hint '{}' names a key row '{}' does not bind",
@@ -520,13 +608,52 @@ mod tests {
 
     #[test]
     fn the_bars_run_from_widest_to_narrowest() {
-        assert_eq!(hints(Bar::Main, 0), " ? help  q quit  Tab panes  / filter");
-        assert_eq!(hints(Bar::Checklist, 0), " Space toggle  ← back  ? help");
-        for bar in [Bar::Main, Bar::Checklist] {
-            for t in 1..=tiers(bar) {
-                assert!(hints(bar, t).len() > hints(bar, t - 1).len());
+        assert_eq!(
+            hints(Ctx::Skills, 0),
+            " ? help  q quit  Tab panes  / filter"
+        );
+        assert_eq!(hints(Ctx::Checklist, 0), " Space toggle  ← back  ? help");
+        for ctx in PANES {
+            for t in 1..=tiers(*ctx) {
+                assert!(hints(*ctx, t).len() >= hints(*ctx, t - 1).len());
             }
         }
+    }
+
+    #[test]
+    fn a_bar_offers_only_keys_that_act_in_its_pane() {
+        let widest = |ctx: Ctx| hints(ctx, tiers(ctx));
+        assert!(widest(Ctx::Skills).contains("e edit"));
+        assert!(widest(Ctx::Skills).contains("d remove"));
+        for ctx in [Ctx::Profiles, Ctx::Catalog, Ctx::Checklist] {
+            assert!(!widest(ctx).contains("e edit"), "{ctx:?}");
+            assert!(!widest(ctx).contains("d remove"), "{ctx:?}");
+        }
+        assert!(!widest(Ctx::Skills).contains("Space"));
+        assert_eq!(
+            hints(Ctx::Filter, 0),
+            " Enter keeps the filter  Esc clears it"
+        );
+        // Every hint shown anywhere names a key that acts there.
+        for ctx in EVERYWHERE {
+            for t in 0..=tiers(*ctx) {
+                for text in hints(*ctx, t).split("  ").map(str::trim) {
+                    let Some(code) = hint_key(text) else { continue };
+                    assert!(press(*ctx, code).is_some(), "'{text}' in {ctx:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_key_of_another_pane_says_where_it_works() {
+        let e = KeyEvent::new(KeyCode::Char('e'), KeyModifiers::NONE);
+        let why = not_here(Ctx::Profiles, &e).unwrap();
+        assert!(why.contains("edit the selected SKILL.md"), "{why}");
+        assert!(why.contains("Skills and Preview"), "{why}");
+        assert_eq!(not_here(Ctx::Skills, &e), None);
+        let x = KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE);
+        assert_eq!(not_here(Ctx::Profiles, &x), None);
     }
 
     /// The README's `### Keys` table, as (keys, what they do).

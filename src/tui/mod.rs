@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod clipboard;
+pub mod colors;
 pub mod dialogs;
 pub mod events;
 pub mod input;
@@ -17,6 +18,7 @@ pub mod markdown;
 pub mod model;
 pub mod panes;
 pub mod rank;
+pub mod seeding;
 pub mod sources;
 pub mod theme;
 pub mod ui;
@@ -48,7 +50,9 @@ pub fn run(theme: Option<&str>, home: Option<&Path>, cao: Option<&Path>) -> Resu
         ratatui::try_init().map_err(|e| format!("cannot set up the terminal: {e}"))?;
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     install_panic_cleanup();
-    let result = event_loop(&mut terminal, App::new(home, theme));
+    let mut app = App::new(home, theme);
+    app.depth = colors::Depth::from_env();
+    let result = event_loop(&mut terminal, app);
     restore_terminal();
     // Dropping the terminal shows the cursor again; exit() would skip it.
     drop(terminal);

@@ -100,6 +100,8 @@ impl App {
                 self.jobs.checking = false;
                 self.checked(rows)
             }
+            Report::Seeding(done, of, name) => self.seeding(done, of, &name),
+            Report::Seeded(result) => self.seeded(result),
         }
     }
 

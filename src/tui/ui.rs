@@ -7,11 +7,12 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
+use crate::core::cao::store::Home;
 use crate::core::text::sanitize_line;
 use crate::tui::app::App;
-use crate::tui::keymap::{self, Bar};
+use crate::tui::keymap::{self, Ctx};
 use crate::tui::model::{Level, Mode};
-use crate::tui::panes::{Look, Pane};
+use crate::tui::panes::{self, Look};
 
 /// The update pass, then a draw that only reads the App (the event loop,
 /// tests and tools all draw through here).
@@ -37,10 +38,42 @@ pub fn render(frame: &mut Frame, app: &App) {
         .render(frame, a.preview, &look, app.selected_entry());
     app.profiles.render(frame, a.profiles, &look, data);
     app.catalog.render(frame, a.catalog, &look);
+    render_home(frame, app);
     render_status(frame, app, a.status);
     if let Some(d) = &app.dialog {
         d.render(frame, area, &app.theme);
     }
+    crate::tui::colors::map_buffer(frame.buffer_mut(), app.depth);
+}
+
+/// The home in use on the bottom border of the Skills pane (else of the
+/// Profiles pane): a typo in `--home` must not look like an empty store.
+fn render_home(frame: &mut Frame, app: &App) {
+    let a = app.areas;
+    let Some(pane) = [a.skills, a.profiles].into_iter().find(|r| r.height > 2) else {
+        return;
+    };
+    let room = usize::from(pane.width.saturating_sub(4));
+    if room < 12 {
+        return;
+    }
+    let label = format!(" home {} ", home_label(&app.data.home));
+    let label = panes::elide_left(&label, room);
+    let width = u16::try_from(unicode_width::UnicodeWidthStr::width(label.as_str()))
+        .unwrap_or(pane.width)
+        .min(pane.width.saturating_sub(4));
+    let at = Rect::new(
+        pane.right().saturating_sub(width + 2),
+        pane.bottom() - 1,
+        width,
+        1,
+    );
+    frame.render_widget(Line::styled(label, app.theme.dim), at);
+}
+
+/// The home's path, `~` for the user's home.
+pub fn home_label(home: &Home) -> String {
+    panes::tilde(&home.root, &home.user_home)
 }
 
 fn render_status(frame: &mut Frame, app: &App, area: Rect) {
@@ -53,23 +86,16 @@ fn render_status(frame: &mut Frame, app: &App, area: Rect) {
             };
             Line::styled(format!(" {} ", sanitize_line(&s.text)), style)
         }
-        None => {
-            let bar = if app.profiles.in_checklist() && app.focus == Pane::Profiles {
-                Bar::Checklist
-            } else {
-                Bar::Main
-            };
-            Line::styled(hint_bar(bar, usize::from(area.width)), theme.dim)
-        }
+        None => Line::styled(hint_bar(app.ctx(), usize::from(area.width)), theme.dim),
     };
     frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: false }), area);
 }
 
-/// The widest tier of `bar` that fits in `width`, else the narrowest.
-fn hint_bar(bar: Bar, width: usize) -> String {
-    (0..=keymap::tiers(bar))
+/// The widest tier of `ctx`'s bar that fits in `width`, else the narrowest.
+fn hint_bar(ctx: Ctx, width: usize) -> String {
+    (0..=keymap::tiers(ctx))
         .rev()
-        .map(|t| keymap::hints(bar, t))
+        .map(|t| keymap::hints(ctx, t))
         .find(|h| h.chars().count() <= width)
-        .unwrap_or_else(|| keymap::hints(bar, 0))
+        .unwrap_or_else(|| keymap::hints(ctx, 0))
 }

@@ -62,7 +62,11 @@ impl Confirm {
                 changes_text(name, source, changes, *edited, theme),
                 (100, 34),
             ),
-            Pending::Remove { name, path } => (
+            Pending::Remove {
+                name,
+                path,
+                listed_by,
+            } => (
                 "Remove?",
                 Text::from(vec![
                     Line::from(format!("Remove the skill '{}'?", sanitize_line(name))),
@@ -70,10 +74,11 @@ impl Confirm {
                         "This deletes the folder {}",
                         sanitize_line(&path.display().to_string())
                     )),
+                    listed_line(listed_by, theme),
                     Line::default(),
                     Line::from("y remove   n keep"),
                 ]),
-                (72, 7),
+                (72, 10),
             ),
             Pending::WriteList { profile, skill } => (
                 "Write an explicit list?",
@@ -144,4 +149,24 @@ fn changes_text(
     lines.push(Line::default());
     lines.push(Line::from("y replace (atomic)   n keep the installed one"));
     Text::from(lines)
+}
+
+/// Which profiles lose the skill: their lists will name a missing one.
+fn listed_line(listed_by: &[String], theme: &Theme) -> Line<'static> {
+    if listed_by.is_empty() {
+        return Line::styled("No profile names it in its skills: list.", theme.dim);
+    }
+    let names: Vec<String> = listed_by
+        .iter()
+        .map(|n| sanitize_line(n).into_owned())
+        .collect();
+    let whose = if names.len() == 1 {
+        "profile"
+    } else {
+        "profiles"
+    };
+    Line::styled(
+        format!("Listed by the {whose} {}", names.join(", ")),
+        theme.warning,
+    )
 }

@@ -57,11 +57,11 @@ pub enum Pending {
     Remove {
         name: String,
         path: PathBuf,
+        /// The profiles whose `skills:` list names it, by name or pattern
+        /// (`supervisor (via cao-*)`).
+        listed_by: Vec<String>,
     },
     /// The profile has no `skills:` list; turning `skill` off writes an
     /// explicit one.
-    WriteList {
-        profile: String,
-        skill: String,
-    },
+    WriteList { profile: String, skill: String },
 }

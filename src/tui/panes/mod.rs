@@ -44,6 +44,15 @@ pub fn block<'a>(look: &Look, pane: Pane, title: String) -> Block<'a> {
         ]))
 }
 
+/// `path` for the screen, with `~` for the user's home.
+pub fn tilde(path: &std::path::Path, user_home: &std::path::Path) -> String {
+    let shown = match path.strip_prefix(user_home) {
+        Ok(rest) if user_home != std::path::Path::new("/") => std::path::Path::new("~").join(rest),
+        _ => path.to_path_buf(),
+    };
+    crate::core::text::sanitize_line(&shown.to_string_lossy()).into_owned()
+}
+
 /// The inside of a bordered pane.
 pub fn inner(area: Rect) -> Rect {
     Block::default().borders(Borders::ALL).inner(area)

@@ -223,6 +223,17 @@ impl ProfilesPane {
         let theme = look.theme;
         let title = format!("Profiles ({})", data.profiles.len());
         frame.render_widget(panes::block(look, Pane::Profiles, title), area);
+        if data.profiles.is_empty() {
+            // No checklist: it would belong to no profile.
+            let store = panes::tilde(&data.home.agent_store(), &data.home.user_home);
+            let mut text = format!("No profiles. CAO reads yours from {store}/NAME.md.");
+            if data.home.cao().is_err() {
+                text.push_str(" Its built-in ones come with CAO, which was not found.");
+            }
+            let para = Paragraph::new(Line::styled(text, theme.dim)).wrap(Wrap { trim: false });
+            frame.render_widget(para, panes::inner(area));
+            return;
+        }
         let items: Vec<ListItem> = data
             .profiles
             .iter()
