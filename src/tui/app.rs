@@ -92,7 +92,8 @@ impl App {
         app.reload();
         if app.data.listing.entries.is_empty() {
             app.open_seed();
-            let home = crate::tui::ui::home_label(&app.data.home);
+            let home = &app.data.home;
+            let home = crate::tui::panes::tilde(&home.root, &home.user_home);
             app.status = Some(Status::info(format!(
                 "No skills in {home} yet: pick the defaults to seed (Enter), or Esc"
             )));
