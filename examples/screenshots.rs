@@ -247,6 +247,16 @@ fn typed(app: &mut App, text: &str) {
     }
 }
 
+/// The demo's app with the pick dialog open over the incoming folder.
+fn picking(demo: &Demo) -> App {
+    let mut app = new_app(&demo.root, &demo.user);
+    key(&mut app, KeyCode::Char('a'));
+    typed(&mut app, &demo.incoming.to_string_lossy());
+    key(&mut app, KeyCode::Enter);
+    app.settle();
+    app
+}
+
 /// Presses `j` until `done` holds (at most `limit` times).
 fn down_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) -> Res<()> {
     for _ in 0..50 {
@@ -375,11 +385,7 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     shot("install", 120, 40, app);
 
     // Install from a folder of skills (as from git): the pick dialog.
-    let mut app = new_app(root, user);
-    key(&mut app, KeyCode::Char('a'));
-    typed(&mut app, &demo.incoming.to_string_lossy());
-    key(&mut app, KeyCode::Enter);
-    app.settle();
+    let mut app = picking(demo);
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Char(' '));
     want(
@@ -389,11 +395,7 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     shot("pick", 120, 40, app);
 
     // The pick dialog filtered to `git`, then `a`: every shown row picked.
-    let mut app = new_app(root, user);
-    key(&mut app, KeyCode::Char('a'));
-    typed(&mut app, &demo.incoming.to_string_lossy());
-    key(&mut app, KeyCode::Enter);
-    app.settle();
+    let mut app = picking(demo);
     key(&mut app, KeyCode::Char('/'));
     typed(&mut app, "git");
     key(&mut app, KeyCode::Enter);
