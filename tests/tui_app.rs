@@ -1452,6 +1452,13 @@ fn an_empty_home_is_named_and_says_where_profiles_go_with_no_stray_checklist() {
         !screen.contains("[ ]") && !screen.contains("[x]"),
         "{screen}"
     );
+    let root = tmp.path().join("typo-home");
+    let mut f = Fixture {
+        _tmp: tmp,
+        root,
+        app,
+    };
+    snapshot("empty_home_120x40", &mut f, 120, 40);
 }
 
 #[test]
@@ -1463,6 +1470,7 @@ fn the_pick_dialog_filters_picks_all_or_none_and_cuts_long_rows() {
     press(&mut f.app, "/s1");
     let screen = format!("{}", render(&mut f.app, 80, 24).backend());
     assert!(screen.contains("/s1▏  2 of 12"), "{screen}");
+    snapshot("pick_filter_80x24", &mut f, 80, 24);
     assert!(!screen.contains("s00"), "{screen}");
     key(&mut f.app, KeyCode::Enter);
     assert!(
