@@ -295,14 +295,18 @@ impl Pick {
         let used = 6 + UnicodeWidthStr::width(name.as_str()) + state.len();
         let desc = format!("  {}", sanitize_line(desc));
         let desc = panes::elide_right(&desc, self.width.saturating_sub(used));
+        // The highlighted row in one style: the marks' colours could
+        // vanish into the highlight.
+        let selected = pos == self.sel;
+        let style = |s| if selected { theme.selected } else { s };
         let line = Line::from(vec![
             Span::raw(format!("{tick} ")),
-            Span::styled(format!("{verdict} "), vstyle),
+            Span::styled(format!("{verdict} "), style(vstyle)),
             Span::raw(name),
-            Span::styled(state, theme.accent),
-            Span::styled(desc, theme.dim),
+            Span::styled(state, style(theme.accent)),
+            Span::styled(desc, style(theme.dim)),
         ]);
-        if pos == self.sel {
+        if selected {
             line.style(theme.selected)
         } else {
             line
