@@ -540,9 +540,12 @@ pub fn not_here(ctx: Ctx, key: &KeyEvent) -> Option<String> {
         .filter(|c| lookup(**c, key).is_some())
         .map(|c| c.name())
         .collect();
+    let name = match key.code {
+        KeyCode::Char(c) if mods.is_empty() => c.to_string(),
+        _ => row.keys.to_string(),
+    };
     Some(format!(
-        "{} ({}) works in {}, not in {}",
-        row.keys,
+        "{name} ({}) works in {}, not in {}",
         row.help,
         places.join(" and "),
         ctx.name()
