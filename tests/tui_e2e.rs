@@ -803,8 +803,15 @@ fn ctrl_c_during_a_fetch_stops_git_before_quitting() {
 const LONG: &str =
     "A description long enough to run well past the edge of a narrow terminal window";
 
-/// `skilltui ARGS` in a pty `cols` wide: its screen once it exited.
+/// `skilltui ARGS` in a pty `cols` wide: its screen once it exited 0.
 fn cli_in_pty(env: &Env, args: &[&str], cols: u16) -> String {
+    let (code, screen) = cli_in_pty_exit(env, args, cols);
+    assert_eq!(code, 0, "{screen}");
+    screen
+}
+
+/// `skilltui ARGS` in a pty `cols` wide: its exit code and screen.
+fn cli_in_pty_exit(env: &Env, args: &[&str], cols: u16) -> (u32, String) {
     let mut cmd = CommandBuilder::new(BIN);
     cmd.arg("--home");
     cmd.arg(env.root());
@@ -815,8 +822,8 @@ fn cli_in_pty(env: &Env, args: &[&str], cols: u16) -> String {
     cmd.env("SKILLTUI_CAO", env.cao());
     cmd.env("TERM", "xterm-256color");
     let mut term = Term::spawn(cmd, cols, HEIGHT);
-    assert_eq!(term.wait_exit(), 0, "{}", term.screen());
-    term.screen()
+    let code = term.wait_exit();
+    (code, term.screen())
 }
 
 /// `skilltui ARGS` piped: its stdout.
@@ -864,6 +871,19 @@ fn listings_cut_descriptions_to_the_terminal_and_keep_them_whole_when_piped() {
     }
     assert!(cli_piped(&env, &["list"]).contains(LONG));
     assert!(cli_piped(&env, &["list", "--json"]).contains(LONG));
+
+    // `add` on a folder of several skills lists them, cut the same way.
+    let incoming = env.user().join("incoming");
+    write_skill(&incoming, "first-one", LONG);
+    write_skill(&incoming, "second-one", LONG);
+    let source = incoming.to_string_lossy();
+    let (code, screen) = cli_in_pty_exit(&env, &["add", &source], cols);
+    assert_eq!(code, 1, "{screen}");
+    let line = screen
+        .lines()
+        .find(|l| l.starts_with("first-one"))
+        .expect("listed");
+    assert!(line.ends_with('…'), "{line:?}");
 }
 
 #[test]
