@@ -102,6 +102,22 @@ description: \"An older copy of code-style, kept in an extra dir\"
 The store's copy wins: this one is shadowed.
 ";
 
+const GIT_HOOKS: &str = "\
+---
+name: git-hooks
+description: Pre-commit hooks that run the formatter and the fast tests before every commit.
+---
+# Git hooks
+";
+
+const RELEASE_NOTES: &str = "\
+---
+name: release-notes
+description: Release notes grouped by what users notice, each line linking its change.
+---
+# Release notes
+";
+
 const GIT_COMMITS: &str = "\
 ---
 name: git-commits
@@ -185,6 +201,8 @@ fn build_demo() -> Res<Demo> {
     // Folders to install: a new skill, and a new version of code-style.
     skill_at(&demo.incoming, "git-commits", GIT_COMMITS)?;
     skill_at(&demo.incoming, "code-style", NEW_CODE_STYLE)?;
+    skill_at(&demo.incoming, "git-hooks", GIT_HOOKS)?;
+    skill_at(&demo.incoming, "release-notes", RELEASE_NOTES)?;
     fs::create_dir_all(demo.incoming.join("code-style/examples"))?;
     fs::write(
         demo.incoming.join("code-style/examples/naming.md"),
@@ -227,6 +245,16 @@ fn typed(app: &mut App, text: &str) {
     for c in text.chars() {
         key(app, KeyCode::Char(c));
     }
+}
+
+/// The demo's app with the pick dialog open over the incoming folder.
+fn picking(demo: &Demo) -> App {
+    let mut app = new_app(&demo.root, &demo.user);
+    key(&mut app, KeyCode::Char('a'));
+    typed(&mut app, &demo.incoming.to_string_lossy());
+    key(&mut app, KeyCode::Enter);
+    app.settle();
+    app
 }
 
 /// Presses `j` until `done` holds (at most `limit` times).
@@ -357,11 +385,7 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     shot("install", 120, 40, app);
 
     // Install from a folder of skills (as from git): the pick dialog.
-    let mut app = new_app(root, user);
-    key(&mut app, KeyCode::Char('a'));
-    typed(&mut app, &demo.incoming.to_string_lossy());
-    key(&mut app, KeyCode::Enter);
-    app.settle();
+    let mut app = picking(demo);
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Char(' '));
     want(
@@ -369,6 +393,18 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
         "the pick dialog over a folder of skills",
     )?;
     shot("pick", 120, 40, app);
+
+    // The pick dialog filtered to `git`, then `a`: every shown row picked.
+    let mut app = picking(demo);
+    key(&mut app, KeyCode::Char('/'));
+    typed(&mut app, "git");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('a'));
+    want(
+        matches!(&app.dialog, Some(Dialog::Pick(p)) if p.picks().len() == 2),
+        "the pick dialog filtered, two picked",
+    )?;
+    shot("pick-filter", 120, 40, app);
 
     // Install over an existing skill: the force prompt.
     let mut app = new_app(root, user);

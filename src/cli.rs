@@ -5,7 +5,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use serde_json::json;
 
 use crate::cli_agents;
@@ -165,6 +165,10 @@ pub enum Command {
     /// Give store skills to an agent, or take them back
     #[command(subcommand)]
     Agent(AgentCommand),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    Completions { shell: clap_complete::Shell },
+    /// Print the man page (roff): `skilltui man > skilltui.1`
+    Man,
 }
 
 #[derive(Subcommand, Debug)]
@@ -430,6 +434,13 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
             Ok(())
         }
         Command::Profile(ProfileCommand::List { json }) => profile_list(&home, *json, &mut out),
+        Command::Completions { shell } => {
+            clap_complete::generate(*shell, &mut Cli::command(), "skilltui", &mut out.inner);
+            Ok(())
+        }
+        Command::Man => clap_mangen::Man::new(Cli::command())
+            .render(&mut out.inner)
+            .map_err(|e| format!("cannot write the man page: {e}")),
         Command::Profile(ProfileCommand::Enable { profile, skills }) => {
             toggle(&home, profile, skills, true, &mut out)
         }
@@ -443,16 +454,38 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
 /// (flushed when dropped) so a long listing is one write, not one a line.
 pub struct Output {
     tty: bool,
+    /// The terminal's columns: listings cut their last cell to it. `None`
+    /// when piped, so a script gets the full text.
+    columns: Option<usize>,
     inner: std::io::BufWriter<std::io::Stdout>,
 }
 
 impl Output {
     pub fn stdout() -> Output {
         let stdout = std::io::stdout();
+        let tty = stdout.is_terminal();
+        let columns = tty
+            .then(|| ratatui::crossterm::terminal::size().ok())
+            .flatten()
+            .map(|(w, _)| usize::from(w))
+            .filter(|w| *w > 0);
         Output {
-            tty: stdout.is_terminal(),
+            tty,
+            columns,
             inner: std::io::BufWriter::with_capacity(64 * 1024, stdout),
         }
+    }
+
+    /// A listing row: `head` then `tail` (a description, a list) cut with
+    /// an ellipsis to the terminal's width; whole when piped. Both are
+    /// sanitized already.
+    pub fn row(&mut self, head: &str, tail: &str) {
+        let Some(columns) = self.columns else {
+            return self.line(&format!("{head}{tail}"));
+        };
+        let used = unicode_width::UnicodeWidthStr::width(head);
+        let tail = crate::tui::panes::elide_right(tail, columns.saturating_sub(used));
+        self.line(&format!("{head}{tail}"));
     }
 
     /// Writes text read from disk (or built from it).
@@ -515,11 +548,8 @@ fn list(home: &Home, json: bool, out: &mut Output) -> Outcome {
     out.line(&format!("{:width$}  Description", "Name"));
     for e in &valid {
         let first = e.description().lines().next().unwrap_or("");
-        out.line(&format!(
-            "{:width$}  {}",
-            sanitize_line(e.name()),
-            sanitize_line(first)
-        ));
+        let head = format!("{:width$}  ", sanitize_line(e.name()));
+        out.row(&head, &sanitize_line(first));
     }
     let hidden = listing.entries.len() - valid.len();
     if hidden > 0 {
@@ -642,13 +672,13 @@ fn found_table(found: &[source::Found], out: &mut Output) {
         let state = format!("{:?}", f.state).to_lowercase();
         let first = f.checked.description.as_deref().unwrap_or("");
         let first = first.lines().next().unwrap_or("");
-        out.line(&format!(
-            "{:width$}  {:9}  {}  {}",
+        let head = format!(
+            "{:width$}  {:9}  {}  ",
             sanitize_line(&f.name()),
             state,
             sanitize_line(&verdict),
-            sanitize_line(first)
-        ));
+        );
+        out.row(&head, &sanitize_line(first));
     }
 }
 
@@ -1172,12 +1202,8 @@ fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
             },
             Err(e) => format!("(fails to load: {e})"),
         };
-        out.line(&format!(
-            "{:width$}  {:11}  {}",
-            l.name,
-            l.location.source,
-            sanitize_line(&skills)
-        ));
+        let head = format!("{:width$}  {:11}  ", l.name, l.location.source);
+        out.row(&head, &sanitize_line(&skills));
     }
     Ok(())
 }

@@ -1643,4 +1643,47 @@ fn an_empty_home_is_named_and_says_where_profiles_go_with_no_stray_checklist() {
         !screen.contains("[ ]") && !screen.contains("[x]"),
         "{screen}"
     );
+    let root = tmp.path().join("typo-home");
+    let mut f = Fixture {
+        _tmp: tmp,
+        root,
+        app,
+    };
+    snapshot("empty_home_120x40", &mut f, 120, 40);
+}
+
+#[test]
+fn the_pick_dialog_filters_picks_all_or_none_and_cuts_long_rows() {
+    let mut f = fixture();
+    let source = many_skills_repo("twelve", 12);
+    open_source(&mut f.app, &source);
+    // `/` then text narrows the rows; `a` picks every row shown.
+    press(&mut f.app, "/s1");
+    let screen = format!("{}", render(&mut f.app, 80, 24).backend());
+    assert!(screen.contains("/s1▏  2 of 12"), "{screen}");
+    snapshot("pick_filter_80x24", &mut f, 80, 24);
+    assert!(!screen.contains("s00"), "{screen}");
+    key(&mut f.app, KeyCode::Enter);
+    assert!(
+        matches!(f.app.dialog, Some(Dialog::Pick(_))),
+        "Enter keeps the filter"
+    );
+    press(&mut f.app, "a");
+    assert_eq!(picked_names(&f.app), ["s10", "s11"]);
+    // `a` again, all picked: none.
+    press(&mut f.app, "a");
+    assert!(picked_names(&f.app).is_empty());
+    // Esc clears the filter before it cancels; then `a` picks all twelve.
+    key(&mut f.app, KeyCode::Esc);
+    assert!(matches!(f.app.dialog, Some(Dialog::Pick(_))));
+    press(&mut f.app, "a");
+    assert_eq!(picked_names(&f.app).len(), 12);
+    // Every row, the highlighted one too, ends inside the frame with `…`.
+    let t = render(&mut f.app, 80, 24);
+    let screen = format!("{}", t.backend());
+    let rows: Vec<&str> = screen.lines().filter(|l| l.contains("[x] ✓ s")).collect();
+    assert!(rows.len() > 3, "{screen}");
+    for row in rows {
+        assert!(row.contains("…║"), "cut at the frame: {row}");
+    }
 }

@@ -799,3 +799,108 @@ fn ctrl_c_during_a_fetch_stops_git_before_quitting() {
     assert_eq!(tui.wait_exit(), 0);
     git.assert_cleaned_up();
 }
+
+// ---- the CLI on a terminal --------------------------------------------------
+
+const LONG: &str =
+    "A description long enough to run well past the edge of a narrow terminal window";
+
+/// `skilltui ARGS` in a pty `cols` wide: its screen once it exited 0.
+fn cli_in_pty(env: &Env, args: &[&str], cols: u16) -> String {
+    let (code, screen) = cli_in_pty_exit(env, args, cols);
+    assert_eq!(code, 0, "{screen}");
+    screen
+}
+
+/// `skilltui ARGS` in a pty `cols` wide: its exit code and screen.
+fn cli_in_pty_exit(env: &Env, args: &[&str], cols: u16) -> (u32, String) {
+    let mut cmd = CommandBuilder::new(BIN);
+    cmd.arg("--home");
+    cmd.arg(env.root());
+    cmd.args(args);
+    cmd.cwd(env.user());
+    cmd.env_remove("CAO_HOME_DIR");
+    cmd.env("HOME", env.user());
+    cmd.env("SKILLTUI_CAO", env.cao());
+    cmd.env("TERM", "xterm-256color");
+    let mut term = Term::spawn(cmd, cols, HEIGHT);
+    let code = term.wait_exit();
+    (code, term.screen())
+}
+
+/// `skilltui ARGS` piped: its stdout.
+fn cli_piped(env: &Env, args: &[&str]) -> String {
+    let out = std::process::Command::new(BIN)
+        .arg("--home")
+        .arg(env.root())
+        .args(args)
+        .env_remove("CAO_HOME_DIR")
+        .env("HOME", env.user())
+        .env("SKILLTUI_CAO", env.cao())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn listings_cut_descriptions_to_the_terminal_and_keep_them_whole_when_piped() {
+    let env = Env::seeded();
+    write_skill(&env.skills(), "long-one", LONG);
+    env.write_profile(
+        "wide",
+        "---\nname: wide\ndescription: d\nskills: [code-style, python-testing, security-review, cao-supervisor-protocols]\n---\n",
+    );
+    let cols = 60;
+    for (args, row) in [
+        (&["list"][..], "long-one"),
+        (&["profile", "list"][..], "wide"),
+    ] {
+        let screen = cli_in_pty(&env, args, cols);
+        let line = screen.lines().find(|l| l.starts_with(row)).expect(row);
+        assert!(
+            line.ends_with('…'),
+            "{args:?} cut with an ellipsis: {line:?}"
+        );
+        assert!(line.chars().count() <= usize::from(cols), "{line:?}");
+        let piped = cli_piped(&env, args);
+        let line = piped.lines().find(|l| l.starts_with(row)).expect(row);
+        assert!(!line.contains('…'), "{args:?} whole when piped: {line:?}");
+    }
+    assert!(cli_piped(&env, &["list"]).contains(LONG));
+    assert!(cli_piped(&env, &["list", "--json"]).contains(LONG));
+
+    // `add` on a folder of several skills lists them, cut the same way.
+    let incoming = env.user().join("incoming");
+    write_skill(&incoming, "first-one", LONG);
+    write_skill(&incoming, "second-one", LONG);
+    let source = incoming.to_string_lossy();
+    let (code, screen) = cli_in_pty_exit(&env, &["add", &source], cols);
+    assert_eq!(code, 1, "{screen}");
+    let line = screen
+        .lines()
+        .find(|l| l.starts_with("first-one"))
+        .expect("listed");
+    assert!(line.ends_with('…'), "{line:?}");
+}
+
+#[test]
+fn completions_and_the_man_page_are_printed() {
+    let env = Env::new();
+    let bash = cli_piped(&env, &["completions", "bash"]);
+    assert!(
+        bash.contains("_skilltui()") && bash.contains("profile"),
+        "{bash}"
+    );
+    let zsh = cli_piped(&env, &["completions", "zsh"]);
+    assert!(zsh.starts_with("#compdef skilltui"), "{zsh}");
+    let fish = cli_piped(&env, &["completions", "fish"]);
+    assert!(fish.contains("complete -c skilltui"), "{fish}");
+    let man = cli_piped(&env, &["man"]);
+    assert!(man.contains(".TH skilltui 1"), "{man}");
+    assert!(man.contains("completions"), "the subcommands are listed");
+}

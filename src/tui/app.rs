@@ -91,7 +91,8 @@ impl App {
         app.reload();
         if app.data.listing.entries.is_empty() {
             app.open_seed();
-            let home = crate::tui::ui::home_label(&app.data.home);
+            let home = &app.data.home;
+            let home = crate::tui::panes::tilde(&home.root, &home.user_home);
             app.status = Some(Status::info(format!(
                 "No skills in {home} yet: pick the defaults to seed (Enter), or Esc"
             )));
@@ -559,12 +560,12 @@ impl App {
         let outcome = match (&mut dialog, cmd) {
             (Dialog::Install(i), _) => i.on_key(cmd, key, &self.data.home),
             (Dialog::Edit(e), _) => e.on_key(cmd, key),
+            (Dialog::Pick(p), _) => p.on_key(cmd, key),
             (_, None) => Outcome::Keep,
             (Dialog::Help(h), Some(cmd)) => h.on_cmd(cmd),
             (Dialog::Confirm(c), Some(cmd)) => c.on_cmd(cmd),
             (Dialog::Seed(s), Some(cmd)) => s.on_cmd(cmd),
             (Dialog::Fetch(f), Some(cmd)) => f.on_cmd(cmd),
-            (Dialog::Pick(p), Some(cmd)) => p.on_cmd(cmd),
         };
         match outcome {
             Outcome::Keep => self.dialog = Some(dialog),

@@ -39,21 +39,17 @@ const ANSI16: [Color; 16] = [
 
 impl Depth {
     pub fn from_env() -> Depth {
-        let var = |k| std::env::var(k).ok();
-        Depth::detect(var("COLORTERM").as_deref(), var("TERM").as_deref())
+        Depth::detect(|k| std::env::var(k).ok())
     }
 
-    /// 24-bit only when COLORTERM says so (the convention terminals follow:
-    /// `truecolor` or `24bit`), else 256 colours for a `*256color*` TERM,
-    /// else 16.
-    pub fn detect(colorterm: Option<&str>, term: Option<&str>) -> Depth {
-        let colorterm = colorterm.unwrap_or("").trim().to_ascii_lowercase();
-        if colorterm == "truecolor" || colorterm == "24bit" {
-            Depth::True
-        } else if term.is_some_and(|t| t.contains("256color")) {
-            Depth::Ansi256
-        } else {
-            Depth::Ansi16
+    /// 24-bit only when COLORTERM says so (`truecolor` or `24bit`), else
+    /// 256 colours for a `*256color*` TERM, else 16: the rule `doctor`
+    /// reports (`core::doctor::colours`).
+    pub fn detect(var: impl Fn(&str) -> Option<String>) -> Depth {
+        match crate::core::doctor::colours(var) {
+            "24-bit" => Depth::True,
+            "256" => Depth::Ansi256,
+            _ => Depth::Ansi16,
         }
     }
 
@@ -100,7 +96,13 @@ mod tests {
 
     #[test]
     fn truecolor_only_when_colorterm_says_so() {
-        let d = Depth::detect;
+        let d = |colorterm: Option<&str>, term: Option<&str>| {
+            Depth::detect(|k| match k {
+                "COLORTERM" => colorterm.map(String::from),
+                "TERM" => term.map(String::from),
+                _ => None,
+            })
+        };
         assert_eq!(d(Some("truecolor"), Some("xterm-256color")), Depth::True);
         assert_eq!(d(Some("24bit"), None), Depth::True);
         assert_eq!(d(None, Some("xterm-256color")), Depth::Ansi256);

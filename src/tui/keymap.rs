@@ -3,9 +3,10 @@
 //! (`not_here`) are all read from `ROWS`, and a test holds the README's key
 //! table to it.
 //!
-//! A hint names its key first (`d remove`); the bar of a context shows it
-//! only when that key, pressed there, gives the command its row binds it to.
-//! A new key shows in the right panes by declaring its bind's scope.
+//! A hint names its key first (`d remove`, `Ctrl-Z undo`, `Enter open`);
+//! the bar of a context shows it only when that key, pressed there, gives
+//! the command its row binds it to. A new key shows in the right panes by
+//! declaring its bind's scope; a test fails on a hint naming no bound key.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -482,30 +483,43 @@ pub fn help_rows() -> impl Iterator<Item = (&'static str, &'static str)> {
         .map(|r| (r.keys, r.help))
 }
 
-/// The key a hint names: its first word (`Tab/1-4 panes` names Tab).
-pub fn hint_key(text: &str) -> Option<KeyCode> {
+/// The key a hint names: its first word (`Tab/1-4 panes` names Tab,
+/// `Ctrl-Z undo` Ctrl and z).
+pub fn hint_key(text: &str) -> Option<(KeyCode, KeyModifiers)> {
     let word = text.split(' ').next()?;
     let word = word.split('/').find(|w| !w.is_empty()).unwrap_or(word);
-    match word {
-        "Space" => Some(KeyCode::Char(' ')),
-        "Tab" => Some(KeyCode::Tab),
-        "Enter" => Some(KeyCode::Enter),
-        "Esc" => Some(KeyCode::Esc),
-        "←" => Some(KeyCode::Left),
-        w if w.chars().count() == 1 => w.chars().next().map(KeyCode::Char),
-        _ => None,
+    if let Some(rest) = word
+        .strip_prefix("Ctrl-")
+        .or_else(|| word.strip_prefix('^'))
+    {
+        let c = rest.chars().next()?.to_ascii_lowercase();
+        return (rest.chars().count() == 1).then_some((KeyCode::Char(c), KeyModifiers::CONTROL));
     }
+    let code = match word {
+        "Space" => KeyCode::Char(' '),
+        "Tab" => KeyCode::Tab,
+        "Shift-Tab" => KeyCode::BackTab,
+        "Enter" => KeyCode::Enter,
+        "Esc" => KeyCode::Esc,
+        "←" => KeyCode::Left,
+        "→" => KeyCode::Right,
+        "↑" => KeyCode::Up,
+        "↓" => KeyCode::Down,
+        w if w.chars().count() == 1 => KeyCode::Char(w.chars().next()?),
+        _ => return None,
+    };
+    Some((code, KeyModifiers::NONE))
 }
 
 /// True when the key `h` names gives, in `ctx`, the command `row` binds it to.
 fn acts_in(row: &Row, h: &Hint, ctx: Ctx) -> bool {
-    let Some(code) = hint_key(h.text) else {
+    let Some((code, mods)) = hint_key(h.text) else {
         return false;
     };
-    let Some(own) = row.binds.iter().find(|b| b.code == code) else {
+    let Some(own) = row.binds.iter().find(|b| b.code == code && b.mods == mods) else {
         return false;
     };
-    lookup(ctx, &KeyEvent::new(code, own.mods)) == Some(own.cmd)
+    lookup(ctx, &KeyEvent::new(code, mods)) == Some(own.cmd)
 }
 
 /// The hints of `ctx`'s bar whose key acts in `ctx`.
@@ -554,9 +568,12 @@ pub fn not_here(ctx: Ctx, key: &KeyEvent) -> Option<String> {
         .filter(|c| lookup(**c, key).is_some())
         .map(|c| c.name())
         .collect();
+    let name = match key.code {
+        KeyCode::Char(c) if mods.is_empty() => c.to_string(),
+        _ => row.keys.to_string(),
+    };
     Some(format!(
-        "{} ({}) works in {}, not in {}",
-        row.keys,
+        "{name} ({}) works in {}, not in {}",
         row.help,
         places.join(" and "),
         ctx.name()
@@ -594,10 +611,10 @@ mod tests {
     fn every_hint_names_a_key_its_row_binds() {
         for row in ROWS {
             for h in row.hints {
-                let code = hint_key(h.text)
+                let (code, mods) = hint_key(h.text)
                     .unwrap_or_else(|| panic!("hint '{}' starts with no known key", h.text));
                 assert!(
-                    row.binds.iter().any(|b| b.code == code),
+                    row.binds.iter().any(|b| b.code == code && b.mods == mods),
                     "hint '{}' names a key row '{}' does not bind",
                     h.text,
                     row.keys
@@ -638,11 +655,34 @@ mod tests {
         for ctx in EVERYWHERE {
             for t in 0..=tiers(*ctx) {
                 for text in hints(*ctx, t).split("  ").map(str::trim) {
-                    let Some(code) = hint_key(text) else { continue };
-                    assert!(press(*ctx, code).is_some(), "'{text}' in {ctx:?}");
+                    let Some((code, mods)) = hint_key(text) else {
+                        continue;
+                    };
+                    let pressed = lookup(*ctx, &KeyEvent::new(code, mods));
+                    assert!(pressed.is_some(), "'{text}' in {ctx:?}");
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_hint_may_name_ctrl_and_arrow_keys() {
+        let ctrl = KeyModifiers::CONTROL;
+        assert_eq!(hint_key("Ctrl-Z undo"), Some((KeyCode::Char('z'), ctrl)));
+        assert_eq!(hint_key("^Y redo"), Some((KeyCode::Char('y'), ctrl)));
+        assert_eq!(
+            hint_key("→ open"),
+            Some((KeyCode::Right, KeyModifiers::NONE))
+        );
+        assert_eq!(
+            hint_key("/ filter"),
+            Some((KeyCode::Char('/'), KeyModifiers::NONE))
+        );
+        assert_eq!(
+            hint_key("Tab/1-4 panes"),
+            Some((KeyCode::Tab, KeyModifiers::NONE))
+        );
+        assert_eq!(hint_key("Alt-x what"), None);
     }
 
     #[test]

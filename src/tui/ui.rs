@@ -7,7 +7,6 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
-use crate::core::cao::store::Home;
 use crate::core::text::sanitize_line;
 use crate::tui::app::App;
 use crate::tui::keymap::{self, Ctx};
@@ -57,7 +56,8 @@ fn render_home(frame: &mut Frame, app: &App) {
     if room < 12 {
         return;
     }
-    let label = format!(" home {} ", home_label(&app.data.home));
+    let home = &app.data.home;
+    let label = format!(" home {} ", panes::tilde(&home.root, &home.user_home));
     let label = panes::elide_left(&label, room);
     let width = u16::try_from(unicode_width::UnicodeWidthStr::width(label.as_str()))
         .unwrap_or(pane.width)
@@ -69,11 +69,6 @@ fn render_home(frame: &mut Frame, app: &App) {
         1,
     );
     frame.render_widget(Line::styled(label, app.theme.dim), at);
-}
-
-/// The home's path, `~` for the user's home.
-pub fn home_label(home: &Home) -> String {
-    panes::tilde(&home.root, &home.user_home)
 }
 
 fn render_status(frame: &mut Frame, app: &App, area: Rect) {
