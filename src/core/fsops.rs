@@ -116,6 +116,29 @@ pub fn read_capped(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Holds an exclusive `flock` on the folder `dir` until dropped: skilltui
+/// processes that read, merge and rewrite a file in it take turns (three
+/// writers racing on one file can otherwise each see a different loser).
+/// No file is made for it.
+pub fn lock_dir(dir: &Path) -> std::io::Result<fs::File> {
+    let handle = fs::File::open(dir)?;
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        loop {
+            // SAFETY: the descriptor is open for the duration of the call.
+            if unsafe { libc::flock(handle.as_raw_fd(), libc::LOCK_EX) } == 0 {
+                break;
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(e);
+            }
+        }
+    }
+    Ok(handle)
+}
+
 /// Writes `bytes` to `path` atomically. When `expected` is given, refuses
 /// (and leaves the file as it is) if the file on disk no longer holds those
 /// bytes: the new file is exchanged in, then what came out is compared, so

@@ -94,6 +94,19 @@ impl Lock {
     /// entries it wrote are kept and only the ones changed here replace
     /// theirs: the store already holds what both installed.
     pub fn write(&mut self) -> Result<(), String> {
+        let dir = self
+            .path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        // Other skilltuis wait their turn; an editor's change is still
+        // caught by the write's own check and merged over.
+        let _turn = match fsops::lock_dir(dir) {
+            Ok(handle) => Some(handle),
+            // No folder, no lock file to write (or the write says why).
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(format!("cannot lock {} for writing: {e}", dir.display())),
+        };
         for attempt in 0..WRITE_TRIES {
             let now = Lock::read(&self.path)?;
             let skills = self.changes_over(now.skills);
