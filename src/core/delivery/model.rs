@@ -269,12 +269,32 @@ fn kiro_json_differs(path: &Path, resources: &[String], prompt: Option<&str>) ->
     Some(have_res != serde_json::json!(resources) || have_prompt != prompt)
 }
 
-/// SKILL.md files the globs reach, by walking the store (bounded), then
-/// the extra dirs' skills, which no glob reaches.
+/// SKILL.md files the globs reach: the store's skill folders (valid for
+/// CAO or not: Kiro reads each itself), SKILL.md files in folders below
+/// the store's other folders (bounded), then the extra dirs' skills, which
+/// no glob reaches.
 fn kiro_reaches(home: &Home, listing: &Listing) -> Vec<Reach> {
     let store = home.skills_dir();
-    let mut out = Vec::new();
-    walk_skill_mds(&store, &store, 1, &mut out);
+    let mut out: Vec<Reach> = listing
+        .entries
+        .iter()
+        .filter(|e| e.source_dir == store)
+        .map(|e| Reach {
+            path: e.checked.path.join("SKILL.md"),
+            skill: e.folder.clone(),
+            nested: false,
+            reached: true,
+        })
+        .collect();
+    let skills: std::collections::HashSet<&str> = out.iter().map(|r| r.skill.as_str()).collect();
+    let mut nested = Vec::new();
+    for e in std::fs::read_dir(&store).into_iter().flatten().flatten() {
+        let name = e.file_name();
+        if !skills.contains(name.to_string_lossy().as_ref()) && e.path().is_dir() {
+            walk_nested(&store, &e.path(), 2, &mut nested);
+        }
+    }
+    out.extend(nested);
     out.sort_by(|a, b| a.skill.cmp(&b.skill));
     for e in listing.valid().filter(|e| e.source_dir != store) {
         out.push(Reach {
@@ -287,45 +307,35 @@ fn kiro_reaches(home: &Home, listing: &Listing) -> Vec<Reach> {
     out
 }
 
-/// Folders nested deeper than this are not searched (a link loop or a
-/// vendored tree must not stall a key press).
+/// Folders nested deeper than this are not searched, nor more than this
+/// many found (a link loop or a vendored tree must not stall a key press).
 const MAX_DEPTH: usize = 6;
 const MAX_FOUND: usize = 5000;
 
-fn walk_skill_mds(store: &Path, dir: &Path, depth: usize, out: &mut Vec<Reach>) {
+/// SKILL.md files below a store folder that is not a skill. A skill's own
+/// folders (scripts, references...) are not searched: a store of thousands
+/// of skills is walked on every selection, and a SKILL.md in there is rare
+/// (Kiro's `**` would reach it). Links below the store are not followed.
+fn walk_nested(store: &Path, dir: &Path, depth: usize, out: &mut Vec<Reach>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for e in entries.flatten() {
-        if out.len() >= MAX_FOUND {
-            return;
-        }
-        let path = e.path();
-        // A linked skill folder in the store is followed (that is how
-        // plugins project skills); deeper links are not.
-        let is_dir = if depth == 1 {
-            path.is_dir()
-        } else {
-            e.file_type().is_ok_and(|t| t.is_dir())
-        };
-        if !is_dir {
+        if out.len() >= MAX_FOUND || !e.file_type().is_ok_and(|t| t.is_dir()) {
             continue;
         }
+        let path = e.path();
         let md = path.join("SKILL.md");
         if md.is_file() {
             let rel = path.strip_prefix(store).unwrap_or(&path);
             out.push(Reach {
                 skill: rel.display().to_string(),
                 path: md,
-                nested: depth > 1,
+                nested: true,
                 reached: true,
             });
-        }
-        // A skill's own folders (scripts, references...) are not searched:
-        // a store of thousands of skills is walked on every selection.
-        // Kiro's `**` would also reach a SKILL.md in there.
-        else if depth < MAX_DEPTH {
-            walk_skill_mds(store, &path, depth + 1, out);
+        } else if depth < MAX_DEPTH {
+            walk_nested(store, &path, depth + 1, out);
         }
     }
 }
