@@ -55,6 +55,17 @@ pub struct Reach {
     pub reached: bool,
 }
 
+impl Reach {
+    /// What a person needs to know about it beside its name.
+    pub fn mark(&self) -> &'static str {
+        match (self.reached, self.nested) {
+            (false, _) => "extra dir: not reached",
+            (true, true) => "nested: Kiro only, not in CAO's catalog",
+            (true, false) => "",
+        }
+    }
+}
+
 /// The file or link `cao install` made for this provider, as it is now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Installed {
@@ -65,6 +76,18 @@ pub struct Installed {
     /// Copilot: CAO's refresh rewrites it (a context copy exists).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub managed: Option<bool>,
+}
+
+impl Installed {
+    pub fn state(&self) -> &'static str {
+        match (self.exists, self.stale, self.managed) {
+            (false, _, _) => "missing",
+            (true, _, Some(false)) => "not installed by CAO",
+            (true, Some(true), _) => "stale: differs from what CAO writes now",
+            (true, Some(false), _) => "as CAO writes it",
+            (true, None, _) => "present",
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
