@@ -234,21 +234,9 @@ fn baked(home: &Home, listing: &Listing, a: &Agent, d: &mut Delivery) {
 fn kiro(home: &Home, listing: &Listing, a: &Agent, d: &mut Delivery) {
     d.delivery = Kind::SkillResource;
     d.resources = kiro_resources(home, a);
-    d.prompt = Some(py_strip(a.prompt.as_deref().unwrap_or("")))
-        .filter(|p| !p.is_empty())
-        .map(str::to_string);
+    d.prompt = kiro_prompt(a);
     d.reaches = kiro_reaches(home, listing);
-    let path = kiro_agents_dir(home).join(format!("{}.json", copilot::flatten(&a.name)));
-    let exists = std::fs::symlink_metadata(&path).is_ok();
-    let stale = exists
-        .then(|| kiro_json_differs(&path, &d.resources, d.prompt.as_deref()))
-        .flatten();
-    d.installed = Some(Installed {
-        path,
-        exists,
-        stale,
-        managed: None,
-    });
+    d.installed = Some(kiro_installed(home, a, &d.resources, d.prompt.as_deref()));
     let fallback = match (d.provider_source, a.invalid_provider()) {
         (Source::Fallback, Some(p)) => format!(" (CAO's fallback: '{p}' is not a provider)"),
         (Source::Fallback, None) => " (CAO's fallback: the profile names no provider)".into(),
@@ -259,11 +247,56 @@ fn kiro(home: &Home, listing: &Listing, a: &Agent, d: &mut Delivery) {
     );
 }
 
+/// The agent JSON `cao install` wrote, and whether its `resources` or
+/// `prompt` differ from `resources` and `prompt` (the rest depends on
+/// roles and MCP servers, not on skills).
+pub fn kiro_installed(
+    home: &Home,
+    a: &Agent,
+    resources: &[String],
+    prompt: Option<&str>,
+) -> Installed {
+    let path = kiro_agents_dir(home).join(format!("{}.json", copilot::flatten(&a.name)));
+    let exists = std::fs::symlink_metadata(&path).is_ok();
+    // CAO resolves a home given by CAO_HOME_DIR and not the default one,
+    // and which it was is not known here: either spelling of the globs is
+    // what CAO wrote.
+    let (lexical, real) = (home.skills_dir(), real_path(&home.skills_dir()));
+    let mut resolved = resources.to_vec();
+    for r in resolved.iter_mut().skip(1).take(2) {
+        *r = r.replacen(
+            &lexical.display().to_string(),
+            &real.display().to_string(),
+            1,
+        );
+    }
+    let differs = |res: &[String]| kiro_json_differs(&path, res, prompt);
+    let stale = match exists {
+        true => differs(resources)
+            .zip(differs(&resolved))
+            .map(|(x, y)| x && y),
+        false => None,
+    };
+    Installed {
+        path,
+        exists,
+        stale,
+        managed: None,
+    }
+}
+
 pub fn kiro_agents_dir(home: &Home) -> PathBuf {
     match std::env::var_os("CAO_AGENTS_DIR") {
         Some(dir) => PathBuf::from(dir),
         None => home.user_home.join(".kiro").join("agents"),
     }
+}
+
+/// The JSON's `prompt`: `prompt:` stripped, absent when empty.
+pub fn kiro_prompt(a: &Agent) -> Option<String> {
+    Some(py_strip(a.prompt.as_deref().unwrap_or("")))
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
 }
 
 pub fn kiro_resources(home: &Home, a: &Agent) -> Vec<String> {
@@ -282,8 +315,6 @@ pub fn kiro_resources(home: &Home, a: &Agent) -> Vec<String> {
     out
 }
 
-/// `Some(true)` when the JSON's `resources` or `prompt` differ from what
-/// CAO writes now (the rest depends on roles and MCP, not on skills).
 fn kiro_json_differs(path: &Path, resources: &[String], prompt: Option<&str>) -> Option<bool> {
     let bytes = crate::core::fsops::read_regular(path).ok()?;
     let json: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
