@@ -52,8 +52,7 @@ fn kiro_problems(home: &Home) -> Vec<String> {
 }
 
 fn kiro_problem(home: &Home, path: &Path) -> Option<String> {
-    let bytes = crate::core::fsops::read_regular(path).ok()?;
-    let json: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    let json = model::read_agent_json(path)?;
     let name = json.get("name")?.as_str()?;
     if !copilot::is_managed(home, name) {
         return None;

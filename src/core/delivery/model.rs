@@ -270,13 +270,13 @@ pub fn kiro_installed(
             1,
         );
     }
-    let differs = |res: &[String]| kiro_json_differs(&path, res, prompt);
-    let stale = match exists {
-        true => differs(resources)
-            .zip(differs(&resolved))
-            .map(|(x, y)| x && y),
-        false => None,
-    };
+    let stale = exists
+        .then(|| read_agent_json(&path))
+        .flatten()
+        .map(|json| {
+            kiro_json_differs(&json, resources, prompt)
+                && kiro_json_differs(&json, &resolved, prompt)
+        });
     Installed {
         path,
         exists,
@@ -315,12 +315,24 @@ pub fn kiro_resources(home: &Home, a: &Agent) -> Vec<String> {
     out
 }
 
-fn kiro_json_differs(path: &Path, resources: &[String], prompt: Option<&str>) -> Option<bool> {
-    let bytes = crate::core::fsops::read_regular(path).ok()?;
-    let json: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+fn kiro_json_differs(json: &serde_json::Value, resources: &[String], prompt: Option<&str>) -> bool {
     let have_res = json.get("resources").cloned().unwrap_or_default();
     let have_prompt = json.get("prompt").and_then(|p| p.as_str());
-    Some(have_res != serde_json::json!(resources) || have_prompt != prompt)
+    have_res != serde_json::json!(resources) || have_prompt != prompt
+}
+
+/// An agent JSON larger than this is not read (CAO writes a few KiB).
+const MAX_AGENT_JSON: u64 = 4 << 20;
+
+/// A Kiro agent JSON, when it is a small regular file that parses.
+pub fn read_agent_json(path: &Path) -> Option<serde_json::Value> {
+    let (mut file, meta) = crate::core::fsops::open_regular(path).ok()?;
+    if meta.len() > MAX_AGENT_JSON {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut file, &mut bytes).ok()?;
+    serde_json::from_slice(&bytes).ok()
 }
 
 /// SKILL.md files the globs reach: the store's skill folders (valid for
