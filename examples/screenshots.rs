@@ -57,6 +57,7 @@ const REVIEWER: &str = "\
 ---
 name: reviewer
 description: Reviews every change before it merges
+provider: claude_code
 # Exact names and fnmatch patterns, as CAO reads them.
 skills:
   - security-review
@@ -69,10 +70,20 @@ const SUPERVISOR: &str = "\
 ---
 name: supervisor
 description: Splits the work and hands it to workers
+provider: copilot_cli
 skills: [cao-supervisor-protocols, python-testing]
 ---
 You coordinate the workers.
 ";
+
+/// What `cao install supervisor` wrote before any skill was installed.
+const SUPERVISOR_BAKED: &str = "\
+---
+description: Splits the work and hands it to workers
+name: supervisor
+---
+
+You coordinate the workers.";
 
 const WRITER: &str = "\
 ---
@@ -197,6 +208,13 @@ fn build_demo() -> Res<Demo> {
     fs::write(agents.join("reviewer.md"), REVIEWER)?;
     fs::write(agents.join("supervisor.md"), SUPERVISOR)?;
     fs::write(agents.join("writer.md"), WRITER)?;
+    // The supervisor installed for Copilot before the store had skills:
+    // its baked catalog is stale (a context copy marks it CAO's).
+    fs::create_dir_all(home.agent_context())?;
+    fs::write(home.agent_context().join("supervisor.md"), SUPERVISOR)?;
+    let copilot = demo.user.join(".copilot/agents");
+    fs::create_dir_all(&copilot)?;
+    fs::write(copilot.join("supervisor.agent.md"), SUPERVISOR_BAKED)?;
 
     // Folders to install: a new skill, and a new version of code-style.
     skill_at(&demo.incoming, "git-commits", GIT_COMMITS)?;
@@ -355,6 +373,25 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     key(&mut app, KeyCode::Char('f'));
     want(app.catalog.format.name() == "xml", "the xml format")?;
     shot("catalog-xml", 120, 40, app);
+
+    // A profile with no provider: CAO's fallback, Kiro, gets no catalog.
+    let mut app = new_app(root, user);
+    key(&mut app, KeyCode::Char('3'));
+    select_profile(&mut app, "writer")?;
+    key(&mut app, KeyCode::Char('4'));
+    want(!app.catalog.has_catalog, "Kiro: no catalog")?;
+    shot("catalog-kiro", 120, 40, app);
+
+    // A Copilot profile: the unfiltered catalog baked into its agent file.
+    let mut app = new_app(root, user);
+    key(&mut app, KeyCode::Char('3'));
+    select_profile(&mut app, "supervisor")?;
+    key(&mut app, KeyCode::Char('4'));
+    want(
+        app.catalog.notes.iter().any(|n| n.contains("STALE")),
+        "a stale Copilot file",
+    )?;
+    shot("catalog-copilot", 120, 40, app);
 
     // The fuzzy filter, still typing.
     let mut app = new_app(root, user);

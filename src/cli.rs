@@ -1039,29 +1039,12 @@ fn delivery_lines(d: &delivery::model::Delivery) -> Vec<String> {
     ];
     lines.extend(d.resources.iter().map(|r| format!("resource    {r}")));
     for r in &d.reaches {
-        let mark = match (r.reached, r.nested) {
-            (false, _) => "  (extra dir: not reached)",
-            (true, true) => "  (nested: Kiro only)",
-            (true, false) => "",
-        };
-        lines.push(format!("skill       {}{mark}", r.skill));
+        let mark = r.mark();
+        let sep = if mark.is_empty() { "" } else { "  " };
+        lines.push(format!("skill       {}{sep}{mark}", r.skill));
     }
     if let Some(i) = &d.installed {
-        let state = match (i.exists, i.stale) {
-            (false, _) => "missing",
-            (true, Some(true)) => "stale",
-            (true, Some(false)) => "up to date",
-            (true, None) => "exists",
-        };
-        let managed = match i.managed {
-            Some(true) => ", CAO-managed",
-            Some(false) => ", not CAO-managed",
-            None => "",
-        };
-        lines.push(format!(
-            "installed   {} ({state}{managed})",
-            i.path.display()
-        ));
+        lines.push(format!("installed   {} ({})", i.path.display(), i.state()));
     }
     match (&d.catalog, &d.prompt) {
         (Some(c), _) => lines.push(format!("catalog     {} chars", c.chars().count())),

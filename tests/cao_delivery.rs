@@ -234,6 +234,19 @@ fn check_cli<'a>(homes: impl Iterator<Item = &'a Value>, diffs: &mut Vec<String>
                     "catalog {profile}: stdout {stdout:?} stderr {stderr:?}"
                 ));
             }
+            // `--prompt`: the prompt text skills are part of, or the
+            // agent's own prompt where they come another way.
+            let out = run(&["catalog", profile, "--prompt"]);
+            let want = match cao["prompt"].as_str() {
+                None | Some("") => String::new(),
+                Some(text) => format!("{text}\n"),
+            };
+            if out.stdout != want.as_bytes() {
+                diffs.push(format!(
+                    "catalog {profile} --prompt: {:?}, cao {want:?}",
+                    String::from_utf8_lossy(&out.stdout)
+                ));
+            }
         }
     }
 }

@@ -7,7 +7,6 @@ use std::path::Path;
 use crate::core::cao::store::{Home, Listing};
 use crate::core::delivery::agent;
 use crate::core::delivery::{copilot, model};
-use crate::core::text::py_strip;
 
 /// One line per problem, each saying what to do.
 pub fn problems(home: &Home, listing: &Listing) -> Vec<String> {
@@ -53,18 +52,15 @@ fn kiro_problems(home: &Home) -> Vec<String> {
 }
 
 fn kiro_problem(home: &Home, path: &Path) -> Option<String> {
-    let bytes = crate::core::fsops::read_regular(path).ok()?;
-    let json: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    let json = model::read_agent_json(path)?;
     let name = json.get("name")?.as_str()?;
     if !copilot::is_managed(home, name) {
         return None;
     }
     let a = agent::load(home, name).ok()?;
-    let want = model::kiro_resources(home, &a);
-    let prompt = Some(py_strip(a.prompt.as_deref().unwrap_or(""))).filter(|p| !p.is_empty());
-    let same = json.get("resources") == Some(&serde_json::json!(want))
-        && json.get("prompt").and_then(|p| p.as_str()) == prompt;
-    (!same).then(|| {
+    let resources = model::kiro_resources(home, &a);
+    let i = model::kiro_installed(home, &a, &resources, model::kiro_prompt(&a).as_deref());
+    (i.path == path && i.stale == Some(true)).then(|| {
         format!(
             "Kiro agent {} has resources or a prompt that differ from what CAO writes now: run `cao install {name} --provider kiro_cli`",
             path.display()

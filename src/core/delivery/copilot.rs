@@ -183,13 +183,14 @@ pub fn examine(home: &Home, listing: &Listing, path: &Path) -> Result<Baked, Str
     } else {
         match agent::load(home, &name) {
             Err(why) => baked.skipped = Some(why),
-            Ok(a) => {
-                if fm.format != FmFormat::Yaml {
-                    return Err(stop("its frontmatter is not YAML".into()));
-                }
-                let meta = string_metadata(&fm).map_err(stop)?;
-                baked.fresh = Some(file_text(&meta, &baked_prompt(listing, &a)).map_err(stop)?);
-            }
+            // What skilltui cannot write exactly it leaves alone, saying why.
+            Ok(a) => match string_metadata(&fm) {
+                Err(why) => baked.skipped = Some(why),
+                Ok(meta) => match file_text(&meta, &baked_prompt(listing, &a)) {
+                    Ok(text) => baked.fresh = Some(text),
+                    Err(why) => baked.skipped = Some(why),
+                },
+            },
         }
     }
     Ok(baked)
@@ -198,6 +199,9 @@ pub fn examine(home: &Home, listing: &Listing, path: &Path) -> Result<Baked, Str
 /// The metadata as (key, value) strings: the only kind CAO writes. Other
 /// values would need PyYAML's representers for them, which we do not have.
 fn string_metadata(fm: &frontmatter::Frontmatter) -> Result<Vec<(String, String)>, String> {
+    if fm.format != FmFormat::Yaml {
+        return Err("its frontmatter is not YAML, which skilltui cannot rewrite exactly: run `cao skills add` to refresh it".into());
+    }
     let Some(Value::Map(pairs)) = fm.metadata().map(|m| &m.value) else {
         return Ok(Vec::new());
     };
@@ -208,7 +212,7 @@ fn string_metadata(fm: &frontmatter::Frontmatter) -> Result<Vec<(String, String)
             (Value::Str(k), _) => Err(format!(
                 "its frontmatter key '{k}' is not a string, which skilltui cannot rewrite exactly: run `cao skills add` to refresh it"
             )),
-            _ => Err("its frontmatter has a key that is not a string, which skilltui cannot rewrite exactly".into()),
+            _ => Err("its frontmatter has a key that is not a string, which skilltui cannot rewrite exactly: run `cao skills add` to refresh it".into()),
         })
         .collect()
 }
@@ -243,6 +247,10 @@ pub struct Refreshed {
 /// `refresh_all_cao_managed_agents`, byte for byte, atomically, and never
 /// over a change made since the file was read.
 pub fn refresh(home: &Home) -> Refreshed {
+    // Listing a big store costs more than the rest: only when needed.
+    if agent_files(home).is_empty() {
+        return Refreshed::default();
+    }
     let listing = crate::core::cao::store::list(home, false);
     let (files, stopped) = scan(home, &listing);
     let mut done = Refreshed {
@@ -268,4 +276,57 @@ pub fn refresh(home: &Home) -> Refreshed {
         }
     }
     done
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn a_file_skilltui_cannot_write_exactly_is_left_alone_and_the_rest_refreshed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (root, user) = (tmp.path().join("home"), tmp.path().join("user"));
+        write(
+            &root.join("skills/x/SKILL.md"),
+            "---\nname: x\ndescription: The x skill\n---\n",
+        );
+        for name in ["a", "b", "c"] {
+            let profile =
+                format!("---\nname: {name}\nprovider: copilot_cli\n---\nYou are {name}.\n");
+            write(&root.join(format!("agent-store/{name}.md")), &profile);
+            if name != "c" {
+                write(&root.join(format!("agent-context/{name}.md")), &profile);
+            }
+        }
+        let agents = user.join(".copilot/agents");
+        let odd = "---\nname: a\ntools:\n- read\n---\n\nold";
+        write(&agents.join("a.agent.md"), odd);
+        write(&agents.join("b.agent.md"), "---\nname: b\n---\n\nold");
+        // No context copy: not CAO's.
+        write(&agents.join("c.agent.md"), "---\nname: c\n---\n\nold");
+        let home = Home::at(root, user);
+        let done = refresh(&home);
+        assert_eq!(done.rewritten, vec![agents.join("b.agent.md")]);
+        assert_eq!(done.stopped, None);
+        assert_eq!(
+            std::fs::read_to_string(agents.join("a.agent.md")).unwrap(),
+            odd
+        );
+        let b = std::fs::read_to_string(agents.join("b.agent.md")).unwrap();
+        assert!(
+            b.starts_with("---\nname: b\n---\n\nYou are b.\n\n## Available Skills"),
+            "{b}"
+        );
+        assert!(b.ends_with("- **x**: The x skill"), "{b}");
+        let why: Vec<&str> = done.skipped.iter().map(|(_, w)| w.as_str()).collect();
+        assert!(why[0].contains("'tools' is not a string"), "{why:?}");
+        assert!(why[1].contains("not CAO's"), "{why:?}");
+        // A second run finds nothing stale.
+        assert!(refresh(&home).rewritten.is_empty());
+    }
 }

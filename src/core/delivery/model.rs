@@ -55,6 +55,17 @@ pub struct Reach {
     pub reached: bool,
 }
 
+impl Reach {
+    /// What a person needs to know about it beside its name.
+    pub fn mark(&self) -> &'static str {
+        match (self.reached, self.nested) {
+            (false, _) => "extra dir: not reached",
+            (true, true) => "nested: Kiro only, not in CAO's catalog",
+            (true, false) => "",
+        }
+    }
+}
+
 /// The file or link `cao install` made for this provider, as it is now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Installed {
@@ -65,6 +76,18 @@ pub struct Installed {
     /// Copilot: CAO's refresh rewrites it (a context copy exists).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub managed: Option<bool>,
+}
+
+impl Installed {
+    pub fn state(&self) -> &'static str {
+        match (self.exists, self.stale, self.managed) {
+            (false, _, _) => "missing",
+            (true, _, Some(false)) => "not installed by CAO",
+            (true, Some(true), _) => "stale: differs from what CAO writes now",
+            (true, Some(false), _) => "as CAO writes it",
+            (true, None, _) => "present",
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -211,21 +234,9 @@ fn baked(home: &Home, listing: &Listing, a: &Agent, d: &mut Delivery) {
 fn kiro(home: &Home, listing: &Listing, a: &Agent, d: &mut Delivery) {
     d.delivery = Kind::SkillResource;
     d.resources = kiro_resources(home, a);
-    d.prompt = Some(py_strip(a.prompt.as_deref().unwrap_or("")))
-        .filter(|p| !p.is_empty())
-        .map(str::to_string);
+    d.prompt = kiro_prompt(a);
     d.reaches = kiro_reaches(home, listing);
-    let path = kiro_agents_dir(home).join(format!("{}.json", copilot::flatten(&a.name)));
-    let exists = std::fs::symlink_metadata(&path).is_ok();
-    let stale = exists
-        .then(|| kiro_json_differs(&path, &d.resources, d.prompt.as_deref()))
-        .flatten();
-    d.installed = Some(Installed {
-        path,
-        exists,
-        stale,
-        managed: None,
-    });
+    d.installed = Some(kiro_installed(home, a, &d.resources, d.prompt.as_deref()));
     let fallback = match (d.provider_source, a.invalid_provider()) {
         (Source::Fallback, Some(p)) => format!(" (CAO's fallback: '{p}' is not a provider)"),
         (Source::Fallback, None) => " (CAO's fallback: the profile names no provider)".into(),
@@ -236,11 +247,56 @@ fn kiro(home: &Home, listing: &Listing, a: &Agent, d: &mut Delivery) {
     );
 }
 
+/// The agent JSON `cao install` wrote, and whether its `resources` or
+/// `prompt` differ from `resources` and `prompt` (the rest depends on
+/// roles and MCP servers, not on skills).
+pub fn kiro_installed(
+    home: &Home,
+    a: &Agent,
+    resources: &[String],
+    prompt: Option<&str>,
+) -> Installed {
+    let path = kiro_agents_dir(home).join(format!("{}.json", copilot::flatten(&a.name)));
+    let exists = std::fs::symlink_metadata(&path).is_ok();
+    // CAO resolves a home given by CAO_HOME_DIR and not the default one,
+    // and which it was is not known here: either spelling of the globs is
+    // what CAO wrote.
+    let (lexical, real) = (home.skills_dir(), real_path(&home.skills_dir()));
+    let mut resolved = resources.to_vec();
+    for r in resolved.iter_mut().skip(1).take(2) {
+        *r = r.replacen(
+            &lexical.display().to_string(),
+            &real.display().to_string(),
+            1,
+        );
+    }
+    let stale = exists
+        .then(|| read_agent_json(&path))
+        .flatten()
+        .map(|json| {
+            kiro_json_differs(&json, resources, prompt)
+                && kiro_json_differs(&json, &resolved, prompt)
+        });
+    Installed {
+        path,
+        exists,
+        stale,
+        managed: None,
+    }
+}
+
 pub fn kiro_agents_dir(home: &Home) -> PathBuf {
     match std::env::var_os("CAO_AGENTS_DIR") {
         Some(dir) => PathBuf::from(dir),
         None => home.user_home.join(".kiro").join("agents"),
     }
+}
+
+/// The JSON's `prompt`: `prompt:` stripped, absent when empty.
+pub fn kiro_prompt(a: &Agent) -> Option<String> {
+    Some(py_strip(a.prompt.as_deref().unwrap_or("")))
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
 }
 
 pub fn kiro_resources(home: &Home, a: &Agent) -> Vec<String> {
@@ -259,22 +315,52 @@ pub fn kiro_resources(home: &Home, a: &Agent) -> Vec<String> {
     out
 }
 
-/// `Some(true)` when the JSON's `resources` or `prompt` differ from what
-/// CAO writes now (the rest depends on roles and MCP, not on skills).
-fn kiro_json_differs(path: &Path, resources: &[String], prompt: Option<&str>) -> Option<bool> {
-    let bytes = crate::core::fsops::read_regular(path).ok()?;
-    let json: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+fn kiro_json_differs(json: &serde_json::Value, resources: &[String], prompt: Option<&str>) -> bool {
     let have_res = json.get("resources").cloned().unwrap_or_default();
     let have_prompt = json.get("prompt").and_then(|p| p.as_str());
-    Some(have_res != serde_json::json!(resources) || have_prompt != prompt)
+    have_res != serde_json::json!(resources) || have_prompt != prompt
 }
 
-/// SKILL.md files the globs reach, by walking the store (bounded), then
-/// the extra dirs' skills, which no glob reaches.
+/// An agent JSON larger than this is not read (CAO writes a few KiB).
+const MAX_AGENT_JSON: u64 = 4 << 20;
+
+/// A Kiro agent JSON, when it is a small regular file that parses.
+pub fn read_agent_json(path: &Path) -> Option<serde_json::Value> {
+    let (mut file, meta) = crate::core::fsops::open_regular(path).ok()?;
+    if meta.len() > MAX_AGENT_JSON {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut file, &mut bytes).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// SKILL.md files the globs reach: the store's skill folders (valid for
+/// CAO or not: Kiro reads each itself), SKILL.md files in folders below
+/// the store's other folders (bounded), then the extra dirs' skills, which
+/// no glob reaches.
 fn kiro_reaches(home: &Home, listing: &Listing) -> Vec<Reach> {
     let store = home.skills_dir();
-    let mut out = Vec::new();
-    walk_skill_mds(&store, &store, 1, &mut out);
+    let mut out: Vec<Reach> = listing
+        .entries
+        .iter()
+        .filter(|e| e.source_dir == store)
+        .map(|e| Reach {
+            path: e.checked.path.join("SKILL.md"),
+            skill: e.folder.clone(),
+            nested: false,
+            reached: true,
+        })
+        .collect();
+    let skills: std::collections::HashSet<&str> = out.iter().map(|r| r.skill.as_str()).collect();
+    let mut nested = Vec::new();
+    for e in std::fs::read_dir(&store).into_iter().flatten().flatten() {
+        let name = e.file_name();
+        if !skills.contains(name.to_string_lossy().as_ref()) && e.path().is_dir() {
+            walk_nested(&store, &e.path(), 2, &mut nested);
+        }
+    }
+    out.extend(nested);
     out.sort_by(|a, b| a.skill.cmp(&b.skill));
     for e in listing.valid().filter(|e| e.source_dir != store) {
         out.push(Reach {
@@ -287,45 +373,35 @@ fn kiro_reaches(home: &Home, listing: &Listing) -> Vec<Reach> {
     out
 }
 
-/// Folders nested deeper than this are not searched (a link loop or a
-/// vendored tree must not stall a key press).
+/// Folders nested deeper than this are not searched, nor more than this
+/// many found (a link loop or a vendored tree must not stall a key press).
 const MAX_DEPTH: usize = 6;
 const MAX_FOUND: usize = 5000;
 
-fn walk_skill_mds(store: &Path, dir: &Path, depth: usize, out: &mut Vec<Reach>) {
+/// SKILL.md files below a store folder that is not a skill. A skill's own
+/// folders (scripts, references...) are not searched: a store of thousands
+/// of skills is walked on every selection, and a SKILL.md in there is rare
+/// (Kiro's `**` would reach it). Links below the store are not followed.
+fn walk_nested(store: &Path, dir: &Path, depth: usize, out: &mut Vec<Reach>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for e in entries.flatten() {
-        if out.len() >= MAX_FOUND {
-            return;
-        }
-        let path = e.path();
-        // A linked skill folder in the store is followed (that is how
-        // plugins project skills); deeper links are not.
-        let is_dir = if depth == 1 {
-            path.is_dir()
-        } else {
-            e.file_type().is_ok_and(|t| t.is_dir())
-        };
-        if !is_dir {
+        if out.len() >= MAX_FOUND || !e.file_type().is_ok_and(|t| t.is_dir()) {
             continue;
         }
+        let path = e.path();
         let md = path.join("SKILL.md");
         if md.is_file() {
             let rel = path.strip_prefix(store).unwrap_or(&path);
             out.push(Reach {
                 skill: rel.display().to_string(),
                 path: md,
-                nested: depth > 1,
+                nested: true,
                 reached: true,
             });
-        }
-        // A skill's own folders (scripts, references...) are not searched:
-        // a store of thousands of skills is walked on every selection.
-        // Kiro's `**` would also reach a SKILL.md in there.
-        else if depth < MAX_DEPTH {
-            walk_skill_mds(store, &path, depth + 1, out);
+        } else if depth < MAX_DEPTH {
+            walk_nested(store, &path, depth + 1, out);
         }
     }
 }

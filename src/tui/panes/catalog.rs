@@ -268,24 +268,14 @@ fn instead(d: &Delivery) -> Vec<String> {
         out.extend(d.resources.iter().map(|r| format!("  {r}")));
         out.push(String::new());
         out.push("SKILL.md files the globs reach:".into());
-        out.extend(d.reaches.iter().map(|r| {
-            let mark = match (r.reached, r.nested) {
-                (false, _) => "  (extra dir: not reached)",
-                (true, true) => "  (nested: Kiro only, not in CAO's catalog)",
-                (true, false) => "",
-            };
-            format!("  {}{mark}", r.skill)
+        out.extend(d.reaches.iter().map(|r| match r.mark() {
+            "" => format!("  {}", r.skill),
+            mark => format!("  {}  ({mark})", r.skill),
         }));
     }
     if let Some(i) = &d.installed {
-        let state = match (i.exists, i.stale) {
-            (false, _) => "missing",
-            (true, Some(true)) => "differs from what CAO writes now",
-            (true, Some(false)) => "as CAO writes it",
-            (true, None) => "present",
-        };
         out.push(String::new());
-        out.push(format!("on disk: {} ({state})", i.path.display()));
+        out.push(format!("on disk: {} ({})", i.path.display(), i.state()));
     }
     out
 }
