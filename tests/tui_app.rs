@@ -1398,3 +1398,103 @@ fn slash_in_the_preview_searches_it_and_n_jumps_between_matches() {
     assert_eq!(f.app.preview.search.counter(), "no match");
     assert_eq!(f.app.preview.scroll, before);
 }
+
+/// A skill with a reference, a script and a binary file beside SKILL.md.
+fn skill_with_files(root: &Path) -> PathBuf {
+    let dir = root.join("skills").join("pdf");
+    write_skill(&root.join("skills"), "pdf", "PDF tools");
+    fs::write(
+        dir.join("REFERENCE.md"),
+        "# Reference\n\nUse **pypdf** to merge.\n",
+    )
+    .unwrap();
+    fs::create_dir_all(dir.join("scripts")).unwrap();
+    fs::write(
+        dir.join("scripts/fill.py"),
+        "def fill(form):\n    return form\n",
+    )
+    .unwrap();
+    fs::write(dir.join("logo.png"), b"\x89PNG\0\0\x1b]52;c;evil\x07").unwrap();
+    dir
+}
+
+fn screen(app: &mut App) -> String {
+    format!("{}", render(app, 120, 40).backend())
+}
+
+#[test]
+fn o_lists_a_skills_other_files_and_opens_them_binary_never_printed() {
+    let mut f = fixture();
+    skill_with_files(&f.root);
+    f.app.reload();
+    select_folder(&mut f.app, "pdf");
+    let s = screen(&mut f.app);
+    assert!(
+        s.contains("▸ 3 other files: scripts/fill.py, REFERENCE.md, logo.png (o lists them)"),
+        "{s}"
+    );
+    press(&mut f.app, "o");
+    assert_eq!(f.app.focus, Pane::Preview);
+    let s = screen(&mut f.app);
+    for row in [
+        "scripts/",
+        "  fill.py  32 B",
+        "REFERENCE.md  37 B",
+        "logo.png  18 B",
+    ] {
+        assert!(s.contains(row), "{row} in {s}");
+    }
+    snapshot("files_120x40", &mut f, 120, 40);
+    // REFERENCE.md is the third row: rendered Markdown.
+    press(&mut f.app, "jj");
+    key(&mut f.app, KeyCode::Enter);
+    let s = screen(&mut f.app);
+    assert!(
+        s.contains("Use pypdf to merge.") && !s.contains("**pypdf"),
+        "{s}"
+    );
+    assert!(
+        s.contains("skills/pdf/REFERENCE.md"),
+        "the title names the file"
+    );
+    key(&mut f.app, KeyCode::Esc);
+    // The binary one is named, its bytes never drawn.
+    press(&mut f.app, "j");
+    key(&mut f.app, KeyCode::Enter);
+    let s = screen(&mut f.app);
+    assert!(s.contains("binary file, 18 B: not shown"), "{s}");
+    assert!(!s.contains("evil") && !s.contains('\u{1b}'));
+    // The script, highlighted or plain, shows its code.
+    press(&mut f.app, "o");
+    assert!(
+        screen(&mut f.app).contains("✓ CAO loads this skill"),
+        "o goes back to SKILL.md"
+    );
+    // The list keeps its cursor; g goes to the top.
+    press(&mut f.app, "o");
+    assert_eq!(f.app.preview.file_sel, 3);
+    press(&mut f.app, "gj");
+    key(&mut f.app, KeyCode::Enter);
+    assert!(screen(&mut f.app).contains("def fill(form):"));
+    key(&mut f.app, KeyCode::Esc);
+    key(&mut f.app, KeyCode::Esc);
+    assert!(screen(&mut f.app).contains("✓ CAO loads this skill"));
+    // Another skill starts on its SKILL.md; one without files says so.
+    press(&mut f.app, "o");
+    press(&mut f.app, "1");
+    select_folder(&mut f.app, "code-style");
+    let s = screen(&mut f.app);
+    assert!(
+        s.contains("✓ CAO loads this skill") && !s.contains("other file"),
+        "{s}"
+    );
+    press(&mut f.app, "o");
+    assert!(
+        f.app
+            .status
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("no other files")
+    );
+}

@@ -327,6 +327,12 @@ impl App {
                 self.mode = Mode::Filter;
             }
             Cmd::Search => self.preview.start_search(),
+            Cmd::Files => {
+                self.focus = Pane::Preview;
+                if let Some(why) = self.preview.toggle_files() {
+                    self.say(Status::info(why));
+                }
+            }
             Cmd::Remove => self.open_remove(),
             Cmd::Edit => self.open_edit(),
             Cmd::CheckAll => self.check_all(),

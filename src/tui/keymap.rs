@@ -44,6 +44,8 @@ pub enum Cmd {
     Search,
     NextMatch,
     PrevMatch,
+    /// `o`: the selected skill's other files.
+    Files,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -265,14 +267,26 @@ pub const ROWS: &[Row] = &[
         ],
     },
     Row {
-        keys: "/ n N, Esc (preview)",
-        help: "search the preview: next, previous match; clear",
+        keys: "/ n N (preview)",
+        help: "search the preview: next, previous match (Esc clears)",
         binds: &[
             ch('/', Cmd::Search, &[Ctx::Preview]),
             ch('n', Cmd::NextMatch, &[Ctx::Preview]),
             ch('N', Cmd::PrevMatch, &[Ctx::Preview]),
-            key(KeyCode::Esc, Cmd::Back, &[Ctx::Preview, Ctx::Search]),
+            key(KeyCode::Esc, Cmd::Back, &[Ctx::Search]),
             key(KeyCode::Enter, Cmd::Accept, &[Ctx::Search]),
+        ],
+        hints: &[],
+    },
+    Row {
+        keys: "o, Enter, Esc (preview)",
+        help: "the skill's other files: list them, open one, go back",
+        binds: &[
+            ch('o', Cmd::Files, SKILL_PANES),
+            key(KeyCode::Enter, Cmd::Open, &[Ctx::Preview]),
+            key(KeyCode::Right, Cmd::Open, &[Ctx::Preview]),
+            key(KeyCode::Esc, Cmd::Back, &[Ctx::Preview]),
+            key(KeyCode::Left, Cmd::Back, &[Ctx::Preview]),
         ],
         hints: &[],
     },
