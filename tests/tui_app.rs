@@ -1498,3 +1498,71 @@ fn o_lists_a_skills_other_files_and_opens_them_binary_never_printed() {
             .contains("no other files")
     );
 }
+
+#[test]
+fn capital_e_asks_for_the_users_editor_on_the_skill_or_the_profile() {
+    let mut f = fixture();
+    select_folder(&mut f.app, "code-style");
+    press(&mut f.app, "E");
+    let want = f
+        .app
+        .selected_entry()
+        .unwrap()
+        .checked
+        .path
+        .join("SKILL.md");
+    assert_eq!(f.app.external_edit.take(), Some(want));
+    select_profile(&mut f.app, "writer");
+    key(&mut f.app, KeyCode::Esc);
+    press(&mut f.app, "E");
+    let want = f.root.join("agent-store/writer.md");
+    assert_eq!(f.app.external_edit.take(), Some(want));
+    select_profile(&mut f.app, "developer");
+    key(&mut f.app, KeyCode::Esc);
+    press(&mut f.app, "E");
+    assert_eq!(f.app.external_edit, None);
+    let said = f.app.status.clone().unwrap();
+    assert!(
+        said.is_error() && said.text.contains("built into CAO"),
+        "{said:?}"
+    );
+    // What the loop does once the editor closed.
+    f.app.edited(Err("vi exited with exit status: 1".into()));
+    assert!(
+        f.app
+            .status
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("exit status: 1")
+    );
+}
+
+#[test]
+fn the_editor_undoes_with_ctrl_z_redoes_with_ctrl_y_and_ctrl_u_deletes_to_the_start() {
+    let mut f = fixture();
+    select_folder(&mut f.app, "code-style");
+    press(&mut f.app, "e");
+    let Some(Dialog::Edit(edit)) = &f.app.dialog else {
+        panic!("the editor is open")
+    };
+    let original = edit.text();
+    let text = |app: &App| match &app.dialog {
+        Some(Dialog::Edit(e)) => e.text(),
+        _ => panic!("the editor closed"),
+    };
+    press(&mut f.app, "xy");
+    assert_eq!(text(&f.app), format!("xy{original}"));
+    ctrl(&mut f.app, 'z');
+    assert_ne!(text(&f.app), format!("xy{original}"), "undone");
+    ctrl(&mut f.app, 'y');
+    assert_eq!(text(&f.app), format!("xy{original}"), "redone");
+    ctrl(&mut f.app, 'u');
+    assert_eq!(
+        text(&f.app),
+        original,
+        "Ctrl-U deletes to the start of the line"
+    );
+    ctrl(&mut f.app, 'r');
+    assert_eq!(text(&f.app), original, "Ctrl-R does nothing hidden");
+}

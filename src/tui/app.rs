@@ -52,6 +52,9 @@ pub struct App {
     pub areas: Areas,
     /// Work running off the key path (fetches, checks).
     pub jobs: Jobs,
+    /// A file `E` asked to open in the user's editor: the event loop
+    /// hands it the terminal, then calls [`App::edited`].
+    pub external_edit: Option<std::path::PathBuf>,
     /// Picks from a source waiting on their replace prompts.
     pub(crate) batch: Option<crate::tui::dialogs::pick::Batch>,
 }
@@ -83,6 +86,7 @@ impl App {
             areas: Areas::default(),
             jobs: Jobs::default(),
             batch: None,
+            external_edit: None,
         };
         app.reload();
         if app.data.listing.entries.is_empty() {
@@ -335,6 +339,7 @@ impl App {
             }
             Cmd::Remove => self.open_remove(),
             Cmd::Edit => self.open_edit(),
+            Cmd::ExternalEdit => self.ask_external_edit(),
             Cmd::CheckAll => self.check_all(),
             Cmd::Update => self.update_selected(),
             _ => self.pane_cmd(self.focus, cmd),
@@ -501,6 +506,38 @@ impl App {
             Ok(edit) => self.dialog = Some(Dialog::Edit(Box::new(edit))),
             Err(err) => self.say(Status::error(err)),
         }
+    }
+
+    /// `E`: the selected profile's file in the Profiles pane, else the
+    /// selected skill's SKILL.md.
+    fn ask_external_edit(&mut self) {
+        let path = if self.focus == Pane::Profiles {
+            let Some(row) = self.selected_profile() else {
+                return self.say(Status::error("no profile selected"));
+            };
+            match &row.listed.location.path {
+                Some(p) => p.clone(),
+                None => {
+                    let msg = format!(
+                        "'{}' is built into CAO (read-only): c copies it to the agent store",
+                        row.listed.name
+                    );
+                    return self.say(Status::error(msg));
+                }
+            }
+        } else {
+            match self.selected_entry() {
+                Some(e) => e.checked.path.join("SKILL.md"),
+                None => return self.say(Status::error("no skill selected")),
+            }
+        };
+        self.external_edit = Some(path);
+    }
+
+    /// The user's editor closed: show its outcome and read everything again.
+    pub fn edited(&mut self, outcome: Result<String, String>) {
+        self.reload();
+        self.report(outcome);
     }
 
     // ---- dialogs --------------------------------------------------------

@@ -46,6 +46,10 @@ pub enum Cmd {
     PrevMatch,
     /// `o`: the selected skill's other files.
     Files,
+    /// `E`: the selected SKILL.md or profile in `$VISUAL` / `$EDITOR`.
+    ExternalEdit,
+    Undo,
+    Redo,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -346,9 +350,17 @@ pub const ROWS: &[Row] = &[
         hints: &[hint(Bar::Main, 7, 1, 3, "e edit")],
     },
     Row {
-        keys: "Ctrl-S / Esc, Ctrl-L",
-        help: "in the editor: save / close; load a file changed on disk",
+        keys: "E",
+        help: "open the SKILL.md or the profile in $VISUAL / $EDITOR",
+        binds: &[ch('E', Cmd::ExternalEdit, PANES)],
+        hints: &[],
+    },
+    Row {
+        keys: "Ctrl-S / Esc, Ctrl-L, Ctrl-Z / Ctrl-Y",
+        help: "in the editor: save / close; load a file changed on disk; undo / redo",
         binds: &[
+            ctrl('z', Cmd::Undo, &[Ctx::Editor]),
+            ctrl('y', Cmd::Redo, &[Ctx::Editor]),
             ctrl('s', Cmd::Save, &[Ctx::Editor]),
             ctrl('l', Cmd::Reload, &[Ctx::Editor]),
             key(KeyCode::Esc, Cmd::Back, &[Ctx::Editor]),
