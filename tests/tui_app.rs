@@ -633,6 +633,30 @@ fn clicks_select_the_row_under_the_pointer() {
     click(&mut f.app, checks.x + 2, checks.y + 2);
     assert!(f.app.profiles.in_checklist());
     assert_eq!(f.app.profiles.check_sel, f.app.profiles.check_offset + 2);
+    // A click toggles, as Space would: writer has no list, so it asks.
+    assert!(matches!(f.app.dialog, Some(Dialog::Confirm(_))));
+}
+
+#[test]
+fn clicking_a_checkbox_toggles_it_and_again_toggles_it_back() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "supervisor");
+    render(&mut f.app, 120, 40);
+    let path = f.root.join("agent-store/supervisor.md");
+    let pos = f.app.data.valid_position("python-testing").unwrap();
+    let row = (pos - f.app.profiles.check_offset) as u16;
+    let checks = f.app.profiles.checklist_area;
+    click(&mut f.app, checks.x + 2, checks.y + row);
+    assert_eq!(f.app.profiles.tick(&f.app.data, pos), Tick::Exact);
+    assert!(
+        fs::read_to_string(&path)
+            .unwrap()
+            .contains("python-testing")
+    );
+    render(&mut f.app, 120, 40);
+    click(&mut f.app, checks.x + 2, checks.y + row);
+    assert_eq!(f.app.profiles.tick(&f.app.data, pos), Tick::Off);
+    assert_eq!(fs::read_to_string(&path).unwrap(), SUPERVISOR);
 }
 
 #[test]
@@ -1565,4 +1589,61 @@ fn the_editor_undoes_with_ctrl_z_redoes_with_ctrl_y_and_ctrl_u_deletes_to_the_st
     );
     ctrl(&mut f.app, 'r');
     assert_eq!(text(&f.app), original, "Ctrl-R does nothing hidden");
+}
+
+#[test]
+fn c_copies_a_built_in_profile_so_space_can_toggle_it() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "developer");
+    press(&mut f.app, " ");
+    let said = f.app.status.clone().unwrap();
+    assert!(
+        said.is_error() && said.text.contains("c copies it"),
+        "{said:?}"
+    );
+    press(&mut f.app, "c");
+    let dest = f.root.join("agent-store/developer.md");
+    let said = f.app.status.clone().unwrap();
+    assert!(
+        !said.is_error() && said.text.contains("copied 'developer'"),
+        "{said:?}"
+    );
+    assert!(dest.exists());
+    let row = f.app.selected_profile().unwrap();
+    assert_eq!(row.listed.name, "developer");
+    assert_eq!(row.listed.location.path.as_deref(), Some(dest.as_path()));
+    // Now Space works on it (it lists every skill: it asks first).
+    press(&mut f.app, " ");
+    assert!(matches!(f.app.dialog, Some(Dialog::Confirm(_))));
+    key(&mut f.app, KeyCode::Esc);
+    // A second c never overwrites.
+    let before = fs::read(&dest).unwrap();
+    press(&mut f.app, "c");
+    assert!(f.app.status.as_ref().unwrap().is_error());
+    assert_eq!(fs::read(&dest).unwrap(), before);
+}
+
+#[test]
+fn the_profile_list_gets_the_rows_it_needs_while_choosing() {
+    let mut f = fixture();
+    for i in 0..7 {
+        fs::write(
+            f.root.join(format!("agent-store/p{i}.md")),
+            format!("---\nname: p{i}\ndescription: P\n---\nHi\n"),
+        )
+        .unwrap();
+    }
+    f.app.reload();
+    assert_eq!(f.app.data.profiles.len(), 10);
+    key(&mut f.app, KeyCode::Char('3'));
+    render(&mut f.app, 120, 40);
+    let inner = f.app.areas.profiles.height - 2;
+    let list = f.app.profiles.list_area.height;
+    assert_eq!(list, 10.min(inner - 8), "inner {inner}");
+    assert!(list > 5);
+    snapshot("profiles_list_120x40", &mut f, 120, 40);
+    // In the checklist, the checkboxes get the room back.
+    key(&mut f.app, KeyCode::Enter);
+    render(&mut f.app, 120, 40);
+    assert!(f.app.profiles.list_area.height < list);
 }

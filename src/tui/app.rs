@@ -340,6 +340,7 @@ impl App {
             Cmd::Remove => self.open_remove(),
             Cmd::Edit => self.open_edit(),
             Cmd::ExternalEdit => self.ask_external_edit(),
+            Cmd::CopyProfile => self.copy_profile(),
             Cmd::CheckAll => self.check_all(),
             Cmd::Update => self.update_selected(),
             _ => self.pane_cmd(self.focus, cmd),
@@ -448,7 +449,7 @@ impl App {
         if profile.skills.is_none() {
             if profile.location.path.is_none() {
                 return self.say(Status::error(format!(
-                    "'{}' is built into CAO and cannot be edited: copy it to the agent store first",
+                    "'{}' is built into CAO and cannot be edited: c copies it to the agent store",
                     profile.name
                 )));
             }
@@ -532,6 +533,39 @@ impl App {
             }
         };
         self.external_edit = Some(path);
+    }
+
+    /// `c`: the selected built-in profile copied into the agent store,
+    /// then selected (the copy, now CAO's, under the same name).
+    fn copy_profile(&mut self) {
+        let Some(row) = self.selected_profile() else {
+            return self.say(Status::error("no profile selected"));
+        };
+        let name = row.listed.name.clone();
+        if let Some(path) = &row.listed.location.path {
+            let msg = format!(
+                "'{name}' is already a file ({}): Space toggles its skills, E opens it",
+                path.display()
+            );
+            return self.say(Status::error(msg));
+        }
+        let copied = profile::copy_built_in(&self.data.home, &name);
+        self.reload();
+        if let Some(pos) = self
+            .data
+            .profiles
+            .iter()
+            .position(|p| p.listed.name == name)
+        {
+            self.profiles.sel = pos;
+            self.refresh_profile();
+        }
+        self.report(copied.map(|p| {
+            format!(
+                "copied '{name}' to {}: Space toggles its skills now",
+                p.display()
+            )
+        }));
     }
 
     /// The user's editor closed: show its outcome and read everything again.

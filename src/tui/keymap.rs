@@ -50,6 +50,8 @@ pub enum Cmd {
     ExternalEdit,
     Undo,
     Redo,
+    /// `c`: copy a built-in profile into the agent store.
+    CopyProfile,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -348,6 +350,12 @@ pub const ROWS: &[Row] = &[
         help: "edit the selected SKILL.md",
         binds: &[ch('e', Cmd::Edit, SKILL_PANES)],
         hints: &[hint(Bar::Main, 7, 1, 3, "e edit")],
+    },
+    Row {
+        keys: "c",
+        help: "copy a built-in profile to the agent store, to edit it",
+        binds: &[ch('c', Cmd::CopyProfile, &[Ctx::Profiles, Ctx::Checklist])],
+        hints: &[],
     },
     Row {
         keys: "E",
