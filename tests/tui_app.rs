@@ -1647,3 +1647,46 @@ fn the_profile_list_gets_the_rows_it_needs_while_choosing() {
     render(&mut f.app, 120, 40);
     assert!(f.app.profiles.list_area.height < list);
 }
+
+#[test]
+fn toggling_back_restores_place_and_comment_and_z_undoes() {
+    let mut f = fixture();
+    let path = f.root.join("agent-store/supervisor.md");
+    select_profile(&mut f.app, "supervisor");
+    press(&mut f.app, "z");
+    assert!(
+        f.app.status.as_ref().unwrap().is_error(),
+        "nothing to undo yet"
+    );
+    check_skill(&mut f.app, "cao-supervisor-protocols");
+    press(&mut f.app, " ");
+    let off = fs::read_to_string(&path).unwrap();
+    assert!(!off.contains("delegation rules"), "{off}");
+    // Another toggle in between does not stand in the way.
+    check_skill(&mut f.app, "python-testing");
+    press(&mut f.app, " ");
+    check_skill(&mut f.app, "cao-supervisor-protocols");
+    press(&mut f.app, " ");
+    let back = fs::read_to_string(&path).unwrap();
+    assert!(
+        back.contains("  - cao-supervisor-protocols  # delegation rules\n  - \"code-*\""),
+        "{back}"
+    );
+    // z takes back the re-enable, then python-testing, then the disable.
+    press(&mut f.app, "z");
+    assert!(
+        !fs::read_to_string(&path)
+            .unwrap()
+            .contains("delegation rules")
+    );
+    press(&mut f.app, "zz");
+    assert_eq!(fs::read_to_string(&path).unwrap(), SUPERVISOR);
+    assert!(
+        f.app
+            .status
+            .as_ref()
+            .unwrap()
+            .text
+            .starts_with("undid disabling")
+    );
+}

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
-use crate::core::cao::editor;
 use crate::core::cao::profile::{self, Profile};
 use crate::core::cao::store::{self, Entry, Home, Listing};
+use crate::core::cao::{editor, undo};
 use crate::core::fsops;
 use crate::core::sources::lock;
 use crate::tui::clipboard::{Clipboard, CopyOutcome};
@@ -55,6 +55,9 @@ pub struct App {
     /// A file `E` asked to open in the user's editor: the event loop
     /// hands it the terminal, then calls [`App::edited`].
     pub external_edit: Option<std::path::PathBuf>,
+    /// The toggles written this session, oldest first: `z` takes the last
+    /// back, and enabling a skill puts it where its disable took it from.
+    pub toggles: Vec<undo::Toggled>,
     /// Picks from a source waiting on their replace prompts.
     pub(crate) batch: Option<crate::tui::dialogs::pick::Batch>,
 }
@@ -87,6 +90,7 @@ impl App {
             jobs: Jobs::default(),
             batch: None,
             external_edit: None,
+            toggles: Vec::new(),
         };
         app.reload();
         if app.data.listing.entries.is_empty() {
@@ -341,6 +345,7 @@ impl App {
             Cmd::Edit => self.open_edit(),
             Cmd::ExternalEdit => self.ask_external_edit(),
             Cmd::CopyProfile => self.copy_profile(),
+            Cmd::UndoToggle => self.undo_toggle(),
             Cmd::CheckAll => self.check_all(),
             Cmd::Update => self.update_selected(),
             _ => self.pane_cmd(self.focus, cmd),
@@ -461,17 +466,52 @@ impl App {
             return;
         }
         let d = &self.data;
-        let plan = match self.profiles.tick(d, self.profiles.check_sel) {
-            Tick::Off => editor::enable(&d.home, &d.listing, &profile, &skill),
-            _ => editor::disable(&d.home, &d.listing, &profile, &skill),
+        let on = self.profiles.tick(d, self.profiles.check_sel) == Tick::Off;
+        let plan = match on {
+            true => undo::enable(&d.home, &d.listing, &profile, &skill, &self.toggles),
+            false => editor::disable(&d.home, &d.listing, &profile, &skill),
         };
-        self.apply_plan(&profile, plan);
+        self.apply_plan(&profile, plan, Some((&skill, on)));
     }
 
-    fn apply_plan(&mut self, profile: &Profile, plan: Result<editor::Plan, String>) {
-        let result = plan.and_then(|plan| editor::apply(profile, &plan).map(|_| plan.message));
+    /// Writes `plan`; a toggle (skill, enabled) written is remembered.
+    fn apply_plan(
+        &mut self,
+        profile: &Profile,
+        plan: Result<editor::Plan, String>,
+        toggle: Option<(&str, bool)>,
+    ) {
+        let result = plan.and_then(|plan| {
+            let wrote = editor::apply(profile, &plan)?;
+            if let (Some(_), Some((skill, on))) = (wrote, toggle) {
+                self.toggles
+                    .extend(undo::Toggled::of(profile, skill, on, &plan));
+            }
+            Ok(plan.message)
+        });
         self.report(result);
         self.reload_profile(&profile.name);
+    }
+
+    /// `z`: the last toggle taken back, in whichever profile it was.
+    fn undo_toggle(&mut self) {
+        let Some(last) = self.toggles.pop() else {
+            return self.say(Status::error("no toggle to undo in this session"));
+        };
+        let row = self
+            .data
+            .profiles
+            .iter()
+            .find(|r| r.listed.location.path.as_ref() == Some(&last.path));
+        let Some(Ok(profile)) = row.map(|r| r.loaded.clone()) else {
+            let msg = format!(
+                "'{}' is gone or no longer loads: nothing undone",
+                last.profile
+            );
+            return self.say(Status::error(msg));
+        };
+        let plan = undo::undo(&self.data.home, &profile, &last);
+        self.apply_plan(&profile, plan, None);
     }
 
     fn open_seed(&mut self) {
@@ -640,7 +680,7 @@ impl App {
                 let found = self.data.profiles.iter().find(|r| r.listed.name == profile);
                 if let Some(Ok(p)) = found.map(|r| r.loaded.clone()) {
                     let plan = editor::disable(&self.data.home, &self.data.listing, &p, &skill);
-                    self.apply_plan(&p, plan);
+                    self.apply_plan(&p, plan, Some((&skill, false)));
                 }
             }
         }

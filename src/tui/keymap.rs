@@ -52,6 +52,8 @@ pub enum Cmd {
     Redo,
     /// `c`: copy a built-in profile into the agent store.
     CopyProfile,
+    /// `z`: take the last toggle back.
+    UndoToggle,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -350,6 +352,12 @@ pub const ROWS: &[Row] = &[
         help: "edit the selected SKILL.md",
         binds: &[ch('e', Cmd::Edit, SKILL_PANES)],
         hints: &[hint(Bar::Main, 7, 1, 3, "e edit")],
+    },
+    Row {
+        keys: "z",
+        help: "undo the last toggle (this session)",
+        binds: &[ch('z', Cmd::UndoToggle, &[Ctx::Profiles, Ctx::Checklist])],
+        hints: &[],
     },
     Row {
         keys: "c",
