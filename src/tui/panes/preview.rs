@@ -256,7 +256,17 @@ impl PreviewPane {
             .map(|(i, r)| {
                 let line = files::row_line(r, theme);
                 match i == self.file_sel {
-                    true => line.patch_style(theme.selected),
+                    // Over each span, as a list's highlight is: a theme's
+                    // selection colours win over the name's own.
+                    true => Line::from(
+                        line.spans
+                            .into_iter()
+                            .map(|sp| {
+                                let style = sp.style.patch(theme.selected);
+                                sp.style(style)
+                            })
+                            .collect::<Vec<_>>(),
+                    ),
                     false => line,
                 }
             })
