@@ -1690,3 +1690,25 @@ fn toggling_back_restores_place_and_comment_and_z_undoes() {
             .starts_with("undid disabling")
     );
 }
+
+#[test]
+fn o_right_after_a_new_selection_lists_that_skills_files() {
+    let mut f = fixture();
+    skill_with_files(&f.root);
+    f.app.reload();
+    render(&mut f.app, 120, 40);
+    // One burst of keys, no frame between: the list must be pdf's.
+    press(&mut f.app, "/pdf");
+    key(&mut f.app, KeyCode::Enter);
+    press(&mut f.app, "o");
+    assert_eq!(
+        f.app.preview.view,
+        skilltui::tui::panes::preview::View::Files
+    );
+    assert_eq!(f.app.preview.file_rows().len(), 4);
+    render(&mut f.app, 120, 40);
+    assert_eq!(
+        f.app.preview.view,
+        skilltui::tui::panes::preview::View::Files
+    );
+}

@@ -337,7 +337,8 @@ impl App {
             Cmd::Search => self.preview.start_search(),
             Cmd::Files => {
                 self.focus = Pane::Preview;
-                if let Some(why) = self.preview.toggle_files() {
+                let folder = self.selected_entry().map(|e| e.checked.path.clone());
+                if let Some(why) = self.preview.toggle_files(folder.as_deref()) {
                     self.say(Status::info(why));
                 }
             }

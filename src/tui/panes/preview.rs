@@ -108,7 +108,10 @@ impl PreviewPane {
 
     /// `o`: the file list, or back to SKILL.md from it; a message when
     /// there is nothing to list.
-    pub fn toggle_files(&mut self) -> Option<String> {
+    /// `folder` is the selected skill's, which keys queued in one burst
+    /// may have changed since the last frame.
+    pub fn toggle_files(&mut self, folder: Option<&Path>) -> Option<String> {
+        self.follow_folder(folder);
         if self.view != View::Skill {
             self.show_skill();
             return None;
