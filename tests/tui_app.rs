@@ -1023,7 +1023,7 @@ fn esc_cancels_a_fetch_and_a_bad_source_is_one_line() {
     key(&mut f.app, KeyCode::Enter);
     key(&mut f.app, KeyCode::Esc);
     assert!(f.app.dialog.is_none());
-    assert!(f.app.status.as_ref().unwrap().text.contains("cancelled"));
+    assert!(said(&f.app).contains("cancelled"));
     // Whatever the worker finds after the cancel is dropped.
     f.app.settle();
     assert!(f.app.dialog.is_none());
@@ -1513,14 +1513,7 @@ fn o_lists_a_skills_other_files_and_opens_them_binary_never_printed() {
         "{s}"
     );
     press(&mut f.app, "o");
-    assert!(
-        f.app
-            .status
-            .as_ref()
-            .unwrap()
-            .text
-            .contains("no other files")
-    );
+    assert!(said(&f.app).contains("no other files"));
 }
 
 #[test]
@@ -1545,21 +1538,14 @@ fn capital_e_asks_for_the_users_editor_on_the_skill_or_the_profile() {
     key(&mut f.app, KeyCode::Esc);
     press(&mut f.app, "E");
     assert_eq!(f.app.external_edit, None);
-    let said = f.app.status.clone().unwrap();
+    let refusal = f.app.status.clone().unwrap();
     assert!(
-        said.is_error() && said.text.contains("built into CAO"),
-        "{said:?}"
+        refusal.is_error() && refusal.text.contains("built into CAO"),
+        "{refusal:?}"
     );
     // What the loop does once the editor closed.
     f.app.edited(Err("vi exited with exit status: 1".into()));
-    assert!(
-        f.app
-            .status
-            .as_ref()
-            .unwrap()
-            .text
-            .contains("exit status: 1")
-    );
+    assert!(said(&f.app).contains("exit status: 1"));
 }
 
 #[test]
@@ -1681,14 +1667,7 @@ fn toggling_back_restores_place_and_comment_and_z_undoes() {
     );
     press(&mut f.app, "zz");
     assert_eq!(fs::read_to_string(&path).unwrap(), SUPERVISOR);
-    assert!(
-        f.app
-            .status
-            .as_ref()
-            .unwrap()
-            .text
-            .starts_with("undid disabling")
-    );
+    assert!(said(&f.app).starts_with("undid disabling"));
 }
 
 #[test]
@@ -1711,4 +1690,9 @@ fn o_right_after_a_new_selection_lists_that_skills_files() {
         f.app.preview.view,
         skilltui::tui::panes::preview::View::Files
     );
+}
+
+/// The status line's text (the test fails when there is none).
+fn said(app: &App) -> String {
+    app.status.as_ref().expect("a message").text.clone()
 }

@@ -485,12 +485,13 @@ pub fn scalar(s: &str, flow: bool) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::core::cao::profile::Location;
     use crate::core::cao::store::{Entry, Status};
 
-    fn listing(names: &[&str]) -> Listing {
+    /// Valid skills named `names`, for editor tests here and in `undo`.
+    pub(crate) fn listing(names: &[&str]) -> Listing {
         Listing {
             entries: names
                 .iter()
@@ -509,7 +510,8 @@ mod tests {
         }
     }
 
-    fn profile(home: &Home, raw: &str) -> Profile {
+    /// A local profile `p` holding `raw`.
+    pub(crate) fn profile(home: &Home, raw: &str) -> Profile {
         let parsed = profile::parse_text(home, raw).unwrap();
         Profile {
             name: "p".into(),

@@ -173,40 +173,10 @@ fn line_after(t: &str, pos: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::cao::profile::Location;
-    use crate::core::cao::store::{Entry, Status};
+    use crate::core::cao::editor::tests::{listing as named, profile};
 
     fn listing() -> Listing {
-        Listing {
-            entries: ["a", "b", "c", "d"]
-                .iter()
-                .map(|n| Entry {
-                    folder: n.to_string(),
-                    source_dir: PathBuf::new(),
-                    status: Status::Ok,
-                    checked: crate::core::cao::skill::Checked {
-                        name: Some(n.to_string()),
-                        description: Some("d".into()),
-                        ..Default::default()
-                    },
-                })
-                .collect(),
-            problems: Vec::new(),
-        }
-    }
-
-    fn profile(home: &Home, raw: &str) -> Profile {
-        let parsed = profile::parse_text(home, raw).unwrap();
-        Profile {
-            name: "p".into(),
-            location: Location {
-                path: Some(PathBuf::from("/nonexistent/p.md")),
-                source: "local".into(),
-            },
-            skills: parsed.skills,
-            body: parsed.body,
-            raw: Some(raw.to_string()),
-        }
+        named(&["a", "b", "c", "d"])
     }
 
     /// A session: applies toggles to `raw` as the TUI does, recording them.
