@@ -1469,6 +1469,7 @@ fn o_lists_a_skills_other_files_and_opens_them_binary_never_printed() {
         assert!(s.contains(row), "{row} in {s}");
     }
     snapshot("files_120x40", &mut f, 120, 40);
+    snapshot("files_80x24", &mut f, 80, 24);
     // REFERENCE.md is the third row: rendered Markdown.
     press(&mut f.app, "jj");
     key(&mut f.app, KeyCode::Enter);
@@ -1695,4 +1696,31 @@ fn o_right_after_a_new_selection_lists_that_skills_files() {
 /// The status line's text (the test fails when there is none).
 fn said(app: &App) -> String {
     app.status.as_ref().expect("a message").text.clone()
+}
+
+#[test]
+fn the_file_list_an_opened_file_and_a_search_draw_at_every_small_size() {
+    let mut f = fixture();
+    skill_with_files(&f.root);
+    f.app.reload();
+    select_folder(&mut f.app, "pdf");
+    let states: [&dyn Fn(&mut App); 3] = [
+        &|a| press(a, "o"),
+        &|a| {
+            press(a, "oj");
+            key(a, KeyCode::Enter)
+        },
+        &|a| press(a, "2/some"),
+    ];
+    for state in states {
+        let mut app = App::new(f.app.data.home.clone(), Theme::dark());
+        select_folder(&mut app, "pdf");
+        state(&mut app);
+        for w in 1..=40 {
+            for h in 1..=12 {
+                render(&mut app, w, h);
+            }
+        }
+        render(&mut app, 120, 40);
+    }
 }
