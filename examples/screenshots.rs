@@ -153,6 +153,28 @@ description: \"Code style, second edition: names, functions, comments and errors
 See `examples/naming.md`.
 ";
 
+const TESTING_REFERENCE: &str = "\
+# Fixtures reference
+
+Prefer `tmp_path` over hand-made temp dirs, and `monkeypatch` over
+editing `os.environ`. A fixture that needs cleanup yields.
+";
+
+const TESTING_SCRIPT: &str = "\
+\"\"\"Runs the suite the way CI does.\"\"\"
+import subprocess
+import sys
+
+
+def main() -> int:
+    args = [sys.executable, \"-m\", \"pytest\", \"-q\", \"--strict-markers\"]
+    return subprocess.call(args + sys.argv[1:])
+
+
+if __name__ == \"__main__\":
+    sys.exit(main())
+";
+
 fn skill_at(dir: &Path, folder: &str, text: &str) -> Res<()> {
     fs::create_dir_all(dir.join(folder))?;
     fs::write(dir.join(folder).join("SKILL.md"), text)?;
@@ -192,6 +214,11 @@ fn build_demo() -> Res<Demo> {
     let skills = home.skills_dir();
     skill_at(&skills, "broken-yes", BROKEN_YES)?;
     fs::write(skills.join("code-style").join("NOTES.md"), "Local notes.\n")?;
+    // Files beside a SKILL.md: the preview lists them and opens one.
+    let testing = skills.join("python-testing");
+    fs::write(testing.join("REFERENCE.md"), TESTING_REFERENCE)?;
+    fs::create_dir_all(testing.join("scripts"))?;
+    fs::write(testing.join("scripts/run_tests.py"), TESTING_SCRIPT)?;
     let extra = base.join("extra");
     skill_at(&extra, "code-style", OLD_CODE_STYLE)?;
     fs::write(
@@ -357,6 +384,33 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
         key(&mut app, KeyCode::Char('j'));
     }
     shot("preview", 120, 40, app);
+
+    // Search in the preview: matches marked, the second one current.
+    let mut app = new_app(root, user);
+    select_skill(&mut app, "python-testing")?;
+    key(&mut app, KeyCode::Enter);
+    typed(&mut app, "/fixture");
+    key(&mut app, KeyCode::Enter);
+    // The matches are found in the update pass, as on screen.
+    app.update(ratatui::layout::Rect::new(0, 0, 120, 40));
+    key(&mut app, KeyCode::Char('n'));
+    want(app.preview.search.hits.len() > 1, "several matches")?;
+    shot("preview-search", 120, 40, app);
+
+    // The skill's other files, then one of them opened.
+    let mut app = new_app(root, user);
+    select_skill(&mut app, "python-testing")?;
+    app.update(ratatui::layout::Rect::new(0, 0, 120, 40));
+    key(&mut app, KeyCode::Char('o'));
+    want(!app.preview.file_rows().is_empty(), "the file list")?;
+    shot("files", 120, 40, app);
+    let mut app = new_app(root, user);
+    select_skill(&mut app, "python-testing")?;
+    app.update(ratatui::layout::Rect::new(0, 0, 120, 40));
+    key(&mut app, KeyCode::Char('o'));
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Enter);
+    shot("file-code", 120, 40, app);
 
     // A profile's checklist: exact names, a pattern, and off.
     let mut app = new_app(root, user);

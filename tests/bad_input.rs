@@ -207,6 +207,8 @@ fn an_unwritable_store_fails_cleanly() {
     assert_refused(&home, &["init"], "skill store");
 }
 
+/// A name or a pattern (`ex*`, kept as written: CAO fnmatches every
+/// entry) goes in, shows in the catalog, and comes out byte for byte.
 #[test]
 fn toggle_on_then_off_restores_the_file_and_catalog_follows() {
     let (tmp, home) = setup();
@@ -218,18 +220,24 @@ fn toggle_on_then_off_restores_the_file_and_catalog_follows() {
     assert_eq!(skilltui(&home, &["add", src.to_str().unwrap()]).0, 0);
     let path = home.join("agent-store/dev.md");
     let original = fs::read(&path).unwrap();
-    let (code, _, err) = skilltui(&home, &["profile", "enable", "dev", "extra"]);
-    assert_eq!(code, 0, "{err}");
-    let (_, catalog, _) = skilltui(&home, &["catalog", "dev", "--provider", "claude_code"]);
-    assert!(
-        catalog.ends_with("- **extra**: An extra skill\n- **good**: A good skill\n"),
-        "{catalog}"
-    );
-    assert_eq!(
-        skilltui(&home, &["profile", "disable", "dev", "extra"]).0,
-        0
-    );
-    assert_eq!(fs::read(&path).unwrap(), original);
+    for (entry, said) in [
+        ("extra", "enabled 'extra' for 'dev'"),
+        (
+            "ex*",
+            "enabled the pattern 'ex*' for 'dev': it offers extra",
+        ),
+    ] {
+        let (code, out, err) = skilltui(&home, &["profile", "enable", "dev", entry]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains(said), "{out}");
+        let (_, catalog, _) = skilltui(&home, &["catalog", "dev", "--provider", "claude_code"]);
+        assert!(
+            catalog.ends_with("- **extra**: An extra skill\n- **good**: A good skill\n"),
+            "{catalog}"
+        );
+        assert_eq!(skilltui(&home, &["profile", "disable", "dev", entry]).0, 0);
+        assert_eq!(fs::read(&path).unwrap(), original);
+    }
 }
 
 /// Runs skilltui and fails if it has not finished after a generous while:

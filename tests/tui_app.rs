@@ -681,6 +681,30 @@ fn clicks_select_the_row_under_the_pointer() {
     click(&mut f.app, checks.x + 2, checks.y + 2);
     assert!(f.app.profiles.in_checklist());
     assert_eq!(f.app.profiles.check_sel, f.app.profiles.check_offset + 2);
+    // A click toggles, as Space would: writer has no list, so it asks.
+    assert!(matches!(f.app.dialog, Some(Dialog::Confirm(_))));
+}
+
+#[test]
+fn clicking_a_checkbox_toggles_it_and_again_toggles_it_back() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "supervisor");
+    render(&mut f.app, 120, 40);
+    let path = f.root.join("agent-store/supervisor.md");
+    let pos = f.app.data.valid_position("python-testing").unwrap();
+    let row = (pos - f.app.profiles.check_offset) as u16;
+    let checks = f.app.profiles.checklist_area;
+    click(&mut f.app, checks.x + 2, checks.y + row);
+    assert_eq!(f.app.profiles.tick(&f.app.data, pos), Tick::Exact);
+    assert!(
+        fs::read_to_string(&path)
+            .unwrap()
+            .contains("python-testing")
+    );
+    render(&mut f.app, 120, 40);
+    click(&mut f.app, checks.x + 2, checks.y + row);
+    assert_eq!(f.app.profiles.tick(&f.app.data, pos), Tick::Off);
+    assert_eq!(fs::read_to_string(&path).unwrap(), SUPERVISOR);
 }
 
 #[test]
@@ -1044,7 +1068,7 @@ fn esc_cancels_a_fetch_and_a_bad_source_is_one_line() {
     key(&mut f.app, KeyCode::Enter);
     key(&mut f.app, KeyCode::Esc);
     assert!(f.app.dialog.is_none());
-    assert!(f.app.status.as_ref().unwrap().text.contains("cancelled"));
+    assert!(said(&f.app).contains("cancelled"));
     // Whatever the worker finds after the cancel is dropped.
     f.app.settle();
     assert!(f.app.dialog.is_none());
@@ -1685,5 +1709,307 @@ fn the_pick_dialog_filters_picks_all_or_none_and_cuts_long_rows() {
     assert!(rows.len() > 3, "{screen}");
     for row in rows {
         assert!(row.contains("…║"), "cut at the frame: {row}");
+    }
+}
+
+/// A skill with a reference, a script and a binary file beside SKILL.md.
+fn skill_with_files(root: &Path) -> PathBuf {
+    let dir = root.join("skills").join("pdf");
+    write_skill(&root.join("skills"), "pdf", "PDF tools");
+    fs::write(
+        dir.join("REFERENCE.md"),
+        "# Reference\n\nUse **pypdf** to merge.\n",
+    )
+    .unwrap();
+    fs::create_dir_all(dir.join("scripts")).unwrap();
+    fs::write(
+        dir.join("scripts/fill.py"),
+        "def fill(form):\n    return form\n",
+    )
+    .unwrap();
+    fs::write(dir.join("logo.png"), b"\x89PNG\0\0\x1b]52;c;evil\x07").unwrap();
+    dir
+}
+
+fn screen(app: &mut App) -> String {
+    format!("{}", render(app, 120, 40).backend())
+}
+
+#[test]
+fn o_lists_a_skills_other_files_and_opens_them_binary_never_printed() {
+    let mut f = fixture();
+    skill_with_files(&f.root);
+    f.app.reload();
+    select_folder(&mut f.app, "pdf");
+    let s = screen(&mut f.app);
+    assert!(
+        s.contains("▸ 3 other files: scripts/fill.py, REFERENCE.md, logo.png (o lists them)"),
+        "{s}"
+    );
+    press(&mut f.app, "o");
+    assert_eq!(f.app.focus, Pane::Preview);
+    let s = screen(&mut f.app);
+    for row in [
+        "scripts/",
+        "  fill.py  32 B",
+        "REFERENCE.md  37 B",
+        "logo.png  18 B",
+    ] {
+        assert!(s.contains(row), "{row} in {s}");
+    }
+    snapshot("files_120x40", &mut f, 120, 40);
+    snapshot("files_80x24", &mut f, 80, 24);
+    // REFERENCE.md is the third row: rendered Markdown.
+    press(&mut f.app, "jj");
+    key(&mut f.app, KeyCode::Enter);
+    let s = screen(&mut f.app);
+    assert!(
+        s.contains("Use pypdf to merge.") && !s.contains("**pypdf"),
+        "{s}"
+    );
+    assert!(
+        s.contains("skills/pdf/REFERENCE.md"),
+        "the title names the file"
+    );
+    key(&mut f.app, KeyCode::Esc);
+    // The binary one is named, its bytes never drawn.
+    press(&mut f.app, "j");
+    key(&mut f.app, KeyCode::Enter);
+    let s = screen(&mut f.app);
+    assert!(s.contains("binary file, 18 B: not shown"), "{s}");
+    assert!(!s.contains("evil") && !s.contains('\u{1b}'));
+    // The script, highlighted or plain, shows its code.
+    press(&mut f.app, "o");
+    assert!(
+        screen(&mut f.app).contains("✓ CAO loads this skill"),
+        "o goes back to SKILL.md"
+    );
+    // The list keeps its cursor; g goes to the top.
+    press(&mut f.app, "o");
+    assert_eq!(f.app.preview.file_sel, 3);
+    press(&mut f.app, "gj");
+    key(&mut f.app, KeyCode::Enter);
+    assert!(screen(&mut f.app).contains("def fill(form):"));
+    key(&mut f.app, KeyCode::Esc);
+    key(&mut f.app, KeyCode::Esc);
+    assert!(screen(&mut f.app).contains("✓ CAO loads this skill"));
+    // Another skill starts on its SKILL.md; one without files says so.
+    press(&mut f.app, "o");
+    press(&mut f.app, "1");
+    select_folder(&mut f.app, "code-style");
+    let s = screen(&mut f.app);
+    assert!(
+        s.contains("✓ CAO loads this skill") && !s.contains("other file"),
+        "{s}"
+    );
+    press(&mut f.app, "o");
+    assert!(said(&f.app).contains("no other files"));
+}
+
+#[test]
+fn capital_e_asks_for_the_users_editor_on_the_skill_or_the_profile() {
+    let mut f = fixture();
+    select_folder(&mut f.app, "code-style");
+    press(&mut f.app, "E");
+    let want = f
+        .app
+        .selected_entry()
+        .unwrap()
+        .checked
+        .path
+        .join("SKILL.md");
+    assert_eq!(f.app.external_edit.take(), Some(want));
+    select_profile(&mut f.app, "writer");
+    key(&mut f.app, KeyCode::Esc);
+    press(&mut f.app, "E");
+    let want = f.root.join("agent-store/writer.md");
+    assert_eq!(f.app.external_edit.take(), Some(want));
+    select_profile(&mut f.app, "developer");
+    key(&mut f.app, KeyCode::Esc);
+    press(&mut f.app, "E");
+    assert_eq!(f.app.external_edit, None);
+    let refusal = f.app.status.clone().unwrap();
+    assert!(
+        refusal.is_error() && refusal.text.contains("built into CAO"),
+        "{refusal:?}"
+    );
+    // What the loop does once the editor closed.
+    f.app.edited(Err("vi exited with exit status: 1".into()));
+    assert!(said(&f.app).contains("exit status: 1"));
+}
+
+#[test]
+fn the_editor_undoes_with_ctrl_z_redoes_with_ctrl_y_and_ctrl_u_deletes_to_the_start() {
+    let mut f = fixture();
+    select_folder(&mut f.app, "code-style");
+    press(&mut f.app, "e");
+    let Some(Dialog::Edit(edit)) = &f.app.dialog else {
+        panic!("the editor is open")
+    };
+    let original = edit.text();
+    let text = |app: &App| match &app.dialog {
+        Some(Dialog::Edit(e)) => e.text(),
+        _ => panic!("the editor closed"),
+    };
+    press(&mut f.app, "xy");
+    assert_eq!(text(&f.app), format!("xy{original}"));
+    ctrl(&mut f.app, 'z');
+    assert_ne!(text(&f.app), format!("xy{original}"), "undone");
+    ctrl(&mut f.app, 'y');
+    assert_eq!(text(&f.app), format!("xy{original}"), "redone");
+    ctrl(&mut f.app, 'u');
+    assert_eq!(
+        text(&f.app),
+        original,
+        "Ctrl-U deletes to the start of the line"
+    );
+    ctrl(&mut f.app, 'r');
+    assert_eq!(text(&f.app), original, "Ctrl-R does nothing hidden");
+}
+
+#[test]
+fn c_copies_a_built_in_profile_so_space_can_toggle_it() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "developer");
+    press(&mut f.app, " ");
+    let said = f.app.status.clone().unwrap();
+    assert!(
+        said.is_error() && said.text.contains("c copies it"),
+        "{said:?}"
+    );
+    press(&mut f.app, "c");
+    let dest = f.root.join("agent-store/developer.md");
+    let said = f.app.status.clone().unwrap();
+    assert!(
+        !said.is_error() && said.text.contains("copied 'developer'"),
+        "{said:?}"
+    );
+    assert!(dest.exists());
+    let row = f.app.selected_profile().unwrap();
+    assert_eq!(row.listed.name, "developer");
+    assert_eq!(row.listed.location.path.as_deref(), Some(dest.as_path()));
+    // Now Space works on it (it lists every skill: it asks first).
+    press(&mut f.app, " ");
+    assert!(matches!(f.app.dialog, Some(Dialog::Confirm(_))));
+    key(&mut f.app, KeyCode::Esc);
+    // A second c never overwrites.
+    let before = fs::read(&dest).unwrap();
+    press(&mut f.app, "c");
+    assert!(f.app.status.as_ref().unwrap().is_error());
+    assert_eq!(fs::read(&dest).unwrap(), before);
+}
+
+#[test]
+fn the_profile_list_gets_the_rows_it_needs_while_choosing() {
+    let mut f = fixture();
+    for i in 0..7 {
+        fs::write(
+            f.root.join(format!("agent-store/p{i}.md")),
+            format!("---\nname: p{i}\ndescription: P\n---\nHi\n"),
+        )
+        .unwrap();
+    }
+    f.app.reload();
+    assert_eq!(f.app.data.profiles.len(), 10);
+    key(&mut f.app, KeyCode::Char('3'));
+    render(&mut f.app, 120, 40);
+    let inner = f.app.areas.profiles.height - 2;
+    let list = f.app.profiles.list_area.height;
+    assert_eq!(list, 10.min(inner - 8), "inner {inner}");
+    assert!(list > 5);
+    snapshot("profiles_list_120x40", &mut f, 120, 40);
+    // In the checklist, the checkboxes get the room back.
+    key(&mut f.app, KeyCode::Enter);
+    render(&mut f.app, 120, 40);
+    assert!(f.app.profiles.list_area.height < list);
+}
+
+#[test]
+fn toggling_back_restores_place_and_comment_and_z_undoes() {
+    let mut f = fixture();
+    let path = f.root.join("agent-store/supervisor.md");
+    select_profile(&mut f.app, "supervisor");
+    press(&mut f.app, "z");
+    assert!(
+        f.app.status.as_ref().unwrap().is_error(),
+        "nothing to undo yet"
+    );
+    check_skill(&mut f.app, "cao-supervisor-protocols");
+    press(&mut f.app, " ");
+    let off = fs::read_to_string(&path).unwrap();
+    assert!(!off.contains("delegation rules"), "{off}");
+    // Another toggle in between does not stand in the way.
+    check_skill(&mut f.app, "python-testing");
+    press(&mut f.app, " ");
+    check_skill(&mut f.app, "cao-supervisor-protocols");
+    press(&mut f.app, " ");
+    let back = fs::read_to_string(&path).unwrap();
+    assert!(
+        back.contains("  - cao-supervisor-protocols  # delegation rules\n  - \"code-*\""),
+        "{back}"
+    );
+    // z takes back the re-enable, then python-testing, then the disable.
+    press(&mut f.app, "z");
+    assert!(
+        !fs::read_to_string(&path)
+            .unwrap()
+            .contains("delegation rules")
+    );
+    press(&mut f.app, "zz");
+    assert_eq!(fs::read_to_string(&path).unwrap(), SUPERVISOR);
+    assert!(said(&f.app).starts_with("undid disabling"));
+}
+
+#[test]
+fn o_right_after_a_new_selection_lists_that_skills_files() {
+    let mut f = fixture();
+    skill_with_files(&f.root);
+    f.app.reload();
+    render(&mut f.app, 120, 40);
+    // One burst of keys, no frame between: the list must be pdf's.
+    press(&mut f.app, "/pdf");
+    key(&mut f.app, KeyCode::Enter);
+    press(&mut f.app, "o");
+    assert_eq!(
+        f.app.preview.view,
+        skilltui::tui::panes::preview::View::Files
+    );
+    assert_eq!(f.app.preview.file_rows().len(), 4);
+    render(&mut f.app, 120, 40);
+    assert_eq!(
+        f.app.preview.view,
+        skilltui::tui::panes::preview::View::Files
+    );
+}
+
+/// The status line's text (the test fails when there is none).
+fn said(app: &App) -> String {
+    app.status.as_ref().expect("a message").text.clone()
+}
+
+#[test]
+fn the_file_list_an_opened_file_and_a_search_draw_at_every_small_size() {
+    let mut f = fixture();
+    skill_with_files(&f.root);
+    f.app.reload();
+    select_folder(&mut f.app, "pdf");
+    let states: [&dyn Fn(&mut App); 3] = [
+        &|a| press(a, "o"),
+        &|a| {
+            press(a, "oj");
+            key(a, KeyCode::Enter)
+        },
+        &|a| press(a, "2/some"),
+    ];
+    for state in states {
+        let mut app = App::new(f.app.data.home.clone(), Theme::dark());
+        select_folder(&mut app, "pdf");
+        state(&mut app);
+        for w in 1..=40 {
+            for h in 1..=12 {
+                render(&mut app, w, h);
+            }
+        }
+        render(&mut app, 120, 40);
     }
 }

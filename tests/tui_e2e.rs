@@ -904,3 +904,48 @@ fn completions_and_the_man_page_are_printed() {
     assert!(man.contains(".TH skilltui 1"), "{man}");
     assert!(man.contains("completions"), "the subcommands are listed");
 }
+
+#[test]
+fn capital_e_hands_the_terminal_to_the_editor_and_reloads_after() {
+    let env = Env::seeded();
+    let marks = env.tmp.path().join("marks");
+    // An editor that notes the tty modes it got, reads a line typed at
+    // it, then changes the description in the file it was given.
+    let script = env.tmp.path().join("ed.sh");
+    fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nstty -a > '{m}.stty'\necho ready > '{m}.ready'\nread line\necho \"$line\" > '{m}.typed'\nsed -i 's/^description: .*/description: Edited outside/' \"$1\"\n",
+            m = marks.display()
+        ),
+    )
+    .unwrap();
+    let mut perms = fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    fs::set_permissions(&script, perms).unwrap();
+    let vars = [
+        ("VISUAL".to_string(), String::new()),
+        ("EDITOR".to_string(), script.display().to_string()),
+    ];
+    let mut tui = start_with(&env, &vars);
+    tui.wait_text("Skills (5/5)");
+    tui.keys(&["j", "j"]);
+    tui.wait_text(&preview_title_for(&env, "code-style"));
+    tui.keys(&["E"]);
+    let ready = marks.with_extension("ready");
+    assert!(eventually(|| ready.exists()), "the editor ran");
+    // The keys go to the editor, not to the parked UI.
+    tui.type_text("jjq");
+    tui.keys(&["Enter"]);
+    tui.wait_all(&["Edited outside", "closed; reloaded"]);
+    let typed = fs::read_to_string(marks.with_extension("typed")).unwrap();
+    assert_eq!(typed.trim(), "jjq");
+    let stty = fs::read_to_string(marks.with_extension("stty")).unwrap();
+    assert!(stty.contains(" icanon") && stty.contains(" echo"), "{stty}");
+    let text = fs::read_to_string(env.skills().join("code-style/SKILL.md")).unwrap();
+    assert!(text.contains("description: Edited outside"));
+    assert_captured(&tui);
+    tui.wait_text(&preview_title_for(&env, "code-style"));
+    tui.keys(&["q"]);
+    assert_restored(&mut tui, 0);
+}

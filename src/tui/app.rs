@@ -11,9 +11,9 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::{Position, Rect};
 
-use crate::core::cao::editor;
 use crate::core::cao::profile::{self, Profile};
 use crate::core::cao::store::{self, Entry, Home, Listing};
+use crate::core::cao::{editor, undo};
 use crate::core::sources::{changes, lock, remote};
 use crate::tui::clipboard::{Clipboard, CopyOutcome};
 use crate::tui::dialogs::{Confirm, Dialog, Edit, Help, Install, Outcome, Pending, Seed};
@@ -55,6 +55,12 @@ pub struct App {
     pub areas: Areas,
     /// Work running off the key path (fetches, checks).
     pub jobs: Jobs,
+    /// A file `E` asked to open in the user's editor: the event loop
+    /// hands it the terminal, then calls [`App::edited`].
+    pub external_edit: Option<std::path::PathBuf>,
+    /// The toggles written this session, oldest first: `z` takes the last
+    /// back, and enabling a skill puts it where its disable took it from.
+    pub toggles: Vec<undo::Toggled>,
     /// Picks from a source waiting on their replace prompts.
     pub(crate) batch: Option<crate::tui::dialogs::pick::Batch>,
 }
@@ -87,6 +93,8 @@ impl App {
             areas: Areas::default(),
             jobs: Jobs::default(),
             batch: None,
+            external_edit: None,
+            toggles: Vec::new(),
         };
         app.reload();
         if app.data.listing.entries.is_empty() {
@@ -352,8 +360,18 @@ impl App {
                 self.mode = Mode::Filter;
             }
             Cmd::Search => self.preview.start_search(),
+            Cmd::Files => {
+                self.focus = Pane::Preview;
+                let folder = self.selected_entry().map(|e| e.checked.path.clone());
+                if let Some(why) = self.preview.toggle_files(folder.as_deref()) {
+                    self.say(Status::info(why));
+                }
+            }
             Cmd::Remove => self.open_remove(),
             Cmd::Edit => self.open_edit(),
+            Cmd::ExternalEdit => self.ask_external_edit(),
+            Cmd::CopyProfile => self.copy_profile(),
+            Cmd::UndoToggle => self.undo_toggle(),
             Cmd::CheckAll => self.check_all(),
             Cmd::Update => self.update_selected(),
             _ => self.pane_cmd(self.focus, cmd),
@@ -474,7 +492,7 @@ impl App {
         if profile.skills.is_none() {
             if profile.location.path.is_none() {
                 return self.say(Status::error(format!(
-                    "'{}' is built into CAO and cannot be edited: copy it to the agent store first",
+                    "'{}' is built into CAO and cannot be edited: c copies it to the agent store",
                     profile.name
                 )));
             }
@@ -486,18 +504,53 @@ impl App {
             return;
         }
         let d = &self.data;
-        let plan = match self.profiles.tick(d, self.profiles.check_sel) {
-            Tick::Off => editor::enable(&d.home, &d.listing, &profile, &skill),
-            _ => editor::disable(&d.home, &d.listing, &profile, &skill),
+        let on = self.profiles.tick(d, self.profiles.check_sel) == Tick::Off;
+        let plan = match on {
+            true => undo::enable(&d.home, &d.listing, &profile, &skill, &self.toggles),
+            false => editor::disable(&d.home, &d.listing, &profile, &skill),
         };
-        self.apply_plan(&profile, plan);
+        self.apply_plan(&profile, plan, Some((&skill, on)));
     }
 
-    fn apply_plan(&mut self, profile: &Profile, plan: Result<editor::Plan, String>) {
-        let result = plan.and_then(|plan| editor::apply(profile, &plan).map(|_| plan.message));
+    /// Writes `plan`; a toggle (skill, enabled) written is remembered.
+    fn apply_plan(
+        &mut self,
+        profile: &Profile,
+        plan: Result<editor::Plan, String>,
+        toggle: Option<(&str, bool)>,
+    ) {
+        let result = plan.and_then(|plan| {
+            let wrote = editor::apply(profile, &plan)?;
+            if let (Some(_), Some((skill, on))) = (wrote, toggle) {
+                self.toggles
+                    .extend(undo::Toggled::of(profile, skill, on, &plan));
+            }
+            Ok(plan.message)
+        });
         self.report(result);
         self.store_changed();
         self.reload_profile(&profile.name);
+    }
+
+    /// `z`: the last toggle taken back, in whichever profile it was.
+    fn undo_toggle(&mut self) {
+        let Some(last) = self.toggles.pop() else {
+            return self.say(Status::error("no toggle to undo in this session"));
+        };
+        let row = self
+            .data
+            .profiles
+            .iter()
+            .find(|r| r.listed.location.path.as_ref() == Some(&last.path));
+        let Some(Ok(profile)) = row.map(|r| r.loaded.clone()) else {
+            let msg = format!(
+                "'{}' is gone or no longer loads: nothing undone",
+                last.profile
+            );
+            return self.say(Status::error(msg));
+        };
+        let plan = undo::undo(&self.data.home, &profile, &last);
+        self.apply_plan(&profile, plan, None);
     }
 
     fn open_seed(&mut self) {
@@ -549,6 +602,71 @@ impl App {
             Ok(edit) => self.dialog = Some(Dialog::Edit(Box::new(edit))),
             Err(err) => self.say(Status::error(err)),
         }
+    }
+
+    /// `E`: the selected profile's file in the Profiles pane, else the
+    /// selected skill's SKILL.md.
+    fn ask_external_edit(&mut self) {
+        let path = if self.focus == Pane::Profiles {
+            let Some(row) = self.selected_profile() else {
+                return self.say(Status::error("no profile selected"));
+            };
+            match &row.listed.location.path {
+                Some(p) => p.clone(),
+                None => {
+                    let msg = format!(
+                        "'{}' is built into CAO (read-only): c copies it to the agent store",
+                        row.listed.name
+                    );
+                    return self.say(Status::error(msg));
+                }
+            }
+        } else {
+            match self.selected_entry() {
+                Some(e) => e.checked.path.join("SKILL.md"),
+                None => return self.say(Status::error("no skill selected")),
+            }
+        };
+        self.external_edit = Some(path);
+    }
+
+    /// `c`: the selected built-in profile copied into the agent store,
+    /// then selected (the copy, now CAO's, under the same name).
+    fn copy_profile(&mut self) {
+        let Some(row) = self.selected_profile() else {
+            return self.say(Status::error("no profile selected"));
+        };
+        let name = row.listed.name.clone();
+        if let Some(path) = &row.listed.location.path {
+            let msg = format!(
+                "'{name}' is already a file ({}): Space toggles its skills, E opens it",
+                path.display()
+            );
+            return self.say(Status::error(msg));
+        }
+        let copied = profile::copy_built_in(&self.data.home, &name);
+        self.reload();
+        if let Some(pos) = self
+            .data
+            .profiles
+            .iter()
+            .position(|p| p.listed.name == name)
+        {
+            self.profiles.sel = pos;
+            self.refresh_profile();
+        }
+        self.report(copied.map(|p| {
+            format!(
+                "copied '{name}' to {}: Space toggles its skills now",
+                p.display()
+            )
+        }));
+    }
+
+    /// The user's editor closed: show its outcome and read everything again.
+    pub fn edited(&mut self, outcome: Result<String, String>) {
+        self.reload();
+        self.report(outcome);
     }
 
     // ---- dialogs --------------------------------------------------------
@@ -615,7 +733,7 @@ impl App {
                 let found = self.data.profiles.iter().find(|r| r.listed.name == profile);
                 if let Some(Ok(p)) = found.map(|r| r.loaded.clone()) {
                     let plan = editor::disable(&self.data.home, &self.data.listing, &p, &skill);
-                    self.apply_plan(&p, plan);
+                    self.apply_plan(&p, plan, Some((&skill, false)));
                 }
             }
         }

@@ -52,6 +52,16 @@ pub enum Cmd {
     Search,
     NextMatch,
     PrevMatch,
+    /// `o`: the selected skill's other files.
+    Files,
+    /// `E`: the selected SKILL.md or profile in `$VISUAL` / `$EDITOR`.
+    ExternalEdit,
+    Undo,
+    Redo,
+    /// `c`: copy a built-in profile into the agent store.
+    CopyProfile,
+    /// `z`: take the last toggle back.
+    UndoToggle,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -306,14 +316,26 @@ pub const ROWS: &[Row] = &[
         ],
     },
     Row {
-        keys: "/ n N, Esc (preview)",
-        help: "search the preview: next, previous match; clear",
+        keys: "/ n N (preview)",
+        help: "search the preview: next, previous match (Esc clears)",
         binds: &[
             ch('/', Cmd::Search, &[Ctx::Preview]),
             ch('n', Cmd::NextMatch, &[Ctx::Preview]),
             ch('N', Cmd::PrevMatch, &[Ctx::Preview]),
-            key(KeyCode::Esc, Cmd::Back, &[Ctx::Preview, Ctx::Search]),
+            key(KeyCode::Esc, Cmd::Back, &[Ctx::Search]),
             key(KeyCode::Enter, Cmd::Accept, &[Ctx::Search]),
+        ],
+        hints: &[],
+    },
+    Row {
+        keys: "o, Enter, Esc (preview)",
+        help: "the skill's other files: list them, open one, go back",
+        binds: &[
+            ch('o', Cmd::Files, SKILL_PANES),
+            key(KeyCode::Enter, Cmd::Open, &[Ctx::Preview]),
+            key(KeyCode::Right, Cmd::Open, &[Ctx::Preview]),
+            key(KeyCode::Esc, Cmd::Back, &[Ctx::Preview]),
+            key(KeyCode::Left, Cmd::Back, &[Ctx::Preview]),
         ],
         hints: &[],
     },
@@ -376,9 +398,29 @@ pub const ROWS: &[Row] = &[
         hints: &[hint(Bar::Main, 7, 1, 3, "e edit")],
     },
     Row {
-        keys: "Ctrl-S / Esc, Ctrl-L",
-        help: "in the editor: save / close; load a file changed on disk",
+        keys: "z",
+        help: "undo the last toggle (this session)",
+        binds: &[ch('z', Cmd::UndoToggle, &[Ctx::Profiles, Ctx::Checklist])],
+        hints: &[],
+    },
+    Row {
+        keys: "c",
+        help: "copy a built-in profile to the agent store, to edit it",
+        binds: &[ch('c', Cmd::CopyProfile, &[Ctx::Profiles, Ctx::Checklist])],
+        hints: &[],
+    },
+    Row {
+        keys: "E",
+        help: "open the SKILL.md or the profile in $VISUAL / $EDITOR",
+        binds: &[ch('E', Cmd::ExternalEdit, PANES)],
+        hints: &[],
+    },
+    Row {
+        keys: "Ctrl-S / Esc, Ctrl-L, Ctrl-Z / Ctrl-Y",
+        help: "in the editor: save / close; load a file changed on disk; undo / redo",
         binds: &[
+            ctrl('z', Cmd::Undo, &[Ctx::Editor]),
+            ctrl('y', Cmd::Redo, &[Ctx::Editor]),
             ctrl('s', Cmd::Save, &[Ctx::Editor]),
             ctrl('l', Cmd::Reload, &[Ctx::Editor]),
             key(KeyCode::Esc, Cmd::Back, &[Ctx::Editor]),

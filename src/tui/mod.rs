@@ -20,6 +20,7 @@ pub mod panes;
 pub mod rank;
 pub mod seeding;
 pub mod sources;
+pub mod suspend;
 pub mod theme;
 pub mod ui;
 
@@ -30,7 +31,7 @@ use std::time::Duration;
 
 use notify_debouncer_full::notify::{EventKind, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
-use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event};
 use ratatui::crossterm::execute;
 
 use crate::core::cao::store::Home;
@@ -95,7 +96,8 @@ fn event_loop(
     let (tx, rx) = mpsc::channel();
     app.preview.renders = Some(tx.clone());
     app.jobs.wake = Some(tx.clone());
-    spawn_input(tx.clone());
+    let gate = Arc::new(suspend::InputGate::default());
+    suspend::spawn_input(tx.clone(), gate.clone());
     spawn_signals(tx.clone());
     let hl = app.hl.clone();
     let warm_tx = tx.clone();
@@ -127,6 +129,11 @@ fn event_loop(
             }
             keyed |= is_key(&ev);
             changed |= handle(&mut app, ev);
+        }
+        if let Some(path) = app.external_edit.take() {
+            let r = suspend::edit(terminal, &gate, &path);
+            app.edited(r);
+            changed = false;
         }
         if changed {
             app.reload();
@@ -191,16 +198,6 @@ fn spawn_signals(tx: Sender<AppEvent>) {
             }
             asked = true;
             let _ = tx.send(AppEvent::Terminate(signal));
-        }
-    });
-}
-
-fn spawn_input(tx: Sender<AppEvent>) {
-    std::thread::spawn(move || {
-        while let Ok(ev) = event::read() {
-            if tx.send(AppEvent::Input(ev)).is_err() {
-                return;
-            }
         }
     });
 }

@@ -35,7 +35,7 @@ impl Query {
         let lower = query.trim().to_lowercase();
         Query {
             words: lower.split_whitespace().map(String::from).collect(),
-            pattern: Pattern::parse(query, CaseMatching::Smart, Normalization::Smart),
+            pattern: Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart),
             matcher: Matcher::new(Config::DEFAULT),
             buf: Vec::new(),
             lower,
@@ -47,8 +47,8 @@ impl Query {
         if self.lower.is_empty() {
             return None;
         }
-        let name_lower = name.to_lowercase();
-        if name_lower == self.lower {
+        let name_lower = lowercase(name);
+        if *name_lower == self.lower {
             return Some(Rank::Exact);
         }
         if name_lower.starts_with(&self.lower) {
@@ -58,7 +58,16 @@ impl Query {
         if let Some(score) = self.pattern.score(hay, &mut self.matcher) {
             return Some(Rank::Fuzzy(std::cmp::Reverse(score)));
         }
-        words_at(&self.words, &description.to_lowercase()).map(Rank::Words)
+        words_at(&self.words, &lowercase(description)).map(Rank::Words)
+    }
+}
+
+/// `text` in lowercase, copied only when it has a capital: the pane
+/// passes text lowercased once per reload, so a key allocates nothing.
+fn lowercase(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.chars().any(char::is_uppercase) {
+        true => text.to_lowercase().into(),
+        false => text.into(),
     }
 }
 

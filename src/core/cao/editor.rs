@@ -23,7 +23,10 @@ pub struct Plan {
 /// Enables `skill` for the profile (plans only; see [`apply`]).
 pub fn enable(home: &Home, listing: &Listing, p: &Profile, skill: &str) -> Result<Plan, String> {
     let skill = &editable(p, skill)?;
-    if listing.find_valid(skill).is_none() {
+    // CAO matches every entry of the list with fnmatch: `cao-*` is kept
+    // as written and offers whatever it matches.
+    let pattern = is_pattern(skill);
+    if !pattern && listing.find_valid(skill).is_none() {
         return Err(format!(
             "no valid skill named '{skill}': `skilltui list` shows the installed ones"
         ));
@@ -40,18 +43,23 @@ pub fn enable(home: &Home, listing: &Listing, p: &Profile, skill: &str) -> Resul
             p.name
         )));
     }
-    if let Some(pattern) = list.iter().find(|pat| Pattern::new(pat).matches(skill)) {
+    let offered_by = list.iter().find(|pat| Pattern::new(pat).matches(skill));
+    if let (false, Some(by)) = (pattern, offered_by) {
         return Ok(no_change(format!(
-            "'{skill}' is already offered to '{}' through the pattern '{pattern}'",
+            "'{skill}' is already offered to '{}' through the pattern '{by}'",
             p.name
         )));
     }
     let mut wanted = list.clone();
     wanted.push(skill.to_string());
     let text = edit(home, p, &wanted, Op::Append(skill))?;
+    let message = match pattern {
+        false => format!("enabled '{skill}' for '{}'", p.name),
+        true => pattern_message(listing, &p.name, skill),
+    };
     Ok(Plan {
         new_text: Some(text),
-        message: format!("enabled '{skill}' for '{}'", p.name),
+        message,
     })
 }
 
@@ -110,6 +118,30 @@ pub fn apply(p: &Profile, plan: &Plan) -> Result<Option<PathBuf>, String> {
     };
     fsops::atomic_write(path, text.as_bytes(), Some(raw.as_bytes()))?;
     Ok(Some(path.clone()))
+}
+
+/// True for a list entry fnmatch reads as more than its letters.
+fn is_pattern(entry: &str) -> bool {
+    entry.contains(['*', '?', '['])
+}
+
+/// What enabling the pattern `pat` offers now.
+fn pattern_message(listing: &Listing, profile: &str, pat: &str) -> String {
+    let compiled = Pattern::new(pat);
+    let hits: Vec<&str> = listing
+        .valid()
+        .map(|e| e.folder.as_str())
+        .filter(|n| compiled.matches(n))
+        .collect();
+    match hits.is_empty() {
+        true => format!(
+            "enabled the pattern '{pat}' for '{profile}'; it matches no installed skill yet"
+        ),
+        false => format!(
+            "enabled the pattern '{pat}' for '{profile}': it offers {}",
+            hits.join(", ")
+        ),
+    }
 }
 
 /// The skill name as CAO reads a name (stripped, no path parts), once the
@@ -453,12 +485,13 @@ pub fn scalar(s: &str, flow: bool) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::core::cao::profile::Location;
     use crate::core::cao::store::{Entry, Status};
 
-    fn listing(names: &[&str]) -> Listing {
+    /// Valid skills named `names`, for editor tests here and in `undo`.
+    pub(crate) fn listing(names: &[&str]) -> Listing {
         Listing {
             entries: names
                 .iter()
@@ -477,7 +510,8 @@ mod tests {
         }
     }
 
-    fn profile(home: &Home, raw: &str) -> Profile {
+    /// A local profile `p` holding `raw`.
+    pub(crate) fn profile(home: &Home, raw: &str) -> Profile {
         let parsed = profile::parse_text(home, raw).unwrap();
         Profile {
             name: "p".into(),
@@ -508,6 +542,28 @@ mod tests {
         }
         .unwrap();
         plan.new_text.expect("a change")
+    }
+
+    #[test]
+    fn enable_takes_a_pattern_as_written_and_disable_takes_it_back() {
+        let raw = "---\nskills:\n  - c  # kept\n---\n";
+        let (_t, h) = home();
+        let l = listing(&["a", "b", "c", "yes", "new"]);
+        let p = profile(&h, raw);
+        let plan = enable(&h, &l, &p, "[ab]*").unwrap();
+        assert_eq!(
+            plan.message,
+            "enabled the pattern '[ab]*' for 'p': it offers a, b"
+        );
+        let on = plan.new_text.unwrap();
+        let back = profile::parse_text(&h, &on).unwrap();
+        assert_eq!(back.skills.unwrap(), ["c", "[ab]*"]);
+        assert_eq!(toggle(&on, "[ab]*", false), raw);
+        let none = enable(&h, &l, &p, "zz-*").unwrap();
+        assert!(none.message.contains("matches no installed skill yet"));
+        // Listed already: nothing to do.
+        let again = enable(&h, &l, &profile(&h, &on), "[ab]*").unwrap();
+        assert_eq!(again.new_text, None);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //!
 //! Uses `text`, `error`, `fsops` and `parse/`; never `sources/` or anything
 //! above. In order: `installed`, `skill`, `store`, `profile`, `catalog`,
-//! `editor`.
+//! `editor`, `undo`.
 
 pub mod catalog;
 pub mod editor;
@@ -14,3 +14,4 @@ pub mod installed;
 pub mod profile;
 pub mod skill;
 pub mod store;
+pub mod undo;

@@ -732,6 +732,35 @@ fn profiles_in(dir: &Path) -> Vec<(String, PathBuf)> {
     out
 }
 
+/// Copies the built-in profile `name` into the agent store as `<name>.md`,
+/// byte for byte, so it can be edited: CAO looks in the agent store before
+/// its built-ins (see [`locate`]), so the copy is what it loads from then
+/// on. Never over an existing file.
+pub fn copy_built_in(home: &Home, name: &str) -> Result<PathBuf, String> {
+    let src = built_in_path(home, name)
+        .ok_or_else(|| format!("'{name}' is not a profile built into CAO: nothing to copy"))?;
+    let bytes = crate::core::fsops::read_regular(&src)
+        .map_err(|e| format!("cannot read {}: {e}", src.display()))?;
+    let store = home.agent_store();
+    let dest = store.join(format!("{name}.md"));
+    let taken = || {
+        format!(
+            "{} already exists: skilltui never overwrites it (E opens it)",
+            dest.display()
+        )
+    };
+    if fs::symlink_metadata(&dest).is_ok() {
+        return Err(taken());
+    }
+    fs::create_dir_all(&store).map_err(|e| format!("cannot create {}: {e}", store.display()))?;
+    // An empty expected text: create, never replace a file that appeared.
+    match crate::core::fsops::atomic_write(&dest, &bytes, Some(b"")) {
+        Ok(()) => Ok(dest),
+        Err(crate::core::error::WriteError::ChangedOnDisk(_)) => Err(taken()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -763,6 +792,37 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    #[test]
+    fn copying_a_built_in_makes_the_local_copy_cao_loads_and_never_overwrites() {
+        let tmp = tempfile::tempdir().unwrap();
+        let pkg = tmp.path().join("cli_agent_orchestrator");
+        fs::create_dir_all(pkg.join("agent_store")).unwrap();
+        fs::write(pkg.join("__init__.py"), "").unwrap();
+        let text = "---\nname: developer\ndescription: Dev\n---\r\nBuild it.\n";
+        fs::write(pkg.join("agent_store/developer.md"), text).unwrap();
+        let home = Home::at(tmp.path().join("home"), tmp.path().into()).with_cao(Some(&pkg));
+        assert_eq!(locate(&home, "developer").unwrap().path, None);
+        let dest = copy_built_in(&home, "developer").unwrap();
+        assert_eq!(dest, home.agent_store().join("developer.md"));
+        assert_eq!(fs::read_to_string(&dest).unwrap(), text, "byte for byte");
+        assert_eq!(locate(&home, "developer").unwrap().path, Some(dest.clone()));
+        // A second copy, or one over the user's own file, refuses.
+        fs::write(&dest, "mine").unwrap();
+        let e = copy_built_in(&home, "developer").unwrap_err();
+        assert!(e.contains("already exists"), "{e}");
+        assert_eq!(fs::read_to_string(&dest).unwrap(), "mine");
+        fs::write(&dest, "").unwrap();
+        assert!(
+            copy_built_in(&home, "developer").is_err(),
+            "not even an empty file"
+        );
+        assert!(
+            copy_built_in(&home, "nobody")
+                .unwrap_err()
+                .contains("not a profile built into CAO")
+        );
     }
 
     #[test]

@@ -124,11 +124,26 @@ impl Edit {
             // The question was not answered: do not leave it showing.
             self.message = None;
         }
-        if cmd == Some(Cmd::Save) {
-            return self.save();
+        match cmd {
+            Some(Cmd::Save) => return self.save(),
+            Some(Cmd::Undo) => drop(self.area.undo()),
+            Some(Cmd::Redo) => drop(self.area.redo()),
+            _ => self.type_key(key),
         }
-        self.area.input(key);
         Outcome::Keep
+    }
+
+    /// A key for the text. Ctrl-U deletes to the start of the line as in
+    /// every text field here; the text area's own Ctrl-U (undo) and
+    /// Ctrl-R (redo) are not passed on: Ctrl-Z and Ctrl-Y do those.
+    fn type_key(&mut self, key: KeyEvent) {
+        use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Char('u') if ctrl => drop(self.area.delete_line_by_head()),
+            KeyCode::Char('r') if ctrl => {}
+            _ => drop(self.area.input(key)),
+        }
     }
 
     /// Validates with CAO's rules, then writes atomically unless the file
@@ -162,7 +177,10 @@ impl Edit {
     /// The whole screen: an editor wants every column.
     pub fn render(&self, frame: &mut Frame, area: Rect, theme: &Theme) {
         frame.render_widget(Clear, area);
-        let block = frame_block(theme, "Edit SKILL.md · Ctrl-S save · Esc close");
+        let block = frame_block(
+            theme,
+            "Edit SKILL.md · Ctrl-S save · Esc close · Ctrl-Z undo · Ctrl-Y redo",
+        );
         let inner = block.inner(area);
         frame.render_widget(block, area);
         let [text_area, msg] =

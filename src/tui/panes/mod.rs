@@ -3,6 +3,7 @@
 //! from `&self` after the update pass has laid it out.
 
 pub mod catalog;
+pub mod files;
 pub mod preview;
 pub mod profiles;
 pub mod search;

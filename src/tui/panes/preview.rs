@@ -20,6 +20,7 @@ use crate::core::text::sanitize_line;
 use crate::tui::events::{AppEvent, PreviewKey};
 use crate::tui::keymap::Cmd;
 use crate::tui::markdown::{Highlighter, Rendered, wrap_line};
+use crate::tui::panes::files::{self, FileRow};
 use crate::tui::panes::search::Search;
 use crate::tui::panes::skills::with_cursor;
 use crate::tui::panes::{self, Look, Pane};
@@ -47,21 +48,112 @@ pub struct PreviewPane {
     body: Arc<Rendered>,
     /// `/` in this pane: the query, its matches and the current one.
     pub search: Search,
+    /// SKILL.md, the list of the skill's other files, or one of them.
+    pub view: View,
+    /// The cursor in the file list.
+    pub file_sel: usize,
+    /// The files of the folder shown: (folder, rows, cut short), listed
+    /// once per selection and again after a reload.
+    files: Option<(PathBuf, Vec<FileRow>, bool)>,
+    files_stale: bool,
+}
+
+/// What the Preview pane shows of the selected skill.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum View {
+    #[default]
+    Skill,
+    Files,
+    /// The file at this row of the list.
+    File(usize),
 }
 
 impl PreviewPane {
     pub fn on_cmd(&mut self, cmd: Cmd) {
         match cmd {
-            Cmd::Move(m) => {
+            Cmd::Move(m) if self.view != View::Files => {
                 self.scroll = panes::scroll(self.scroll, m, panes::page(panes::inner(self.area)));
             }
             Cmd::NextMatch | Cmd::PrevMatch => {
                 let row = self.search.step(if cmd == Cmd::NextMatch { 1 } else { -1 });
                 self.show_row(row);
             }
-            Cmd::Back => self.search.clear(),
+            Cmd::Back if self.search.is_active() => self.search.clear(),
+            _ => self.files_cmd(cmd),
+        }
+    }
+
+    /// Moves, Enter and Esc in the file list and in an opened file.
+    fn files_cmd(&mut self, cmd: Cmd) {
+        let len = self.file_rows().len();
+        match (self.view, cmd) {
+            (View::Files, Cmd::Move(m)) => {
+                let page = panes::page(panes::inner(self.area));
+                self.file_sel = panes::move_in(self.file_sel, len, m, page);
+            }
+            (View::Files, Cmd::Open)
+                if self
+                    .file_rows()
+                    .get(self.file_sel)
+                    .is_some_and(FileRow::opens) =>
+            {
+                self.view = View::File(self.file_sel);
+                self.scroll = 0;
+            }
+            (View::File(_), Cmd::Back) => self.view = View::Files,
+            (View::Files, Cmd::Back) => self.show_skill(),
             _ => {}
         }
+    }
+
+    /// `o`: the file list, or back to SKILL.md from it; a message when
+    /// there is nothing to list.
+    /// `folder` is the selected skill's, which keys queued in one burst
+    /// may have changed since the last frame.
+    pub fn toggle_files(&mut self, folder: Option<&Path>) -> Option<String> {
+        self.follow_folder(folder);
+        if self.view != View::Skill {
+            self.show_skill();
+            return None;
+        }
+        if self.file_rows().is_empty() {
+            return Some("this skill has no other files: SKILL.md is all of it".into());
+        }
+        self.view = View::Files;
+        self.search.clear();
+        None
+    }
+
+    fn show_skill(&mut self) {
+        self.view = View::Skill;
+        self.scroll = 0;
+        self.search.clear();
+    }
+
+    pub fn file_rows(&self) -> &[FileRow] {
+        self.files.as_ref().map_or(&[], |(_, rows, _)| rows)
+    }
+
+    /// Lists the folder's files when another skill is shown (back to its
+    /// SKILL.md) or after a reload (keeping the view where it still fits).
+    fn follow_folder(&mut self, folder: Option<&Path>) {
+        let same = self.files.as_ref().map(|(p, _, _)| p.as_path()) == folder;
+        if same && !self.files_stale {
+            return;
+        }
+        self.files_stale = false;
+        self.files = folder.map(|p| {
+            let (rows, cut) = files::list(p);
+            (p.to_path_buf(), rows, cut)
+        });
+        let len = self.file_rows().len();
+        if !same {
+            self.view = View::Skill;
+            self.file_sel = 0;
+        } else if matches!(self.view, View::File(i) if i >= len) {
+            self.view = View::Files;
+        }
+        self.file_sel = self.file_sel.min(len.saturating_sub(1));
     }
 
     /// `/`: a new search from the rows on screen.
@@ -105,17 +197,42 @@ impl PreviewPane {
         }
         let inner = panes::inner(area);
         let width = inner.width.saturating_sub(1);
-        self.header = match entry {
-            Some(e) => {
-                let lints = self.lints(e);
-                header(e, lints, pin, theme, usize::from(width))
+        self.follow_folder(entry.map(|e| e.checked.path.as_path()));
+        match (self.view, entry) {
+            (_, None) => {
+                self.header = Vec::new();
+                self.body = Arc::new(Rendered::default());
             }
-            None => Vec::new(),
-        };
-        self.body = match entry {
-            Some(e) => self.fetch(&e.checked.path.join("SKILL.md"), width, theme, hl),
-            None => Arc::new(Rendered::default()),
-        };
+            (View::Skill, Some(e)) => {
+                let lints = self.lints(e).to_vec();
+                self.header = header(e, &lints, pin, theme, usize::from(width));
+                let (rows, cut) = self
+                    .files
+                    .as_ref()
+                    .map_or((&[][..], false), |f| (&f.1[..], f.2));
+                if let Some(s) = files::summary(rows, cut) {
+                    let at = self.header.len().saturating_sub(1);
+                    let line = Line::styled(sanitize_line(&s).into_owned(), theme.accent);
+                    self.header
+                        .splice(at..at, wrap_line(&line, usize::from(width)));
+                }
+                self.body = self.fetch(&e.checked.path.join("SKILL.md"), width, theme, hl);
+            }
+            (View::Files, Some(_)) => self.update_file_list(inner.height, theme),
+            (View::File(i), Some(_)) => {
+                let row = self.file_rows()[i].clone();
+                let about = format!(
+                    "{} · {} · Esc: the file list",
+                    row.rel,
+                    files::size(row.size)
+                );
+                self.header = vec![
+                    Line::styled(sanitize_line(&about).into_owned(), theme.dim),
+                    Line::default(),
+                ];
+                self.body = self.fetch(&row.path, width, theme, hl);
+            }
+        }
         if self.search.is_active() {
             let lines: Vec<&Line> = self.header.iter().chain(self.body.lines.iter()).collect();
             let id = Arc::as_ptr(&self.body) as usize;
@@ -125,6 +242,43 @@ impl PreviewPane {
         let total = self.header.len() + self.body.lines.len();
         let max = total.saturating_sub(usize::from(inner.height));
         self.scroll = self.scroll.min(max.min(usize::from(u16::MAX)) as u16);
+    }
+
+    /// The file list, scrolled to its cursor.
+    fn update_file_list(&mut self, height: u16, theme: &Theme) {
+        let (rows, cut) = self
+            .files
+            .as_ref()
+            .map_or((&[][..], false), |f| (&f.1[..], f.2));
+        let more = if cut { " (cut short)" } else { "" };
+        let title = format!("{} entries{more} · Enter opens · Esc: SKILL.md", rows.len());
+        self.header = vec![Line::styled(title, theme.dim), Line::default()];
+        let lines = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let line = files::row_line(r, theme);
+                match i == self.file_sel {
+                    // Over each span, as a list's highlight is: a theme's
+                    // selection colours win over the name's own.
+                    true => Line::from(
+                        line.spans
+                            .into_iter()
+                            .map(|sp| {
+                                let style = sp.style.patch(theme.selected);
+                                sp.style(style)
+                            })
+                            .collect::<Vec<_>>(),
+                    ),
+                    false => line,
+                }
+            })
+            .collect();
+        self.body = Arc::new(Rendered { lines });
+        let total = self.header.len() + rows.len();
+        let at = self.header.len() + self.file_sel;
+        let first = panes::window(usize::from(self.scroll), Some(at), total, height);
+        self.scroll = first.min(usize::from(u16::MAX)) as u16;
     }
 
     /// The lints of `e`'s folder, found once per selection and reload.
@@ -140,6 +294,7 @@ impl PreviewPane {
     /// The folders may have changed: find the lints again.
     pub fn forget_lints(&mut self) {
         self.lints = None;
+        self.files_stale = true;
     }
 
     /// The rendering of `skill_md` at `width`, made once per (file, mtime,
@@ -212,10 +367,14 @@ impl PreviewPane {
         }
         // Borders, " 2 ", "Preview · " and the trailing space take 16 columns.
         let room = usize::from(area.width).saturating_sub(16);
-        let title = match entry {
-            Some(e) => format!(
+        let shown = match (self.view, entry) {
+            (View::File(i), Some(_)) => self.file_rows().get(i).map(|r| r.path.clone()),
+            (_, e) => e.map(|e| e.checked.path.clone()),
+        };
+        let title = match shown {
+            Some(p) => format!(
                 "Preview · {}",
-                panes::elide_left(&sanitize_line(&e.checked.path.display().to_string()), room)
+                panes::elide_left(&sanitize_line(&p.display().to_string()), room)
             ),
             None => "Preview".into(),
         };
@@ -337,17 +496,20 @@ fn finding(mark: &str, text: &str, style: Style, width: usize) -> Vec<Line<'stat
 /// A SKILL.md rendered for the preview (plain when highlighting is not
 /// loaded yet), or its read error.
 fn render_file(key: &PreviewKey, theme: &Theme, hl: &Highlighter) -> Rendered {
+    let mut theme = theme.clone();
+    if !key.highlighted {
+        theme.syntax_theme = NO_SYNTAX_THEME.into();
+    }
+    if key.path.file_name() != Some(std::ffi::OsStr::new("SKILL.md")) {
+        return Rendered {
+            lines: files::render(&key.path, key.width, &theme, hl),
+        };
+    }
     match skill::read_doc(&key.path) {
-        Ok(doc) => {
-            let mut theme = theme.clone();
-            if !key.highlighted {
-                theme.syntax_theme = NO_SYNTAX_THEME.into();
-            }
-            Rendered::skill(&doc.pairs(), &doc.frontmatter.body, key.width, &theme, hl)
-        }
+        Ok(doc) => Rendered::skill(&doc.pairs(), &doc.frontmatter.body, key.width, &theme, hl),
         // The findings above already say why; show what can be shown.
         Err(_) => Rendered {
-            lines: lossy_lines(&key.path, key.width, theme),
+            lines: lossy_lines(&key.path, key.width, &theme),
         },
     }
 }

@@ -15,6 +15,10 @@ use crate::tui::model::{Data, ProfileRow};
 use crate::tui::panes::{self, Look, Pane};
 use crate::tui::theme::Theme;
 
+/// Rows left under the profile list while choosing a profile: the
+/// detail's first lines and a glimpse of the checklist.
+const BELOW_LIST: u16 = 8;
+
 /// How the selected profile gets one skill, for its checkbox.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Tick {
@@ -155,8 +159,10 @@ impl ProfilesPane {
         } else if self.checklist_area.contains(at) {
             let i = row(self.checklist_area, self.check_offset);
             if i < data.valid.len() {
+                // As Space does on that row.
                 self.within = Within::Checklist;
                 self.check_sel = i;
+                return Action::Toggle;
             }
         }
         Action::None
@@ -175,6 +181,19 @@ impl ProfilesPane {
             .map_or(Tick::Off, |e| self.rule.tick(&e.folder))
     }
 
+    /// Rows for the profile list. Choosing a profile, it gets what it
+    /// needs, leaving `BELOW_LIST` rows for the detail and the checklist;
+    /// in the checklist it keeps a third, or what a short checklist leaves.
+    fn list_height(&self, data: &Data, height: u16, detail_height: u16) -> u16 {
+        let rows = data.profiles.len().min(usize::from(u16::MAX)) as u16;
+        if !self.in_checklist() {
+            return rows.clamp(1, height.saturating_sub(BELOW_LIST).max(1));
+        }
+        let checks = data.valid.len().min(usize::from(u16::MAX)) as u16;
+        let spare = height.saturating_sub(detail_height.saturating_add(checks));
+        rows.clamp(1, (height / 3).max(spare).max(1))
+    }
+
     /// Splits the pane into list, detail and checklist, and scrolls both
     /// lists to their cursors.
     pub fn update(&mut self, area: Rect, data: &Data, theme: &Theme) {
@@ -188,13 +207,7 @@ impl ProfilesPane {
         // The path and the skills line wrap rather than hide each other.
         let detail_height =
             panes::wrapped_height(&detail.lines, inner.width).clamp(2, (inner.height / 3).max(2));
-        // The list gets a third, and whatever a short checklist leaves unused.
-        let checks = data.valid.len().min(usize::from(u16::MAX)) as u16;
-        let spare = inner
-            .height
-            .saturating_sub(detail_height.saturating_add(checks));
-        let list_height =
-            (data.profiles.len() as u16).clamp(1, (inner.height / 3).max(spare).max(1));
+        let list_height = self.list_height(data, inner.height, detail_height);
         [self.list_area, self.detail_area, self.checklist_area] = Layout::vertical([
             Constraint::Length(list_height),
             Constraint::Length(detail_height),

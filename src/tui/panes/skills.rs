@@ -27,8 +27,8 @@ pub struct SkillsPane {
     pub offset: usize,
     /// Where the list rows were laid out, for clicks and PgUp/PgDn.
     pub list_area: Rect,
-    /// (name, description) of each entry, copied once per reload: the
-    /// filter runs on every key.
+    /// (name, description) of each entry in lowercase, made once per
+    /// reload: the filter runs on every key.
     haystacks: Vec<(String, String)>,
 }
 
@@ -49,7 +49,7 @@ impl SkillsPane {
         self.haystacks = listing
             .entries
             .iter()
-            .map(|e| (e.name().to_string(), e.description().to_string()))
+            .map(|e| (e.name().to_lowercase(), e.description().to_lowercase()))
             .collect();
         self.apply_filter();
         let kept = picked.and_then(|(folder, dir)| {
