@@ -587,6 +587,12 @@ fn add_all_of_an_anthropic_like_repository_installs_every_skill() {
     );
     assert_eq!(f.status(&[]).len(), 18);
     assert!(f.status(&[]).values().all(|s| s == "current"));
+    // Updated and synced under its name too.
+    let out = f.ok(&["update", "template-skill", "canvas-design"]);
+    assert!(out.contains("template-skill: current"), "{out}");
+    fs::remove_dir_all(skills.join("template-skill")).unwrap();
+    f.ok(&["sync"]);
+    assert!(skills.join("template-skill/SKILL.md").is_file());
     assert_eq!(fs::read_dir(&f.scratch).unwrap().count(), 0);
 }
 
