@@ -850,3 +850,24 @@ fn only_the_skill_folders_are_fetched_and_written() {
     assert!(f.home.join("skills/small/SKILL.md").is_file());
     assert_eq!(fs::read_dir(&f.scratch).unwrap().count(), 0);
 }
+
+#[test]
+fn add_all_keeps_a_skill_installed_in_another_version_and_installs_the_rest() {
+    let f = Fixture::new();
+    f.repo("r", two_skills);
+    fs::create_dir_all(f.root.join("mine")).unwrap();
+    write_skill(&f.root.join("mine/alpha"), "alpha", "my own alpha\n");
+    f.ok(&["add", "./mine/alpha"]);
+    let (code, _, err) = f.run(&["add", "o/r", "--all"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("skipped skills/alpha: 'alpha' is installed in another version"),
+        "{err}"
+    );
+    assert!(f.home.join("skills/beta").is_dir());
+    let mine = fs::read_to_string(f.home.join("skills/alpha/SKILL.md")).unwrap();
+    assert!(mine.contains("my own alpha"));
+    f.ok(&["add", "o/r", "--all", "--force"]);
+    let theirs = fs::read_to_string(f.home.join("skills/alpha/SKILL.md")).unwrap();
+    assert!(theirs.contains("alpha body"));
+}
