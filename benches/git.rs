@@ -1,14 +1,19 @@
 //! `cargo bench --bench git`: `skilltui check` over 50 locked skills from 5
-//! repositories (counting the `git ls-remote` calls through a logging git
-//! wrapper on PATH), and `skilltui add --all` of a repository of 100
-//! skills. Local bare repositories stand in for GitHub through git's
+//! repositories whose branches moved (counting the git calls through a
+//! logging git wrapper on PATH), `skilltui add --all` of a repository of
+//! 100 skills, and `add --all` of a generated repository shaped like
+//! anthropics/skills (about 10 MB) beside a plain `git clone --depth=1` of
+//! it. Local bare repositories stand in for GitHub through git's
 //! `url.<base>.insteadOf`; nothing touches the network. Prints medians;
-//! asserts only the call count, which does not depend on the machine.
+//! asserts only the call counts, which do not depend on the machine.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
+
+#[path = "../tests/common/git_repos.rs"]
+mod git_repos;
 
 const RUNS: usize = 7;
 
@@ -99,9 +104,12 @@ fn main() {
             .arg(home)
             .args(args)
             .env("PATH", &path)
-            .env("GIT_CONFIG_COUNT", "1")
+            .env("GIT_CONFIG_COUNT", "2")
             .env("GIT_CONFIG_KEY_0", format!("url.{remotes}.insteadOf"))
-            .env("GIT_CONFIG_VALUE_0", "https://github.com/");
+            .env("GIT_CONFIG_VALUE_0", "https://github.com/")
+            // The local upload-pack honours blob filters, as GitHub's does.
+            .env("GIT_CONFIG_KEY_1", "uploadpack.allowFilter")
+            .env("GIT_CONFIG_VALUE_1", "true");
         c
     };
     let home = root.join("home");
@@ -113,16 +121,29 @@ fn main() {
             .success();
         assert!(ok, "add o/team{r}");
     }
+    // Every branch moves, no skill changes: check must look at the trees.
+    for r in 0..5 {
+        let work = root.join("work").join(format!("team{r}"));
+        fs::write(work.join("README.md"), "moved\n").unwrap();
+        git(&work, &["add", "-A"]);
+        git(&work, &["commit", "-q", "-m", "docs"]);
+        let bare = root.join("remotes/o").join(format!("team{r}"));
+        git(&work, &["push", "-q", bare.to_str().unwrap(), "main"]);
+    }
     let _ = fs::remove_file(&log);
     let check = measure(|| skilltui(&home, &["check"]));
     let calls = fs::read_to_string(&log).unwrap_or_default();
-    let ls_remote = calls.lines().filter(|l| l.starts_with("ls-remote")).count();
+    let count = |verb: &str| calls.lines().filter(|l| l.starts_with(verb)).count() / RUNS;
+    let (ls_remote, fetch) = (count("ls-remote"), count("fetch"));
     println!(
-        "check, 50 locked skills from 5 repos: {} ls-remote calls per run, median {:?}",
-        ls_remote / RUNS,
-        check
+        "check, 50 locked skills from 5 moved repos: {ls_remote} ls-remote and {fetch} blob-less fetches per run, median {check:?}"
     );
-    assert_eq!(ls_remote, 5 * RUNS, "one ls-remote per (repo, ref)");
+    assert_eq!(ls_remote, 5, "one ls-remote per (repo, ref)");
+    assert_eq!(fetch, 5, "one trees fetch per (repo, ref), not per skill");
+    let out = skilltui(&home, &["check"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("current").count(), 50, "{text}");
+    anthropic_like(root, &skilltui);
     let mut n = 0;
     let add = measure(|| {
         n += 1;
@@ -135,6 +156,36 @@ fn main() {
         .unwrap()
         .count();
     println!("add --all of a repo of 100 skills: {installed} installed, median {add:?}");
+}
+
+/// `add --all` of the anthropics/skills look-alike beside a plain shallow
+/// clone of it, the floor any installer from git stands on.
+fn anthropic_like(root: &Path, skilltui: &dyn Fn(&Path, &[&str]) -> Command) {
+    git_repos::repo(root, "skills", git_repos::anthropic_like);
+    let mut n = 0;
+    let add = measure(|| {
+        n += 1;
+        skilltui(
+            &root.join(format!("home-skills-{n}")),
+            &["add", "o/skills", "--all"],
+        )
+    });
+    let installed = fs::read_dir(root.join("home-skills-1/skills"))
+        .unwrap()
+        .count();
+    let url = format!("file://{}/remotes/o/skills", root.display());
+    let mut n = 0;
+    let clone = measure(|| {
+        n += 1;
+        let mut c = Command::new("git");
+        c.args(["clone", "-q", "--depth=1", &url])
+            .arg(root.join(format!("clone-{n}")));
+        c
+    });
+    println!(
+        "add --all of an anthropics/skills look-alike (18 skills, ~10 MB): {installed} installed, median {add:?}; git clone --depth=1 of it: median {clone:?} ({:.1}x)",
+        add.as_secs_f64() / clone.as_secs_f64()
+    );
 }
 
 fn measure(mut cmd: impl FnMut() -> Command) -> Duration {

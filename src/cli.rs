@@ -597,19 +597,31 @@ fn add(
             return Err(e);
         }
     };
+    // With --all, a skill installed here in another version is kept (the
+    // rest still installs); named with --skill, it is the command's error.
+    let (kept, picks): (Vec<&source::Found>, Vec<&source::Found>) = picked
+        .install
+        .into_iter()
+        .partition(|f| how.all && !how.force && f.state == source::StoreState::Different);
     // One line each: where it is and why, so the rest still installs.
     for f in &picked.skipped {
         let why = f.refused.as_deref().unwrap_or_default();
         eprintln!("skipped {}: {}", path_shown(&f.rel), sanitize_line(why));
     }
-    if picked.install.is_empty() {
+    for f in &kept {
+        eprintln!(
+            "skipped {}: '{}' is installed in another version: --force replaces it",
+            path_shown(&f.rel),
+            sanitize_line(&f.name())
+        );
+    }
+    if picks.is_empty() {
         return Err(format!(
-            "none of the {} skills in {} can be installed (see above)",
-            picked.skipped.len(),
+            "none of the {} skills in {} was installed (see above)",
+            picked.skipped.len() + kept.len(),
             opened.label
         ));
     }
-    let picks = picked.install;
     let installed = match remote::install(home, &opened, &picks, how.force) {
         Ok(done) => done,
         Err(InstallError::Exists(name)) => {

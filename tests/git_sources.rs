@@ -587,6 +587,12 @@ fn add_all_of_an_anthropic_like_repository_installs_every_skill() {
     );
     assert_eq!(f.status(&[]).len(), 18);
     assert!(f.status(&[]).values().all(|s| s == "current"));
+    // Updated and synced under its name too.
+    let out = f.ok(&["update", "template-skill", "canvas-design"]);
+    assert!(out.contains("template-skill: current"), "{out}");
+    fs::remove_dir_all(skills.join("template-skill")).unwrap();
+    f.ok(&["sync"]);
+    assert!(skills.join("template-skill/SKILL.md").is_file());
     assert_eq!(fs::read_dir(&f.scratch).unwrap().count(), 0);
 }
 
@@ -843,4 +849,25 @@ fn only_the_skill_folders_are_fetched_and_written() {
     assert!(out.status.success(), "{err}");
     assert!(f.home.join("skills/small/SKILL.md").is_file());
     assert_eq!(fs::read_dir(&f.scratch).unwrap().count(), 0);
+}
+
+#[test]
+fn add_all_keeps_a_skill_installed_in_another_version_and_installs_the_rest() {
+    let f = Fixture::new();
+    f.repo("r", two_skills);
+    fs::create_dir_all(f.root.join("mine")).unwrap();
+    write_skill(&f.root.join("mine/alpha"), "alpha", "my own alpha\n");
+    f.ok(&["add", "./mine/alpha"]);
+    let (code, _, err) = f.run(&["add", "o/r", "--all"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("skipped skills/alpha: 'alpha' is installed in another version"),
+        "{err}"
+    );
+    assert!(f.home.join("skills/beta").is_dir());
+    let mine = fs::read_to_string(f.home.join("skills/alpha/SKILL.md")).unwrap();
+    assert!(mine.contains("my own alpha"));
+    f.ok(&["add", "o/r", "--all", "--force"]);
+    let theirs = fs::read_to_string(f.home.join("skills/alpha/SKILL.md")).unwrap();
+    assert!(theirs.contains("alpha body"));
 }

@@ -2013,3 +2013,52 @@ fn the_file_list_an_opened_file_and_a_search_draw_at_every_small_size() {
         render(&mut app, 120, 40);
     }
 }
+
+#[test]
+fn the_pick_dialog_shows_the_verdict_the_install_applies() {
+    let mut f = fixture();
+    let source = {
+        git_repos::repo(git_root(), "twins", |work| {
+            write_skill(&work.join("skills"), "solo", "\"One of a kind\"");
+            write_skill(&work.join("a"), "twin", "\"First twin\"");
+            write_skill(&work.join("b"), "twin", "\"Second twin\"");
+            // Named after its skill when copied, so CAO accepts it.
+            write_skill(&work.join("skills"), "renamed", "\"Folder differs\"");
+            fs::rename(work.join("skills/renamed"), work.join("skills/folder")).unwrap();
+        });
+        "o/twins".to_string()
+    };
+    open_source(&mut f.app, &source);
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    let row = |name: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains(&format!(" {name}  [new]")))
+            .unwrap_or_else(|| panic!("no row {name}: {screen}"))
+            .to_string()
+    };
+    assert!(row("solo").contains("✓"), "{screen}");
+    assert!(row("renamed").contains("✓"), "{screen}");
+    assert!(row("twin").contains("✗"), "{screen}");
+    // Space on the refused one says why, naming both paths.
+    let at = picked_rows(&f.app)
+        .iter()
+        .position(|n| n == "twin")
+        .unwrap();
+    for _ in 0..at {
+        press(&mut f.app, "j");
+    }
+    press(&mut f.app, " ");
+    let said = f.app.status.clone().unwrap();
+    assert!(
+        said.is_error() && said.text.contains("a/twin") && said.text.contains("b/twin"),
+        "{said:?}"
+    );
+}
+
+fn picked_rows(app: &App) -> Vec<String> {
+    match &app.dialog {
+        Some(Dialog::Pick(p)) => p.opened.found.iter().map(|f| f.name()).collect(),
+        other => panic!("no pick dialog: {other:?}"),
+    }
+}

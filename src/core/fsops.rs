@@ -223,6 +223,8 @@ fn sync_dir(dir: &Path) {
 pub struct Staged {
     dir: tempfile::TempDir,
     name: String,
+    /// Already flushed to disk (by [`flush_staged`]).
+    flushed: bool,
 }
 
 impl Staged {
@@ -474,6 +476,7 @@ pub fn stage_empty(store: &Path, name: &str) -> Result<Staged, String> {
     Ok(Staged {
         dir,
         name: name.to_string(),
+        flushed: false,
     })
 }
 
@@ -486,7 +489,9 @@ fn store_error(store: &Path, e: &std::io::Error) -> String {
 
 /// Moves a staged folder to `dest`, which must not exist.
 pub fn install_new(staged: Staged, dest: &Path) -> Result<(), String> {
-    sync_staged(&staged.path());
+    if !staged.flushed {
+        sync_staged(&staged.path());
+    }
     let done = fs::rename(staged.path(), dest);
     sync_parent(dest);
     done.map_err(|e| match e.kind() {
@@ -504,7 +509,9 @@ pub fn install_new(staged: Staged, dest: &Path) -> Result<(), String> {
 /// folder ends in the staging area and is deleted with it.
 pub fn replace(staged: Staged, dest: &Path) -> Result<(), String> {
     let new = staged.path();
-    sync_staged(&new);
+    if !staged.flushed {
+        sync_staged(&new);
+    }
     if exchange(&new, dest).is_ok() {
         sync_parent(dest);
         return Ok(());
@@ -595,6 +602,18 @@ fn remove_stale(dir: &Path) {
             true => fs::remove_dir_all(entry.path()),
             false => fs::remove_file(entry.path()),
         };
+    }
+}
+
+/// Flushes several staged folders with one [`sync_staged`]: `syncfs` (or
+/// `sync`) flushes the whole filesystem, which holds them all (the store's).
+pub fn flush_staged<'a>(staged: impl Iterator<Item = &'a mut Staged>) {
+    let staged: Vec<&mut Staged> = staged.collect();
+    if let Some(first) = staged.first() {
+        sync_staged(&first.path());
+    }
+    for s in staged {
+        s.flushed = true;
     }
 }
 

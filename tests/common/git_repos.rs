@@ -59,12 +59,15 @@ pub fn push(work: &Path) {
 }
 
 /// git's own configuration, by environment, that sends GitHub and a
-/// GitLab host to `ROOT/remotes/`.
+/// GitLab host to `ROOT/remotes/`, whose upload-pack (run with the same
+/// environment) honours partial-clone filters as GitHub's does.
 pub fn redirect_env(root: &Path) -> Vec<(String, String)> {
     let remotes = format!("file://{}/remotes/", root.display());
     [
         ("GIT_CONFIG_NOSYSTEM", "1".to_string()),
-        ("GIT_CONFIG_COUNT", "2".to_string()),
+        ("GIT_CONFIG_COUNT", "3".to_string()),
+        ("GIT_CONFIG_KEY_2", "uploadpack.allowFilter".to_string()),
+        ("GIT_CONFIG_VALUE_2", "true".to_string()),
         ("GIT_CONFIG_KEY_0", format!("url.{remotes}.insteadOf")),
         ("GIT_CONFIG_VALUE_0", "https://github.com/".to_string()),
         ("GIT_CONFIG_KEY_1", format!("url.{remotes}o/.insteadOf")),

@@ -405,6 +405,38 @@ pub const AS_CAO: Copying = Copying {
 /// [`add`], with the copy made as `how` says (a source's skill is
 /// installed under its `name`, whatever its folder is called).
 pub fn add_as(home: &Home, src: &Path, force: bool, how: Copying) -> Result<Added, String> {
+    let prepared = prepare(home, src, force, how)?;
+    finish(home, prepared)
+}
+
+/// Installs several folders: all are checked and staged first (one that
+/// fails installs nothing), flushed to disk together, then each renamed
+/// into place.
+pub fn add_many(
+    home: &Home,
+    srcs: &[&Path],
+    force: bool,
+    how: Copying,
+) -> Result<Vec<Added>, String> {
+    let mut prepared = srcs
+        .iter()
+        .map(|src| prepare(home, src, force, how))
+        .collect::<Result<Vec<_>, _>>()?;
+    // One flush for all: each costs as much as the whole filesystem's.
+    fsops::flush_staged(prepared.iter_mut().map(|p| &mut p.staged));
+    prepared.into_iter().map(|p| finish(home, p)).collect()
+}
+
+/// A skill checked and copied into the store's staging area.
+struct Prepared {
+    name: String,
+    dest: PathBuf,
+    exists: bool,
+    staged: fsops::Staged,
+}
+
+/// CAO's checks in CAO's order, then the copy into staging.
+fn prepare(home: &Home, src: &Path, force: bool, how: Copying) -> Result<Prepared, String> {
     let checked = skill::check_folder_as(src, false, how.named);
     if let Some(e) = checked.errors.first() {
         return Err(e.clone());
@@ -419,20 +451,30 @@ pub fn add_as(home: &Home, src: &Path, force: bool, how: Copying) -> Result<Adde
         ));
     }
     let staged = fsops::stage_walked(src, &store, &name, how.links, how.limits)?;
-    let replaced = if exists {
-        let diff = fsops::diff_folders(&dest, &staged.path());
+    Ok(Prepared {
+        name,
+        dest,
+        exists,
+        staged,
+    })
+}
+
+/// Moves a prepared skill into place, atomically.
+fn finish(home: &Home, p: Prepared) -> Result<Added, String> {
+    let replaced = if p.exists {
+        let diff = fsops::diff_folders(&p.dest, &p.staged.path());
         // A symlinked (projected) skill is swapped for a real folder too.
-        fsops::replace(staged, &dest)?;
+        fsops::replace(p.staged, &p.dest)?;
         Some(diff)
     } else {
-        fsops::install_new(staged, &dest)?;
+        fsops::install_new(p.staged, &p.dest)?;
         None
     };
     // After the install: its sync must not wait for the leftovers' deletion.
-    fsops::clean_stale_staging(&store);
+    fsops::clean_stale_staging(&home.skills_dir());
     Ok(Added {
-        name,
-        dest,
+        name: p.name,
+        dest: p.dest,
         replaced,
     })
 }

@@ -275,18 +275,18 @@ pub fn fetch(
     if let Err(e) = run_with_progress(&args, &repo, progress, cancel) {
         return Err(explain(spec.url, spec.reference, &e));
     }
-    let commit = run(&["rev-parse", "FETCH_HEAD^{commit}"], Some(&repo))?
-        .trim()
-        .to_string();
-    let trees = all_trees(&repo)?;
+    let (commit, root_tree) = tip(&repo)?;
+    // Every entry of the commit (trees only: a blob-less fetch has them).
+    let listing = run(&["ls-tree", "-r", "-t", "-z", "FETCH_HEAD"], Some(&repo))?;
+    let mut trees = tree_rows(&listing);
+    trees.insert(String::new(), root_tree);
     // Only the skill folders are checked out (their blobs fetched): a
     // large file beside them is never downloaded nor written.
     let sub = spec.sub.trim_matches('/');
-    let listing = run(
-        &["ls-tree", "-r", "-z", "--name-only", "FETCH_HEAD"],
-        Some(&repo),
-    )?;
-    let patterns = skill_patterns(&listing, sub);
+    let paths = listing
+        .split('\0')
+        .filter_map(|row| Some(row.split_once('\t')?.1));
+    let patterns = skill_patterns(paths, sub);
     if patterns.is_empty() {
         // No skill: nothing to fetch; the folder asked for still exists,
         // so the caller says "no skills" rather than "no folder".
@@ -334,16 +334,15 @@ pub fn fetch(
 const SKILL_DEPTH: usize = 6;
 
 /// The sparse-checkout patterns (non-cone) for the skill folders under
-/// `sub` in an `ls-tree -r -z --name-only` listing: `sub` alone when it is
-/// a skill, else each folder holding a SKILL.md.
-fn skill_patterns(listing: &str, sub: &str) -> Vec<String> {
+/// `sub` among the paths of a commit: `sub` alone when it is a skill, else
+/// each folder holding a SKILL.md.
+fn skill_patterns<'a>(paths: impl Iterator<Item = &'a str>, sub: &str) -> Vec<String> {
     let prefix = if sub.is_empty() {
         String::new()
     } else {
         format!("{sub}/")
     };
-    let mut folders: Vec<&str> = listing
-        .split('\0')
+    let mut folders: Vec<&str> = paths
         .filter_map(|p| p.strip_prefix(prefix.as_str()))
         .filter_map(|p| match p {
             "SKILL.md" => Some(""),
@@ -383,16 +382,17 @@ fn escape_pattern(path: &str) -> String {
     out
 }
 
-/// Every folder's tree id in FETCH_HEAD (trees only: a blob-less fetch
-/// has them all).
-fn all_trees(repo: &Path) -> Result<Trees, String> {
-    let mut trees = tree_rows(&run(
-        &["ls-tree", "-r", "-d", "-z", "FETCH_HEAD"],
+/// FETCH_HEAD's commit and root tree ids, with one git call.
+fn tip(repo: &Path) -> Result<(String, String), String> {
+    let out = run(
+        &["rev-parse", "FETCH_HEAD^{commit}", "FETCH_HEAD^{tree}"],
         Some(repo),
-    )?);
-    let root = run(&["rev-parse", "FETCH_HEAD^{tree}"], Some(repo))?;
-    trees.insert(String::new(), root.trim().to_string());
-    Ok(trees)
+    )?;
+    let mut lines = out.lines().map(|l| l.trim().to_string());
+    match (lines.next(), lines.next()) {
+        (Some(commit), Some(tree)) => Ok((commit, tree)),
+        _ => Err("git rev-parse named no commit for FETCH_HEAD".into()),
+    }
 }
 
 /// `ls-tree -z` rows (`MODE tree ID\tPATH\0`) → path → tree id.
@@ -436,9 +436,7 @@ pub fn trees_at(
         wanted,
     ];
     run(&args, Some(repo)).map_err(|e| explain(url, reference, &e))?;
-    let commit = run(&["rev-parse", "FETCH_HEAD^{commit}"], Some(repo))?
-        .trim()
-        .to_string();
+    let (commit, root_tree) = tip(repo)?;
     let mut args = vec!["ls-tree", "-z", "FETCH_HEAD", "--"];
     let named: Vec<&str> = paths.iter().copied().filter(|p| !p.is_empty()).collect();
     args.extend(&named);
@@ -447,10 +445,7 @@ pub fn trees_at(
     } else {
         tree_rows(&run(&args, Some(repo))?)
     };
-    if paths.contains(&"") {
-        let root = run(&["rev-parse", "FETCH_HEAD^{tree}"], Some(repo))?;
-        trees.insert(String::new(), root.trim().to_string());
-    }
+    trees.insert(String::new(), root_tree);
     Ok((commit, trees))
 }
 
@@ -821,16 +816,22 @@ mod tests {
     fn only_skill_folders_are_checked_out() {
         let listing = "README.md\0big.bin\0skills/a/SKILL.md\0skills/a/x.md\0skills/b c/SKILL.md\0node_modules/n/SKILL.md\0";
         assert_eq!(
-            skill_patterns(listing, ""),
+            skill_patterns(listing.split('\0'), ""),
             ["/skills/a/", "/skills/b\\ c/"]
         );
-        assert_eq!(skill_patterns(listing, "skills/a"), ["/skills/a/"]);
         assert_eq!(
-            skill_patterns(listing, "skills"),
+            skill_patterns(listing.split('\0'), "skills/a"),
+            ["/skills/a/"]
+        );
+        assert_eq!(
+            skill_patterns(listing.split('\0'), "skills"),
             ["/skills/a/", "/skills/b\\ c/"]
         );
-        assert_eq!(skill_patterns("SKILL.md\0big.bin\0", ""), ["/*"]);
-        assert!(skill_patterns(listing, "docs").is_empty());
+        assert_eq!(
+            skill_patterns(["SKILL.md", "big.bin"].into_iter(), ""),
+            ["/*"]
+        );
+        assert!(skill_patterns(listing.split('\0'), "docs").is_empty());
     }
 
     #[test]

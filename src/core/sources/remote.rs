@@ -133,6 +133,24 @@ pub fn install(
             return Err(InstallError::Exists(sanitize_line(&f.name()).into_owned()));
         }
     }
+    // Staged together, flushed once, then renamed in one by one.
+    let fresh: Vec<&Path> = picks
+        .iter()
+        .zip(&states)
+        .filter(|(_, s)| **s != StoreState::Same)
+        .map(|(f, _)| f.checked.path.as_path())
+        .collect();
+    let before: Vec<Option<Changes>> = picks
+        .iter()
+        .zip(&states)
+        .filter(|(_, s)| **s != StoreState::Same)
+        .map(|(f, s)| {
+            let dest = home.skills_dir().join(f.name());
+            (*s == StoreState::Different).then(|| changes::between(&dest, &f.checked.path))
+        })
+        .collect();
+    let added = store::add_many(home, &fresh, force, opened.rules.copying())?;
+    let mut added = added.into_iter().zip(before);
     let mut done = Vec::new();
     for (f, state) in picks.iter().zip(states) {
         let name = store::check_name(&f.name())?;
@@ -145,9 +163,7 @@ pub fn install(
                 unchanged: true,
             });
         } else {
-            let changes =
-                (state == StoreState::Different).then(|| changes::between(&dest, &f.checked.path));
-            let added = store::add_as(home, &f.checked.path, force, opened.rules.copying())?;
+            let (added, changes) = added.next().expect("one added per fresh pick");
             done.push(Installed {
                 name: added.name,
                 dest: added.dest,
