@@ -216,6 +216,8 @@ fn the_copy_message_mentions_set_clipboard_only_when_tmux_drops_osc52() {
     use std::os::unix::fs::PermissionsExt;
     for (setting, hint) in [("on", false), ("external", true)] {
         let env = Env::seeded();
+        // A provider that gets CAO's catalog, so that `y` has a block to copy.
+        env.write_profile("reviewer", REVIEWER);
         let bin = env.user().join("bin");
         fs::create_dir_all(&bin).unwrap();
         let tmux = bin.join("tmux");
