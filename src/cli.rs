@@ -55,7 +55,15 @@ pub enum Command {
         agent: Option<String>,
     },
     /// Print the body CAO's load_skill returns for NAME
-    Show { name: String },
+    Show {
+        name: String,
+        /// What this agent's skill tool returns instead (seed 003 for amp)
+        #[arg(long, value_name = "ID")]
+        agent: Option<String>,
+        /// The arguments passed to the skill tool (with --agent)
+        #[arg(long, value_name = "TEXT", requires = "agent")]
+        arguments: Option<String>,
+    },
     /// Install skills from a folder, a folder of skills or a git repository
     /// (owner/repo[/path][@ref], a GitHub/GitLab tree URL, any git URL[@ref])
     Add {
@@ -118,9 +126,13 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// The catalog block PROFILE would inject
+    /// The catalog block PROFILE would inject (or, with --agent, what that
+    /// agent's model is shown about skills, and its budget)
     Catalog {
-        profile: String,
+        #[arg(required_unless_present = "agent")]
+        profile: Option<String>,
+        #[arg(long, value_name = "ID", conflicts_with = "profile")]
+        agent: Option<String>,
         #[arg(long, value_enum, default_value_t = FormatArg::Cao)]
         format: FormatArg,
         /// Print the whole composed prompt: body, blank line, block
@@ -281,7 +293,18 @@ pub fn run(cli: &Cli, command: &Command) -> Outcome {
             let (table, ctx, warnings) = cli_agents::open(&home);
             printed(warnings, cli_agents::agents(&table, &ctx, *json), &mut out)
         }
-        Command::Show { name } => show(&home, name, &mut out),
+        Command::Show {
+            name, agent: None, ..
+        } => show(&home, name, &mut out),
+        Command::Show {
+            name,
+            agent: Some(id),
+            arguments,
+        } => {
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            let p = cli_agents::show(&table, &ctx, id, name, arguments.as_deref())?;
+            printed(warnings, p, &mut out)
+        }
         Command::Add {
             source,
             skills,
@@ -340,10 +363,20 @@ pub fn run(cli: &Cli, command: &Command) -> Outcome {
         Command::Init => init(&home, &mut out),
         Command::Validate { paths, json } => validate(paths, *json, &mut out),
         Command::Catalog {
+            agent: Some(id), ..
+        } => {
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            printed(warnings, cli_agents::catalog(&table, &ctx, id)?, &mut out)
+        }
+        Command::Catalog {
             profile,
             format,
             prompt,
-        } => catalog(&home, profile, (*format).into(), *prompt, &mut out),
+            agent: None,
+        } => {
+            let profile = profile.as_deref().unwrap_or_default();
+            catalog(&home, profile, (*format).into(), *prompt, &mut out)
+        }
         Command::Doctor { json } => {
             let clipboard = crate::tui::clipboard::ClipEnv::from_env().describe();
             let report = doctor::report(&home, cli.home.as_deref(), clipboard);
@@ -392,6 +425,9 @@ impl Output {
 fn printed(warnings: Vec<String>, p: cli_agents::Printed, out: &mut Output) -> Outcome {
     for w in warnings.iter().chain(&p.warnings) {
         warn(w);
+    }
+    for n in &p.notes {
+        eprintln!("{}", sanitize_line(n));
     }
     out.text(&p.out);
     Ok(())

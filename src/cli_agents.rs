@@ -6,6 +6,7 @@ use serde_json::json;
 
 use crate::core::agents::discover::{self, Finds};
 use crate::core::agents::give::{self, Given, Kind, Taken};
+use crate::core::agents::render;
 use crate::core::agents::scan::{self, Ctx};
 use crate::core::agents::table::{self, Scope, Table};
 use crate::core::cao::store::Home;
@@ -16,6 +17,8 @@ use crate::core::text::sanitize_line;
 pub struct Printed {
     pub out: String,
     pub warnings: Vec<String>,
+    /// Plain lines for stderr (facts, not warnings).
+    pub notes: Vec<String>,
 }
 
 impl Printed {
@@ -258,6 +261,68 @@ pub fn adopt(
             added.dest.display(),
             found.path.display()
         )));
+    }
+    Ok(p)
+}
+
+/// `catalog --agent ID`: the text on stdout; the meter, what the agent
+/// would shorten or drop, and where the format comes from on stderr.
+pub fn catalog(table: &Table, ctx: &Ctx, id: &str) -> Result<Printed, String> {
+    let agent = table.find(id)?;
+    let finds = discover::find(agent, ctx);
+    let cat = render::catalog(agent, &finds);
+    let mut p = Printed::default();
+    if let Some(text) = &cat.text {
+        p.line(text);
+    }
+    p.notes.push(format!("format: {}", cat.about));
+    p.notes.push(format!("budget: {}", cat.meter()));
+    p.notes
+        .extend(cat.actions.iter().map(|a| format!("over budget: {a}")));
+    Ok(p)
+}
+
+/// `show NAME --agent ID`: what the agent's skill tool returns where that
+/// is documented (seed 003 for `amp`), else the body the agent reads.
+pub fn show(
+    table: &Table,
+    ctx: &Ctx,
+    id: &str,
+    name: &str,
+    args: Option<&str>,
+) -> Result<Printed, String> {
+    let agent = table.find(id)?;
+    let finds = discover::find(agent, ctx);
+    let amp = agent.show.as_deref() == Some("amp");
+    let Some(c) = finds.winner(name) else {
+        return Err(if amp {
+            render::amp_not_found(name, &finds)
+        } else {
+            format!(
+                "{} finds no skill '{name}': `skilltui list --agent {id}` lists what it finds",
+                agent.name
+            )
+        });
+    };
+    if c.path.starts_with(scan::BUILT_IN) {
+        return Err(format!(
+            "'{name}' is bundled with {}: its text is not on disk",
+            agent.name
+        ));
+    }
+    let read = discover::reread(agent, c);
+    if let Some(e) = read.error {
+        return Err(e);
+    }
+    let mut p = Printed::default();
+    if amp {
+        p.line(&render::amp_loaded(&c.name, &read.body, args));
+    } else {
+        p.notes.push(format!(
+            "{} documents no skill-tool output: this is the body it reads",
+            agent.name
+        ));
+        p.line(&read.body);
     }
     Ok(p)
 }

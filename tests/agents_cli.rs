@@ -232,3 +232,39 @@ fn add_with_agent_installs_then_gives() {
     assert!(out.contains("copied for amp"), "{out}");
     assert!(w.cwd.join(".agents/skills/srcskill/SKILL.md").is_file());
 }
+
+// Seed 003 "Available Skills Prompt" and "Skill Loading".
+#[test]
+fn catalog_and_show_for_amp_follow_seed_003() {
+    let w = world();
+    skill(&w.cwd.join(".agents/skills"), "x", &md("x", "does x"));
+    skill(
+        &w.cwd.join(".agents/skills"),
+        "quiet",
+        "---\nname: quiet\ndescription: q\ndisable-model-invocation: true\n---\nQuiet body.\n",
+    );
+    let (code, out, err) = w.run(&["catalog", "--agent", "amp"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with(
+        "The following skills provide specialized instructions for specific tasks.\n"
+    ));
+    assert!(out.contains(
+        "  <skill>\n    <name>x</name>\n    <description>does x</description>\n  </skill>\n"
+    ));
+    assert!(!out.contains("quiet"));
+    assert!(err.contains("budget: "), "{err}");
+    let (code, out, _) = w.run(&["show", "quiet", "--agent", "amp", "--arguments", "go"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "<loaded_skill name=\"quiet\">\nQuiet body.\n\n\nArguments: go\n</loaded_skill>\n"
+    );
+    let (code, _, err) = w.run(&["show", "nope", "--agent", "amp"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error: Skill \"nope\" not found. Available: quiet, x, building-skills"),
+        "{err}"
+    );
+    let (code, _, _) = w.run(&["catalog"]);
+    assert_eq!(code, 2);
+}

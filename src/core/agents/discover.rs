@@ -69,7 +69,7 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
     let mut candidates = Vec::new();
     for (i, place) in places.iter().enumerate() {
         if place.builtin {
-            candidates.extend(agent.builtin_skills.iter().map(|n| builtin(n, i)));
+            candidates.extend(agent.builtin_skills.iter().map(|n| builtin(agent, n, i)));
             continue;
         }
         if !place.exists {
@@ -98,10 +98,14 @@ fn depth(agent: &Agent, place: &Place) -> usize {
     agent.locations.get(place.loc).map_or(1, |l| l.depth)
 }
 
-fn builtin(name: &str, place: usize) -> Candidate {
+fn builtin(agent: &Agent, name: &str, place: usize) -> Candidate {
     Candidate {
         name: name.to_string(),
-        description: "(bundled with the agent)".into(),
+        description: agent
+            .builtin_about
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| "(bundled with the agent)".into()),
         path: Path::new(scan::BUILT_IN).join(name),
         place,
         status: Status::Ok,

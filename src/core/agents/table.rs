@@ -171,6 +171,9 @@ pub struct Agent {
     pub source: String,
     #[serde(default)]
     pub builtin_skills: Vec<String>,
+    /// What the docs say each bundled skill is for.
+    #[serde(default)]
+    pub builtin_about: std::collections::BTreeMap<String, String>,
     /// Seed 003's `skills.path` setting (custom paths).
     #[serde(default)]
     pub skills_path: Vec<String>,
