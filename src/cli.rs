@@ -63,6 +63,9 @@ pub enum Command {
         /// The arguments passed to the skill tool (with --agent)
         #[arg(long, value_name = "TEXT", requires = "agent")]
         arguments: Option<String>,
+        /// A token value for seed 002's spawn prompt (with --agent cleo)
+        #[arg(long = "set", value_name = "KEY=VALUE", requires = "agent")]
+        set: Vec<String>,
     },
     /// Install skills from a folder, a folder of skills or a git repository
     /// (owner/repo[/path][@ref], a GitHub/GitLab tree URL, any git URL[@ref])
@@ -300,9 +303,11 @@ pub fn run(cli: &Cli, command: &Command) -> Outcome {
             name,
             agent: Some(id),
             arguments,
+            set,
         } => {
             let (table, ctx, warnings) = cli_agents::open(&home);
-            let p = cli_agents::show(&table, &ctx, id, name, arguments.as_deref())?;
+            let values = cli_agents::values(set)?;
+            let p = cli_agents::show(&table, &ctx, id, name, arguments.as_deref(), &values)?;
             printed(warnings, p, &mut out)
         }
         Command::Add {

@@ -268,3 +268,50 @@ fn catalog_and_show_for_amp_follow_seed_003() {
     let (code, _, _) = w.run(&["catalog"]);
     assert_eq!(code, 2);
 }
+
+// Seed 002 skill_prepare_spawn: tokens resolved, fullyResolved false when
+// one is left, tier and tags from manifest.json.
+#[test]
+fn show_for_cleo_composes_the_spawn_prompt() {
+    let w = world();
+    fs::create_dir_all(w.cwd.join(".git")).unwrap();
+    fs::create_dir_all(w.cwd.join("agents/cleo-subagent")).unwrap();
+    fs::write(
+        w.cwd.join("agents/cleo-subagent/AGENT.md"),
+        "Base for {{TASK_ID}}",
+    )
+    .unwrap();
+    let skills = w.cwd.join("skills");
+    skill(
+        &skills,
+        "ct-research-agent",
+        "---\nname: ct-research-agent\ndescription: r\n---\nResearch {{TASK_ID}} on {{DATE}} in {{SESSION_ID}}\n",
+    );
+    fs::write(
+        skills.join("manifest.json"),
+        r#"{"skills": [{"name": "ct-research-agent", "tier": 2, "tags": ["research"]}]}"#,
+    )
+    .unwrap();
+    let (code, out, err) = w.run(&[
+        "show",
+        "ct-research-agent",
+        "--agent",
+        "cleo",
+        "--set",
+        "TASK_ID=T1234",
+        "--set",
+        "DATE=2026-01-27",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["taskId"], "T1234");
+    assert_eq!(v["tokenResolution"]["fullyResolved"], false);
+    assert_eq!(v["tokenResolution"]["unresolved"][0], "{{SESSION_ID}}");
+    let prompt = v["prompt"].as_str().unwrap();
+    assert!(prompt.starts_with("Base for T1234\n\n---\n\n---\nname: ct-research-agent"));
+    assert!(prompt.contains("Research T1234 on 2026-01-27"));
+    assert!(
+        err.contains("tier: 2") && err.contains("tags: research"),
+        "{err}"
+    );
+}
