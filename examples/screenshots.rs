@@ -70,7 +70,8 @@ You review diffs. Report findings by severity, each with a fix.
 ";
 
 const DEPLOY_NEW: &str = "---\nname: deploy\ndescription: Deploys this project to staging, then production\n---\nRun the pipeline.\n";
-const DEPLOY_OLD: &str = "---\nname: deploy\ndescription: An older deploy from the user's dir\n---\nDeploy by hand.\n";
+const DEPLOY_OLD: &str =
+    "---\nname: deploy\ndescription: An older deploy from the user's dir\n---\nDeploy by hand.\n";
 
 const SUPERVISOR: &str = "\
 ---
@@ -203,8 +204,16 @@ fn build_demo() -> Res<Demo> {
     // Amp (seed 003): a project skill shadowing the user's older copy.
     fs::create_dir_all(demo.amp_user.join(".config/amp"))?;
     skill_at(&demo.project.join(".agents/skills"), "deploy", DEPLOY_NEW)?;
-    skill_at(&demo.amp_user.join(".config/agents/skills"), "deploy", DEPLOY_OLD)?;
-    skill_at(&demo.amp_user.join(".claude/skills"), "git-commits", GIT_COMMITS)?;
+    skill_at(
+        &demo.amp_user.join(".config/agents/skills"),
+        "deploy",
+        DEPLOY_OLD,
+    )?;
+    skill_at(
+        &demo.amp_user.join(".claude/skills"),
+        "git-commits",
+        GIT_COMMITS,
+    )?;
 
     // A home that has two of the defaults already.
     let partial = Home::at(demo.partial.clone(), demo.user.clone());

@@ -148,3 +148,13 @@ fn space_on_a_folder_the_user_made_deletes_nothing() {
     );
     assert_eq!(fs::read_to_string(theirs.join("SKILL.md")).unwrap(), "mine");
 }
+
+#[test]
+fn the_finds_view_scrolls_to_the_end_of_the_agents_text() {
+    let mut f = fixture();
+    select_agent(&mut f.app, "amp");
+    key(&mut f.app, KeyCode::Char('4'));
+    key(&mut f.app, KeyCode::Char('G'));
+    let text = screen(&mut f.app, 120, 40);
+    assert!(text.contains("</available_skills>"), "{text}");
+}

@@ -217,7 +217,7 @@ fn toggle_a_skill_into_a_profile() {
     tui.wait_text("Skills (5/5)");
 
     tui.keys(&["3"]);
-    tui.wait_text("┏ 3 Profiles");
+    tui.wait_text("┏ 3 Agents & profiles");
     tui.keys(&["j"]);
     // The detail under the list shows the selected profile's skills.
     tui.wait_text("skills: code-style, security-*");
@@ -547,7 +547,7 @@ fn arrows_tab_and_ctrl_keys() {
     tui.keys(&["BTab", "BTab"]);
     tui.wait_text("┏ 4 Catalog");
     tui.keys(&["BTab"]);
-    tui.wait_text("┏ 3 Profiles");
+    tui.wait_text("┏ 3 Agents & profiles");
     // → opens the profile's checklist, ← goes back to the profiles.
     tui.keys(&["Right"]);
     tui.wait_text("Space toggle the skill in this profile");

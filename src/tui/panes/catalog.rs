@@ -116,8 +116,12 @@ impl CatalogPane {
     pub fn update(&mut self, area: Rect, theme: &Theme) {
         self.area = area;
         if let Some(row) = &self.agent {
-            let lines = agent_view::finds_lines(row, theme).len() as u16;
-            self.scroll = self.scroll.min(lines.saturating_sub(1));
+            if self.scroll > 0 {
+                let inner = panes::inner(area);
+                let lines = agent_view::finds_lines(row, theme);
+                let rows = panes::wrapped_height(&lines, inner.width);
+                self.scroll = self.scroll.min(rows.saturating_sub(inner.height));
+            }
             return;
         }
         if area.is_empty() || self.scroll == 0 {
