@@ -158,3 +158,30 @@ fn the_finds_view_scrolls_to_the_end_of_the_agents_text() {
     let text = screen(&mut f.app, 120, 40);
     assert!(text.contains("</available_skills>"), "{text}");
 }
+
+// Seed 003 "Frontmatter Fields" and "MCP Server Bundling" in the view.
+#[test]
+fn the_finds_view_shows_seed_fields_and_lints() {
+    let mut f = fixture();
+    let dir = f.proj.join(".agents/skills/scraper");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: scraper\ndescription: Scrapes\nargument-hint: <url>\nisolatedContext: maybe\n---\nBody.\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("mcp.json"),
+        r#"{"mcpServers": {"my-server": {"command": "node"}}}"#,
+    )
+    .unwrap();
+    f.app.reload();
+    select_agent(&mut f.app, "amp");
+    let text = screen(&mut f.app, 120, 40);
+    assert!(text.contains("argument-hint: <url>"), "{text}");
+    assert!(text.contains("mcp servers: my-server (node)"), "{text}");
+    assert!(
+        text.contains("! isolatedContext must be a boolean"),
+        "{text}"
+    );
+}

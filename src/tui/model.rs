@@ -4,6 +4,7 @@
 //! it depends on none of them.
 
 use crate::core::agents::discover::Finds;
+use crate::core::agents::lints::Report;
 use crate::core::agents::render::Catalog;
 use crate::core::agents::scan::Ctx;
 use crate::core::agents::table::{Agent, Scope};
@@ -65,6 +66,8 @@ pub struct AgentRow {
     pub finds: Finds,
     pub catalog: Catalog,
     pub given: Vec<(String, Scope, std::path::PathBuf)>,
+    /// The seed fields and lints of each loaded skill, by its path.
+    pub reports: std::collections::HashMap<std::path::PathBuf, Report>,
 }
 
 /// What was read from disk, shared by every pane.

@@ -4,6 +4,7 @@
 //! order with its model-facing text and budget meter. Every rule is the
 //! core's (`core::agents`); this file only lays the answers out.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use ratatui::Frame;
@@ -13,6 +14,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::core::agents::discover::{self, Finds};
 use crate::core::agents::give::{self, Given, Record, Taken};
+use crate::core::agents::lints::{self, Report};
 use crate::core::agents::render::{self, Catalog};
 use crate::core::agents::scan::{self, Ctx};
 use crate::core::agents::table::{self, Parser, Scope};
@@ -46,15 +48,34 @@ pub fn load(home: &Home, cwd: Option<&std::path::Path>) -> (Option<Ctx>, Vec<Age
                 .filter(|t| t.agent == agent.id)
                 .map(|t| (t.skill.clone(), t.scope, t.path.clone()))
                 .collect();
+            let reports = reports(&agent, &finds);
             AgentRow {
                 agent,
                 finds,
                 catalog,
                 given,
+                reports,
             }
         })
         .collect();
     (Some(ctx), rows)
+}
+
+/// The seed fields and lints of every skill the agent loads (its own
+/// files, read again: an agent's dirs hold few skills), plus what a
+/// manifest says of it (seed 002).
+fn reports(agent: &table::Agent, finds: &Finds) -> HashMap<PathBuf, Report> {
+    finds
+        .winners()
+        .filter(|c| !c.path.starts_with(scan::BUILT_IN))
+        .map(|c| {
+            let read = discover::reread(agent, c);
+            let mut r = lints::report(agent.parser, &read, &c.path);
+            r.facts.splice(0..0, c.manifest.iter().cloned());
+            (c.path.clone(), r)
+        })
+        .filter(|(_, r)| !r.facts.is_empty() || !r.lints.is_empty())
+        .collect()
 }
 
 /// How many detected agents load each skill name (the Skills pane's mark).
@@ -253,6 +274,16 @@ pub fn finds_lines(row: &AgentRow, theme: &Theme) -> Vec<Line<'static>> {
                 theme.dim,
             ),
         ]));
+        if let Some(r) = row.reports.get(&c.path) {
+            for (k, v) in &r.facts {
+                let text = sanitize_line(&format!("    {k}: {v}")).into_owned();
+                lines.push(Line::styled(text, theme.dim));
+            }
+            for l in &r.lints {
+                let text = sanitize_line(&format!("    ! {l}")).into_owned();
+                lines.push(Line::styled(text, theme.warning));
+            }
+        }
     }
     if f.candidates.is_empty() {
         lines.push(Line::styled("finds no skills from here", theme.dim));
