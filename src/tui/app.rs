@@ -394,10 +394,18 @@ impl App {
     // ---- actions --------------------------------------------------------
 
     fn copy_catalog(&mut self) {
-        let text = match &self.catalog.text {
-            Ok(t) if !t.is_empty() => t.clone(),
+        // An agent selected: its model-facing text is what pane 4 shows.
+        let source =
+            match &self.catalog.agent {
+                Some(a) => a.catalog.text.clone().ok_or_else(|| {
+                    format!("{} documents no model-facing skills text", a.agent.name)
+                }),
+                None => self.catalog.text.clone(),
+            };
+        let text = match source {
+            Ok(t) if !t.is_empty() => t,
             Ok(_) => return self.say(Status::error("the catalog is empty: nothing to copy")),
-            Err(e) => return self.say(Status::error(e.clone())),
+            Err(e) => return self.say(Status::error(e)),
         };
         let n = text.chars().count();
         let status = match self.clipboard.copy(&text) {

@@ -575,6 +575,30 @@ mod tests {
         assert!(restore(&w.home).unwrap().is_empty());
     }
 
+    // A record edited to claim a folder the user made: its hash is not
+    // what that folder holds, so nothing is deleted.
+    #[test]
+    fn a_record_claiming_a_users_folder_deletes_nothing() {
+        let w = world();
+        let theirs = w.ctx.user_home.join(".kiro/skills/x");
+        fs::create_dir_all(&theirs).unwrap();
+        fs::write(theirs.join("SKILL.md"), "mine").unwrap();
+        let mut record = Record::read(&w.home).unwrap();
+        record.targets.push(Target {
+            agent: "kiro-cli".into(),
+            skill: "x".into(),
+            scope: Scope::User,
+            path: theirs.clone(),
+            kind: Kind::Copy,
+            from: w.home.skills_dir().join("x"),
+            hash: Some("not-its-hash".into()),
+        });
+        record.write(&w.home).unwrap();
+        let done = disable(&w.home, &agent("kiro-cli"), &w.ctx, "x", None).unwrap();
+        assert_eq!(done[0].1, Taken::LeftChanged(theirs.clone()));
+        assert_eq!(fs::read_to_string(theirs.join("SKILL.md")).unwrap(), "mine");
+    }
+
     #[test]
     fn cao_is_not_given_skills_through_agent_dirs() {
         let w = world();
