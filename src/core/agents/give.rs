@@ -249,7 +249,9 @@ fn take_back(t: &Target) -> Taken {
 }
 
 fn take_back_copy(t: &Target) -> Taken {
-    let Some(dir) = t.path.parent() else {
+    // Checked in place first: a folder that is clearly not ours is never
+    // even moved.
+    let Some(dir) = t.path.parent().filter(|_| still_ours(t)) else {
         return Taken::LeftChanged(t.path.clone());
     };
     let Ok(trash) = tempfile::Builder::new()
