@@ -315,3 +315,29 @@ fn show_for_cleo_composes_the_spawn_prompt() {
         "{err}"
     );
 }
+
+// cao-compat.md 1 and 4: the store, then each extra dir; first valid wins.
+#[test]
+fn list_agent_cao_is_cao_s_own_listing() {
+    let w = world();
+    let extra = w.cwd.join("extra");
+    skill(&w.cao.join("skills"), "x", &md("x", "store copy"));
+    skill(&extra, "x", &md("x", "extra copy"));
+    fs::write(
+        w.cao.join("settings.json"),
+        format!(
+            "{{\"skills\": {{\"extra_dirs\": [\"{}\"]}}}}",
+            extra.display()
+        ),
+    )
+    .unwrap();
+    let rows = w.json(&["list", "--agent", "cao", "--json"]);
+    assert_eq!(rows[0]["status"], "ok");
+    assert_eq!(rows[0]["location"], w.cao.join("skills").to_str().unwrap());
+    assert_eq!(rows[1]["status"], "shadowed");
+    assert_eq!(
+        rows[1]["shadowed_by"],
+        w.cao.join("skills/x").to_str().unwrap()
+    );
+    assert_eq!(rows[1]["location"], extra.to_str().unwrap());
+}
