@@ -743,3 +743,23 @@ fn ctrl_c_during_a_fetch_stops_git_before_quitting() {
     assert_eq!(tui.wait_exit(), 0);
     git.assert_cleaned_up();
 }
+
+/// The real binary: a detected agent is listed after the profiles, its
+/// Finds view opens, and Space in its checklist gives it a store skill.
+#[test]
+fn an_agent_gets_a_skill_from_its_checklist() {
+    let env = Env::seeded();
+    fs::create_dir_all(env.user().join(".config/amp")).unwrap();
+    let mut tui = start(&env);
+    tui.wait_text("Skills (5/5)");
+    tui.keys(&["3", "G"]);
+    tui.wait_text("Finds · Amp");
+    tui.keys(&["Enter", "Space"]);
+    tui.wait_text("gave cao-supervisor-protocols to amp");
+    let given = env
+        .user()
+        .join(".config/agents/skills/cao-supervisor-protocols/SKILL.md");
+    assert!(given.is_file());
+    tui.keys(&["q"]);
+    tui.wait_exit();
+}
