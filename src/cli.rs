@@ -352,18 +352,17 @@ pub fn run(cli: &Cli, command: &Command) -> Outcome {
             &mut out,
         ),
         Command::Remove { name, agent: None } => {
-            printed(
-                Vec::new(),
-                cli_agents::take_back_all(&home, name, None)?,
-                &mut out,
-            )?;
+            // The store first: if it refuses, no agent loses the skill. A
+            // link left dangling still points where it was made, so it is
+            // taken back after.
             let dest = store::remove(&home, name)?;
             out.line(&format!(
                 "Skill '{}' removed ({})",
                 store::check_name(name)?,
                 dest.display()
             ));
-            Ok(())
+            let taken = cli_agents::take_back_all(&home, name, None)?;
+            printed(Vec::new(), taken, &mut out)
         }
         Command::Init => init(&home, &mut out),
         Command::Validate { paths, json } => validate(paths, *json, &mut out),
