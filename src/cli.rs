@@ -57,7 +57,8 @@ pub enum Command {
     /// Print the body CAO's load_skill returns for NAME
     Show {
         name: String,
-        /// What this agent's skill tool returns instead (seed 003 for amp)
+        /// What this agent's skill tool returns instead (seed 003 for amp,
+        /// seed 001 for omniforge, seed 002's spawn prompt for cleo)
         #[arg(long, value_name = "ID")]
         agent: Option<String>,
         /// The arguments passed to the skill tool (with --agent)

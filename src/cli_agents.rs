@@ -287,8 +287,8 @@ pub fn catalog(table: &Table, ctx: &Ctx, id: &str) -> Result<Printed, String> {
 }
 
 /// `show NAME --agent ID`: what the agent's skill tool returns where that
-/// is documented (seed 003 for `amp`; seed 002's spawn prompt for
-/// `cleo`), else the body the agent reads; its facts and lints on stderr.
+/// is documented (seed 003 for `amp`, seed 001 for `omniforge`; seed
+/// 002's spawn prompt for `cleo`), else the body the agent reads; its facts and lints on stderr.
 pub fn show(
     table: &Table,
     ctx: &Ctx,
@@ -331,6 +331,10 @@ pub fn show(
     p.warnings.extend(report.lints);
     if agent.parser == Parser::Cleo {
         p.line(&cleo_spawn(ctx, c, values)?);
+    } else if agent.show.as_deref() == Some("omniforge") {
+        let content = skill::read_text(&c.path.join("SKILL.md"))?;
+        let base = c.path.to_string_lossy();
+        p.line(&render::omniforge_invoked(&c.name, &base, &content));
     } else if amp {
         p.line(&render::amp_loaded(&c.name, &read.body, args));
     } else {

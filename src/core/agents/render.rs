@@ -358,6 +358,20 @@ pub fn amp_loaded(name: &str, content: &str, args: Option<&str>) -> String {
     .join("\n")
 }
 
+/// What seed 001's SkillTool does for one skill ("Tool Invocation Flow"):
+/// the loading line, then the tool result with the complete SKILL.md as
+/// `content` and the skill folder as `base_path`, written as the seed
+/// writes it (one line, `", "` and `": "` separators).
+pub fn omniforge_invoked(name: &str, base_path: &str, content: &str) -> String {
+    let s = |v: &str| serde_json::to_string(v).unwrap_or_default();
+    format!(
+        "The \"{name}\" skill is loading\n{{\"success\": true, \"result\": {{\"skill_name\": {}, \"base_path\": {}, \"content\": {}}}}}",
+        s(name),
+        s(base_path),
+        s(content)
+    )
+}
+
 /// Seed 003's error for an unknown name: every discovered skill, hidden
 /// ones and built-ins included.
 pub fn amp_not_found(name: &str, finds: &Finds) -> String {
@@ -434,6 +448,19 @@ mod tests {
         assert_eq!(cat.budget, Some(100));
         let none = finds(&[("H", "hidden", Scope::User, true)]);
         assert_eq!(catalog(&agent("amp"), &none).text, None);
+    }
+
+    // Seed 001 "Tool Invocation Flow".
+    #[test]
+    fn omniforge_invocation_is_seed_001s_result() {
+        assert_eq!(
+            omniforge_invoked(
+                "code-review",
+                "/p/code-review",
+                "---\nname: x\n---\nA \"q\"\n"
+            ),
+            "The \"code-review\" skill is loading\n{\"success\": true, \"result\": {\"skill_name\": \"code-review\", \"base_path\": \"/p/code-review\", \"content\": \"---\\nname: x\\n---\\nA \\\"q\\\"\\n\"}}"
+        );
     }
 
     // Seed 003 "Skill Loading".
