@@ -1,5 +1,5 @@
 //! `cargo bench --bench store`: whole-process timings of `skilltui list` and
-//! `skilltui catalog P` on a generated store of 1000 skills (3-30 sections
+//! `skilltui catalog P` and `skilltui list --agent amp` on a generated store of 1000 skills (3-30 sections
 //! each, about 16 MiB), side by side with CAO 2.5.4 doing the same work in
 //! the parity venv (`target/parity-venv`, made by `cargo test --test
 //! cao_parity`). Prints medians and peak memory; asserts nothing, since
@@ -33,6 +33,18 @@ fn main() {
     let catalog = measure(|| ours(&["catalog", "bench", "--provider", "claude_code"]));
     report("skilltui list", &list);
     report("skilltui catalog bench", &catalog);
+    // The same 1000 skills as Amp's global dir (a link to the store), read
+    // with seed 003's parser and first-name-wins rule, from an empty cwd.
+    let user = tmp.path().join("user");
+    std::fs::create_dir_all(user.join(".config/agents")).expect("user home");
+    std::os::unix::fs::symlink(home.join("skills"), user.join(".config/agents/skills"))
+        .expect("link");
+    let agent = measure(|| {
+        let mut c = ours(&["list", "--agent", "amp"]);
+        c.env("HOME", &user).current_dir(&user);
+        c
+    });
+    report("skilltui list --agent amp", &agent);
     match venv_python() {
         Some(py) => {
             let cao = |code: &str| {

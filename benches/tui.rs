@@ -3,7 +3,9 @@
 //! (App::new, the update pass and one draw), from a key to the redrawn
 //! frame (a move, a key typed in the filter, a toggle that writes the
 //! profile and recomputes the catalog), and the peak memory. Each size runs
-//! in a child process so that its peak is its own. Prints medians; asserts
+//! in a child process so that its peak is its own. Every agent is detected
+//! (their dirs made in the temp home, 50 skills in ~/.agents/skills), so
+//! the first frame includes agent discovery. Prints medians; asserts
 //! nothing.
 
 use std::time::{Duration, Instant};
@@ -39,6 +41,32 @@ fn main() {
 
 type Term = Terminal<TestBackend>;
 
+/// The user home (the temp dir) with every agent detected and 50 skills in
+/// `~/.agents/skills`, which several of them read: the first frame
+/// includes discovering what each agent finds.
+fn agents_home(user: &std::path::Path) {
+    for d in [
+        ".claude",
+        ".codex",
+        ".config/opencode",
+        ".gemini",
+        ".copilot",
+        ".cursor",
+        ".kiro",
+        ".config/amp",
+        ".omniforge",
+    ] {
+        std::fs::create_dir_all(user.join(d)).expect("agent dir");
+    }
+    for i in 0..50 {
+        let dir = user.join(format!(".agents/skills/agent-skill-{i}"));
+        std::fs::create_dir_all(&dir).expect("skill dir");
+        let text =
+            format!("---\nname: agent-skill-{i}\ndescription: Agent skill {i}\n---\nBody {i}.\n");
+        std::fs::write(dir.join("SKILL.md"), text).expect("skill");
+    }
+}
+
 fn measure(n: usize) {
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = tmp.path().join("home");
@@ -46,6 +74,7 @@ fn measure(n: usize) {
     // Written back before timing: the kernel flushing the generator's
     // 154 MiB is not part of starting the TUI.
     unsafe { libc::sync() };
+    agents_home(tmp.path());
     let home = || Home::at(root.clone(), tmp.path().to_path_buf());
     let mut term = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
     println!(
@@ -59,6 +88,16 @@ fn measure(n: usize) {
         start.elapsed()
     });
     println!("  start to first frame: median {:.1} ms", ms(first));
+    let agents = median(5, || {
+        let start = Instant::now();
+        let (_, rows) = skilltui::tui::panes::agent_view::load(&home(), Some(tmp.path()));
+        assert!(!rows.is_empty());
+        start.elapsed()
+    });
+    println!(
+        "  of which agent discovery (9 agents detected): median {:.1} ms",
+        ms(agents)
+    );
 
     let mut app = App::new(home(), Theme::dark());
     term.draw(|f| ui::draw(f, &mut app)).expect("draw");

@@ -45,6 +45,10 @@ struct Demo {
     partial: PathBuf,
     /// A home with nothing yet: the seed menu opens by itself.
     empty: PathBuf,
+    /// A user home where Amp is installed, and the project it runs in
+    /// (kept apart so the other screens show no agents).
+    amp_user: PathBuf,
+    project: PathBuf,
 }
 
 impl Demo {
@@ -65,6 +69,10 @@ skills:
 ---
 You review diffs. Report findings by severity, each with a fix.
 ";
+
+const DEPLOY_NEW: &str = "---\nname: deploy\ndescription: Deploys this project to staging, then production\n---\nRun the pipeline.\n";
+const DEPLOY_OLD: &str =
+    "---\nname: deploy\ndescription: An older deploy from the user's dir\n---\nDeploy by hand.\n";
 
 const SUPERVISOR: &str = "\
 ---
@@ -204,6 +212,8 @@ fn build_demo() -> Res<Demo> {
         incoming: base.join("incoming"),
         partial: base.join("partial"),
         empty: base.join("empty"),
+        amp_user: base.join("amp-user"),
+        project: base.join("project"),
     };
     fs::create_dir_all(&demo.user)?;
     fs::create_dir_all(&demo.empty)?;
@@ -252,6 +262,20 @@ fn build_demo() -> Res<Demo> {
     fs::write(
         demo.incoming.join("code-style/examples/naming.md"),
         "# Naming\n",
+    )?;
+
+    // Amp (seed 003): a project skill shadowing the user's older copy.
+    fs::create_dir_all(demo.amp_user.join(".config/amp"))?;
+    skill_at(&demo.project.join(".agents/skills"), "deploy", DEPLOY_NEW)?;
+    skill_at(
+        &demo.amp_user.join(".config/agents/skills"),
+        "deploy",
+        DEPLOY_OLD,
+    )?;
+    skill_at(
+        &demo.amp_user.join(".claude/skills"),
+        "git-commits",
+        GIT_COMMITS,
     )?;
 
     // A home that has two of the defaults already.
@@ -419,6 +443,26 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     key(&mut app, KeyCode::Enter);
     select_check(&mut app, "python-testing")?;
     shot("profiles", 120, 40, app);
+
+    // An agent: what Amp finds in seed 003's order, a shadowed copy and
+    // its winner, then the text its model is shown against its budget.
+    let mut app = new_app(root, &demo.amp_user);
+    app.data.agent_cwd = Some(demo.project.clone());
+    app.reload();
+    key(&mut app, KeyCode::Char('3'));
+    down_until(&mut app, "the amp agent", |a| {
+        a.profiles
+            .selected_agent(&a.data)
+            .is_some_and(|r| r.agent.id == "amp")
+    })?;
+    want(
+        app.catalog
+            .agent
+            .as_ref()
+            .is_some_and(|r| r.finds.candidates.iter().any(|c| c.shadowed_by.is_some())),
+        "a shadowed copy in Amp's view",
+    )?;
+    shot("agent-amp", 120, 40, app);
 
     // The catalog in the Agent Skills XML format.
     let mut app = new_app(root, user);

@@ -57,7 +57,19 @@ pub enum Command {
         agent: Option<String>,
     },
     /// Print the body CAO's load_skill returns for NAME
-    Show { name: String },
+    Show {
+        name: String,
+        /// What this agent's skill tool returns instead (seed 003 for amp,
+        /// seed 001 for omniforge, seed 002's spawn prompt for cleo)
+        #[arg(long, value_name = "ID")]
+        agent: Option<String>,
+        /// The arguments passed to the skill tool (with --agent)
+        #[arg(long, value_name = "TEXT", requires = "agent")]
+        arguments: Option<String>,
+        /// A token value for seed 002's spawn prompt (with --agent cleo)
+        #[arg(long = "set", value_name = "KEY=VALUE", requires = "agent")]
+        set: Vec<String>,
+    },
     /// Install skills from a folder, a folder of skills or a git repository
     /// (owner/repo[/path][@ref], a GitHub/GitLab tree URL, any git URL[@ref])
     Add {
@@ -126,9 +138,13 @@ pub enum Command {
         json: bool,
     },
     /// The catalog PROFILE's agent receives under its provider (nothing
-    /// when that provider gets none: stderr says what it gets instead)
+    /// when that provider gets none: stderr says what it gets instead), or
+    /// with --agent what that agent's model is shown about skills
     Catalog {
-        profile: String,
+        #[arg(required_unless_present = "agent")]
+        profile: Option<String>,
+        #[arg(long, value_name = "ID", conflicts_with = "profile")]
+        agent: Option<String>,
         #[arg(long, value_enum, default_value_t = FormatArg::Cao)]
         format: FormatArg,
         /// Print the prompt text skills are part of (body, blank line, block)
@@ -337,7 +353,20 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
             let (table, ctx, warnings) = cli_agents::open(&home);
             printed(warnings, cli_agents::agents(&table, &ctx, *json), &mut out)
         }
-        Command::Show { name } => show(&home, name, &mut out),
+        Command::Show {
+            name, agent: None, ..
+        } => show(&home, name, &mut out),
+        Command::Show {
+            name,
+            agent: Some(id),
+            arguments,
+            set,
+        } => {
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            let values = cli_agents::values(set)?;
+            let p = cli_agents::show(&table, &ctx, id, name, arguments.as_deref(), &values)?;
+            printed(warnings, p, &mut out)
+        }
         Command::Add {
             source,
             skills,
@@ -387,11 +416,9 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
             &mut out,
         ),
         Command::Remove { name, agent: None } => {
-            printed(
-                Vec::new(),
-                cli_agents::take_back_all(&home, name, None)?,
-                &mut out,
-            )?;
+            // The store first: if it refuses, no agent loses the skill. A
+            // link left dangling still points where it was made, so it is
+            // taken back after.
             let removed = remote::remove(&home, name)?;
             let name = store::check_name(name)?;
             out.line(&format!(
@@ -404,23 +431,34 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
                     lock.display()
                 ));
             }
-            Ok(())
+            let taken = cli_agents::take_back_all(&home, &name, None)?;
+            printed(Vec::new(), taken, &mut out)
         }
         Command::Init => init(&home, &mut out),
         Command::Validate { paths, json } => validate(paths, *json, &mut out),
+        Command::Catalog {
+            agent: Some(id), ..
+        } => {
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            printed(warnings, cli_agents::catalog(&table, &ctx, id)?, &mut out)
+        }
         Command::Catalog {
             profile,
             format,
             prompt,
             provider,
-        } => catalog(
-            &home,
-            profile,
-            (*format).into(),
-            *prompt,
-            provider.as_deref(),
-            &mut out,
-        ),
+            agent: None,
+        } => {
+            let profile = profile.as_deref().unwrap_or_default();
+            catalog(
+                &home,
+                profile,
+                (*format).into(),
+                *prompt,
+                provider.as_deref(),
+                &mut out,
+            )
+        }
         Command::Delivery {
             profile,
             provider,
@@ -505,6 +543,9 @@ fn printed(warnings: Vec<String>, p: cli_agents::Printed, out: &mut Output) -> O
     for w in warnings.iter().chain(&p.warnings) {
         warn(w);
     }
+    for n in &p.notes {
+        eprintln!("{}", sanitize_line(n));
+    }
     out.text(&p.out);
     Ok(())
 }
@@ -581,12 +622,7 @@ struct Picking<'a> {
     allow_large: bool,
 }
 
-fn add(
-    home: &Home,
-    source: &str,
-    how: &Picking,
-    out: &mut Output,
-) -> Result<Vec<String>, String> {
+fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Result<Vec<String>, String> {
     let opened = remote::open(home, source, how.allow_large, &mut progress_meter(), None)?;
     let picked = match source::pick(&opened.found, how.names, how.all, &opened.label) {
         Ok(p) => p,

@@ -2,12 +2,17 @@
 //! `catalog --agent`, `show --agent`): each builds its output as text for
 //! `cli` to print, so this file needs nothing from `cli`.
 
+use std::collections::BTreeMap;
+
 use serde_json::json;
 
 use crate::core::agents::discover::{self, Finds};
 use crate::core::agents::give::{self, Given, Kind, Taken};
+use crate::core::agents::lints;
+use crate::core::agents::render;
 use crate::core::agents::scan::{self, Ctx};
-use crate::core::agents::table::{self, Scope, Table};
+use crate::core::agents::table::{self, Parser, Scope, Table};
+use crate::core::cao::skill;
 use crate::core::cao::store::Home;
 use crate::core::text::sanitize_line;
 
@@ -16,6 +21,8 @@ use crate::core::text::sanitize_line;
 pub struct Printed {
     pub out: String,
     pub warnings: Vec<String>,
+    /// Plain lines for stderr (facts, not warnings).
+    pub notes: Vec<String>,
 }
 
 impl Printed {
@@ -260,4 +267,121 @@ pub fn adopt(
         )));
     }
     Ok(p)
+}
+
+/// `catalog --agent ID`: the text on stdout; the meter, what the agent
+/// would shorten or drop, and where the format comes from on stderr.
+pub fn catalog(table: &Table, ctx: &Ctx, id: &str) -> Result<Printed, String> {
+    let agent = table.find(id)?;
+    let finds = discover::find(agent, ctx);
+    let cat = render::catalog(agent, &finds);
+    let mut p = Printed::default();
+    if let Some(text) = &cat.text {
+        p.line(text);
+    }
+    p.notes.push(format!("format: {}", cat.about));
+    p.notes.push(format!("budget: {}", cat.meter()));
+    p.notes
+        .extend(cat.actions.iter().map(|a| format!("over budget: {a}")));
+    Ok(p)
+}
+
+/// `show NAME --agent ID`: what the agent's skill tool returns where that
+/// is documented (seed 003 for `amp`, seed 001 for `omniforge`; seed
+/// 002's spawn prompt for `cleo`), else the body the agent reads; its facts and lints on stderr.
+pub fn show(
+    table: &Table,
+    ctx: &Ctx,
+    id: &str,
+    name: &str,
+    args: Option<&str>,
+    values: &BTreeMap<String, String>,
+) -> Result<Printed, String> {
+    let agent = table.find(id)?;
+    let finds = discover::find(agent, ctx);
+    let amp = agent.show.as_deref() == Some("amp");
+    let Some(c) = finds.winner(name) else {
+        return Err(if amp {
+            render::amp_not_found(name, &finds)
+        } else {
+            format!(
+                "{} finds no skill '{name}': `skilltui list --agent {id}` lists what it finds",
+                agent.name
+            )
+        });
+    };
+    if c.path.starts_with(scan::BUILT_IN) {
+        return Err(format!(
+            "'{name}' is bundled with {}: its text is not on disk",
+            agent.name
+        ));
+    }
+    let read = discover::reread(agent, c);
+    if let Some(e) = read.error.clone() {
+        return Err(e);
+    }
+    let mut p = Printed::default();
+    let report = lints::report(agent.parser, &read, &c.path);
+    p.notes.extend(
+        c.manifest
+            .iter()
+            .chain(&report.facts)
+            .map(|(k, v)| format!("{k}: {v}")),
+    );
+    p.warnings.extend(report.lints);
+    if agent.parser == Parser::Cleo {
+        p.line(&cleo_spawn(ctx, c, values)?);
+    } else if agent.show.as_deref() == Some("omniforge") {
+        let content = skill::read_text(&c.path.join("SKILL.md"))?;
+        let base = c.path.to_string_lossy();
+        p.line(&render::omniforge_invoked(&c.name, &base, &content));
+    } else if amp {
+        p.line(&render::amp_loaded(&c.name, &read.body, args));
+    } else {
+        p.notes.push(format!(
+            "{} documents no skill-tool output: this is the body it reads",
+            agent.name
+        ));
+        p.line(&read.body);
+    }
+    Ok(p)
+}
+
+/// Seed 002 `skill_prepare_spawn`'s JSON (key casing as the seed writes
+/// it): the base protocol `agents/cleo-subagent/AGENT.md` of the project
+/// root (git root, else cwd), then the SKILL.md, tokens resolved from
+/// `--set` values.
+fn cleo_spawn(
+    ctx: &Ctx,
+    c: &discover::Candidate,
+    values: &BTreeMap<String, String>,
+) -> Result<String, String> {
+    let root = ctx.git_root().unwrap_or_else(|| ctx.cwd.clone());
+    let base_path = root.join("agents/cleo-subagent/AGENT.md");
+    let base = skill::read_text(&base_path)
+        .map_err(|e| format!("{e}: seed 002's base protocol is agents/cleo-subagent/AGENT.md"))?;
+    let skill_md = skill::read_text(&c.path.join("SKILL.md"))?;
+    let spawn = lints::compose_spawn(&[&base, &skill_md], values);
+    let get = |k: &str| values.get(k).cloned();
+    let out = json!({
+        "taskId": get("TASK_ID"),
+        "epicId": get("EPIC_ID"),
+        "date": get("DATE"),
+        "prompt": spawn.prompt,
+        "tokenResolution": {"fullyResolved": spawn.fully_resolved, "unresolved": spawn.unresolved},
+    });
+    Ok(serde_json::to_string_pretty(&out).unwrap_or_default())
+}
+
+/// `KEY=VALUE` pairs from `--set`.
+pub fn values(pairs: &[String]) -> Result<BTreeMap<String, String>, String> {
+    pairs
+        .iter()
+        .map(|p| match p.split_once('=') {
+            Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
+            _ => Err(format!(
+                "--set {p}: expected KEY=VALUE, e.g. --set TASK_ID=T1234"
+            )),
+        })
+        .collect()
 }

@@ -232,3 +232,112 @@ fn add_with_agent_installs_then_gives() {
     assert!(out.contains("copied for amp"), "{out}");
     assert!(w.cwd.join(".agents/skills/srcskill/SKILL.md").is_file());
 }
+
+// Seed 003 "Available Skills Prompt" and "Skill Loading".
+#[test]
+fn catalog_and_show_for_amp_follow_seed_003() {
+    let w = world();
+    skill(&w.cwd.join(".agents/skills"), "x", &md("x", "does x"));
+    skill(
+        &w.cwd.join(".agents/skills"),
+        "quiet",
+        "---\nname: quiet\ndescription: q\ndisable-model-invocation: true\n---\nQuiet body.\n",
+    );
+    let (code, out, err) = w.run(&["catalog", "--agent", "amp"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with(
+        "The following skills provide specialized instructions for specific tasks.\n"
+    ));
+    assert!(out.contains(
+        "  <skill>\n    <name>x</name>\n    <description>does x</description>\n  </skill>\n"
+    ));
+    assert!(!out.contains("quiet"));
+    assert!(err.contains("budget: "), "{err}");
+    let (code, out, _) = w.run(&["show", "quiet", "--agent", "amp", "--arguments", "go"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "<loaded_skill name=\"quiet\">\nQuiet body.\n\n\nArguments: go\n</loaded_skill>\n"
+    );
+    let (code, _, err) = w.run(&["show", "nope", "--agent", "amp"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error: Skill \"nope\" not found. Available: quiet, x, building-skills"),
+        "{err}"
+    );
+    let (code, _, _) = w.run(&["catalog"]);
+    assert_eq!(code, 2);
+}
+
+// Seed 002 skill_prepare_spawn: tokens resolved, fullyResolved false when
+// one is left, tier and tags from manifest.json.
+#[test]
+fn show_for_cleo_composes_the_spawn_prompt() {
+    let w = world();
+    fs::create_dir_all(w.cwd.join(".git")).unwrap();
+    fs::create_dir_all(w.cwd.join("agents/cleo-subagent")).unwrap();
+    fs::write(
+        w.cwd.join("agents/cleo-subagent/AGENT.md"),
+        "Base for {{TASK_ID}}",
+    )
+    .unwrap();
+    let skills = w.cwd.join("skills");
+    skill(
+        &skills,
+        "ct-research-agent",
+        "---\nname: ct-research-agent\ndescription: r\n---\nResearch {{TASK_ID}} on {{DATE}} in {{SESSION_ID}}\n",
+    );
+    fs::write(
+        skills.join("manifest.json"),
+        r#"{"skills": [{"name": "ct-research-agent", "tier": 2, "tags": ["research"]}]}"#,
+    )
+    .unwrap();
+    let (code, out, err) = w.run(&[
+        "show",
+        "ct-research-agent",
+        "--agent",
+        "cleo",
+        "--set",
+        "TASK_ID=T1234",
+        "--set",
+        "DATE=2026-01-27",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["taskId"], "T1234");
+    assert_eq!(v["tokenResolution"]["fullyResolved"], false);
+    assert_eq!(v["tokenResolution"]["unresolved"][0], "{{SESSION_ID}}");
+    let prompt = v["prompt"].as_str().unwrap();
+    assert!(prompt.starts_with("Base for T1234\n\n---\n\n---\nname: ct-research-agent"));
+    assert!(prompt.contains("Research T1234 on 2026-01-27"));
+    assert!(
+        err.contains("tier: 2") && err.contains("tags: research"),
+        "{err}"
+    );
+}
+
+// cao-compat.md 1 and 4: the store, then each extra dir; first valid wins.
+#[test]
+fn list_agent_cao_is_cao_s_own_listing() {
+    let w = world();
+    let extra = w.cwd.join("extra");
+    skill(&w.cao.join("skills"), "x", &md("x", "store copy"));
+    skill(&extra, "x", &md("x", "extra copy"));
+    fs::write(
+        w.cao.join("settings.json"),
+        format!(
+            "{{\"skills\": {{\"extra_dirs\": [\"{}\"]}}}}",
+            extra.display()
+        ),
+    )
+    .unwrap();
+    let rows = w.json(&["list", "--agent", "cao", "--json"]);
+    assert_eq!(rows[0]["status"], "ok");
+    assert_eq!(rows[0]["location"], w.cao.join("skills").to_str().unwrap());
+    assert_eq!(rows[1]["status"], "shadowed");
+    assert_eq!(
+        rows[1]["shadowed_by"],
+        w.cao.join("skills/x").to_str().unwrap()
+    );
+    assert_eq!(rows[1]["location"], extra.to_str().unwrap());
+}

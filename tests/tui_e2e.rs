@@ -274,7 +274,7 @@ fn toggle_a_skill_into_a_profile() {
     tui.wait_text("Skills (5/5)");
 
     tui.keys(&["3"]);
-    tui.wait_text("┏ 3 Profiles");
+    tui.wait_text("┏ 3 Agents & profiles");
     tui.keys(&["j"]);
     // The detail under the list shows the selected profile's skills.
     tui.wait_text("skills: code-style, security-*");
@@ -605,7 +605,7 @@ fn arrows_tab_and_ctrl_keys() {
     tui.keys(&["BTab", "BTab"]);
     tui.wait_text("┏ 4 Catalog");
     tui.keys(&["BTab"]);
-    tui.wait_text("┏ 3 Profiles");
+    tui.wait_text("┏ 3 Agents & profiles");
     // → opens the profile's checklist, ← goes back to the profiles.
     tui.keys(&["Right"]);
     tui.wait_text("Space toggle the skill in this profile");
@@ -950,4 +950,24 @@ fn capital_e_hands_the_terminal_to_the_editor_and_reloads_after() {
     tui.wait_text(&preview_title_for(&env, "code-style"));
     tui.keys(&["q"]);
     assert_restored(&mut tui, 0);
+}
+
+/// The real binary: a detected agent is listed after the profiles, its
+/// Finds view opens, and Space in its checklist gives it a store skill.
+#[test]
+fn an_agent_gets_a_skill_from_its_checklist() {
+    let env = Env::seeded();
+    fs::create_dir_all(env.user().join(".config/amp")).unwrap();
+    let mut tui = start(&env);
+    tui.wait_text("Skills (5/5)");
+    tui.keys(&["3", "G"]);
+    tui.wait_text("Finds · Amp");
+    tui.keys(&["Enter", "Space"]);
+    tui.wait_text("gave cao-supervisor-protocols to amp");
+    let given = env
+        .user()
+        .join(".config/agents/skills/cao-supervisor-protocols/SKILL.md");
+    assert!(given.is_file());
+    tui.keys(&["q"]);
+    tui.wait_exit();
 }

@@ -22,6 +22,7 @@ use crate::tui::jobs::Jobs;
 use crate::tui::keymap::{self, Cmd, Ctx, Move};
 use crate::tui::layout::Areas;
 use crate::tui::markdown::{Highlighter, Rendered};
+use crate::tui::panes::agent_view;
 use crate::tui::panes::catalog::CatalogPane;
 use crate::tui::panes::preview::PreviewPane;
 use crate::tui::panes::profiles::{self as profiles_pane, ProfilesPane};
@@ -74,6 +75,9 @@ impl App {
                 profiles: Vec::new(),
                 valid: Vec::new(),
                 pins: Default::default(),
+                agents: Vec::new(),
+                agent_ctx: None,
+                agent_cwd: None,
             },
             theme,
             depth: Default::default(),
@@ -137,6 +141,8 @@ impl App {
         data.pins = lock::Lock::read(&lock::default_path(&data.home))
             .map(|l| l.skills)
             .unwrap_or_default();
+        (data.agent_ctx, data.agents) = agent_view::load(&data.home, data.agent_cwd.as_deref());
+        self.skills.agent_marks = agent_view::marks(&self.data.agents);
         self.preview.forget_lints();
         if !self.skills.set_listing(&self.data.listing, skill) {
             // The skill went away: the next one starts at its top.
@@ -176,6 +182,7 @@ impl App {
     /// The selected profile's ticks and catalog, after it or the data changed.
     pub fn refresh_profile(&mut self) {
         self.profiles.refresh(&self.data);
+        self.catalog.agent = self.profiles.selected_agent(&self.data).cloned();
         let row = self.profiles.selected(&self.data);
         self.catalog.refresh(&self.data, row);
     }
@@ -355,6 +362,14 @@ impl App {
                 self.say(Status::info(format!("delivering as {which}")));
             }
             Cmd::Copy => self.copy_catalog(),
+            Cmd::Scope if self.focus == Pane::Profiles => {
+                if self.profiles.selected_agent(&self.data).is_some()
+                    && let Some(scope) = self.profiles.switch_scope()
+                {
+                    self.profiles.refresh(&self.data);
+                    self.say(Status::info(format!("agent scope: {}", scope.label())));
+                }
+            }
             Cmd::Filter => {
                 self.focus = Pane::Skills;
                 self.mode = Mode::Filter;
@@ -438,15 +453,23 @@ impl App {
     // ---- actions --------------------------------------------------------
 
     fn copy_catalog(&mut self) {
-        let text = match &self.catalog.text {
-            Ok(t) if !t.is_empty() => t.clone(),
-            Ok(_) if !self.catalog.has_catalog => {
+        // An agent selected: its model-facing text is what pane 4 shows.
+        let source =
+            match &self.catalog.agent {
+                Some(a) => a.catalog.text.clone().ok_or_else(|| {
+                    format!("{} documents no model-facing skills text", a.agent.name)
+                }),
+                None => self.catalog.text.clone(),
+            };
+        let text = match source {
+            Ok(t) if !t.is_empty() => t,
+            Ok(_) if self.catalog.agent.is_none() && !self.catalog.has_catalog => {
                 return self.say(Status::error(
                     "this provider gets no catalog: nothing to copy",
                 ));
             }
             Ok(_) => return self.say(Status::error("the catalog is empty: nothing to copy")),
-            Err(e) => return self.say(Status::error(e.clone())),
+            Err(e) => return self.say(Status::error(e)),
         };
         let n = text.chars().count();
         let status = match self.clipboard.copy(&text) {
@@ -473,6 +496,12 @@ impl App {
 
     /// Space on a checkbox: enable or disable through the core's editor.
     pub fn toggle_selected(&mut self) {
+        if let Some(agent) = self.profiles.selected_agent(&self.data) {
+            let scope = self.profiles.agent_scope;
+            let result = agent_view::toggle(&self.data, agent, scope, self.profiles.check_sel);
+            self.report(result);
+            return self.reload();
+        }
         let Some(skill) = self
             .data
             .valid_skill(self.profiles.check_sel)

@@ -44,6 +44,8 @@ pub enum Cmd {
     /// Keep the filter, confirm a dialog.
     Accept,
     Toggle,
+    /// An agent's checklist: give skills at user or project scope.
+    Scope,
     Yes,
     No,
     Complete,
@@ -299,6 +301,12 @@ pub const ROWS: &[Row] = &[
                 "Space toggle the skill in this profile",
             ),
         ],
+    },
+    Row {
+        keys: "s",
+        help: "agent checklist: give skills at user / project scope",
+        binds: &[ch('s', Cmd::Scope, &[Ctx::Checklist])],
+        hints: &[hint(Bar::Checklist, 2, 1, 1, "s scope")],
     },
     Row {
         keys: "← / Esc, h",

@@ -3,9 +3,14 @@
 //! go, and the status line. The panes, the dialogs and `app` all read it;
 //! it depends on none of them.
 
+use crate::core::agents::discover::Finds;
+use crate::core::agents::lints::Report;
+use crate::core::agents::render::Catalog;
+use crate::core::agents::scan::Ctx;
+use crate::core::agents::table::{Agent, Scope};
 use crate::core::cao::profile::{self, Listed, Profile};
 use crate::core::cao::store::{Entry, Home, Listing};
-use crate::core::delivery::agent::{self, Agent, Source};
+use crate::core::delivery::agent::{self, Source};
 use crate::core::delivery::model::{self, Kind};
 use crate::core::sources::lock;
 
@@ -41,7 +46,7 @@ pub struct ProfileRow {
     /// skills (when it loads).
     pub delivery: Option<(&'static str, Source, Kind)>,
     /// The fields delivery reads, from the same parse.
-    pub agent: Option<Agent>,
+    pub agent: Option<agent::Agent>,
 }
 
 impl ProfileRow {
@@ -68,6 +73,19 @@ impl ProfileRow {
     }
 }
 
+/// A detected agent (pane 3, after the profiles): what it finds from the
+/// working directory, its model-facing text, and what skilltui gave it
+/// (skill, scope, path).
+#[derive(Clone, Debug)]
+pub struct AgentRow {
+    pub agent: Agent,
+    pub finds: Finds,
+    pub catalog: Catalog,
+    pub given: Vec<(String, Scope, std::path::PathBuf)>,
+    /// The seed fields and lints of each loaded skill, by its path.
+    pub reports: std::collections::HashMap<std::path::PathBuf, Report>,
+}
+
 /// What was read from disk, shared by every pane.
 pub struct Data {
     pub home: Home,
@@ -79,6 +97,11 @@ pub struct Data {
     /// The lock file's pins, by skill name (none when it cannot be read:
     /// the CLI's commands say why).
     pub pins: std::collections::BTreeMap<String, lock::Entry>,
+    /// The detected agents, and the context they were looked at from.
+    pub agents: Vec<AgentRow>,
+    pub agent_ctx: Option<Ctx>,
+    /// Where the agents are looked at from (default: the process's cwd).
+    pub agent_cwd: Option<std::path::PathBuf>,
 }
 
 impl Data {

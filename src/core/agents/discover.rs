@@ -29,7 +29,8 @@ pub struct Candidate {
     pub error: Option<String>,
     /// Loaded, but not in the model's list.
     pub hidden: bool,
-    pub read: Read,
+    /// Seed 001's `priority` (0 when absent).
+    pub priority: i128,
     /// Facts a manifest adds (seed 002: tier, tags).
     pub manifest: Vec<(String, String)>,
 }
@@ -68,7 +69,7 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
     let mut candidates = Vec::new();
     for (i, place) in places.iter().enumerate() {
         if place.builtin {
-            candidates.extend(agent.builtin_skills.iter().map(|n| builtin(n, i)));
+            candidates.extend(agent.builtin_skills.iter().map(|n| builtin(agent, n, i)));
             continue;
         }
         if !place.exists {
@@ -85,7 +86,7 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
         if agent.parser == Parser::Omniforge {
             // Decision (seed 001 is silent on `priority` against layers):
             // layers first, then a higher `priority` wins inside a layer.
-            here.sort_by_key(|c| std::cmp::Reverse(priority(&c.read)));
+            here.sort_by_key(|c| std::cmp::Reverse(c.priority));
         }
         candidates.extend(here);
     }
@@ -97,18 +98,34 @@ fn depth(agent: &Agent, place: &Place) -> usize {
     agent.locations.get(place.loc).map_or(1, |l| l.depth)
 }
 
-fn builtin(name: &str, place: usize) -> Candidate {
+fn builtin(agent: &Agent, name: &str, place: usize) -> Candidate {
     Candidate {
         name: name.to_string(),
-        description: "(bundled with the agent)".into(),
+        description: agent
+            .builtin_about
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| "(bundled with the agent)".into()),
         path: Path::new(scan::BUILT_IN).join(name),
         place,
         status: Status::Ok,
         shadowed_by: None,
         error: None,
         hidden: false,
-        read: Read::default(),
+        priority: 0,
         manifest: Vec::new(),
+    }
+}
+
+/// What the agent reads in `c`'s SKILL.md (its body, its frontmatter):
+/// read again on demand, so a listing keeps only what it shows.
+pub fn reread(agent: &Agent, c: &Candidate) -> Read {
+    match skill::read_text(&c.path.join("SKILL.md")) {
+        Ok(text) => rules::read(agent.parser, &text, &skill::folder_name(&c.path)),
+        Err(e) => Read {
+            error: Some(e),
+            ..Read::default()
+        },
     }
 }
 
@@ -138,7 +155,7 @@ fn read_one(agent: &Agent, folder: &Path, place: usize) -> Candidate {
         shadowed_by: None,
         error: read.error.clone(),
         hidden: read.hidden,
-        read,
+        priority: priority(&read),
         manifest: Vec::new(),
     }
 }
@@ -159,16 +176,19 @@ fn priority(read: &Read) -> i128 {
 /// (reached through a link) is always a shadow of the first.
 fn resolve(agent: &Agent, candidates: &mut [Candidate]) {
     let mut by_name: HashMap<String, PathBuf> = HashMap::new();
-    let mut by_file: HashMap<PathBuf, PathBuf> = HashMap::new();
+    // One folder reached twice (through a link) is one (device, inode):
+    // a stat each, where resolving every path would read every link.
+    let mut by_file: HashMap<(u64, u64), PathBuf> = HashMap::new();
     for c in candidates.iter_mut().filter(|c| c.status == Status::Ok) {
-        if !c.path.starts_with(scan::BUILT_IN) {
-            let real = fsops::absolute(&c.path);
-            if let Some(first) = by_file.get(&real) {
+        if let Ok(meta) = std::fs::metadata(&c.path) {
+            use std::os::unix::fs::MetadataExt;
+            let id = (meta.dev(), meta.ino());
+            if let Some(first) = by_file.get(&id) {
                 c.status = Status::Shadowed;
                 c.shadowed_by = Some(first.clone());
                 continue;
             }
-            by_file.insert(real, c.path.clone());
+            by_file.insert(id, c.path.clone());
         }
         if !agent.clash.shadows() {
             continue;
@@ -209,7 +229,7 @@ fn cao(home: &store::Home, places: Vec<Place>) -> Finds {
                 .flatten(),
             error: e.checked.errors.first().cloned(),
             hidden: false,
-            read: Read::default(),
+            priority: 0,
             manifest: Vec::new(),
         })
         .collect();

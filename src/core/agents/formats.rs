@@ -1,1 +1,67 @@
+//! Seed 001's Skill Tool description, byte for byte: the text before and
+//! after the generated `<available_skills>` entries (seed 001 "Skill Tool
+//! Description (Progressive Disclosure at Tool Level)", lines 445-458 and
+//! 466-491 of the seed; its example entries, lines 460-464, are left out).
 
+/// Seed 001 lines 445-458 (ends with a newline, before `<available_skills>`).
+pub const OMNIFORGE_HEAD: &str = r#"# Skill Tool
+
+Execute specialized skills within the main conversation. When users request task execution or you identify a relevant capability, use this tool to invoke the corresponding skill.
+
+## How to Invoke Skills
+
+Use the tool with the skill name:
+- `skill: "commit-message"` - basic invocation
+- `skill: "code-review", args: "pr-123"` - with arguments
+
+## Available Skills
+
+The following skills are available:
+
+"#;
+
+/// Seed 001 lines 466-491 (after `</available_skills>`; no final newline).
+pub const OMNIFORGE_TAIL: &str = r#"
+## Important Requirements
+
+- **IMMEDIATELY invoke** this tool as your first action when a skill is relevant
+- **NEVER just announce** a skill without calling the tool
+- **Only use skills** listed in <available_skills> above
+- **Don't invoke** already-running skills
+- **Don't use** this tool for built-in CLI commands
+
+## What Happens When You Invoke
+
+When you invoke a skill:
+1. The skill loads with message: `The "{name}" skill is loading`
+2. You receive the complete SKILL.md content
+3. Follow the skill's instructions precisely
+4. The skill may include tool restrictions (allowed-tools)
+
+## Progressive Disclosure
+
+Skills use progressive disclosure:
+
+**Stage 1 (Tool Description)**: Only name + description visible (current view)
+**Stage 2 (Tool Invocation)**: Full SKILL.md content returned in tool result
+**Stage 3 (Skill Execution)**: Reference docs loaded on-demand, scripts executed
+
+This keeps context lean while providing full capability when needed."#;
+
+/// Seed 003 "Available Skills Prompt" (`formatAvailableSkills`): the
+/// lines before the entries.
+pub const AMP_HEAD: &str = "The following skills provide specialized instructions for specific tasks.\nUse the skill tool to load a skill when the task matches its description.\n\n<available_skills>\n";
+
+/// Codex's block opening (openai/codex core-skills/src/render.rs
+/// @deae88d); the fixed "How to use skills" section after the list is not
+/// reproduced.
+pub const CODEX_HEAD: &str = "<skills_instructions>\n## Skills\nA skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and file path so you can open the source for full instructions when using a specific skill.\n### Available skills\n";
+
+/// Gemini CLI's system prompt section (`renderAgentSkills`,
+/// google-gemini/gemini-cli packages/core; newer wording).
+pub const GEMINI_HEAD: &str = "# Available Agent Skills\n\nYou have access to the following specialized skills. To activate a skill and receive its detailed instructions, call the `activate_skill` tool with the skill's name.\n\n<available_skills>\n";
+
+/// Claude Code's skill listing: NOT documented by Anthropic; the header
+/// several independent reimplementations agree on.
+pub const CLAUDE_HEAD: &str =
+    "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n";

@@ -249,7 +249,9 @@ fn take_back(t: &Target) -> Taken {
 }
 
 fn take_back_copy(t: &Target) -> Taken {
-    let Some(dir) = t.path.parent() else {
+    // Checked in place first: a folder that is clearly not ours is never
+    // even moved.
+    let Some(dir) = t.path.parent().filter(|_| still_ours(t)) else {
         return Taken::LeftChanged(t.path.clone());
     };
     let Ok(trash) = tempfile::Builder::new()
@@ -573,6 +575,30 @@ mod tests {
         assert_eq!(restore(&w.home).unwrap(), vec![t.path.clone()]);
         assert!(still_ours(&t));
         assert!(restore(&w.home).unwrap().is_empty());
+    }
+
+    // A record edited to claim a folder the user made: its hash is not
+    // what that folder holds, so nothing is deleted.
+    #[test]
+    fn a_record_claiming_a_users_folder_deletes_nothing() {
+        let w = world();
+        let theirs = w.ctx.user_home.join(".kiro/skills/x");
+        fs::create_dir_all(&theirs).unwrap();
+        fs::write(theirs.join("SKILL.md"), "mine").unwrap();
+        let mut record = Record::read(&w.home).unwrap();
+        record.targets.push(Target {
+            agent: "kiro-cli".into(),
+            skill: "x".into(),
+            scope: Scope::User,
+            path: theirs.clone(),
+            kind: Kind::Copy,
+            from: w.home.skills_dir().join("x"),
+            hash: Some("not-its-hash".into()),
+        });
+        record.write(&w.home).unwrap();
+        let done = disable(&w.home, &agent("kiro-cli"), &w.ctx, "x", None).unwrap();
+        assert_eq!(done[0].1, Taken::LeftChanged(theirs.clone()));
+        assert_eq!(fs::read_to_string(theirs.join("SKILL.md")).unwrap(), "mine");
     }
 
     #[test]

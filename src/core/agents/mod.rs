@@ -7,7 +7,7 @@
 //! `text`, `fsops`, `parse/` (YAML) and `cao/` (CAO's store is the `cao`
 //! agent and the source of what is given); nothing above it. The modules,
 //! each using only those before it: `table`, `scan`, `rules`, `discover`,
-//! `render`, `formats`, `give`.
+//! `formats`, `lints`, `render`, `give`.
 
 pub mod table;
 
@@ -17,6 +17,7 @@ pub mod scan;
 pub mod discover;
 
 pub mod formats;
+pub mod lints;
 pub mod render;
 
 pub mod give;

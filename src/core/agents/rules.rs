@@ -60,13 +60,10 @@ pub fn read(parser: Parser, text: &str, dir_name: &str) -> Read {
 /// Decision: the YAML is read with skilltui's YAML 1.1 reader, where the
 /// seed's `yaml` package reads 1.2 (they differ on `yes`/`no` scalars).
 fn amp(text: &str) -> Read {
-    static RE: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"\A---\n((?s:.)*?)\n---\n((?s:.)*)\z").expect("regex"));
     const NO_FM: &str = "SKILL.md must have YAML frontmatter";
-    let Some(caps) = RE.captures(text) else {
+    let Some((fm, body)) = amp_split(text) else {
         return Read::refused(NO_FM);
     };
-    let (fm, body) = (&caps[1], &caps[2]);
     if fm.is_empty() || body.is_empty() {
         return Read::refused(NO_FM);
     }
@@ -88,6 +85,17 @@ fn amp(text: &str) -> Read {
         frontmatter: root,
         body: body.to_string(),
     }
+}
+
+/// Seed 003's regex `/^---\n([\s\S]*?)\n---\n([\s\S]*)$/` without a
+/// regex engine (capturing 16 KiB bodies with a lazy group is slow): the
+/// text opens with `---\n`; group 1 ends at the first `\n---\n` after
+/// that (lazy); group 2 is everything after it (`$` without the `m` flag
+/// is the end of the input).
+fn amp_split(text: &str) -> Option<(&str, &str)> {
+    let rest = text.strip_prefix("---\n")?;
+    let end = memchr::memmem::find(rest.as_bytes(), b"\n---\n")?;
+    Some((&rest[..end], &rest[end + 5..]))
 }
 
 /// JavaScript's truthiness of a parsed YAML value.

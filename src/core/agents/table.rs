@@ -11,10 +11,11 @@ use crate::core::fsops;
 const BUILT_IN: &str = include_str!("agents.toml");
 
 /// Where a location sits: the agent's own kinds of place.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
     Project,
+    #[default]
     User,
     Admin,
     Plugin,
@@ -171,6 +172,9 @@ pub struct Agent {
     pub source: String,
     #[serde(default)]
     pub builtin_skills: Vec<String>,
+    /// What the docs say each bundled skill is for.
+    #[serde(default)]
+    pub builtin_about: std::collections::BTreeMap<String, String>,
     /// Seed 003's `skills.path` setting (custom paths).
     #[serde(default)]
     pub skills_path: Vec<String>,

@@ -14,7 +14,8 @@ use crate::core::delivery::agent::{Agent, PROVIDERS};
 use crate::core::delivery::model::{self, Delivery, Kind};
 use crate::core::text::{sanitize, sanitize_line};
 use crate::tui::keymap::Cmd;
-use crate::tui::model::{Data, ProfileRow};
+use crate::tui::model::{AgentRow, Data, ProfileRow};
+use crate::tui::panes::agent_view;
 use crate::tui::panes::{self, Look, Pane};
 use crate::tui::theme::Theme;
 
@@ -42,6 +43,9 @@ pub struct CatalogPane {
     /// pane is scrolled (once per catalog and width).
     rows: Vec<u16>,
     rows_width: u16,
+    /// The selected agent, when the selected row is one: the pane then
+    /// shows what it finds (`agent_view`).
+    pub agent: Option<AgentRow>,
 }
 
 impl Default for CatalogPane {
@@ -60,6 +64,7 @@ impl Default for CatalogPane {
             spans: Vec::new(),
             rows: Vec::new(),
             rows_width: 0,
+            agent: None,
         }
     }
 }
@@ -159,6 +164,15 @@ impl CatalogPane {
     /// once scrolled) and clamps the scroll to it.
     pub fn update(&mut self, area: Rect, theme: &Theme) {
         self.area = area;
+        if let Some(row) = &self.agent {
+            if self.scroll > 0 {
+                let inner = panes::inner(area);
+                let lines = agent_view::finds_lines(row, theme);
+                let rows = panes::wrapped_height(&lines, inner.width);
+                self.scroll = self.scroll.min(rows.saturating_sub(inner.height));
+            }
+            return;
+        }
         if area.is_empty() || self.scroll == 0 {
             return;
         }
@@ -210,6 +224,9 @@ impl CatalogPane {
     pub fn render(&self, frame: &mut Frame, area: Rect, look: &Look) {
         if area.is_empty() {
             return;
+        }
+        if let Some(row) = &self.agent {
+            return agent_view::render_catalog(frame, area, look, row, self.scroll);
         }
         let c = &self.cost;
         let title = self.title(usize::from(area.width));

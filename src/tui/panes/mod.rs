@@ -2,6 +2,7 @@
 //! was drawn), turns commands into changes of that state, and draws itself
 //! from `&self` after the update pass has laid it out.
 
+pub mod agent_view;
 pub mod catalog;
 pub mod files;
 pub mod preview;

@@ -1,5 +1,6 @@
-//! The Profiles pane: the profiles, the selected one's detail, and its
-//! checklist of skills.
+//! The Agents & profiles pane: CAO's profiles, then each detected agent;
+//! the selected one's detail, and its checklist of skills (an agent's rows
+//! come from `agent_view`).
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Position, Rect};
@@ -7,11 +8,13 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph, Wrap};
 
+use crate::core::agents::table::Scope;
 use crate::core::cao::catalog::Pattern;
 use crate::core::delivery::agent::Source;
 use crate::core::text::sanitize_line;
 use crate::tui::keymap::Cmd;
-use crate::tui::model::{Data, ProfileRow};
+use crate::tui::model::{AgentRow, Data, ProfileRow};
+use crate::tui::panes::agent_view;
 use crate::tui::panes::{self, Look, Pane};
 use crate::tui::theme::Theme;
 
@@ -53,6 +56,8 @@ pub struct ProfilesPane {
     /// How the selected profile picks skills, compiled once per profile
     /// change; a checkbox is worked out only when it is on screen.
     rule: Rule,
+    /// Where Space gives an agent a skill (`s` switches).
+    pub agent_scope: Scope,
 }
 
 /// The selected profile's `skills:` value, ready to tick a skill.
@@ -120,19 +125,48 @@ impl ProfilesPane {
         data.profiles.get(self.sel)
     }
 
+    /// The selected agent: the rows after the profiles.
+    pub fn selected_agent<'a>(&self, data: &'a Data) -> Option<&'a AgentRow> {
+        self.sel
+            .checked_sub(data.profiles.len())
+            .and_then(|i| data.agents.get(i))
+    }
+
+    fn rows(data: &Data) -> usize {
+        data.profiles.len() + data.agents.len()
+    }
+
+    /// Rows in the checklist: the store's valid skills for a profile; for
+    /// an agent, those and what it finds elsewhere.
+    fn checks(&self, data: &Data) -> usize {
+        match self.selected_agent(data) {
+            Some(a) => agent_view::checklist(data, a, self.agent_scope).len(),
+            None => data.valid.len(),
+        }
+    }
+
+    /// `s` in an agent's checklist: user <-> project.
+    pub fn switch_scope(&mut self) -> Option<Scope> {
+        self.agent_scope = match self.agent_scope {
+            Scope::Project => Scope::User,
+            _ => Scope::Project,
+        };
+        Some(self.agent_scope)
+    }
+
     pub fn on_cmd(&mut self, cmd: Cmd, data: &Data) -> Action {
         match (self.within, cmd) {
             (Within::List, Cmd::Open) => self.within = Within::Checklist,
             (Within::List, Cmd::Move(m)) => {
                 let page = panes::page(self.list_area);
-                let sel = panes::move_in(self.sel, data.profiles.len(), m, page);
+                let sel = panes::move_in(self.sel, Self::rows(data), m, page);
                 return self.select(sel);
             }
             (Within::Checklist, Cmd::Back) => self.within = Within::List,
             (Within::Checklist, Cmd::Toggle) => return Action::Toggle,
             (Within::Checklist, Cmd::Move(m)) => {
                 let page = panes::page(self.checklist_area);
-                self.check_sel = panes::move_in(self.check_sel, data.valid.len(), m, page);
+                self.check_sel = panes::move_in(self.check_sel, self.checks(data), m, page);
             }
             _ => {}
         }
@@ -153,12 +187,12 @@ impl ProfilesPane {
         if self.list_area.contains(at) {
             let i = row(self.list_area, self.offset);
             self.within = Within::List;
-            if i < data.profiles.len() {
+            if i < Self::rows(data) {
                 return self.select(i);
             }
         } else if self.checklist_area.contains(at) {
             let i = row(self.checklist_area, self.check_offset);
-            if i < data.valid.len() {
+            if i < self.checks(data) {
                 // As Space does on that row.
                 self.within = Within::Checklist;
                 self.check_sel = i;
@@ -170,8 +204,8 @@ impl ProfilesPane {
 
     /// Takes in the selected profile's list and clamps the cursors.
     pub fn refresh(&mut self, data: &Data) {
-        self.sel = self.sel.min(data.profiles.len().saturating_sub(1));
-        self.check_sel = self.check_sel.min(data.valid.len().saturating_sub(1));
+        self.sel = self.sel.min(Self::rows(data).saturating_sub(1));
+        self.check_sel = self.check_sel.min(self.checks(data).saturating_sub(1));
         self.rule = Rule::new(self.selected(data));
     }
 
@@ -185,11 +219,11 @@ impl ProfilesPane {
     /// needs, leaving `BELOW_LIST` rows for the detail and the checklist;
     /// in the checklist it keeps a third, or what a short checklist leaves.
     fn list_height(&self, data: &Data, height: u16, detail_height: u16) -> u16 {
-        let rows = data.profiles.len().min(usize::from(u16::MAX)) as u16;
+        let rows = Self::rows(data).min(usize::from(u16::MAX)) as u16;
         if !self.in_checklist() {
             return rows.clamp(1, height.saturating_sub(BELOW_LIST).max(1));
         }
-        let checks = data.valid.len().min(usize::from(u16::MAX)) as u16;
+        let checks = self.checks(data).min(usize::from(u16::MAX)) as u16;
         let spare = height.saturating_sub(detail_height.saturating_add(checks));
         rows.clamp(1, (height / 3).max(spare).max(1))
     }
@@ -203,7 +237,7 @@ impl ProfilesPane {
             return;
         }
         let inner = panes::inner(area);
-        let detail = detail(self.selected(data), theme, usize::from(inner.width));
+        let detail = self.detail_of(data, theme, usize::from(inner.width));
         // The path and the skills line wrap rather than hide each other.
         let detail_height =
             panes::wrapped_height(&detail.lines, inner.width).clamp(2, (inner.height / 3).max(2));
@@ -214,19 +248,11 @@ impl ProfilesPane {
             Constraint::Min(0),
         ])
         .areas(inner);
-        self.offset = panes::window(
-            self.offset,
-            Some(self.sel),
-            data.profiles.len(),
-            list_height,
-        );
+        self.offset = panes::window(self.offset, Some(self.sel), Self::rows(data), list_height);
         let sel = self.in_checklist().then_some(self.check_sel);
-        self.check_offset = panes::window(
-            self.check_offset,
-            sel,
-            data.valid.len(),
-            self.checklist_area.height,
-        );
+        let n_checks = self.checks(data);
+        self.check_offset =
+            panes::window(self.check_offset, sel, n_checks, self.checklist_area.height);
     }
 
     pub fn render(&self, frame: &mut Frame, area: Rect, look: &Look, data: &Data) {
@@ -234,7 +260,7 @@ impl ProfilesPane {
             return;
         }
         let theme = look.theme;
-        let title = format!("Profiles ({})", data.profiles.len());
+        let title = format!("Agents & profiles ({})", Self::rows(data));
         frame.render_widget(panes::block(look, Pane::Profiles, title), area);
         if data.profiles.is_empty() {
             // No checklist: it would belong to no profile.
@@ -258,6 +284,11 @@ impl ProfilesPane {
                     Span::styled(format!("  {}", r.listed.location.source), theme.dim),
                 ]))
             })
+            .chain(
+                data.agents
+                    .iter()
+                    .map(|a| ListItem::new(agent_view::list_line(a, theme))),
+            )
             .collect();
         let highlight = match self.within {
             Within::Checklist => theme.accent.add_modifier(Modifier::BOLD),
@@ -268,20 +299,37 @@ impl ProfilesPane {
             .with_offset(self.offset);
         let list = List::new(items).highlight_style(highlight);
         frame.render_stateful_widget(list, self.list_area, &mut state);
-        let detail = detail(
-            self.selected(data),
-            theme,
-            usize::from(self.detail_area.width),
-        );
+        let detail = self.detail_of(data, theme, usize::from(self.detail_area.width));
         let para = Paragraph::new(detail).wrap(Wrap { trim: false });
         frame.render_widget(para, self.detail_area);
         self.render_checklist(frame, look, data);
+    }
+
+    fn detail_of(&self, data: &Data, theme: &Theme, width: usize) -> Text<'static> {
+        match self.selected_agent(data) {
+            Some(a) => agent_view::detail(a, self.agent_scope, theme),
+            None => detail(self.selected(data), theme, width),
+        }
     }
 
     /// Only the rows on screen are built.
     fn render_checklist(&self, frame: &mut Frame, look: &Look, data: &Data) {
         let theme = look.theme;
         let area = self.checklist_area;
+        if let Some(agent) = self.selected_agent(data) {
+            let items: Vec<ListItem> = agent_view::checklist(data, agent, self.agent_scope)
+                .iter()
+                .skip(self.check_offset)
+                .take(usize::from(area.height))
+                .map(|c| ListItem::new(agent_view::check_line(c, theme)))
+                .collect();
+            let sel = self.in_checklist().then_some(self.check_sel);
+            let mut state = ListState::default()
+                .with_selected(sel.and_then(|s| s.checked_sub(self.check_offset)));
+            let list = List::new(items).highlight_style(theme.selected);
+            frame.render_stateful_widget(list, area, &mut state);
+            return;
+        }
         let items: Vec<ListItem> = data
             .valid_entries()
             .skip(self.check_offset)

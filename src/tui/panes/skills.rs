@@ -20,6 +20,8 @@ pub struct SkillsPane {
     pub sel: usize,
     /// What the last `U` found, by the folder of a skill in the store.
     pub checked: std::collections::HashMap<PathBuf, remote::Status>,
+    /// How many detected agents load each skill name.
+    pub agent_marks: std::collections::HashMap<String, usize>,
     pub filter: LineInput,
     /// Indices into the listing's entries that pass the filter, best first.
     pub filtered: Vec<usize>,
@@ -239,6 +241,7 @@ impl SkillsPane {
                     Span::styled(format!("{} ", mark(e.status)), style),
                     Span::styled(sanitize_line(e.name()).into_owned(), name_style),
                     Span::styled(self.check_mark(e), theme.warning),
+                    Span::styled(self.agent_mark(e), theme.accent),
                     Span::styled(format!("  {}", sanitize_line(desc)), theme.dim),
                 ]))
             })
@@ -250,6 +253,14 @@ impl SkillsPane {
 }
 
 impl SkillsPane {
+    /// ` ◆N`: N detected agents load a skill of this name.
+    fn agent_mark(&self, e: &Entry) -> String {
+        match self.agent_marks.get(e.name()) {
+            Some(n) => format!(" ◆{n}"),
+            None => String::new(),
+        }
+    }
+
     /// ` ⇡` when upstream moved, ` ✎` when edited here, as `U` found.
     fn check_mark(&self, e: &Entry) -> &'static str {
         match self.checked.get(&e.checked.path) {

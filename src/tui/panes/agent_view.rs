@@ -1,0 +1,323 @@
+//! The agents in pane 3 ("Agents & profiles") and pane 4: each detected
+//! agent's row, its checklist (the store's skills, given or not at the
+//! current scope, then what it finds elsewhere), and what it finds in its
+//! order with its model-facing text and budget meter. Every rule is the
+//! core's (`core::agents`); this file only lays the answers out.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::core::agents::discover::{self, Finds};
+use crate::core::agents::give::{self, Given, Record, Taken};
+use crate::core::agents::lints::{self, Report};
+use crate::core::agents::render::{self, Catalog};
+use crate::core::agents::scan::{self, Ctx};
+use crate::core::agents::table::{self, Parser, Scope};
+use crate::core::cao::store::{Home, Status};
+use crate::core::text::{sanitize, sanitize_line};
+use crate::tui::model::{AgentRow, Data};
+use crate::tui::panes::{self, Look, Pane};
+use crate::tui::theme::Theme;
+
+/// Every detected agent but CAO (CAO is what the profiles are), with
+/// what it finds from the working directory, and the context used.
+pub fn load(home: &Home, cwd: Option<&std::path::Path>) -> (Option<Ctx>, Vec<AgentRow>) {
+    let xdg = std::env::var("XDG_CONFIG_HOME").ok();
+    let dir = table::user_dir(xdg.as_deref(), &home.user_home);
+    let table = table::load(Some(&dir));
+    let mut ctx = Ctx::from_process(home, &table.agents);
+    if let Some(cwd) = cwd {
+        ctx.cwd = cwd.to_path_buf();
+    }
+    let record = Record::read(home).unwrap_or_default();
+    let rows = table
+        .agents
+        .into_iter()
+        .filter(|a| a.parser != Parser::Cao && scan::detected(a, &ctx))
+        .map(|agent| {
+            let finds = discover::find(&agent, &ctx);
+            let catalog = render::catalog(&agent, &finds);
+            let given = record
+                .targets
+                .iter()
+                .filter(|t| t.agent == agent.id)
+                .map(|t| (t.skill.clone(), t.scope, t.path.clone()))
+                .collect();
+            let reports = reports(&agent, &finds);
+            AgentRow {
+                agent,
+                finds,
+                catalog,
+                given,
+                reports,
+            }
+        })
+        .collect();
+    (Some(ctx), rows)
+}
+
+/// The seed fields and lints of every skill the agent loads (its own
+/// files, read again: an agent's dirs hold few skills), plus what a
+/// manifest says of it (seed 002).
+fn reports(agent: &table::Agent, finds: &Finds) -> HashMap<PathBuf, Report> {
+    finds
+        .winners()
+        .filter(|c| !c.path.starts_with(scan::BUILT_IN))
+        .map(|c| {
+            let read = discover::reread(agent, c);
+            let mut r = lints::report(agent.parser, &read, &c.path);
+            r.facts.splice(0..0, c.manifest.iter().cloned());
+            (c.path.clone(), r)
+        })
+        .filter(|(_, r)| !r.facts.is_empty() || !r.lints.is_empty())
+        .collect()
+}
+
+/// How many detected agents load each skill name (the Skills pane's mark).
+pub fn marks(rows: &[AgentRow]) -> std::collections::HashMap<String, usize> {
+    let mut out = std::collections::HashMap::new();
+    for r in rows {
+        for c in r.finds.winners() {
+            *out.entry(c.name.clone()).or_insert(0) += 1;
+        }
+    }
+    out
+}
+
+/// The list row: `◆ id  n skills`.
+pub fn list_line(row: &AgentRow, theme: &Theme) -> Line<'static> {
+    let n = row.finds.winners().count();
+    Line::from(vec![
+        Span::styled("◆ ", theme.accent),
+        Span::raw(row.agent.id.clone()),
+        Span::styled(format!("  {n} skills"), theme.dim),
+    ])
+}
+
+/// The lines under the list for an agent.
+pub fn detail(row: &AgentRow, scope: Scope, theme: &Theme) -> Text<'static> {
+    let a = &row.agent;
+    Text::from(vec![
+        Line::styled(sanitize_line(&a.name).into_owned(), theme.dim),
+        Line::styled(
+            format!(
+                "scope: {} (s switches) · clash: {} · links: {}",
+                scope.label(),
+                serde_json::to_value(a.clash)
+                    .unwrap_or_default()
+                    .as_str()
+                    .unwrap_or(""),
+                serde_json::to_value(a.symlinks)
+                    .unwrap_or_default()
+                    .as_str()
+                    .unwrap_or("")
+            ),
+            theme.dim,
+        ),
+    ])
+}
+
+/// One checklist row of an agent.
+pub enum Check {
+    /// A store skill: given by skilltui at this scope, a folder the user
+    /// made there, or neither.
+    Store { name: String, state: State },
+    /// Found elsewhere (read-only), with its location.
+    Found { name: String, location: String },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Off,
+    Given,
+    Users,
+}
+
+/// The agent's checklist at `scope`: every valid store skill, then what
+/// the agent loads from anywhere else.
+pub fn checklist(data: &Data, row: &AgentRow, scope: Scope) -> Vec<Check> {
+    let dir = data
+        .agent_ctx
+        .as_ref()
+        .and_then(|ctx| give::target_dir(&row.agent, ctx, scope).ok());
+    let mut out: Vec<Check> = data
+        .valid_entries()
+        .map(|e| {
+            let given = row
+                .given
+                .iter()
+                .any(|(s, sc, _)| s == &e.folder && *sc == scope);
+            let state = if given {
+                State::Given
+            } else if dir
+                .as_ref()
+                .is_some_and(|d| std::fs::symlink_metadata(d.join(&e.folder)).is_ok())
+            {
+                State::Users
+            } else {
+                State::Off
+            };
+            Check::Store {
+                name: e.folder.clone(),
+                state,
+            }
+        })
+        .collect();
+    let store: Vec<PathBuf> = row.given.iter().map(|(_, _, p)| p.clone()).collect();
+    out.extend(
+        row.finds
+            .winners()
+            .filter(|c| !store.contains(&c.path))
+            .filter(|c| {
+                dir.as_ref()
+                    .is_none_or(|d| c.path.parent() != Some(d.as_path()))
+            })
+            .map(|c| Check::Found {
+                name: c.name.clone(),
+                location: row.finds.location(c).display().to_string(),
+            }),
+    );
+    out
+}
+
+pub fn check_line(check: &Check, theme: &Theme) -> Line<'static> {
+    match check {
+        Check::Store { name, state } => {
+            let (box_, style, note) = match state {
+                State::Off => ("[ ]", theme.checkbox_off, ""),
+                State::Given => ("[x]", theme.checkbox_on, ""),
+                State::Users => ("[x]", theme.dim, "  user's"),
+            };
+            Line::from(vec![
+                Span::styled(format!("{box_} "), style),
+                Span::raw(sanitize_line(name).into_owned()),
+                Span::styled(note, theme.dim),
+            ])
+        }
+        Check::Found { name, location } => Line::from(vec![
+            Span::styled(" ·  ", theme.dim),
+            Span::raw(sanitize_line(name).into_owned()),
+            Span::styled(format!("  {}", sanitize_line(location)), theme.dim),
+        ]),
+    }
+}
+
+/// Space on a checklist row: give or take a store skill at `scope`.
+pub fn toggle(data: &Data, row: &AgentRow, scope: Scope, n: usize) -> Result<String, String> {
+    let ctx = data.agent_ctx.as_ref().ok_or("no agent context")?;
+    let rows = checklist(data, row, scope);
+    let a = &row.agent;
+    match rows.get(n) {
+        Some(Check::Store {
+            name,
+            state: State::Off,
+        }) => match give::enable(&data.home, a, ctx, name, scope, false)? {
+            Given::Made(t) => Ok(format!("gave {name} to {} ({})", a.id, t.path.display())),
+            Given::Already(p) => Ok(format!("{} already has {name} ({})", a.id, p.display())),
+        },
+        Some(Check::Store {
+            name,
+            state: State::Given,
+        }) => {
+            let done = give::disable(&data.home, a, ctx, name, Some(scope))?;
+            Ok(match done.first().map(|(_, t)| t) {
+                Some(Taken::LeftChanged(p)) => {
+                    format!(
+                        "{} changed since skilltui made it: left in place",
+                        p.display()
+                    )
+                }
+                _ => format!("took {name} from {}", a.id),
+            })
+        }
+        Some(Check::Store {
+            name,
+            state: State::Users,
+        }) => Err(format!(
+            "{name} in {}'s dir was not made by skilltui: it is never deleted",
+            a.id
+        )),
+        Some(Check::Found { name, location }) => Err(format!(
+            "{name} comes from {location}, not from the store: skilltui leaves it alone"
+        )),
+        None => Ok(String::new()),
+    }
+}
+
+/// Pane 4 for an agent: what it finds in its order (shadowed copies with
+/// their winners, invalid ones with why), then its text.
+pub fn finds_lines(row: &AgentRow, theme: &Theme) -> Vec<Line<'static>> {
+    let f: &Finds = &row.finds;
+    let mut lines = Vec::new();
+    for c in &f.candidates {
+        let (mark, style) = match c.status {
+            Status::Ok => ("✓", theme.ok),
+            Status::Shadowed => ("◌", theme.shadowed_mark),
+            Status::Invalid => ("✗", theme.invalid_mark),
+        };
+        let why = match (&c.shadowed_by, &c.error) {
+            (Some(w), _) => format!("  shadowed by {}", w.display()),
+            (None, Some(e)) => format!("  {e}"),
+            _ if c.hidden => "  (hidden from the model)".into(),
+            _ => String::new(),
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!("{mark} "), style),
+            Span::raw(sanitize_line(&c.name).into_owned()),
+            Span::styled(
+                sanitize_line(&format!("  {}{why}", f.location(c).display())).into_owned(),
+                theme.dim,
+            ),
+        ]));
+        if let Some(r) = row.reports.get(&c.path) {
+            for (k, v) in &r.facts {
+                let text = sanitize_line(&format!("    {k}: {v}")).into_owned();
+                lines.push(Line::styled(text, theme.dim));
+            }
+            for l in &r.lints {
+                let text = sanitize_line(&format!("    ! {l}")).into_owned();
+                lines.push(Line::styled(text, theme.warning));
+            }
+        }
+    }
+    if f.candidates.is_empty() {
+        lines.push(Line::styled("finds no skills from here", theme.dim));
+    }
+    lines.push(Line::raw(""));
+    let cat: &Catalog = &row.catalog;
+    lines.push(Line::styled(
+        format!("— {}", sanitize_line(&cat.about)),
+        theme.accent,
+    ));
+    for a in &cat.actions {
+        lines.push(Line::styled(
+            format!("! {}", sanitize_line(a)),
+            theme.warning,
+        ));
+    }
+    match &cat.text {
+        Some(t) => lines.extend(t.lines().map(|l| Line::raw(sanitize(l).into_owned()))),
+        None => lines.push(Line::styled("(no text)", theme.dim)),
+    }
+    lines
+}
+
+/// Draws pane 4 for an agent: title `Finds · <name>`, the meter on the
+/// bottom border.
+pub fn render_catalog(frame: &mut Frame, area: Rect, look: &Look, row: &AgentRow, scroll: u16) {
+    let title = format!("Finds · {}", sanitize_line(&row.agent.name));
+    let meter = format!(" {} ", row.catalog.meter());
+    let block = panes::block(look, Pane::Catalog, title)
+        .title_bottom(Line::styled(meter, look.theme.dim).right_aligned());
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let para = Paragraph::new(Text::from(finds_lines(row, look.theme)))
+        .wrap(Wrap { trim: false })
+        .scroll((scroll, 0));
+    frame.render_widget(para, inner);
+}

@@ -1,0 +1,188 @@
+//! The agents in the TUI: pane 3 lists the detected agents after the
+//! profiles, an agent's checklist gives and takes store skills (Space) at
+//! user or project scope (`s`), never touching a folder skilltui did not
+//! make, and pane 4 shows what the agent finds with its text and meter.
+
+#[path = "common/fake_cao.rs"]
+mod fake_cao;
+
+use std::fs;
+use std::path::PathBuf;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use skilltui::core::cao::store::{self, Home};
+use skilltui::tui::app::App;
+use skilltui::tui::model::Pane;
+use skilltui::tui::theme::Theme;
+use skilltui::tui::ui;
+
+struct Fixture {
+    _tmp: tempfile::TempDir,
+    user: PathBuf,
+    proj: PathBuf,
+    app: App,
+}
+
+fn skill(dir: &std::path::Path, folder: &str, desc: &str) {
+    let d = dir.join(folder);
+    fs::create_dir_all(&d).unwrap();
+    fs::write(
+        d.join("SKILL.md"),
+        format!("---\nname: {folder}\ndescription: {desc}\n---\nBody.\n"),
+    )
+    .unwrap();
+}
+
+/// A user home where Amp is detected, a project with a skill that shadows
+/// the user's copy, and a store with the defaults.
+fn fixture() -> Fixture {
+    let tmp = tempfile::tempdir_in("/tmp").unwrap();
+    let user = tmp.path().to_path_buf();
+    let proj = tmp.path().join("proj");
+    let cao = fake_cao::make(tmp.path());
+    let home = Home::at(tmp.path().join("home"), user.clone()).with_cao(Some(&cao));
+    store::seed(&home, None).unwrap();
+    fs::create_dir_all(user.join(".config/amp")).unwrap();
+    skill(
+        &proj.join(".agents/skills"),
+        "deploy",
+        "Deploys from the project",
+    );
+    skill(
+        &user.join(".config/agents/skills"),
+        "deploy",
+        "The user's older deploy",
+    );
+    let mut app = App::new(home, Theme::dark());
+    app.data.agent_cwd = Some(proj.clone());
+    app.reload();
+    Fixture {
+        _tmp: tmp,
+        user,
+        proj,
+        app,
+    }
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn select_agent(app: &mut App, id: &str) {
+    key(app, KeyCode::Char('3'));
+    let i = app
+        .data
+        .agents
+        .iter()
+        .position(|a| a.agent.id == id)
+        .unwrap();
+    app.profiles.sel = app.data.profiles.len() + i;
+    app.refresh_profile();
+}
+
+fn screen(app: &mut App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| ui::draw(f, app)).unwrap();
+    let tmp = regex::Regex::new(r"(/tmp/)?\.tmp[A-Za-z0-9]{6}|…[A-Za-z0-9.]+/").unwrap();
+    tmp.replace_all(&format!("{}", t.backend()), "[TMP]")
+        .into_owned()
+}
+
+#[test]
+fn a_detected_agent_is_listed_after_the_profiles_with_what_it_finds() {
+    let mut f = fixture();
+    assert!(f.app.data.agents.iter().any(|a| a.agent.id == "amp"));
+    assert!(!f.app.data.agents.iter().any(|a| a.agent.id == "cao"));
+    select_agent(&mut f.app, "amp");
+    let text = screen(&mut f.app, 120, 40);
+    assert!(text.contains("Agents & profiles"), "{text}");
+    assert!(text.contains("◆ amp"), "{text}");
+    assert!(text.contains("Finds · Amp"), "{text}");
+    assert!(text.contains("shadowed by"), "{text}");
+    insta::assert_snapshot!("agent_catalog_120x40", text);
+}
+
+#[test]
+fn space_gives_and_takes_at_the_scope_s_chooses() {
+    let mut f = fixture();
+    select_agent(&mut f.app, "amp");
+    key(&mut f.app, KeyCode::Enter);
+    assert_eq!(f.app.focus, Pane::Profiles);
+    assert!(f.app.profiles.in_checklist());
+    let first = f.app.data.valid_entries().next().unwrap().folder.clone();
+    f.app.profiles.check_sel = 0;
+    key(&mut f.app, KeyCode::Char(' '));
+    let given = f.user.join(".config/agents/skills").join(&first);
+    assert!(given.join("SKILL.md").is_file(), "{:?}", f.app.status);
+    insta::assert_snapshot!("agent_checklist_given_120x40", screen(&mut f.app, 120, 40));
+    key(&mut f.app, KeyCode::Char(' '));
+    assert!(!given.exists(), "{:?}", f.app.status);
+    key(&mut f.app, KeyCode::Char('s'));
+    key(&mut f.app, KeyCode::Char(' '));
+    assert!(
+        f.proj
+            .join(".agents/skills")
+            .join(&first)
+            .join("SKILL.md")
+            .is_file()
+    );
+}
+
+#[test]
+fn space_on_a_folder_the_user_made_deletes_nothing() {
+    let mut f = fixture();
+    let first = f.app.data.valid_entries().next().unwrap().folder.clone();
+    let theirs = f.user.join(".config/agents/skills").join(&first);
+    fs::create_dir_all(&theirs).unwrap();
+    fs::write(theirs.join("SKILL.md"), "mine").unwrap();
+    f.app.reload();
+    select_agent(&mut f.app, "amp");
+    key(&mut f.app, KeyCode::Enter);
+    f.app.profiles.check_sel = 0;
+    key(&mut f.app, KeyCode::Char(' '));
+    let status = f.app.status.clone().unwrap();
+    assert!(
+        status.is_error() && status.text.contains("never deleted"),
+        "{status:?}"
+    );
+    assert_eq!(fs::read_to_string(theirs.join("SKILL.md")).unwrap(), "mine");
+}
+
+#[test]
+fn the_finds_view_scrolls_to_the_end_of_the_agents_text() {
+    let mut f = fixture();
+    select_agent(&mut f.app, "amp");
+    key(&mut f.app, KeyCode::Char('4'));
+    key(&mut f.app, KeyCode::Char('G'));
+    let text = screen(&mut f.app, 120, 40);
+    assert!(text.contains("</available_skills>"), "{text}");
+}
+
+// Seed 003 "Frontmatter Fields" and "MCP Server Bundling" in the view.
+#[test]
+fn the_finds_view_shows_seed_fields_and_lints() {
+    let mut f = fixture();
+    let dir = f.proj.join(".agents/skills/scraper");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: scraper\ndescription: Scrapes\nargument-hint: <url>\nisolatedContext: maybe\n---\nBody.\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("mcp.json"),
+        r#"{"mcpServers": {"my-server": {"command": "node"}}}"#,
+    )
+    .unwrap();
+    f.app.reload();
+    select_agent(&mut f.app, "amp");
+    let text = screen(&mut f.app, 120, 40);
+    assert!(text.contains("argument-hint: <url>"), "{text}");
+    assert!(text.contains("mcp servers: my-server (node)"), "{text}");
+    assert!(
+        text.contains("! isolatedContext must be a boolean"),
+        "{text}"
+    );
+}
