@@ -242,7 +242,12 @@ impl App {
         match self.focus {
             Pane::Skills => Ctx::Skills,
             Pane::Preview => Ctx::Preview,
-            Pane::Profiles if self.profiles.in_checklist() => Ctx::Checklist,
+            Pane::Profiles if self.profiles.in_checklist() => {
+                match self.profiles.selected_agent(&self.data) {
+                    Some(_) => Ctx::AgentChecklist,
+                    None => Ctx::Checklist,
+                }
+            }
             Pane::Profiles => Ctx::Profiles,
             Pane::Catalog => Ctx::Catalog,
         }

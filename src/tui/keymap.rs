@@ -83,6 +83,8 @@ pub enum Ctx {
     Preview,
     Profiles,
     Checklist,
+    /// The checklist of an agent (pane 3, an agent selected).
+    AgentChecklist,
     Catalog,
     Filter,
     Help,
@@ -105,7 +107,8 @@ impl Ctx {
             Ctx::Skills => "Skills",
             Ctx::Preview => "Preview",
             Ctx::Profiles => "the profile list",
-            Ctx::Checklist => "a checklist",
+            Ctx::Checklist => "a profile's checklist",
+            Ctx::AgentChecklist => "an agent's checklist",
             Ctx::Catalog => "Catalog",
             Ctx::Filter => "the filter",
             Ctx::Help => "help",
@@ -129,7 +132,7 @@ impl Bar {
     /// A dialog names its own keys: under it the bar is empty.
     pub fn of(ctx: Ctx) -> Option<Bar> {
         match ctx {
-            Ctx::Checklist => Some(Bar::Checklist),
+            Ctx::Checklist | Ctx::AgentChecklist => Some(Bar::Checklist),
             Ctx::Filter => Some(Bar::Filter),
             Ctx::Skills | Ctx::Preview | Ctx::Profiles | Ctx::Catalog => Some(Bar::Main),
             _ => None,
@@ -168,6 +171,7 @@ const PANES: &[Ctx] = &[
     Ctx::Preview,
     Ctx::Profiles,
     Ctx::Checklist,
+    Ctx::AgentChecklist,
     Ctx::Catalog,
 ];
 const LISTS: &[Ctx] = &[
@@ -175,6 +179,7 @@ const LISTS: &[Ctx] = &[
     Ctx::Preview,
     Ctx::Profiles,
     Ctx::Checklist,
+    Ctx::AgentChecklist,
     Ctx::Catalog,
     Ctx::Help,
     Ctx::Seed,
@@ -187,6 +192,7 @@ const EVERYWHERE: &[Ctx] = &[
     Ctx::Preview,
     Ctx::Profiles,
     Ctx::Checklist,
+    Ctx::AgentChecklist,
     Ctx::Catalog,
     Ctx::Filter,
     Ctx::Help,
@@ -287,7 +293,7 @@ pub const ROWS: &[Row] = &[
         keys: "Space",
         help: "toggle the skill (checklist); scroll a page",
         binds: &[
-            ch(' ', Cmd::Toggle, &[Ctx::Checklist, Ctx::Seed, Ctx::Pick]),
+            ch(' ', Cmd::Toggle, &[Ctx::Checklist, Ctx::AgentChecklist, Ctx::Seed, Ctx::Pick]),
             ch(' ', mv(Move::PageDown), TEXT_PANES),
         ],
         hints: &[
@@ -305,16 +311,16 @@ pub const ROWS: &[Row] = &[
     Row {
         keys: "s",
         help: "agent checklist: give skills at user / project scope",
-        binds: &[ch('s', Cmd::Scope, &[Ctx::Checklist])],
+        binds: &[ch('s', Cmd::Scope, &[Ctx::AgentChecklist])],
         hints: &[hint(Bar::Checklist, 2, 1, 1, "s scope")],
     },
     Row {
         keys: "← / Esc, h",
         help: "leave the checklist; clear the filter",
         binds: &[
-            key(KeyCode::Esc, Cmd::Back, &[Ctx::Skills, Ctx::Checklist]),
-            key(KeyCode::Left, Cmd::Back, &[Ctx::Checklist]),
-            ch('h', Cmd::Back, &[Ctx::Checklist]),
+            key(KeyCode::Esc, Cmd::Back, &[Ctx::Skills, Ctx::Checklist, Ctx::AgentChecklist]),
+            key(KeyCode::Left, Cmd::Back, &[Ctx::Checklist, Ctx::AgentChecklist]),
+            ch('h', Cmd::Back, &[Ctx::Checklist, Ctx::AgentChecklist]),
             key(KeyCode::Esc, Cmd::Back, &[Ctx::Filter]),
         ],
         hints: &[
