@@ -581,12 +581,7 @@ struct Picking<'a> {
     allow_large: bool,
 }
 
-fn add(
-    home: &Home,
-    source: &str,
-    how: &Picking,
-    out: &mut Output,
-) -> Result<Vec<String>, String> {
+fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Result<Vec<String>, String> {
     let opened = remote::open(home, source, how.allow_large, &mut progress_meter(), None)?;
     let picked = match source::pick(&opened.found, how.names, how.all, &opened.label) {
         Ok(p) => p,

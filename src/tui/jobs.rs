@@ -7,8 +7,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::core::sources::changes::Changes;
 use crate::core::cao::store::Seeded;
+use crate::core::sources::changes::Changes;
 use crate::core::sources::git::{Cancel, Progress};
 use crate::core::sources::remote::{CheckRow, Opened};
 use crate::tui::events::AppEvent;
