@@ -83,3 +83,66 @@ fn a_concurrent_writer_loses_no_update() {
     assert_eq!(lost, 0, "{lost} of the writer's updates were overwritten");
     assert!(applied > 0, "no edit ever applied");
 }
+
+/// One skilltui writer's loop: turns its own skill on and off `rounds`
+/// times, ending on. Its skill is no one else's, so at the start of each
+/// round the file must still show what this writer last wrote; returns
+/// how often it did not (a change some other writer overwrote).
+fn toggler(home: &Home, listing: &store::Listing, skill: &str, rounds: usize) -> usize {
+    let mut lost = 0;
+    let mut wrote: Option<bool> = None;
+    let mut done = 0;
+    while done < rounds {
+        let p = profile::load(home, "dev").unwrap();
+        let on_disk = p.skills.as_ref().unwrap().iter().any(|s| s == skill);
+        if wrote.is_some_and(|w| w != on_disk) {
+            lost += 1;
+        }
+        let want = done % 2 == 0 || done + 1 == rounds;
+        let plan = match want {
+            true => editor::enable(home, listing, &p, skill),
+            false => editor::disable(home, listing, &p, skill),
+        }
+        .unwrap();
+        // A refused write (the file changed since the load) is retried.
+        if editor::apply(&p, &plan).is_ok() {
+            wrote = Some(want);
+            done += 1;
+        } else {
+            wrote = Some(on_disk);
+        }
+    }
+    lost
+}
+
+#[test]
+fn several_skilltui_writers_lose_no_change() {
+    const WRITERS: usize = 8;
+    let tmp = tempfile::tempdir().unwrap();
+    let home = Home::at(tmp.path().join("home"), tmp.path().to_path_buf());
+    write_skill(&home.skills_dir(), "good");
+    let skills: Vec<String> = (0..WRITERS).map(|i| format!("s{i}")).collect();
+    for s in &skills {
+        write_skill(&home.skills_dir(), s);
+    }
+    fs::create_dir_all(home.agent_store()).unwrap();
+    let path = home.agent_store().join("dev.md");
+    fs::write(
+        &path,
+        "---\nname: dev\ndescription: d\nskills: [good]\n---\n",
+    )
+    .unwrap();
+    let listing = store::list(&home, false);
+    let lost: usize = std::thread::scope(|s| {
+        let handles: Vec<_> = skills
+            .iter()
+            .map(|skill| s.spawn(|| toggler(&home, &listing, skill, 81)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    assert_eq!(lost, 0, "{lost} changes were overwritten by another writer");
+    let end = profile::load(&home, "dev").unwrap().skills.unwrap();
+    for s in &skills {
+        assert!(end.contains(s), "{s} is missing at the end: {end:?}");
+    }
+}
