@@ -263,6 +263,15 @@ fn install_force_prompt_both_ways() {
             Some("code-style")
         );
         key(&mut f.app, KeyCode::Enter);
+        // The diff is made on a worker, behind the gauge, not on the UI
+        // thread (Ctrl-C is never held up by one).
+        assert!(f.app.jobs.busy(), "the diff is made on a worker");
+        assert!(
+            matches!(f.app.dialog, Some(Dialog::Fetch(_))),
+            "{:?}",
+            f.app.dialog
+        );
+        f.app.settle();
         let Some(Dialog::Confirm(Confirm {
             pending: Pending::Replace { changes, .. },
         })) = &f.app.dialog
@@ -286,6 +295,7 @@ fn install_force_prompt_both_ways() {
     press(&mut f.app, "a");
     press(&mut f.app, &src.join("code-style").display().to_string());
     key(&mut f.app, KeyCode::Enter);
+    f.app.settle();
     assert!(f.app.dialog.is_none());
     let said = format!("{:?}", f.app.status);
     assert!(said.contains("already installed as is"), "{said}");

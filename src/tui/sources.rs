@@ -2,7 +2,7 @@
 //! the pick dialog's installs with a replace prompt per clash, `U`'s check
 //! and `u`'s update. The rules are the core's (`core::sources::remote`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::core::cao::store::Home;
 use crate::core::error::InstallError;
@@ -236,6 +236,42 @@ impl App {
         self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
     }
 
+    /// Installs a checked folder, asking first when its name is taken by
+    /// a different skill (the changes are worked out on a worker); the
+    /// same one is said to be installed as is.
+    pub(crate) fn submit_install(&mut self, src: &Path, name: String) {
+        let dest = self.data.home.skills_dir().join(&name);
+        if std::fs::symlink_metadata(&dest).is_err() {
+            return self.install(src, false);
+        }
+        let new = src.to_path_buf();
+        let id = self.jobs.spawn(move |id, report| {
+            let changes = changes::between(&dest, &new);
+            report.send(Report::Diffed(id, Box::new(vec![(name, changes)])));
+        });
+        self.comparing = Some((id, src.to_path_buf()));
+        self.dialog = Some(comparing_gauge(id, &src.display().to_string()));
+    }
+
+    /// The folder's changes are back: ask before replacing, unless there
+    /// are none.
+    fn ask_to_replace(&mut self, src: PathBuf, diffs: Diffs) {
+        let Some((name, changes)) = diffs.into_iter().next() else {
+            return;
+        };
+        if changes.is_empty() {
+            self.say(Status::info(format!("'{name}' is already installed as is")));
+            return self.select_skill(&name);
+        }
+        let pending = Pending::Replace {
+            src,
+            edited: remote::edited_locally(&self.data.home, &name),
+            name,
+            changes,
+        };
+        self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
+    }
+
     /// Works out on a worker the changes replacing each clash still to be
     /// asked about would make (a diff can take a while), behind a gauge
     /// that Esc cancels; [`App::diffed`] asks on once they are back.
@@ -255,21 +291,24 @@ impl App {
             report.send(Report::Diffed(id, Box::new(diff_each(wanted))));
         });
         batch.diffing = Some(id);
-        let mut wait = Fetch::new(id, &batch.pick.opened.label, Cancel::default());
-        wait.progress = Some(Progress {
-            phase: "Comparing with the installed skills".to_string(),
-            percent: 0,
-        });
-        self.dialog = Some(Dialog::Fetch(wait));
+        self.dialog = Some(comparing_gauge(id, &batch.pick.opened.label));
     }
 
     /// The changes for the prompts are back: ask on, unless Esc cancelled
     /// the wait (then nothing is installed).
     fn diffed(&mut self, id: u64, diffs: Diffs) {
+        let waited = matches!(&self.dialog, Some(Dialog::Fetch(f)) if f.id == id);
+        if let Some((_, src)) = self.comparing.take_if(|(job, _)| *job == id) {
+            if waited {
+                self.dialog = None;
+                self.ask_to_replace(src, diffs);
+            }
+            return;
+        }
         if self.batch.as_ref().is_none_or(|b| b.diffing != Some(id)) {
             return;
         }
-        if !matches!(&self.dialog, Some(Dialog::Fetch(f)) if f.id == id) {
+        if !waited {
             self.batch = None;
             return;
         }
@@ -333,6 +372,17 @@ impl App {
         self.batch = Some(b);
         self.next_clash();
     }
+}
+
+/// The gauge shown while job `id` compares `label`'s skills with the
+/// installed ones; Esc cancels the install.
+fn comparing_gauge(id: u64, label: &str) -> Dialog {
+    let mut wait = Fetch::new(id, label, Cancel::default());
+    wait.progress = Some(Progress {
+        phase: "Comparing with the installed skills".to_string(),
+        percent: 0,
+    });
+    Dialog::Fetch(wait)
 }
 
 /// A skill's name, where it is installed and where its replacement is.
