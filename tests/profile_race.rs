@@ -17,6 +17,21 @@ fn write_skill(store: &Path, name: &str) {
     .unwrap();
 }
 
+/// A home in `root` holding the skills `good` and `more`, and the profile
+/// `dev` (version 0) that lists `good`; returns the profile's path too.
+fn home_with_dev(root: &Path, more: &[String]) -> (Home, std::path::PathBuf) {
+    let home = Home::at(root.join("home"), root.to_path_buf());
+    write_skill(&home.skills_dir(), "good");
+    for name in more {
+        write_skill(&home.skills_dir(), name);
+    }
+    fs::create_dir_all(home.agent_store()).unwrap();
+    let path = home.agent_store().join("dev.md");
+    let text = "---\nname: dev\ndescription: v0\nskills: [good]\n---\n";
+    fs::write(&path, text).unwrap();
+    (home, path)
+}
+
 fn version(text: &str) -> u64 {
     let line = text.lines().find(|l| l.starts_with("description: v"));
     line.and_then(|l| l["description: v".len()..].parse().ok())
@@ -47,16 +62,7 @@ fn writer(path: &Path, rounds: u64, done: &AtomicBool) -> u64 {
 #[test]
 fn a_concurrent_writer_loses_no_update() {
     let tmp = tempfile::tempdir().unwrap();
-    let home = Home::at(tmp.path().join("home"), tmp.path().to_path_buf());
-    write_skill(&home.skills_dir(), "good");
-    write_skill(&home.skills_dir(), "extra");
-    fs::create_dir_all(home.agent_store()).unwrap();
-    let path = home.agent_store().join("dev.md");
-    fs::write(
-        &path,
-        "---\nname: dev\ndescription: v0\nskills: [good]\n---\n",
-    )
-    .unwrap();
+    let (home, path) = home_with_dev(tmp.path(), &["extra".to_string()]);
     let listing = store::list(&home, false);
     let done = AtomicBool::new(false);
     let (lost, applied) = std::thread::scope(|s| {
@@ -119,19 +125,8 @@ fn toggler(home: &Home, listing: &store::Listing, skill: &str, rounds: usize) ->
 fn several_skilltui_writers_lose_no_change() {
     const WRITERS: usize = 8;
     let tmp = tempfile::tempdir().unwrap();
-    let home = Home::at(tmp.path().join("home"), tmp.path().to_path_buf());
-    write_skill(&home.skills_dir(), "good");
     let skills: Vec<String> = (0..WRITERS).map(|i| format!("s{i}")).collect();
-    for s in &skills {
-        write_skill(&home.skills_dir(), s);
-    }
-    fs::create_dir_all(home.agent_store()).unwrap();
-    let path = home.agent_store().join("dev.md");
-    fs::write(
-        &path,
-        "---\nname: dev\ndescription: d\nskills: [good]\n---\n",
-    )
-    .unwrap();
+    let (home, _) = home_with_dev(tmp.path(), &skills);
     let listing = store::list(&home, false);
     let lost: usize = std::thread::scope(|s| {
         let handles: Vec<_> = skills

@@ -263,14 +263,7 @@ fn install_force_prompt_both_ways() {
             Some("code-style")
         );
         key(&mut f.app, KeyCode::Enter);
-        // The diff is made on a worker, behind the gauge, not on the UI
-        // thread (Ctrl-C is never held up by one).
-        assert!(f.app.jobs.busy(), "the diff is made on a worker");
-        assert!(
-            matches!(f.app.dialog, Some(Dialog::Fetch(_))),
-            "{:?}",
-            f.app.dialog
-        );
+        assert_comparing_on_a_worker(&f.app);
         f.app.settle();
         let Some(Dialog::Confirm(Confirm {
             pending: Pending::Replace { changes, .. },
@@ -1137,19 +1130,24 @@ fn u_makes_the_diff_on_its_worker_not_on_the_ui_thread() {
     assert_eq!(changed, ["SKILL.md"]);
 }
 
+/// A replace prompt waits for the diff a worker makes, behind the gauge:
+/// the UI thread never makes one (Ctrl-C is never held up by a diff).
+fn assert_comparing_on_a_worker(app: &App) {
+    assert!(app.jobs.busy(), "the diff is made on a worker");
+    assert!(
+        matches!(app.dialog, Some(Dialog::Fetch(_))),
+        "the gauge shows while the diff is made: {:?}",
+        app.dialog
+    );
+}
+
 #[test]
 fn a_makes_the_replace_diff_on_its_worker_not_on_the_ui_thread() {
     let mut f = gamma_clash("add-worker");
     press(&mut f.app, "j ");
     assert_eq!(picked_names(&f.app), ["gamma"]);
     key(&mut f.app, KeyCode::Enter);
-    // The prompt waits for the worker's diff (Ctrl-C is never held up by one).
-    assert!(f.app.jobs.busy(), "the diff is made on a worker");
-    assert!(
-        matches!(f.app.dialog, Some(Dialog::Fetch(_))),
-        "the gauge shows while the diff is made: {:?}",
-        f.app.dialog
-    );
+    assert_comparing_on_a_worker(&f.app);
     snapshot("comparing_80x24", &mut f, 80, 24);
     f.app.settle();
     let Some(Dialog::Confirm(c)) = &f.app.dialog else {
