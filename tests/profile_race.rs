@@ -141,3 +141,36 @@ fn several_skilltui_writers_lose_no_change() {
         assert!(end.contains(s), "{s} is missing at the end: {end:?}");
     }
 }
+
+#[test]
+fn profile_enable_run_in_parallel_applies_every_change() {
+    const RUNS: usize = 8;
+    let tmp = tempfile::tempdir().unwrap();
+    let skills: Vec<String> = (0..RUNS).map(|i| format!("s{i}")).collect();
+    let (home, _) = home_with_dev(tmp.path(), &skills);
+    for verb in ["enable", "disable", "enable"] {
+        let runs: Vec<_> = skills
+            .iter()
+            .map(|s| {
+                std::process::Command::new(env!("CARGO_BIN_EXE_skilltui"))
+                    .arg("--home")
+                    .arg(&home.root)
+                    .args(["profile", verb, "dev", s])
+                    .stderr(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::null())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for run in runs {
+            let out = run.wait_with_output().unwrap();
+            let said = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{verb}: {said}");
+        }
+    }
+    let end = profile::load(&home, "dev").unwrap().skills.unwrap();
+    assert_eq!(end[0], "good");
+    for s in &skills {
+        assert!(end.contains(s), "{s} is missing at the end: {end:?}");
+    }
+}

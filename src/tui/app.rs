@@ -498,7 +498,11 @@ impl App {
     }
 
     fn apply_plan(&mut self, profile: &Profile, plan: Result<editor::Plan, String>) {
-        let result = plan.and_then(|plan| editor::apply(profile, &plan).map(|_| plan.message));
+        let result = plan.and_then(|plan| {
+            editor::apply(profile, &plan)
+                .map(|_| plan.message)
+                .map_err(String::from)
+        });
         self.report(result);
         self.store_changed();
         self.reload_profile(&profile.name);
