@@ -285,6 +285,7 @@ impl App {
             .picks()
             .iter()
             .filter(|f| batch.ask.contains(&f.name()))
+            .filter(|f| batch.diffs.iter().all(|(n, _)| *n != f.name()))
             .map(|f| (f.name(), store.join(f.name()), f.checked.path.clone()))
             .collect();
         let id = self.jobs.spawn(move |id, report| {
