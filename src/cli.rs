@@ -17,7 +17,7 @@ use crate::core::cao::skill;
 use crate::core::cao::store::{self, Home};
 use crate::core::delivery;
 use crate::core::doctor;
-use crate::core::error::InstallError;
+use crate::core::error::{InstallError, WriteError};
 use crate::core::sources::changes::{self, Changes};
 use crate::core::sources::git;
 use crate::core::sources::remote;
@@ -1239,9 +1239,37 @@ fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
     Ok(())
 }
 
+/// Tries of a profile edit whose file another writer changed between the
+/// read and the write: each try loads it again and plans again, and one
+/// writer wins each round, so this bounds the writers that can race.
+const TOGGLE_TRIES: usize = 64;
+
 /// Applies every change in memory, then writes once: one bad skill name
-/// leaves the file untouched.
+/// leaves the file untouched. Another writer's change is never
+/// overwritten: the edit is planned again over it.
 fn toggle(home: &Home, name: &str, skills: &[String], on: bool, out: &mut Output) -> Outcome {
+    let mut tries = 1;
+    let messages = loop {
+        match toggle_once(home, name, skills, on)? {
+            Ok(messages) => break messages,
+            Err(WriteError::ChangedOnDisk(_)) if tries < TOGGLE_TRIES => tries += 1,
+            Err(e) => return Err(e.into()),
+        }
+    };
+    for m in messages {
+        out.line(&m);
+    }
+    Ok(())
+}
+
+/// One read, plan and write of [`toggle`]: a planning error, or the write's
+/// outcome with the messages to print.
+fn toggle_once(
+    home: &Home,
+    name: &str,
+    skills: &[String],
+    on: bool,
+) -> Result<Result<Vec<String>, WriteError>, String> {
     let original = profile::load(home, name)?;
     let listing = store::list(home, false);
     let mut current = original.clone();
@@ -1264,10 +1292,9 @@ fn toggle(home: &Home, name: &str, skills: &[String], on: bool, out: &mut Output
             new_text: current.raw.clone(),
             message: String::new(),
         };
-        editor::apply(&original, &plan)?;
+        if let Err(e) = editor::apply(&original, &plan) {
+            return Ok(Err(e));
+        }
     }
-    for m in messages {
-        out.line(&m);
-    }
-    Ok(())
+    Ok(Ok(messages))
 }

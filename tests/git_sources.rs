@@ -11,6 +11,7 @@ use std::process::Command;
 #[path = "common/git_repos.rs"]
 mod git_repos;
 use git_repos::git_in;
+use skilltui::core::sources::git::SCRATCH_MARKER;
 
 struct Fixture {
     _tmp: tempfile::TempDir,
@@ -496,24 +497,44 @@ fn a_fetch_reports_progress_and_a_cancelled_one_leaves_nothing() {
     assert!(e.contains("cancelled"), "{e}");
 }
 
+/// A scratch folder as skilltui leaves it when killed: its marker names it.
+fn marked_scratch(scratch: &Path, name: &str) -> PathBuf {
+    let dir = scratch.join(name);
+    fs::create_dir_all(dir.join("r")).unwrap();
+    fs::write(dir.join(SCRATCH_MARKER), name).unwrap();
+    dir
+}
+
 #[test]
 fn a_killed_fetch_leaves_its_staging_folder_to_the_next_one() {
     let f = Fixture::new();
     f.repo("r", two_skills);
     let mut gone = Command::new("true").spawn().unwrap();
     gone.wait().unwrap();
-    let orphan = f.scratch.join(format!("skilltui-git-{}-x/r", gone.id()));
-    let live = f
-        .scratch
-        .join(format!("skilltui-git-{}-x", std::process::id()));
-    fs::create_dir_all(&orphan).unwrap();
-    fs::create_dir_all(&live).unwrap();
+    let dead = gone.id();
+    marked_scratch(&f.scratch, &format!("skilltui-git-{dead}-orphan"));
+    let live = marked_scratch(
+        &f.scratch,
+        &format!("skilltui-git-{}-living", std::process::id()),
+    );
+    // A user's folders that share the shape but are not skilltui's own.
+    let theirs = f.scratch.join(format!("skilltui-git-{dead}-theirs"));
+    fs::create_dir_all(theirs.join("work")).unwrap();
+    let copied = f.scratch.join(format!("skilltui-git-{dead}-copied"));
+    fs::create_dir_all(&copied).unwrap();
+    fs::write(copied.join(SCRATCH_MARKER), "another name").unwrap();
+    let loose = f.scratch.join(format!("skilltui-git-{dead}-notes"));
+    fs::create_dir_all(&loose).unwrap();
+    fs::write(loose.join("todo.txt"), "mine").unwrap();
     f.ok(&["add", "o/r", "--skill", "alpha"]);
-    let left: Vec<_> = fs::read_dir(&f.scratch)
+    let mut left: Vec<_> = fs::read_dir(&f.scratch)
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
-    assert_eq!(left, [live]);
+    left.sort();
+    let mut kept = vec![live, theirs, copied, loose];
+    kept.sort();
+    assert_eq!(left, kept);
 }
 
 #[test]

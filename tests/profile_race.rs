@@ -17,6 +17,21 @@ fn write_skill(store: &Path, name: &str) {
     .unwrap();
 }
 
+/// A home in `root` holding the skills `good` and `more`, and the profile
+/// `dev` (version 0) that lists `good`; returns the profile's path too.
+fn home_with_dev(root: &Path, more: &[String]) -> (Home, std::path::PathBuf) {
+    let home = Home::at(root.join("home"), root.to_path_buf());
+    write_skill(&home.skills_dir(), "good");
+    for name in more {
+        write_skill(&home.skills_dir(), name);
+    }
+    fs::create_dir_all(home.agent_store()).unwrap();
+    let path = home.agent_store().join("dev.md");
+    let text = "---\nname: dev\ndescription: v0\nskills: [good]\n---\n";
+    fs::write(&path, text).unwrap();
+    (home, path)
+}
+
 fn version(text: &str) -> u64 {
     let line = text.lines().find(|l| l.starts_with("description: v"));
     line.and_then(|l| l["description: v".len()..].parse().ok())
@@ -47,16 +62,7 @@ fn writer(path: &Path, rounds: u64, done: &AtomicBool) -> u64 {
 #[test]
 fn a_concurrent_writer_loses_no_update() {
     let tmp = tempfile::tempdir().unwrap();
-    let home = Home::at(tmp.path().join("home"), tmp.path().to_path_buf());
-    write_skill(&home.skills_dir(), "good");
-    write_skill(&home.skills_dir(), "extra");
-    fs::create_dir_all(home.agent_store()).unwrap();
-    let path = home.agent_store().join("dev.md");
-    fs::write(
-        &path,
-        "---\nname: dev\ndescription: v0\nskills: [good]\n---\n",
-    )
-    .unwrap();
+    let (home, path) = home_with_dev(tmp.path(), &["extra".to_string()]);
     let listing = store::list(&home, false);
     let done = AtomicBool::new(false);
     let (lost, applied) = std::thread::scope(|s| {
@@ -82,4 +88,89 @@ fn a_concurrent_writer_loses_no_update() {
     });
     assert_eq!(lost, 0, "{lost} of the writer's updates were overwritten");
     assert!(applied > 0, "no edit ever applied");
+}
+
+/// One skilltui writer's loop: turns its own skill on and off `rounds`
+/// times, ending on. Its skill is no one else's, so at the start of each
+/// round the file must still show what this writer last wrote; returns
+/// how often it did not (a change some other writer overwrote).
+fn toggler(home: &Home, listing: &store::Listing, skill: &str, rounds: usize) -> usize {
+    let mut lost = 0;
+    let mut wrote: Option<bool> = None;
+    let mut done = 0;
+    while done < rounds {
+        let p = profile::load(home, "dev").unwrap();
+        let on_disk = p.skills.as_ref().unwrap().iter().any(|s| s == skill);
+        if wrote.is_some_and(|w| w != on_disk) {
+            lost += 1;
+        }
+        let want = done % 2 == 0 || done + 1 == rounds;
+        let plan = match want {
+            true => editor::enable(home, listing, &p, skill),
+            false => editor::disable(home, listing, &p, skill),
+        }
+        .unwrap();
+        // A refused write (the file changed since the load) is retried.
+        if editor::apply(&p, &plan).is_ok() {
+            wrote = Some(want);
+            done += 1;
+        } else {
+            wrote = Some(on_disk);
+        }
+    }
+    lost
+}
+
+#[test]
+fn several_skilltui_writers_lose_no_change() {
+    const WRITERS: usize = 8;
+    let tmp = tempfile::tempdir().unwrap();
+    let skills: Vec<String> = (0..WRITERS).map(|i| format!("s{i}")).collect();
+    let (home, _) = home_with_dev(tmp.path(), &skills);
+    let listing = store::list(&home, false);
+    let lost: usize = std::thread::scope(|s| {
+        let handles: Vec<_> = skills
+            .iter()
+            .map(|skill| s.spawn(|| toggler(&home, &listing, skill, 81)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    assert_eq!(lost, 0, "{lost} changes were overwritten by another writer");
+    let end = profile::load(&home, "dev").unwrap().skills.unwrap();
+    for s in &skills {
+        assert!(end.contains(s), "{s} is missing at the end: {end:?}");
+    }
+}
+
+#[test]
+fn profile_enable_run_in_parallel_applies_every_change() {
+    const RUNS: usize = 8;
+    let tmp = tempfile::tempdir().unwrap();
+    let skills: Vec<String> = (0..RUNS).map(|i| format!("s{i}")).collect();
+    let (home, _) = home_with_dev(tmp.path(), &skills);
+    for verb in ["enable", "disable", "enable"] {
+        let runs: Vec<_> = skills
+            .iter()
+            .map(|s| {
+                std::process::Command::new(env!("CARGO_BIN_EXE_skilltui"))
+                    .arg("--home")
+                    .arg(&home.root)
+                    .args(["profile", verb, "dev", s])
+                    .stderr(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::null())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for run in runs {
+            let out = run.wait_with_output().unwrap();
+            let said = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{verb}: {said}");
+        }
+    }
+    let end = profile::load(&home, "dev").unwrap().skills.unwrap();
+    assert_eq!(end[0], "good");
+    for s in &skills {
+        assert!(end.contains(s), "{s} is missing at the end: {end:?}");
+    }
 }

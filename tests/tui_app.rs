@@ -263,6 +263,8 @@ fn install_force_prompt_both_ways() {
             Some("code-style")
         );
         key(&mut f.app, KeyCode::Enter);
+        assert_comparing_on_a_worker(&f.app);
+        f.app.settle();
         let Some(Dialog::Confirm(Confirm {
             pending: Pending::Replace { changes, .. },
         })) = &f.app.dialog
@@ -286,6 +288,7 @@ fn install_force_prompt_both_ways() {
     press(&mut f.app, "a");
     press(&mut f.app, &src.join("code-style").display().to_string());
     key(&mut f.app, KeyCode::Enter);
+    f.app.settle();
     assert!(f.app.dialog.is_none());
     let said = format!("{:?}", f.app.status);
     assert!(said.contains("already installed as is"), "{said}");
@@ -1001,6 +1004,7 @@ fn a_shorthand_source_offers_its_skills_then_installs_the_picks_and_pins_them() 
     press(&mut f.app, " j ");
     assert_eq!(picked_names(&f.app), ["alpha", "gamma"]);
     key(&mut f.app, KeyCode::Enter);
+    f.app.settle();
     let Some(Dialog::Confirm(c)) = &f.app.dialog else {
         panic!("the clash is asked about: {:?}", f.app.dialog);
     };
@@ -1044,6 +1048,7 @@ fn saying_no_to_a_clash_keeps_it_and_still_installs_the_rest() {
     let mut f = gamma_clash("keep");
     press(&mut f.app, " j ");
     key(&mut f.app, KeyCode::Enter);
+    f.app.settle();
     press(&mut f.app, "n");
     let status = f.app.status.clone().unwrap();
     assert!(
@@ -1149,6 +1154,58 @@ fn u_makes_the_diff_on_its_worker_not_on_the_ui_thread() {
     assert_eq!(changed, ["SKILL.md"]);
 }
 
+/// A replace prompt waits for the diff a worker makes, behind the gauge:
+/// the UI thread never makes one (Ctrl-C is never held up by a diff).
+fn assert_comparing_on_a_worker(app: &App) {
+    assert!(app.jobs.busy(), "the diff is made on a worker");
+    assert!(
+        matches!(app.dialog, Some(Dialog::Fetch(_))),
+        "the gauge shows while the diff is made: {:?}",
+        app.dialog
+    );
+}
+
+#[test]
+fn a_makes_the_replace_diff_on_its_worker_not_on_the_ui_thread() {
+    let mut f = gamma_clash("add-worker");
+    press(&mut f.app, "j ");
+    assert_eq!(picked_names(&f.app), ["gamma"]);
+    key(&mut f.app, KeyCode::Enter);
+    assert_comparing_on_a_worker(&f.app);
+    snapshot("comparing_80x24", &mut f, 80, 24);
+    f.app.settle();
+    let Some(Dialog::Confirm(c)) = &f.app.dialog else {
+        panic!("the clash is asked about: {:?}", f.app.dialog);
+    };
+    let Pending::ReplaceFound { name, changes, .. } = &c.pending else {
+        panic!("{:?}", c.pending);
+    };
+    assert_eq!(name, "gamma");
+    assert!(
+        changes
+            .render()
+            .contains(&"    + description: \"Gamma, new text\"".to_string()),
+        "{:?}",
+        changes.render()
+    );
+}
+
+#[test]
+fn esc_while_the_replace_diff_is_made_installs_nothing() {
+    let mut f = gamma_clash("add-esc");
+    press(&mut f.app, " j ");
+    key(&mut f.app, KeyCode::Enter);
+    key(&mut f.app, KeyCode::Esc);
+    f.app.settle();
+    assert!(f.app.dialog.is_none(), "{:?}", f.app.dialog);
+    let status = f.app.status.clone().unwrap();
+    assert!(status.text.contains("nothing was installed"), "{status:?}");
+    let skills = f.root.join("skills");
+    assert!(!skills.join("alpha").exists());
+    let gamma = fs::read_to_string(skills.join("gamma/SKILL.md")).unwrap();
+    assert!(gamma.contains("old text"), "{gamma}");
+}
+
 #[test]
 fn big_u_marks_outdated_and_modified_skills_and_u_updates_with_the_diff() {
     let mut f = fixture();
@@ -1245,6 +1302,7 @@ fn a_skill_installed_elsewhere_after_the_open_is_asked_about_not_overwritten() {
     // Listed as new, then another program installs an alpha.
     write_skill(&f.root.join("skills"), "alpha", "\"Alpha from elsewhere\"");
     key(&mut f.app, KeyCode::Enter);
+    f.app.settle();
     let Some(Dialog::Confirm(c)) = &f.app.dialog else {
         panic!(
             "the clash is asked about: {:?} {:?}",
@@ -1405,6 +1463,8 @@ fn the_gauge_the_pick_list_and_the_replace_prompt_draw_at_every_small_size() {
     sizes(&mut f.app);
     press(&mut f.app, "j ");
     key(&mut f.app, KeyCode::Enter);
+    sizes(&mut f.app);
+    f.app.settle();
     assert!(matches!(f.app.dialog, Some(Dialog::Confirm(_))));
     sizes(&mut f.app);
     press(&mut f.app, "n");

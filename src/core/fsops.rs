@@ -116,38 +116,80 @@ pub fn read_capped(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Holds an exclusive `flock` on the folder `dir` until dropped: skilltui
-/// processes that read, merge and rewrite a file in it take turns (three
-/// writers racing on one file can otherwise each see a different loser).
-/// No file is made for it.
-pub fn lock_dir(dir: &Path) -> std::io::Result<fs::File> {
-    let handle = fs::File::open(dir)?;
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsRawFd;
-        loop {
-            // SAFETY: the descriptor is open for the duration of the call.
-            if unsafe { libc::flock(handle.as_raw_fd(), libc::LOCK_EX) } == 0 {
-                break;
-            }
-            let e = std::io::Error::last_os_error();
-            if e.kind() != std::io::ErrorKind::Interrupted {
-                return Err(e);
+/// A turn at rewriting the files of one folder: an exclusive `flock` on
+/// the folder itself, held until dropped. Every skilltui writer that
+/// checks a file's bytes before replacing it takes one, so two of them
+/// never interleave their read, compare and exchange (with three or more,
+/// the exchange and check alone can let one change vanish). Opening the
+/// folder read-only makes no file in it.
+pub struct Turn {
+    dir: PathBuf,
+    _handle: fs::File,
+}
+
+impl Turn {
+    /// Waits for the turn on `dir`. Fails where the folder is missing,
+    /// unreadable, or its filesystem has no `flock`.
+    pub fn take(dir: &Path) -> std::io::Result<Turn> {
+        let handle = fs::File::open(dir)?;
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            loop {
+                // SAFETY: the descriptor is open for the duration of the call.
+                if unsafe { libc::flock(handle.as_raw_fd(), libc::LOCK_EX) } == 0 {
+                    break;
+                }
+                let e = std::io::Error::last_os_error();
+                if e.kind() != std::io::ErrorKind::Interrupted {
+                    return Err(e);
+                }
             }
         }
+        Ok(Turn {
+            dir: dir.to_path_buf(),
+            _handle: handle,
+        })
     }
-    Ok(handle)
+
+    /// [`atomic_write`] for a caller that already holds the turn on the
+    /// folder of `path` (to read, merge and write under one turn).
+    pub fn atomic_write(
+        &self,
+        path: &Path,
+        bytes: &[u8],
+        expected: Option<&[u8]>,
+    ) -> Result<(), WriteError> {
+        debug_assert_eq!(folder_of(path), self.dir, "a turn on another folder");
+        write(path, bytes, expected, false)
+    }
+}
+
+/// The folder a file is written in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
 }
 
 /// Writes `bytes` to `path` atomically. When `expected` is given, refuses
 /// (and leaves the file as it is) if the file on disk no longer holds those
-/// bytes: the new file is exchanged in, then what came out is compared, so
-/// no change made meanwhile is overwritten.
+/// bytes: other skilltuis wait their [`Turn`], and since a writer that is
+/// not skilltui takes none, the new file is exchanged in and what came out
+/// is compared, so no change made meanwhile is overwritten.
 pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Result<(), WriteError> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    write(path, bytes, expected, true)
+}
+
+/// Writes the new file beside `path`, then swaps it in; only the swap
+/// waits for the turn when `take_turn` says so (the caller may hold it).
+fn write(
+    path: &Path,
+    bytes: &[u8],
+    expected: Option<&[u8]>,
+    take_turn: bool,
+) -> Result<(), WriteError> {
+    let dir = folder_of(path);
     clean_stale_staging(dir);
     let mut tmp = tempfile::Builder::new()
         .prefix(STAGING_PREFIX)
@@ -159,6 +201,25 @@ pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Resul
     if let Ok(meta) = fs::metadata(path) {
         let _ = fs::set_permissions(tmp.path(), meta.permissions());
     }
+    // Without a turn (no flock there) the exchange and check still guard.
+    let turn = (take_turn && expected.is_some())
+        .then(|| Turn::take(dir).ok())
+        .flatten();
+    let swapped = swap_in(tmp, path, bytes, expected);
+    drop(turn);
+    if swapped.is_ok() {
+        sync_dir(dir);
+    }
+    swapped
+}
+
+/// Puts `tmp` at `path`; with `expected`, only over a file that holds it.
+fn swap_in(
+    tmp: tempfile::NamedTempFile,
+    path: &Path,
+    bytes: &[u8],
+    expected: Option<&[u8]>,
+) -> Result<(), WriteError> {
     let changed = || WriteError::ChangedOnDisk(path.to_path_buf());
     if let Some(expected) = expected {
         let now = read_regular(path);
@@ -166,10 +227,7 @@ pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Resul
         {
             // Read as absent: create it, but never over a file that appeared meanwhile.
             return match tmp.persist_noclobber(path) {
-                Ok(_) => {
-                    sync_dir(dir);
-                    Ok(())
-                }
+                Ok(_) => Ok(()),
                 Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Err(changed()),
                 Err(e) => Err(WriteError::Io(format!(
                     "cannot write {}: {}",
@@ -184,7 +242,6 @@ pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Resul
         if exchange(tmp.path(), path).is_ok() {
             // `tmp` now names the file that was at `path`.
             if read_regular(tmp.path()).ok().as_deref() == Some(expected) {
-                sync_dir(dir);
                 return Ok(());
             }
             put_back(tmp.path(), path, bytes);
@@ -193,7 +250,6 @@ pub fn atomic_write(path: &Path, bytes: &[u8], expected: Option<&[u8]>) -> Resul
     }
     tmp.persist(path)
         .map_err(|e| WriteError::Io(format!("cannot replace {}: {}", path.display(), e.error)))?;
-    sync_dir(dir);
     Ok(())
 }
 

@@ -14,7 +14,7 @@ use ratatui::layout::{Position, Rect};
 use crate::core::cao::profile::{self, Profile};
 use crate::core::cao::store::{self, Entry, Home, Listing};
 use crate::core::cao::{editor, undo};
-use crate::core::sources::{changes, lock, remote};
+use crate::core::sources::{lock, remote};
 use crate::tui::clipboard::{Clipboard, CopyOutcome};
 use crate::tui::dialogs::{Confirm, Dialog, Edit, Help, Install, Outcome, Pending, Seed};
 use crate::tui::events::PreviewKey;
@@ -64,6 +64,9 @@ pub struct App {
     pub toggles: Vec<undo::Toggled>,
     /// Picks from a source waiting on their replace prompts.
     pub(crate) batch: Option<crate::tui::dialogs::pick::Batch>,
+    /// A folder to install whose changes to the installed skill a worker
+    /// is working out (the job's id, the folder).
+    pub(crate) comparing: Option<(u64, std::path::PathBuf)>,
 }
 
 impl App {
@@ -99,6 +102,7 @@ impl App {
             batch: None,
             external_edit: None,
             toggles: Vec::new(),
+            comparing: None,
         };
         app.reload();
         if app.data.listing.entries.is_empty() {
@@ -554,7 +558,7 @@ impl App {
         toggle: Option<(&str, bool)>,
     ) {
         let result = plan.and_then(|plan| {
-            let wrote = editor::apply(profile, &plan)?;
+            let wrote = editor::apply(profile, &plan).map_err(String::from)?;
             if let (Some(_), Some((skill, on))) = (wrote, toggle) {
                 self.toggles
                     .extend(undo::Toggled::of(profile, skill, on, &plan));
@@ -773,30 +777,7 @@ impl App {
         }
     }
 
-    /// Installs a checked folder, asking first when its name is taken by
-    /// a different skill; the same one is said to be installed as is.
-    fn submit_install(&mut self, src: &Path, name: String) {
-        let dest = self.data.home.skills_dir().join(&name);
-        if std::fs::symlink_metadata(&dest).is_ok() {
-            let changes = changes::between(&dest, src);
-            if changes.is_empty() {
-                self.report(Ok(format!("'{name}' is already installed as is")));
-                self.select_skill(&name);
-                return;
-            }
-            let pending = Pending::Replace {
-                src: src.to_path_buf(),
-                edited: remote::edited_locally(&self.data.home, &name),
-                name,
-                changes,
-            };
-            self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
-            return;
-        }
-        self.install(src, false);
-    }
-
-    fn install(&mut self, src: &Path, force: bool) {
+    pub(crate) fn install(&mut self, src: &Path, force: bool) {
         let added = store::add(&self.data.home, src, force);
         let name = added.as_ref().ok().map(|a| a.name.clone());
         let r = added.map(|a| match a.replaced {

@@ -23,6 +23,9 @@ pub enum Report {
     /// replacing each installed skill would make when the job is an update
     /// (a diff can take a while: it is made here, not on the UI thread).
     Opened(u64, Result<Opened, String>, Box<Diffs>),
+    /// The end of a job: the changes replacing the clashes `a` picked
+    /// would make, asked for before the first replace prompt.
+    Diffed(u64, Box<Diffs>),
     /// The end of a job: every locked skill's state.
     Checked(Result<Vec<CheckRow>, String>),
     /// Seeding: (done, of), and the skill being seeded now.

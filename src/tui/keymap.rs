@@ -293,7 +293,11 @@ pub const ROWS: &[Row] = &[
         keys: "Space",
         help: "toggle the skill (checklist); scroll a page",
         binds: &[
-            ch(' ', Cmd::Toggle, &[Ctx::Checklist, Ctx::AgentChecklist, Ctx::Seed, Ctx::Pick]),
+            ch(
+                ' ',
+                Cmd::Toggle,
+                &[Ctx::Checklist, Ctx::AgentChecklist, Ctx::Seed, Ctx::Pick],
+            ),
             ch(' ', mv(Move::PageDown), TEXT_PANES),
         ],
         hints: &[
@@ -318,8 +322,16 @@ pub const ROWS: &[Row] = &[
         keys: "← / Esc, h",
         help: "leave the checklist; clear the filter",
         binds: &[
-            key(KeyCode::Esc, Cmd::Back, &[Ctx::Skills, Ctx::Checklist, Ctx::AgentChecklist]),
-            key(KeyCode::Left, Cmd::Back, &[Ctx::Checklist, Ctx::AgentChecklist]),
+            key(
+                KeyCode::Esc,
+                Cmd::Back,
+                &[Ctx::Skills, Ctx::Checklist, Ctx::AgentChecklist],
+            ),
+            key(
+                KeyCode::Left,
+                Cmd::Back,
+                &[Ctx::Checklist, Ctx::AgentChecklist],
+            ),
             ch('h', Cmd::Back, &[Ctx::Checklist, Ctx::AgentChecklist]),
             key(KeyCode::Esc, Cmd::Back, &[Ctx::Filter]),
         ],

@@ -2,6 +2,8 @@
 //! the pick dialog's installs with a replace prompt per clash, `U`'s check
 //! and `u`'s update. The rules are the core's (`core::sources::remote`).
 
+use std::path::{Path, PathBuf};
+
 use crate::core::cao::store::Home;
 use crate::core::error::InstallError;
 use crate::core::sources::changes;
@@ -96,6 +98,7 @@ impl App {
                     Ok(o) => self.dialog = Some(Dialog::Pick(Box::new(Pick::new(o)))),
                 }
             }
+            Report::Diffed(id, diffs) => self.diffed(id, *diffs),
             Report::Checked(rows) => {
                 self.jobs.checking = false;
                 self.checked(rows)
@@ -190,6 +193,7 @@ impl App {
             replace: Vec::new(),
             kept: Vec::new(),
             diffs,
+            diffing: None,
         });
         self.next_clash();
     }
@@ -215,15 +219,14 @@ impl App {
             return self.finish_batch(batch);
         };
         let picks = batch.pick.picks();
-        let Some(found) = picks.iter().find(|f| f.name() == name) else {
+        if !picks.iter().any(|f| f.name() == name) {
             return self.next_clash();
+        }
+        let Some(made) = batch.diffs.iter().position(|(n, _)| *n == name) else {
+            batch.ask.push_front(name);
+            return self.diff_in_background();
         };
-        let dest = self.data.home.skills_dir().join(&name);
-        let made = batch.diffs.iter().position(|(n, _)| *n == name);
-        let changes = match made {
-            Some(i) => batch.diffs.swap_remove(i).1,
-            None => changes::between(&dest, &found.checked.path),
-        };
+        let changes = batch.diffs.swap_remove(made).1;
         let pending = Pending::ReplaceFound {
             changes,
             edited: remote::edited_locally(&self.data.home, &name),
@@ -231,6 +234,91 @@ impl App {
             name,
         };
         self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
+    }
+
+    /// Installs a checked folder, asking first when its name is taken by
+    /// a different skill (the changes are worked out on a worker); the
+    /// same one is said to be installed as is.
+    pub(crate) fn submit_install(&mut self, src: &Path, name: String) {
+        let dest = self.data.home.skills_dir().join(&name);
+        if std::fs::symlink_metadata(&dest).is_err() {
+            return self.install(src, false);
+        }
+        let new = src.to_path_buf();
+        let id = self.jobs.spawn(move |id, report| {
+            let changes = changes::between(&dest, &new);
+            report.send(Report::Diffed(id, Box::new(vec![(name, changes)])));
+        });
+        self.comparing = Some((id, src.to_path_buf()));
+        self.dialog = Some(comparing_gauge(id, &src.display().to_string()));
+    }
+
+    /// The folder's changes are back: ask before replacing, unless there
+    /// are none.
+    fn ask_to_replace(&mut self, src: PathBuf, diffs: Diffs) {
+        let Some((name, changes)) = diffs.into_iter().next() else {
+            return;
+        };
+        if changes.is_empty() {
+            self.say(Status::info(format!("'{name}' is already installed as is")));
+            return self.select_skill(&name);
+        }
+        let pending = Pending::Replace {
+            src,
+            edited: remote::edited_locally(&self.data.home, &name),
+            name,
+            changes,
+        };
+        self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
+    }
+
+    /// Works out on a worker the changes replacing each clash still to be
+    /// asked about would make (a diff can take a while), behind a gauge
+    /// that Esc cancels; [`App::diffed`] asks on once they are back.
+    fn diff_in_background(&mut self) {
+        let Some(batch) = &mut self.batch else {
+            return;
+        };
+        let store = self.data.home.skills_dir();
+        let wanted: Vec<Wanted> = batch
+            .pick
+            .picks()
+            .iter()
+            .filter(|f| batch.ask.contains(&f.name()))
+            .filter(|f| batch.diffs.iter().all(|(n, _)| *n != f.name()))
+            .map(|f| (f.name(), store.join(f.name()), f.checked.path.clone()))
+            .collect();
+        let id = self.jobs.spawn(move |id, report| {
+            report.send(Report::Diffed(id, Box::new(diff_each(wanted))));
+        });
+        batch.diffing = Some(id);
+        self.dialog = Some(comparing_gauge(id, &batch.pick.opened.label));
+    }
+
+    /// The changes for the prompts are back: ask on, unless Esc cancelled
+    /// the wait (then nothing is installed).
+    fn diffed(&mut self, id: u64, diffs: Diffs) {
+        let waited = matches!(&self.dialog, Some(Dialog::Fetch(f)) if f.id == id);
+        if let Some((_, src)) = self.comparing.take_if(|(job, _)| *job == id) {
+            if waited {
+                self.dialog = None;
+                self.ask_to_replace(src, diffs);
+            }
+            return;
+        }
+        if self.batch.as_ref().is_none_or(|b| b.diffing != Some(id)) {
+            return;
+        }
+        if !waited {
+            self.batch = None;
+            return;
+        }
+        self.dialog = None;
+        if let Some(batch) = &mut self.batch {
+            batch.diffing = None;
+            batch.diffs.extend(diffs);
+        }
+        self.next_clash();
     }
 
     /// Installs the new picks, then replaces the clashes the user said yes
@@ -287,15 +375,39 @@ impl App {
     }
 }
 
+/// The gauge shown while job `id` compares `label`'s skills with the
+/// installed ones; Esc cancels the install.
+fn comparing_gauge(id: u64, label: &str) -> Dialog {
+    let mut wait = Fetch::new(id, label, Cancel::default());
+    wait.progress = Some(Progress {
+        phase: "Comparing with the installed skills".to_string(),
+        percent: 0,
+    });
+    Dialog::Fetch(wait)
+}
+
+/// A skill's name, where it is installed and where its replacement is.
+type Wanted = (String, PathBuf, PathBuf);
+
 /// The changes replacing each clashing skill of `opened` would make.
 fn diffs_of(home: &Home, opened: &remote::Opened) -> Diffs {
-    opened
+    let store = home.skills_dir();
+    let wanted = opened
         .found
         .iter()
         .filter(|f| f.state == StoreState::Different)
-        .map(|f| {
-            let dest = home.skills_dir().join(f.name());
-            (f.name(), changes::between(&dest, &f.checked.path))
+        .map(|f| (f.name(), store.join(f.name()), f.checked.path.clone()))
+        .collect();
+    diff_each(wanted)
+}
+
+/// The changes replacing each installed skill by its replacement makes.
+fn diff_each(wanted: Vec<Wanted>) -> Diffs {
+    wanted
+        .into_iter()
+        .map(|(name, dest, new)| {
+            let changes = changes::between(&dest, &new);
+            (name, changes)
         })
         .collect()
 }

@@ -9,6 +9,7 @@ use std::rc::Rc;
 use crate::core::cao::catalog::Pattern;
 use crate::core::cao::profile::{self, Profile};
 use crate::core::cao::store::{Home, Listing};
+use crate::core::error::WriteError;
 use crate::core::fsops;
 use crate::core::parse::frontmatter::{self, Format, Normalized};
 use crate::core::parse::yaml::{self, Node, Style, Value};
@@ -111,8 +112,9 @@ pub fn disable(home: &Home, listing: &Listing, p: &Profile, skill: &str) -> Resu
     })
 }
 
-/// Writes a plan atomically, refusing if the file changed since it was read.
-pub fn apply(p: &Profile, plan: &Plan) -> Result<Option<PathBuf>, String> {
+/// Writes a plan atomically, refusing if the file changed since it was
+/// read ([`WriteError::ChangedOnDisk`]: load it again and plan again).
+pub fn apply(p: &Profile, plan: &Plan) -> Result<Option<PathBuf>, WriteError> {
     let (Some(text), Some(path), Some(raw)) = (&plan.new_text, &p.location.path, &p.raw) else {
         return Ok(None);
     };

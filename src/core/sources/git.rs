@@ -246,12 +246,7 @@ pub fn fetch(
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&Cancel>,
 ) -> Result<Checkout, String> {
-    let temp = std::env::temp_dir();
-    remove_orphans(&temp);
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("{STAGING_PREFIX}{}-", std::process::id()))
-        .tempdir_in(&temp)
-        .map_err(|e| format!("cannot create a staging folder for git: {e}"))?;
+    let dir = scratch_dir()?;
     let name = repo_name(spec.url);
     let repo = dir.path().join(&name);
     let repo_str = repo.to_string_lossy().into_owned();
@@ -417,11 +412,7 @@ pub fn trees_at(
     reference: Option<&str>,
     paths: &[&str],
 ) -> Result<(String, Trees), String> {
-    let temp = std::env::temp_dir();
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("{STAGING_PREFIX}{}-", std::process::id()))
-        .tempdir_in(&temp)
-        .map_err(|e| format!("cannot create a scratch folder for git: {e}"))?;
+    let dir = scratch_dir()?;
     let repo = dir.path();
     run(&["init", "-q", "--bare"], Some(repo))?;
     let wanted = reference.unwrap_or("HEAD");
@@ -455,10 +446,7 @@ pub fn trees_at(
 /// ref reaches it: checked with a fetch of commits alone (no trees, no
 /// blobs) into a scratch repository.
 pub fn reachable(url: &str, reference: Option<&str>, commit: &str) -> Result<bool, String> {
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("{STAGING_PREFIX}{}-", std::process::id()))
-        .tempdir_in(std::env::temp_dir())
-        .map_err(|e| format!("cannot create a staging folder for git: {e}"))?;
+    let dir = scratch_dir()?;
     let repo = dir.path();
     run(&["init", "-q", "--bare"], Some(repo))?;
     let wanted = reference.unwrap_or("HEAD");
@@ -486,21 +474,68 @@ pub fn reachable(url: &str, reference: Option<&str>, commit: &str) -> Result<boo
 /// owns them.
 const STAGING_PREFIX: &str = "skilltui-git-";
 
-/// Removes the staging folders of processes that are gone (killed before
-/// their checkout was dropped); a live process's folder, or another user's,
-/// is left alone.
+/// Random characters `tempfile` puts after the prefix (its default).
+const SCRATCH_RANDOM_LEN: usize = 6;
+
+/// The file skilltui writes first in each of its git scratch folders,
+/// holding the folder's own name: only a folder that has it is ever
+/// removed as an orphan, so a user's folder that merely shares the name's
+/// shape is never touched.
+pub const SCRATCH_MARKER: &str = ".skilltui-git-scratch";
+
+/// A fresh scratch folder for git in the temp folder, marked as
+/// skilltui's own, after the orphans of killed processes are cleared.
+fn scratch_dir() -> Result<tempfile::TempDir, String> {
+    let temp = std::env::temp_dir();
+    remove_orphans(&temp);
+    let cannot = |e: std::io::Error| format!("cannot create a scratch folder for git: {e}");
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("{STAGING_PREFIX}{}-", std::process::id()))
+        .tempdir_in(&temp)
+        .map_err(cannot)?;
+    let name = dir
+        .path()
+        .file_name()
+        .unwrap_or_default()
+        .as_encoded_bytes();
+    std::fs::write(dir.path().join(SCRATCH_MARKER), name).map_err(cannot)?;
+    Ok(dir)
+}
+
+/// The process that made the scratch folder `entry`, when skilltui can
+/// prove the folder is one of its own: the exact name shape, a real
+/// folder (not a link), and the marker file inside naming it.
+fn scratch_owner(entry: &std::fs::DirEntry) -> Option<i32> {
+    let name = entry.file_name();
+    let (pid, random) = name
+        .to_str()?
+        .strip_prefix(STAGING_PREFIX)?
+        .split_once('-')?;
+    let shaped = !pid.is_empty()
+        && pid.bytes().all(|b| b.is_ascii_digit())
+        && random.len() == SCRATCH_RANDOM_LEN
+        && random.bytes().all(|b| b.is_ascii_alphanumeric());
+    if !shaped || !entry.file_type().ok()?.is_dir() {
+        return None;
+    }
+    let marker = entry.path().join(SCRATCH_MARKER);
+    let meta = std::fs::symlink_metadata(&marker).ok()?;
+    if !meta.is_file() || meta.len() != name.len() as u64 {
+        return None;
+    }
+    let held = std::fs::read(&marker).ok()?;
+    (held == name.as_encoded_bytes()).then(|| pid.parse().ok())?
+}
+
+/// Removes the scratch folders of processes that are gone (killed before
+/// their checkout was dropped); a live process's folder, another user's,
+/// or anything not provably skilltui's is left alone.
 fn remove_orphans(temp: &Path) {
     let Ok(entries) = std::fs::read_dir(temp) else {
         return;
     };
     for entry in entries.flatten() {
-        let name = entry.file_name();
-        let owner = name
-            .to_str()
-            .and_then(|n| n.strip_prefix(STAGING_PREFIX))
-            .and_then(|rest| rest.split_once('-'))
-            .and_then(|(pid, _)| pid.parse::<i32>().ok());
-        if owner.is_some_and(|pid| pid > 0 && !process_exists(pid)) {
+        if scratch_owner(&entry).is_some_and(|pid| pid > 0 && !process_exists(pid)) {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }

@@ -99,14 +99,11 @@ impl Lock {
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
-        // Other skilltuis wait their turn; an editor's change is still
-        // caught by the write's own check and merged over.
-        let _turn = match fsops::lock_dir(dir) {
-            Ok(handle) => Some(handle),
-            // No folder, no lock file to write (or the write says why).
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(format!("cannot lock {} for writing: {e}", dir.display())),
-        };
+        // Other skilltuis wait their turn across the read, merge and
+        // write; an editor's change is still caught by the write's own
+        // check and merged over. Without a turn (no folder, or no flock
+        // there) that check alone guards.
+        let turn = fsops::Turn::take(dir).ok();
         for attempt in 0..WRITE_TRIES {
             let now = Lock::read(&self.path)?;
             let skills = self.changes_over(now.skills);
@@ -115,7 +112,12 @@ impl Lock {
             let absent_and_empty = skills.is_empty() && now.read_bytes.is_empty();
             let unchanged = absent_and_empty || text.as_bytes() == now.read_bytes;
             if !unchanged {
-                match fsops::atomic_write(&self.path, text.as_bytes(), Some(&now.read_bytes)) {
+                let expected = Some(now.read_bytes.as_slice());
+                let written = match &turn {
+                    Some(turn) => turn.atomic_write(&self.path, text.as_bytes(), expected),
+                    None => fsops::atomic_write(&self.path, text.as_bytes(), expected),
+                };
+                match written {
                     Ok(()) => {}
                     Err(WriteError::ChangedOnDisk(_)) => {
                         back_off(attempt);

@@ -35,6 +35,8 @@ pub(crate) struct Batch {
     pub(crate) kept: Vec<String>,
     /// Changes a worker already worked out, by name.
     pub(crate) diffs: crate::tui::jobs::Diffs,
+    /// The job working out the changes the next prompts show.
+    pub(crate) diffing: Option<u64>,
 }
 
 /// Rows of skills shown at once, screen allowing (also a page's move).
