@@ -587,6 +587,8 @@ fn snapshots_of_every_pane_and_dialog() {
         press(&mut f.app, &src.join("code-style").display().to_string());
         snapshot(&sized("install"), &mut f, w, h);
         key(&mut f.app, KeyCode::Enter);
+        // The changes are worked out on a worker behind a gauge.
+        f.app.settle();
         snapshot(&sized("force"), &mut f, w, h);
         press(&mut f.app, "n1");
         f.app.skills.sel = 0;
