@@ -549,6 +549,8 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
         &demo.incoming.join("code-style").to_string_lossy(),
     );
     key(&mut app, KeyCode::Enter);
+    // The changes are worked out on a worker behind a gauge.
+    app.settle();
     want(
         matches!(
             &app.dialog,
@@ -1175,21 +1177,53 @@ fn have_rsvg() -> bool {
 }
 
 /// The screens show CAO's own skills and profiles, so a CAO is needed: the
-/// one `SKILLTUI_CAO` names, else the parity test's venv, reached through a
-/// fixed link so that no machine's path shows in the help.
+/// one `SKILLTUI_CAO` names, else the parity test's venv. Its package is
+/// copied to a fixed place (a link would be resolved), so that no machine's
+/// path shows in the help.
 fn pin_cao() -> Res<()> {
     if std::env::var_os(skilltui::core::cao::installed::ENV).is_some() {
         return Ok(());
     }
     let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/parity-venv");
-    if !venv.join("bin/cao").exists() {
+    let site = fs::read_dir(venv.join("lib"))
+        .ok()
+        .and_then(|mut d| d.next())
+        .and_then(|e| e.ok())
+        .map(|e| e.path().join("site-packages"));
+    let Some(site) = site.filter(|s| s.join("cli_agent_orchestrator").is_dir()) else {
         return Err("no CAO: run `cargo test --test cao_parity` once (it builds target/parity-venv), or set SKILLTUI_CAO".into());
+    };
+    let root = Path::new("/tmp/skilltui-demo-cao");
+    // An older run left a link here: remove the link, never what it leads to.
+    if fs::symlink_metadata(root).is_ok_and(|m| m.file_type().is_symlink()) {
+        fs::remove_file(root)?;
     }
-    let link = Path::new("/tmp/skilltui-demo-cao");
-    let _ = fs::remove_file(link);
-    std::os::unix::fs::symlink(&venv, link)?;
+    let fixed = root.join("site-packages");
+    let _ = fs::remove_dir_all(&fixed);
+    fs::create_dir_all(&fixed)?;
+    for entry in fs::read_dir(&site)? {
+        let name = entry?.file_name();
+        if name.to_string_lossy().starts_with("cli_agent_orchestrator") {
+            copy_tree(&site.join(&name), &fixed.join(&name))?;
+        }
+    }
+    let package = fixed.join("cli_agent_orchestrator");
     // SAFETY: set before any thread starts.
-    unsafe { std::env::set_var(skilltui::core::cao::installed::ENV, link) };
+    unsafe { std::env::set_var(skilltui::core::cao::installed::ENV, package) };
+    Ok(())
+}
+
+/// A plain recursive copy of the demo CAO's files (no links in it).
+fn copy_tree(from: &Path, to: &Path) -> Res<()> {
+    if from.is_dir() {
+        fs::create_dir_all(to)?;
+        for entry in fs::read_dir(from)? {
+            let name = entry?.file_name();
+            copy_tree(&from.join(&name), &to.join(&name))?;
+        }
+    } else if from.is_file() {
+        fs::copy(from, to)?;
+    }
     Ok(())
 }
 
