@@ -56,6 +56,9 @@ fn make_repo(root: &Path, name: &str, count: usize) {
     let bare = root.join("remotes/o").join(name);
     fs::create_dir_all(&bare).unwrap();
     git(&bare, &["init", "-q", "--bare"]);
+    // The local upload-pack honours blob filters, as GitHub's does (in the
+    // repository's config: git clears the environment's for it).
+    git(&bare, &["config", "uploadpack.allowFilter", "true"]);
     git(&work, &["push", "-q", bare.to_str().unwrap(), "main"]);
 }
 
@@ -104,12 +107,9 @@ fn main() {
             .arg(home)
             .args(args)
             .env("PATH", &path)
-            .env("GIT_CONFIG_COUNT", "2")
+            .env("GIT_CONFIG_COUNT", "1")
             .env("GIT_CONFIG_KEY_0", format!("url.{remotes}.insteadOf"))
-            .env("GIT_CONFIG_VALUE_0", "https://github.com/")
-            // The local upload-pack honours blob filters, as GitHub's does.
-            .env("GIT_CONFIG_KEY_1", "uploadpack.allowFilter")
-            .env("GIT_CONFIG_VALUE_1", "true");
+            .env("GIT_CONFIG_VALUE_0", "https://github.com/");
         c
     };
     let home = root.join("home");

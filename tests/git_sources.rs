@@ -484,6 +484,7 @@ fn a_fetch_reports_progress_and_a_cancelled_one_leaves_nothing() {
         url: &url,
         reference: None,
         sub: "",
+        max_blob: Some(1 << 20),
     };
     let mut seen = Vec::new();
     let checkout = git::fetch(&spec, &mut |p| seen.push(p), None).unwrap();
@@ -891,4 +892,43 @@ fn add_all_keeps_a_skill_installed_in_another_version_and_installs_the_rest() {
     f.ok(&["add", "o/r", "--all", "--force"]);
     let theirs = fs::read_to_string(f.home.join("skills/alpha/SKILL.md")).unwrap();
     assert!(theirs.contains("alpha body"));
+}
+
+#[test]
+fn a_file_over_the_limit_inside_a_skill_is_never_downloaded() {
+    let f = Fixture::new();
+    f.repo("r", |w| {
+        two_skills(w);
+        let big = w.join("skills/heavy");
+        write_skill(&big, "heavy", "x\n");
+        // Noise: a pack or a checkout holding it is over the file limit
+        // set below, where compressed zeros would not be.
+        fs::write(big.join("model.bin"), git_repos::noise(40 << 20, 3)).unwrap();
+    });
+    // No file over 16 or 32 MiB (the shell's blocks) can be written.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -f 32768 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_skilltui"))
+        .arg("--home")
+        .arg(&f.home)
+        .args(["add", "o/r", "--all"])
+        .current_dir(&f.root)
+        .env_remove("CAO_HOME_DIR")
+        .env("HOME", &f.root)
+        .env("TMPDIR", &f.scratch)
+        .envs(git_repos::redirect_env(&f.root))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("skills/heavy/model.bin is over 32 MiB and was not downloaded")
+            && err.contains("--allow-large"),
+        "{err}"
+    );
+    assert!(f.home.join("skills/alpha/SKILL.md").is_file());
+    assert!(f.home.join("skills/beta/SKILL.md").is_file());
+    assert!(!f.home.join("skills/heavy").exists());
+    assert_eq!(fs::read_dir(&f.scratch).unwrap().count(), 0);
 }

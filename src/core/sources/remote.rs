@@ -71,10 +71,12 @@ pub fn open(
             })
         }
         Source::Git(g) => {
+            rules.from_git = true;
             let spec = FetchSpec {
                 url: g.fetch_url(),
                 reference: g.reference.as_deref(),
                 sub: &g.sub,
+                max_blob: max_blob(rules),
             };
             let checkout = git::fetch(&spec, progress, cancel)?;
             let Some(root) = checkout.folder(&g.sub) else {
@@ -85,8 +87,8 @@ pub fn open(
                     g.reference.as_deref().unwrap_or("its default branch")
                 ));
             };
-            rules.from_git = true;
-            let found = source::discover(&root, home, rules);
+            let mut found = source::discover(&root, home, rules);
+            refuse_not_fetched(&mut found, &checkout, &g.sub);
             Ok(Opened {
                 label,
                 rules,
@@ -203,6 +205,26 @@ fn unpinned(names: &[&str], why: &str) -> String {
         "installed {}, but the lock was not written: {why}: run the command again to pin them",
         names.join(", ")
     )
+}
+
+/// The largest file a fetch under `rules` downloads (`None`: any).
+fn max_blob(rules: source::Rules) -> Option<u64> {
+    Some(rules.limits()?.file_bytes)
+}
+
+/// Refuses each skill (found under `base` of the checkout) holding a file
+/// the fetch left on the server for its size.
+fn refuse_not_fetched(found: &mut [Found], checkout: &Checkout, base: &str) {
+    for f in found.iter_mut().filter(|f| f.refused.is_none()) {
+        if let Some(path) = checkout.not_fetched(&join_path(base, &f.rel)) {
+            f.refused = Some(format!(
+                "skill '{}' is refused: {} is over {} MiB and was not downloaded; `--allow-large` installs it anyway",
+                sanitize_line(&f.name()),
+                sanitize_line(path),
+                source::GIT_LIMITS.file_bytes >> 20
+            ));
+        }
+    }
 }
 
 fn join_path(a: &str, b: &str) -> String {
@@ -492,6 +514,7 @@ fn apply_group(
         url: group.url,
         reference: group.reference,
         sub,
+        max_blob: max_blob(LOCKED),
     };
     let checkout = match git::fetch(&spec, progress, None) {
         Ok(c) => c,
@@ -575,7 +598,9 @@ fn locked_found(
             &checkout.commit[..checkout.commit.len().min(12)]
         ));
     };
-    let found = source::discover(&folder, home, LOCKED).into_iter().next();
+    let mut found = source::discover(&folder, home, LOCKED);
+    refuse_not_fetched(&mut found, checkout, &entry.path);
+    let found = found.into_iter().next();
     let Some(found) = found.filter(|f| f.rel.is_empty()) else {
         return Err(format!("'{shown}' has no SKILL.md at its locked path"));
     };
@@ -606,6 +631,7 @@ pub fn open_locked(
         url: &entry.source,
         reference: entry.reference.as_deref(),
         sub: &entry.path,
+        max_blob: max_blob(LOCKED),
     };
     let checkout = git::fetch(&spec, progress, cancel)?;
     let (_, found) = locked_found(home, &checkout, name, &entry)?;
