@@ -109,6 +109,10 @@ pub enum Command {
         /// Also replace skills modified locally (their edits are lost)
         #[arg(long)]
         force: bool,
+        /// Lift the limits on a skill from git (skills added with
+        /// --allow-large keep it without this)
+        #[arg(long)]
+        allow_large: bool,
     },
     /// Install every skill of a lock file at its pinned commit
     Sync {
@@ -119,6 +123,10 @@ pub enum Command {
         /// another source or from none
         #[arg(long)]
         force: bool,
+        /// Lift the limits on a skill from git (skills added with
+        /// --allow-large keep it without this)
+        #[arg(long)]
+        allow_large: bool,
     },
     /// Remove an installed skill atomically, and every link or copy
     /// skilltui made of it for an agent
@@ -402,9 +410,17 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
             }
         }
         Command::Check { names, json } => check(&home, names, *json, &mut out),
-        Command::Update { names, force } => update(&home, names, *force, &mut out),
-        Command::Sync { lock, force } => {
-            sync(&home, lock.as_deref(), *force, &mut out)?;
+        Command::Update {
+            names,
+            force,
+            allow_large,
+        } => update(&home, names, (*force, *allow_large), &mut out),
+        Command::Sync {
+            lock,
+            force,
+            allow_large,
+        } => {
+            sync(&home, lock.as_deref(), (*force, *allow_large), &mut out)?;
             printed(Vec::new(), cli_agents::restore(&home)?, &mut out)
         }
         Command::Remove {
@@ -895,16 +911,21 @@ fn report_outcomes(outcomes: &[remote::Outcome], verb: &str, out: &mut Output) -
     }
 }
 
-fn update(home: &Home, names: &[String], force: bool, out: &mut Output) -> Outcome {
-    let outcomes = remote::update(home, names, force, &mut progress_meter())?;
+/// `(force, allow_large)`, as given to `update` and `sync`.
+type Lifts = (bool, bool);
+
+fn update(home: &Home, names: &[String], lifts: Lifts, out: &mut Output) -> Outcome {
+    let (force, large) = lifts;
+    let outcomes = remote::update(home, names, force, large, &mut progress_meter())?;
     if outcomes.is_empty() {
         warn("no skills are locked: `skilltui add OWNER/REPO` installs and pins one");
     }
     report_outcomes(&outcomes, "updated", out)
 }
 
-fn sync(home: &Home, lock: Option<&std::path::Path>, force: bool, out: &mut Output) -> Outcome {
-    let synced = remote::sync(home, lock, force, &mut progress_meter())?;
+fn sync(home: &Home, lock: Option<&std::path::Path>, lifts: Lifts, out: &mut Output) -> Outcome {
+    let (force, large) = lifts;
+    let synced = remote::sync(home, lock, force, large, &mut progress_meter())?;
     for name in &synced.unlocked {
         out.line(&format!("{name}: installed here but not in the lock"));
     }

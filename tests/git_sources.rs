@@ -932,3 +932,60 @@ fn a_file_over_the_limit_inside_a_skill_is_never_downloaded() {
     assert!(!f.home.join("skills/heavy").exists());
     assert_eq!(fs::read_dir(&f.scratch).unwrap().count(), 0);
 }
+
+/// `skills/heavy`, holding a file over the 32 MiB limit.
+fn heavy_skill(work: &Path) {
+    let dir = work.join("skills/heavy");
+    write_skill(&dir, "heavy", "v1\n");
+    let big = fs::File::create(dir.join("weights.bin")).unwrap();
+    big.set_len(33 * 1024 * 1024).unwrap();
+}
+
+#[test]
+fn a_skill_added_with_allow_large_keeps_it_on_update_and_sync() {
+    let f = Fixture::new();
+    let work = f.repo("big", heavy_skill);
+    f.ok(&["add", "o/big", "--allow-large"]);
+    assert!(f.lock().contains("allow_large = true"), "{}", f.lock());
+    write_skill(&work.join("skills/heavy"), "heavy", "v2\n");
+    f.commit(&work, "second");
+    f.push(&work);
+    let out = f.ok(&["update"]);
+    assert!(out.contains("heavy"), "{out}");
+    let body = fs::read_to_string(f.home.join("skills/heavy/SKILL.md")).unwrap();
+    assert!(body.ends_with("v2\n"), "{body}");
+    assert!(f.lock().contains("allow_large = true"), "{}", f.lock());
+    fs::remove_dir_all(f.home.join("skills/heavy")).unwrap();
+    f.ok(&["sync"]);
+    assert!(f.home.join("skills/heavy/weights.bin").is_file());
+}
+
+#[test]
+fn update_and_sync_take_allow_large() {
+    let f = Fixture::new();
+    let work = f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--skill", "alpha"]);
+    assert!(!f.lock().contains("allow_large"), "{}", f.lock());
+    let big = fs::File::create(work.join("skills/alpha/weights.bin")).unwrap();
+    big.set_len(33 * 1024 * 1024).unwrap();
+    f.commit(&work, "grown");
+    f.push(&work);
+    let (code, _, err) = f.run(&["update"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("over 32 MiB") && err.contains("--allow-large"),
+        "{err}"
+    );
+    f.ok(&["update", "--allow-large"]);
+    assert!(f.home.join("skills/alpha/weights.bin").is_file());
+    assert!(f.lock().contains("allow_large = true"), "{}", f.lock());
+    // A lock without the mark (an older one) syncs with the flag.
+    let lock = f.lock().replace("allow_large = true\n", "");
+    fs::write(f.home.join("skilltui.lock"), lock).unwrap();
+    fs::remove_dir_all(f.home.join("skills/alpha")).unwrap();
+    let (code, _, err) = f.run(&["sync"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("--allow-large"), "{err}");
+    f.ok(&["sync", "--allow-large"]);
+    assert!(f.home.join("skills/alpha/weights.bin").is_file());
+}

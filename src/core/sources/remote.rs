@@ -184,6 +184,7 @@ pub fn install(
                     reference: origin.reference.clone(),
                     commit: origin.commit.clone(),
                     hash: lock::content_hash(&last.dest)?,
+                    allow_large: opened.rules.allow_large,
                 };
                 lock.skills.insert(last.name.clone(), entry);
             }
@@ -262,11 +263,14 @@ pub fn remove(home: &Home, name: &str) -> Result<Removed, String> {
     Ok(Removed { dest, unpinned })
 }
 
-/// How a locked skill is judged and copied when it is updated or synced.
-const LOCKED: source::Rules = source::Rules {
-    from_git: true,
-    allow_large: false,
-};
+/// How a locked skill is judged and copied when it is updated or synced:
+/// without limits when it was installed so or `allow_large` is asked now.
+fn locked_rules(entry: &Entry, allow_large: bool) -> source::Rules {
+    source::Rules {
+        from_git: true,
+        allow_large: allow_large || entry.allow_large,
+    }
+}
 
 /// Locked skills to fetch, by (repository, ref or commit).
 type Groups = BTreeMap<(String, Option<String>), Vec<(String, Entry)>>;
@@ -456,6 +460,7 @@ pub fn update(
     home: &Home,
     names: &[String],
     force: bool,
+    allow_large: bool,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Vec<Outcome>, String> {
     let mut lock = Lock::read(&lock::default_path(home))?;
@@ -472,6 +477,7 @@ pub fn update(
             reference: reference.as_deref(),
             items: &items,
             keep_edits: !force,
+            allow_large,
         };
         apply_group(home, &mut lock, &group, progress, &mut out);
     }
@@ -495,6 +501,8 @@ struct Group<'a> {
     items: &'a [(String, Entry)],
     /// Refuse to replace a skill edited since it was pinned.
     keep_edits: bool,
+    /// Lift the limits on every skill of the group (`--allow-large`).
+    allow_large: bool,
 }
 
 /// Fetches the group's repository once and installs each item from it.
@@ -510,11 +518,18 @@ fn apply_group(
         [(_, e)] => e.path.as_str(),
         _ => "",
     };
+    // One fetch for the group: without a size filter when any of its
+    // skills is allowed large (the copy still holds the others to limits).
+    let max_blob = items
+        .iter()
+        .map(|(_, e)| max_blob(locked_rules(e, group.allow_large)))
+        .min()
+        .flatten();
     let spec = FetchSpec {
         url: group.url,
         reference: group.reference,
         sub,
-        max_blob: max_blob(LOCKED),
+        max_blob,
     };
     let checkout = match git::fetch(&spec, progress, None) {
         Ok(c) => c,
@@ -527,7 +542,7 @@ fn apply_group(
         }
     };
     for (name, entry) in items {
-        let result = install_locked(home, &checkout, name, entry, group.keep_edits);
+        let result = install_locked(home, &checkout, name, entry, group);
         if let Ok((_, pinned)) = &result {
             lock.skills.insert(name.clone(), pinned.clone());
         }
@@ -547,11 +562,12 @@ fn install_locked(
     checkout: &Checkout,
     name: &str,
     entry: &Entry,
-    keep_edits: bool,
+    group: &Group,
 ) -> Result<(Done, Entry), String> {
     let dest = home.skills_dir().join(store::check_name(name)?);
     let shown = sanitize_line(name);
-    let (folder, found) = locked_found(home, checkout, name, entry)?;
+    let rules = locked_rules(entry, group.allow_large);
+    let (folder, found) = locked_found(home, checkout, name, entry, rules)?;
     if let Some(why) = found.refused {
         return Err(why);
     }
@@ -559,18 +575,19 @@ fn install_locked(
         commit: checkout.commit.clone(),
         tree: checkout.tree(&entry.path),
         hash,
+        allow_large: rules.allow_large,
         ..entry.clone()
     };
     if found.state == StoreState::Same {
         return Ok((Done::Current, pinned(lock::content_hash(&dest)?)));
     }
-    if keep_edits && local_status(home, name, entry) == Status::Modified {
+    if group.keep_edits && local_status(home, name, entry) == Status::Modified {
         return Err(format!(
             "'{shown}' was modified locally: your edits were kept; `skilltui update {shown} --force` replaces them"
         ));
     }
     let changes = (found.state == StoreState::Different).then(|| changes::between(&dest, &folder));
-    store::add_as(home, &folder, true, LOCKED.copying())?;
+    store::add_as(home, &folder, true, rules.copying())?;
     let done = Done::Installed {
         commit: checkout.commit.clone(),
         changes,
@@ -585,6 +602,7 @@ fn locked_found(
     checkout: &Checkout,
     name: &str,
     entry: &Entry,
+    rules: source::Rules,
 ) -> Result<(PathBuf, Found), String> {
     let shown = sanitize_line(name);
     let folder = checkout
@@ -598,7 +616,7 @@ fn locked_found(
             &checkout.commit[..checkout.commit.len().min(12)]
         ));
     };
-    let mut found = source::discover(&folder, home, LOCKED);
+    let mut found = source::discover(&folder, home, rules);
     refuse_not_fetched(&mut found, checkout, &entry.path);
     let found = found.into_iter().next();
     let Some(found) = found.filter(|f| f.rel.is_empty()) else {
@@ -627,14 +645,15 @@ pub fn open_locked(
     let (_, entry) = selected(&lock, &[name.to_string()])?
         .pop()
         .expect("one name asked, one entry or an error");
+    let rules = locked_rules(&entry, false);
     let spec = FetchSpec {
         url: &entry.source,
         reference: entry.reference.as_deref(),
         sub: &entry.path,
-        max_blob: max_blob(LOCKED),
+        max_blob: max_blob(rules),
     };
     let checkout = git::fetch(&spec, progress, cancel)?;
-    let (_, found) = locked_found(home, &checkout, name, &entry)?;
+    let (_, found) = locked_found(home, &checkout, name, &entry, rules)?;
     Ok(Opened {
         label: sanitize_line(&entry.source).into_owned(),
         git: Some(GitOrigin {
@@ -644,7 +663,7 @@ pub fn open_locked(
             commit: checkout.commit.clone(),
         }),
         found: vec![found],
-        rules: LOCKED,
+        rules,
         checkout: Some(Box::new(checkout)),
     })
 }
@@ -730,6 +749,7 @@ pub fn sync(
     home: &Home,
     lock_file: Option<&Path>,
     force: bool,
+    allow_large: bool,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Synced, String> {
     let home_path = lock::default_path(home);
@@ -789,6 +809,7 @@ pub fn sync(
             reference: commit.as_deref(),
             items: &items,
             keep_edits: false,
+            allow_large,
         };
         apply_group(home, &mut pins, &group, progress, &mut outcomes);
     }
