@@ -336,12 +336,18 @@ pub fn fetch(
             .iter()
             .map(|p| format!("!/{}", escape_pattern(p))),
     );
-    let mut sparse = vec!["sparse-checkout", "set", "--no-cone"];
-    sparse.extend(patterns.iter().map(String::as_str));
-    run_with_progress(&sparse, &repo, &mut quiet, cancel)?;
+    // What `git sparse-checkout set --no-cone` writes, without its run.
+    let info = repo.join(".git/info");
+    std::fs::create_dir_all(&info)
+        .and_then(|()| std::fs::write(info.join("sparse-checkout"), patterns.join("\n") + "\n"))
+        .map_err(|e| format!("cannot write the staging folder: {e}"))?;
     let checkout = [
         "-c",
         "advice.detachedHead=false",
+        "-c",
+        "core.sparseCheckout=true",
+        "-c",
+        "core.sparseCheckoutCone=false",
         "checkout",
         "-q",
         "--progress",
