@@ -989,3 +989,26 @@ fn update_and_sync_take_allow_large() {
     f.ok(&["sync", "--allow-large"]);
     assert!(f.home.join("skills/alpha/weights.bin").is_file());
 }
+
+#[test]
+fn a_server_that_ignores_filters_is_fetched_from_once() {
+    let f = Fixture::new();
+    f.repo("plain", two_skills);
+    let bare = f.root.join("remotes/o/plain");
+    git_repos::git_in(&bare, &["config", "uploadpack.allowFilter", "false"]);
+    let trace = f.root.join("trace");
+    let (code, _, err) = f.run_with(
+        &["add", "o/plain", "--all"],
+        &[("GIT_TRACE", trace.to_str().unwrap())],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(f.home.join("skills/alpha/SKILL.md").is_file());
+    // It sent every file with the trees: asking again would send the
+    // skill folders twice.
+    let trace = fs::read_to_string(&trace).unwrap();
+    let fetches = trace
+        .lines()
+        .filter(|l| l.contains("built-in: git fetch"))
+        .count();
+    assert_eq!(fetches, 1, "{trace}");
+}

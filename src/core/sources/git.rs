@@ -127,7 +127,7 @@ fn spawn_error(e: std::io::Error) -> String {
 /// Runs git to completion and returns its stdout; the error is git's
 /// last `fatal:`/`error:` line.
 fn run(args: &[&str], cwd: Option<&Path>) -> Result<String, String> {
-    watch(args, cwd, &[], &mut |_| {}, None)
+    watch(args, cwd, &[], &mut |_| {}, None).map(|(out, _)| out)
 }
 
 /// The line of git's stderr that says what went wrong: the first error
@@ -284,9 +284,10 @@ pub fn fetch(
         "origin",
         wanted,
     ];
-    if let Err(e) = run_with_progress(&args, &repo, progress, cancel) {
-        return Err(explain(spec.url, spec.reference, &e));
-    }
+    let said = run_with_progress(&args, &repo, progress, cancel)
+        .map_err(|e| explain(spec.url, spec.reference, &e))?;
+    // A server that ignores filters (git warns so) sent every file already.
+    let filtered = !said.contains("filtering not recognized");
     let (commit, root_tree) = tip(&repo)?;
     // Every entry of the commit (trees only: a blob-less fetch has them).
     let listing = run(&["ls-tree", "-r", "-t", "-z", "FETCH_HEAD"], Some(&repo))?;
@@ -321,7 +322,7 @@ pub fn fetch(
         .iter()
         .filter_map(|f| trees.get(f).map(String::as_str))
         .collect();
-    let missing = match spec.max_blob {
+    let missing = match spec.max_blob.filter(|_| filtered) {
         Some(max) => fetch_blobs_up_to(&repo, &tree_ids, max, progress, cancel)
             .map_err(|e| explain(spec.url, spec.reference, &e))?,
         None => None,
@@ -406,7 +407,7 @@ fn fetch_blobs_up_to(
     args.extend(tree_ids);
     match run_with_progress(&args, repo, progress, cancel) {
         Err(e) if e.contains("unknown option") && e.contains("refetch") => return Ok(None),
-        other => other?,
+        other => drop(other?),
     }
     let mut list = vec![
         "rev-list",
@@ -415,7 +416,7 @@ fn fetch_blobs_up_to(
         "--no-object-names",
     ];
     list.extend(tree_ids);
-    let out = watch(&list, Some(repo), NO_LAZY_FETCH, &mut |_| {}, cancel)?;
+    let (out, _) = watch(&list, Some(repo), NO_LAZY_FETCH, &mut |_| {}, cancel)?;
     Ok(Some(
         out.lines()
             .filter_map(|l| l.strip_prefix('?'))
@@ -707,14 +708,15 @@ fn repo_name(url: &str) -> String {
 }
 
 /// Runs git, feeding each progress step to `progress`; kills git's whole
-/// process group when `cancel` is set.
+/// process group when `cancel` is set. Returns the rest of git's stderr
+/// (its warnings).
 fn run_with_progress(
     args: &[&str],
     cwd: &Path,
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&Cancel>,
-) -> Result<(), String> {
-    watch(args, Some(cwd), &[], progress, cancel).map(drop)
+) -> Result<String, String> {
+    watch(args, Some(cwd), &[], progress, cancel).map(|(_, said)| said)
 }
 
 /// What git's output threads report.
@@ -743,7 +745,8 @@ fn timeout() -> Duration {
     Duration::from_secs(secs)
 }
 
-/// Runs git and returns its stdout. Any output counts as progress; after
+/// Runs git and returns its stdout and the stderr lines that are not
+/// progress (with `env` set for it). Any output counts as progress; after
 /// [`timeout`] without any, or when `cancel` is set, git's whole process
 /// group (remote helpers, ssh) is killed.
 fn watch(
@@ -752,7 +755,7 @@ fn watch(
     env: &[(&str, &str)],
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&Cancel>,
-) -> Result<String, String> {
+) -> Result<(String, String), String> {
     let mut cmd = base_command();
     cmd.args(args)
         .envs(env.iter().copied())
@@ -809,7 +812,7 @@ fn watch(
         .wait()
         .map_err(|e| format!("git did not finish: {e}"))?;
     match (status.success(), out) {
-        (true, Some(out)) => Ok(String::from_utf8_lossy(&out).into_owned()),
+        (true, Some(out)) => Ok((String::from_utf8_lossy(&out).into_owned(), log)),
         (true, None) => Err("git's answer is too large to be a repository's".into()),
         (false, _) => Err(first_error(&log)),
     }
