@@ -991,6 +991,25 @@ fn update_and_sync_take_allow_large() {
 }
 
 #[test]
+fn a_team_lock_cannot_lift_the_size_limits() {
+    let f = Fixture::new();
+    f.repo("big", heavy_skill);
+    f.ok(&["add", "o/big", "--allow-large"]);
+    let team = f.root.join("team.lock");
+    fs::write(&team, f.lock()).unwrap();
+    assert!(f.lock().contains("allow_large = true"), "{}", f.lock());
+    // A home that never chose it: the team's mark does not count.
+    fs::remove_dir_all(f.home.join("skills/heavy")).unwrap();
+    fs::remove_file(f.home.join("skilltui.lock")).unwrap();
+    let (code, _, err) = f.run(&["sync", "--lock", team.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("--allow-large"), "{err}");
+    assert!(!f.home.join("skills/heavy").exists());
+    f.ok(&["sync", "--lock", team.to_str().unwrap(), "--allow-large"]);
+    assert!(f.home.join("skills/heavy/weights.bin").is_file());
+}
+
+#[test]
 fn a_server_that_ignores_filters_is_fetched_from_once() {
     let f = Fixture::new();
     f.repo("plain", two_skills);

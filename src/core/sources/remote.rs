@@ -765,6 +765,11 @@ pub fn sync(
     let mut outcomes = Vec::new();
     let mut todo: Groups = BTreeMap::new();
     for (name, entry) in &wanted.skills {
+        // Another lock (a team's) cannot lift the size limits: only this
+        // home's own lock or `--allow-large` says a skill may be large.
+        let mut entry = entry.clone();
+        entry.allow_large &= pins.skills.get(name).is_some_and(|e| e.allow_large);
+        let entry = &entry;
         let dest = home.skills_dir().join(name);
         if !force && let Some(why) = claimed_here(home, &pins, name, entry) {
             outcomes.push(Outcome {
