@@ -1,0 +1,185 @@
+//! Hostile input to the agent and delivery commands through the real
+//! binary (HOME, XDG_CONFIG_HOME and the working directory in a temp dir):
+//! huge or wrong user agent files, a hand-edited record of what skilltui
+//! gave agents, a FIFO in a copy, huge Copilot agent files. Each case is
+//! bounded: sparse files cost no disk, and a run that would hang is killed
+//! by a watchdog so the test fails instead of blocking.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct World {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    home: PathBuf,
+    cao: PathBuf,
+    cwd: PathBuf,
+}
+
+fn world() -> World {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().to_path_buf();
+    let home = root.join("home");
+    let cao = root.join("cao");
+    let cwd = root.join("proj");
+    for d in [&home, &cwd, &cao.join("skills")] {
+        fs::create_dir_all(d).unwrap();
+    }
+    let x = cao.join("skills/x");
+    fs::create_dir_all(&x).unwrap();
+    fs::write(
+        x.join("SKILL.md"),
+        "---\nname: x\ndescription: d\n---\nbody\n",
+    )
+    .unwrap();
+    World {
+        _tmp: tmp,
+        root,
+        home,
+        cao,
+        cwd,
+    }
+}
+
+impl World {
+    /// Runs the binary; a run still going after a minute is killed and
+    /// reported as a hang (exit -1), so a regression fails, never blocks.
+    fn run(&self, args: &[&str]) -> (i32, String, String) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_skilltui"))
+            .arg("--home")
+            .arg(&self.cao)
+            .args(args)
+            .current_dir(&self.cwd)
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("PATH", "/nonexistent")
+            .env_remove("CAO_HOME_DIR")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("runs");
+        let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+        let reader = std::thread::spawn(move || {
+            let mut s = Vec::new();
+            let _ = out.read_to_end(&mut s);
+            s
+        });
+        let err_reader = std::thread::spawn(move || {
+            let mut s = Vec::new();
+            let _ = err.read_to_end(&mut s);
+            s
+        });
+        let start = Instant::now();
+        let code = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status.code().unwrap_or(-1);
+            }
+            if start.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                let _ = child.wait();
+                break -1;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let out = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
+        let err = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
+        (code, out, err)
+    }
+
+    fn user_agents(&self) -> PathBuf {
+        let d = self.home.join(".config/skilltui/agents");
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn record(&self) -> PathBuf {
+        self.cao.join("skilltui-agents.json")
+    }
+}
+
+fn sparse(path: &Path, len: u64) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::File::create(path).unwrap().set_len(len).unwrap();
+}
+
+// Before: the whole file was read and its parse error, quoting the line of
+// NULs, was printed whole (1 GiB: 190 s, 5 GB, a 3 GB warning).
+#[test]
+fn a_huge_user_agents_file_is_refused_unread_with_a_short_warning() {
+    let w = world();
+    sparse(&w.user_agents().join("big.toml"), 64 << 20);
+    let (code, out, err) = w.run(&["agents"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("claude-code"), "{out}");
+    assert!(err.len() < 1000, "warning of {} bytes", err.len());
+    assert!(
+        err.contains("big.toml") && err.contains("larger than"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_user_agents_parse_error_is_one_short_line() {
+    let w = world();
+    let line = format!("a = \"{}", "y".repeat(200_000));
+    fs::write(w.user_agents().join("long.toml"), line).unwrap();
+    let (code, _, err) = w.run(&["agents"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.len() < 1000, "warning of {} bytes", err.len());
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+fn evil_agent(id: &str, user: &str, project: &str) -> String {
+    format!(
+        r#"[[agent]]
+id = "{id}"
+name = "Evil"
+parser = "claude"
+clash = "first_wins"
+clash_key = "name"
+symlinks = "yes"
+link_ok = true
+source = "test"
+[[agent.location]]
+path = "{user}"
+scope = "user"
+source = "test"
+[[agent.location]]
+path = "{project}"
+scope = "project"
+source = "test"
+"#
+    )
+}
+
+// Before: `{project}/..` made a link in the project's parent, and an id
+// with an escape sequence was accepted.
+#[test]
+fn a_user_agent_with_a_location_climbing_out_or_an_odd_id_is_refused() {
+    let w = world();
+    let d = w.user_agents();
+    fs::write(
+        d.join("a.toml"),
+        evil_agent("evil", "~/.evil/../../up", "{project}/.."),
+    )
+    .unwrap();
+    fs::write(
+        d.join("b.toml"),
+        evil_agent("ev\\u001b[31mil", "~/.ok", "{project}/.ok"),
+    )
+    .unwrap();
+    let (code, _, err) = w.run(&["agent", "enable", "evil", "x", "--scope", "project"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("a.toml") && err.contains(".."), "{err}");
+    assert!(err.contains("b.toml") && err.contains("id"), "{err}");
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+    assert!(fs::symlink_metadata(w.root.join("x")).is_err());
+    assert!(fs::symlink_metadata(w.root.join("up/x")).is_err());
+}
+
