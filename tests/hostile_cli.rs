@@ -183,3 +183,16 @@ fn a_user_agent_with_a_location_climbing_out_or_an_odd_id_is_refused() {
     assert!(fs::symlink_metadata(w.root.join("up/x")).is_err());
 }
 
+// Before: every *.agent.md was read whole (1 GiB sparse: 7 s, 4.2 GB).
+#[test]
+fn a_huge_copilot_agent_file_is_left_alone_unread() {
+    let w = world();
+    sparse(&w.home.join(".copilot/agents/big.agent.md"), 64 << 20);
+    let (code, out, err) = w.run(&["refresh"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("big.agent.md") && out.contains("larger than"),
+        "{out}"
+    );
+}
+
