@@ -405,16 +405,21 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
         Command::Update { names, force } => update(&home, names, *force, &mut out),
         Command::Sync { lock, force } => {
             sync(&home, lock.as_deref(), *force, &mut out)?;
-            printed(Vec::new(), cli_agents::restore(&home)?, &mut out)
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            printed(
+                warnings,
+                cli_agents::restore(&home, &table, &ctx)?,
+                &mut out,
+            )
         }
         Command::Remove {
             name,
             agent: Some(id),
-        } => printed(
-            Vec::new(),
-            cli_agents::take_back_all(&home, name, Some(id))?,
-            &mut out,
-        ),
+        } => {
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            let p = cli_agents::take_back_all(&home, &table, &ctx, name, Some(id))?;
+            printed(warnings, p, &mut out)
+        }
         Command::Remove { name, agent: None } => {
             // The store first: if it refuses, no agent loses the skill. A
             // link left dangling still points where it was made, so it is
@@ -431,8 +436,9 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
                     lock.display()
                 ));
             }
-            let taken = cli_agents::take_back_all(&home, &name, None)?;
-            printed(Vec::new(), taken, &mut out)
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            let taken = cli_agents::take_back_all(&home, &table, &ctx, &name, None)?;
+            printed(warnings, taken, &mut out)
         }
         Command::Init => init(&home, &mut out),
         Command::Validate { paths, json } => validate(paths, *json, &mut out),

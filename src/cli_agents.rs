@@ -199,9 +199,19 @@ pub fn disable(
 }
 
 /// `remove NAME [--agent ID]`: takes back what skilltui gave agents of it
-/// (only that agent's with `--agent`).
-pub fn take_back_all(home: &Home, name: &str, agent: Option<&str>) -> Result<Printed, String> {
-    let done = give::disable_where(home, &|t| {
+/// (only that agent's with `--agent`, which must be a known agent).
+pub fn take_back_all(
+    home: &Home,
+    table: &Table,
+    ctx: &Ctx,
+    name: &str,
+    agent: Option<&str>,
+) -> Result<Printed, String> {
+    if let Some(id) = agent {
+        table.find(id)?;
+    }
+    let name = crate::core::cao::store::check_name(name)?;
+    let done = give::disable_where(home, &table.agents, ctx, &|t| {
         t.skill == name && agent.is_none_or(|a| t.agent == a)
     })?;
     let mut p = Printed::default();
@@ -225,14 +235,19 @@ fn report_taken(done: &[(give::Target, Taken)], p: &mut Printed) {
                 "{} changed since skilltui made it: left in place, no longer tracked",
                 path.display()
             )),
+            Taken::NotOurs(path) => p.warnings.push(format!(
+                "{} is not where skilltui gives {} skills (the record was edited?): left in place, no longer tracked",
+                path.display(),
+                t.agent
+            )),
         }
     }
 }
 
 /// `sync`: the links and copies the record lists that are missing.
-pub fn restore(home: &Home) -> Result<Printed, String> {
+pub fn restore(home: &Home, table: &Table, ctx: &Ctx) -> Result<Printed, String> {
     let mut p = Printed::default();
-    for path in give::restore(home)? {
+    for path in give::restore(home, &table.agents, ctx)? {
         p.line(&sanitize_line(&format!("restored {}", path.display())));
     }
     Ok(p)

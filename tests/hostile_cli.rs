@@ -183,6 +183,73 @@ fn a_user_agent_with_a_location_climbing_out_or_an_odd_id_is_refused() {
     assert!(fs::symlink_metadata(w.root.join("up/x")).is_err());
 }
 
+fn claim(w: &World, path: &Path, kind: &str, from: &Path, skill: &str) {
+    let mut record: serde_json::Value = fs::read(w.record())
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_else(|| serde_json::json!({"targets": []}));
+    record["targets"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "agent": "claude-code", "skill": skill, "scope": "user",
+            "path": path, "kind": kind, "from": from,
+        }));
+    fs::write(w.record(), serde_json::to_vec(&record).unwrap()).unwrap();
+}
+
+// Before: `agent disable` deleted a user's link anywhere the record named,
+// and `sync` made links wherever it said, to whatever it said.
+#[test]
+fn a_record_pointing_outside_the_agents_dirs_neither_deletes_nor_writes_there() {
+    let w = world();
+    let outside = w.root.join("outside");
+    fs::create_dir_all(&outside).unwrap();
+    let theirs = outside.join("x");
+    std::os::unix::fs::symlink(w.cao.join("skills/x"), &theirs).unwrap();
+    claim(&w, &theirs, "link", &w.cao.join("skills/x"), "x");
+    claim(&w, &outside.join("etc"), "link", Path::new("/etc"), "x");
+    let dotdot = w.home.join(".claude/skills/../../../outside/y");
+    claim(&w, &dotdot, "link", &w.cao.join("skills/x"), "y");
+
+    let (code, _, err) = w.run(&["sync"]);
+    assert!(code == 0 || code == 1, "{err}");
+    assert!(fs::symlink_metadata(outside.join("etc")).is_err(), "{err}");
+    assert!(fs::symlink_metadata(outside.join("y")).is_err(), "{err}");
+
+    let (_, _, err) = w.run(&["agent", "disable", "claude-code", "x"]);
+    assert_eq!(
+        fs::read_link(&theirs).unwrap(),
+        w.cao.join("skills/x"),
+        "{err}"
+    );
+    let (_, _, err) = w.run(&["remove", "x"]);
+    assert!(fs::symlink_metadata(&theirs).is_ok(), "{err}");
+}
+
+// Before: hashing the copy to see whether it was still skilltui's opened
+// the FIFO and waited forever.
+#[test]
+fn a_fifo_in_a_copy_given_to_an_agent_does_not_hang_disable() {
+    let w = world();
+    let (code, _, err) = w.run(&["agent", "enable", "kiro-cli", "x"]);
+    assert_eq!(code, 0, "{err}");
+    let copy = w.home.join(".kiro/skills/x");
+    assert!(copy.join("SKILL.md").is_file());
+    let fifo = copy.join("pipe");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let (code, _, err) = w.run(&["agent", "disable", "kiro-cli", "x"]);
+    assert_ne!(code, -1, "agent disable hung on a FIFO");
+    assert!(err.contains("left in place"), "{err}");
+    assert!(copy.join("SKILL.md").is_file());
+}
+
 // Before: every *.agent.md was read whole (1 GiB sparse: 7 s, 4.2 GB).
 #[test]
 fn a_huge_copilot_agent_file_is_left_alone_unread() {
@@ -196,3 +263,15 @@ fn a_huge_copilot_agent_file_is_left_alone_unread() {
     );
 }
 
+// Before: exit 0 and nothing said.
+#[test]
+fn remove_for_an_unknown_agent_or_a_bad_name_is_an_error() {
+    let w = world();
+    let (code, _, err) = w.run(&["remove", "x", "--agent", "nosuch"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.starts_with("error: no agent 'nosuch'"), "{err}");
+    let (code, _, err) = w.run(&["remove", "../x", "--agent", "claude-code"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.starts_with("error: invalid skill name"), "{err}");
+    assert!(w.cao.join("skills/x/SKILL.md").is_file());
+}
