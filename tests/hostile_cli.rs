@@ -275,3 +275,43 @@ fn remove_for_an_unknown_agent_or_a_bad_name_is_an_error() {
     assert!(err.starts_with("error: invalid skill name"), "{err}");
     assert!(w.cao.join("skills/x/SKILL.md").is_file());
 }
+
+// Before: clap echoed the argument raw in its usage error, so on a
+// terminal `\e]0;…\a` retitled the window and `\e[2J` cleared the screen
+// (CLICOLOR_FORCE stands in for the terminal here).
+#[test]
+fn a_usage_error_never_echoes_an_escape_sequence() {
+    let w = world();
+    for args in [
+        vec!["completions", "\u{1b}]0;PWNED\u{7}"],
+        vec!["agents", "--bogus\u{1b}[2J"],
+        vec![
+            "agent",
+            "enable",
+            "claude-code",
+            "x",
+            "--scope",
+            "\u{1b}[31mu",
+        ],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_skilltui"))
+            .arg("--home")
+            .arg(&w.cao)
+            .args(&args)
+            .env("HOME", &w.home)
+            .env("CLICOLOR_FORCE", "1")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{err:?}");
+        assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    }
+    // Help is still printed as clap writes it.
+    let out = Command::new(env!("CARGO_BIN_EXE_skilltui"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage:"));
+}
