@@ -574,8 +574,8 @@ fn list(home: &Home, json: bool, out: &mut Output) -> Outcome {
                 json!({
                     "name": e.name(),
                     "description": e.checked.description,
-                    "path": e.checked.path,
-                    "source_dir": e.source_dir,
+                    "path": e.checked.path.to_string_lossy(),
+                    "source_dir": e.source_dir.to_string_lossy(),
                     "status": e.status,
                     "errors": e.checked.errors,
                     "warnings": e.checked.warnings,
@@ -956,7 +956,7 @@ fn validate(paths: &[PathBuf], json: bool, out: &mut Output) -> Outcome {
             .iter()
             .map(|c| {
                 json!({
-                    "path": c.path,
+                    "path": c.path.to_string_lossy(),
                     "valid": c.is_valid(),
                     "name": c.name,
                     "description": c.description,
@@ -1208,12 +1208,12 @@ fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
             .map(|(l, loaded)| {
                 json!({
                     "name": l.name,
-                    "path": l.location.path,
+                    "path": l.location.path.as_ref().map(|p| p.to_string_lossy()),
                     "source": l.location.source,
                     "skills": loaded.as_ref().ok().map(|p| p.skills.clone()),
                     "error": loaded.as_ref().err(),
                     "warning": loaded.as_ref().ok().and_then(|p| p.unread_frontmatter()),
-                    "shadows": l.also_in,
+                    "shadows": l.also_in.iter().map(|p| p.to_string_lossy()).collect::<Vec<_>>(),
                 })
             })
             .collect();

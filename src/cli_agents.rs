@@ -52,7 +52,7 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
         .map(|a| {
             let places: Vec<_> = scan::places(a, ctx)
                 .into_iter()
-                .map(|pl| json!({"path": pl.path, "scope": pl.scope, "exists": pl.exists}))
+                .map(|pl| json!({"path": pl.path.to_string_lossy(), "scope": pl.scope, "exists": pl.exists}))
                 .collect();
             json!({
                 "id": a.id,
@@ -98,11 +98,11 @@ pub fn list(table: &Table, ctx: &Ctx, id: &str, json: bool) -> Result<Printed, S
                 json!({
                     "name": c.name,
                     "description": c.description,
-                    "path": c.path,
-                    "location": finds.location(c),
+                    "path": c.path.to_string_lossy(),
+                    "location": finds.location(c).to_string_lossy(),
                     "scope": finds.scope(c),
                     "status": c.status,
-                    "shadowed_by": c.shadowed_by,
+                    "shadowed_by": c.shadowed_by.as_ref().map(|p| p.to_string_lossy()),
                     "error": c.error,
                     "hidden": c.hidden,
                 })

@@ -315,3 +315,83 @@ fn a_usage_error_never_echoes_an_escape_sequence() {
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("Usage:"));
 }
+
+// Before: `list --agent --json` panicked (exit 101) on a folder name that
+// is not UTF-8, `agents --json` too from such a working directory, and
+// `delivery --json` printed an empty line. Such bytes show as U+FFFD.
+#[test]
+fn json_output_stays_valid_with_paths_that_are_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    let w = world();
+    let odd = std::ffi::OsStr::from_bytes(b"bad\xff");
+    let folder = w.home.join(".claude/skills").join(odd);
+    fs::create_dir_all(&folder).unwrap();
+    fs::write(
+        folder.join("SKILL.md"),
+        "---\nname: bad\ndescription: d\n---\n",
+    )
+    .unwrap();
+    let (code, out, err) = w.run(&["list", "--agent", "claude-code", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).expect(&out);
+    assert!(out.contains("bad\u{fffd}"), "{rows}");
+    let out = Command::new(env!("CARGO_BIN_EXE_skilltui"))
+        .args(["validate", "--json"])
+        .arg(&folder)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_ne!(
+        out.status.code(),
+        Some(101),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str::<serde_json::Value>(&text).expect(&text);
+
+    let odd_cwd = w.root.join(odd);
+    fs::create_dir_all(&odd_cwd).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_skilltui"))
+        .arg("--home")
+        .arg(&w.cao)
+        .args(["agents", "--json"])
+        .current_dir(&odd_cwd)
+        .env("HOME", &w.home)
+        .env("XDG_CONFIG_HOME", w.home.join(".config"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str::<serde_json::Value>(&text).expect(&text);
+
+    let odd_home = w.root.join(std::ffi::OsStr::from_bytes(b"home\xfe"));
+    fs::create_dir_all(&odd_home).unwrap();
+    fs::create_dir_all(w.cao.join("agent-store")).unwrap();
+    fs::write(
+        w.cao.join("agent-store/dev.md"),
+        "---\nname: dev\nprovider: copilot_cli\n---\nYou are dev.\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_skilltui"))
+        .arg("--home")
+        .arg(&w.cao)
+        .args(["delivery", "dev", "--json"])
+        .current_dir(&w.cwd)
+        .env("HOME", &odd_home)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let d: serde_json::Value = serde_json::from_str(&text).expect(&text);
+    assert_eq!(d["provider"], "copilot_cli", "{d}");
+}

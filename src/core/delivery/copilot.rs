@@ -85,6 +85,7 @@ pub fn installed_text(listing: &Listing, a: &Agent) -> Result<String, String> {
 /// One `*.agent.md` file as CAO's refresh sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Baked {
+    #[serde(serialize_with = "crate::core::text::lossy_path")]
     pub path: PathBuf,
     /// The frontmatter `name`, when it is a non-empty string.
     pub name: Option<String>,
