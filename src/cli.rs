@@ -383,10 +383,19 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
                 force: *force,
                 allow_large: *allow_large,
             };
-            let installed = add(&home, source, &pick, &mut out)?;
-            match agent {
+            // An agent that cannot be given skills is refused before the
+            // store changes.
+            let opened = match agent {
                 Some(id) => {
                     let (table, ctx, warnings) = cli_agents::open(&home);
+                    cli_agents::can_give(&table, &ctx, id, scope.scope())?;
+                    Some((table, ctx, warnings))
+                }
+                None => None,
+            };
+            let installed = add(&home, source, &pick, &mut out)?;
+            match (agent, opened) {
+                (Some(id), Some((table, ctx, warnings))) => {
                     let p = cli_agents::enable(
                         &home,
                         &table,
@@ -398,7 +407,7 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
                     )?;
                     printed(warnings, p, &mut out)
                 }
-                None => Ok(()),
+                _ => Ok(()),
             }
         }
         Command::Check { names, json } => check(&home, names, *json, &mut out),

@@ -180,6 +180,12 @@ pub fn enable(
     Ok(p)
 }
 
+/// Whether agent `id` is known and has a skill dir at `scope` (`add
+/// --agent` asks before it installs anything).
+pub fn can_give(table: &Table, ctx: &Ctx, id: &str, scope: Scope) -> Result<(), String> {
+    give::target_dir(table.find(id)?, ctx, scope).map(|_| ())
+}
+
 /// `agent disable ID SKILL…`.
 pub fn disable(
     home: &Home,

@@ -395,3 +395,19 @@ fn json_output_stays_valid_with_paths_that_are_not_utf8() {
     let d: serde_json::Value = serde_json::from_str(&text).expect(&text);
     assert_eq!(d["provider"], "copilot_cli", "{d}");
 }
+
+// Before: the skill was installed, then the unknown agent (or `cao`, whose
+// skills are the store) was an error: exit 1 with the store changed.
+#[test]
+fn add_for_an_agent_that_cannot_be_given_skills_installs_nothing() {
+    let w = world();
+    let src = w.root.join("src/y");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(src.join("SKILL.md"), "---\nname: y\ndescription: d\n---\n").unwrap();
+    for agent in ["nosuch", "cao"] {
+        let (code, _, err) = w.run(&["add", src.to_str().unwrap(), "--agent", agent]);
+        assert_eq!(code, 1, "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(!w.cao.join("skills/y").exists(), "--agent {agent}: {err}");
+    }
+}
