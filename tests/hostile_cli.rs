@@ -411,3 +411,42 @@ fn add_for_an_agent_that_cannot_be_given_skills_installs_nothing() {
         assert!(!w.cao.join("skills/y").exists(), "--agent {agent}: {err}");
     }
 }
+
+/// The peak resident size of one run, in KiB (`wait4`'s `ru_maxrss` for
+/// that child alone). `wait4` reaps the child, which clippy cannot see.
+#[allow(clippy::zombie_processes)]
+fn peak_kib(w: &World, args: &[&str]) -> (i32, i64) {
+    let child = Command::new(env!("CARGO_BIN_EXE_skilltui"))
+        .arg("--home")
+        .arg(&w.cao)
+        .args(args)
+        .current_dir(&w.cwd)
+        .env("HOME", &w.home)
+        .env("XDG_CONFIG_HOME", w.home.join(".config"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: rusage is plain data, filled by wait4 for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t);
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    (code, usage.ru_maxrss)
+}
+
+// Before: CAO's settings.json was read whole by every command (1 GiB
+// sparse: `list` 3.3 s, 1 GB).
+#[test]
+fn a_huge_settings_file_is_not_read_whole() {
+    let w = world();
+    sparse(&w.cao.join("settings.json"), 256 << 20);
+    let (code, kib) = peak_kib(&w, &["list"]);
+    assert_eq!(code, 0);
+    assert!(kib < 96 * 1024, "peak {kib} KiB");
+}
