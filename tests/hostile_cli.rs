@@ -450,3 +450,22 @@ fn a_huge_settings_file_is_not_read_whole() {
     assert_eq!(code, 0);
     assert!(kib < 96 * 1024, "peak {kib} KiB");
 }
+
+// Before: the name was joined to the agent's dir unchecked, so `''` and
+// `..` were reported as "…/skills/ was not made by skilltui".
+#[test]
+fn agent_disable_checks_the_skill_name_first() {
+    let w = world();
+    let dir = w.home.join(".claude/skills");
+    fs::create_dir_all(&dir).unwrap();
+    for (name, why) in [
+        ("", "the skill name is empty"),
+        ("..", "invalid skill name"),
+        ("a/b", "invalid skill name"),
+    ] {
+        let (code, _, err) = w.run(&["agent", "disable", "claude-code", name]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.starts_with(&format!("error: {why}")), "{name:?}: {err}");
+    }
+    assert!(dir.is_dir());
+}

@@ -377,6 +377,7 @@ pub fn disable(
     name: &str,
     scope: Option<Scope>,
 ) -> Result<Vec<(Target, Taken)>, String> {
+    let name = &store::check_name(name)?;
     let record = Record::read(home)?;
     let any = record
         .of(&agent.id, name)
@@ -397,7 +398,7 @@ pub fn disable(
         return Err(format!("skilltui has not given '{name}' to {}", agent.id));
     }
     disable_where(home, std::slice::from_ref(agent), ctx, &|t| {
-        t.agent == agent.id && t.skill == name && scope.is_none_or(|s| t.scope == s)
+        t.agent == agent.id && t.skill == *name && scope.is_none_or(|s| t.scope == s)
     })
 }
 
