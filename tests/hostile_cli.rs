@@ -469,3 +469,27 @@ fn agent_disable_checks_the_skill_name_first() {
     }
     assert!(dir.is_dir());
 }
+
+// Before: `/*/*/*/*/*/*` walked the whole disk (`agents` and `list
+// --agent` still running after 120 s).
+#[test]
+fn a_user_location_of_stars_over_the_whole_disk_is_bounded() {
+    let w = world();
+    let agent = evil_agent("stars", "/*/*/*/*/*/*", "{project}/.stars");
+    fs::write(w.user_agents().join("stars.toml"), agent).unwrap();
+    let (code, out, err) = w.run(&["agents", "--json"]);
+    assert_eq!(code, 0, "hung or failed: {err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let stars = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "stars")
+        .unwrap();
+    assert!(
+        stars["locations"].as_array().unwrap().len() <= 257,
+        "{stars}"
+    );
+    let (code, _, err) = w.run(&["list", "--agent", "stars"]);
+    assert_ne!(code, -1, "hung: {err}");
+}
