@@ -45,21 +45,33 @@ fn world() -> World {
 }
 
 impl World {
-    /// Runs the binary; a run still going after a minute is killed and
-    /// reported as a hang (exit -1), so a regression fails, never blocks.
-    fn run(&self, args: &[&str]) -> (i32, String, String) {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_skilltui"))
-            .arg("--home")
+    /// The binary on this world's home, run from `cwd` with `$HOME` at
+    /// `home`, no variable from the test's own environment leaking in.
+    fn command(&self, cwd: &Path, home: &Path, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_skilltui"));
+        c.arg("--home")
             .arg(&self.cao)
             .args(args)
-            .current_dir(&self.cwd)
-            .env("HOME", &self.home)
+            .current_dir(cwd)
+            .env("HOME", home)
             .env("XDG_CONFIG_HOME", self.home.join(".config"))
             .env("PATH", "/nonexistent")
             .env_remove("CAO_HOME_DIR")
             .env_remove("CLAUDE_CONFIG_DIR")
             .env_remove("CODEX_HOME")
-            .stdin(Stdio::null())
+            .stdin(Stdio::null());
+        c
+    }
+
+    fn run(&self, args: &[&str]) -> (i32, String, String) {
+        self.run_in(&self.cwd, &self.home, args)
+    }
+
+    /// Runs the binary; a run still going after a minute is killed and
+    /// reported as a hang (exit -1), so a regression fails, never blocks.
+    fn run_in(&self, cwd: &Path, home: &Path, args: &[&str]) -> (i32, String, String) {
+        let mut child = self
+            .command(cwd, home, args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -351,22 +363,8 @@ fn json_output_stays_valid_with_paths_that_are_not_utf8() {
 
     let odd_cwd = w.root.join(odd);
     fs::create_dir_all(&odd_cwd).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_skilltui"))
-        .arg("--home")
-        .arg(&w.cao)
-        .args(["agents", "--json"])
-        .current_dir(&odd_cwd)
-        .env("HOME", &w.home)
-        .env("XDG_CONFIG_HOME", w.home.join(".config"))
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (code, text, err) = w.run_in(&odd_cwd, &w.home, &["agents", "--json"]);
+    assert_eq!(code, 0, "{err}");
     serde_json::from_str::<serde_json::Value>(&text).expect(&text);
 
     let odd_home = w.root.join(std::ffi::OsStr::from_bytes(b"home\xfe"));
@@ -377,21 +375,8 @@ fn json_output_stays_valid_with_paths_that_are_not_utf8() {
         "---\nname: dev\nprovider: copilot_cli\n---\nYou are dev.\n",
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_skilltui"))
-        .arg("--home")
-        .arg(&w.cao)
-        .args(["delivery", "dev", "--json"])
-        .current_dir(&w.cwd)
-        .env("HOME", &odd_home)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (code, text, err) = w.run_in(&w.cwd, &odd_home, &["delivery", "dev", "--json"]);
+    assert_eq!(code, 0, "{err}");
     let d: serde_json::Value = serde_json::from_str(&text).expect(&text);
     assert_eq!(d["provider"], "copilot_cli", "{d}");
 }
@@ -416,13 +401,8 @@ fn add_for_an_agent_that_cannot_be_given_skills_installs_nothing() {
 /// that child alone). `wait4` reaps the child, which clippy cannot see.
 #[allow(clippy::zombie_processes)]
 fn peak_kib(w: &World, args: &[&str]) -> (i32, i64) {
-    let child = Command::new(env!("CARGO_BIN_EXE_skilltui"))
-        .arg("--home")
-        .arg(&w.cao)
-        .args(args)
-        .current_dir(&w.cwd)
-        .env("HOME", &w.home)
-        .env("XDG_CONFIG_HOME", w.home.join(".config"))
+    let child = w
+        .command(&w.cwd, &w.home, args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
