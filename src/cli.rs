@@ -391,10 +391,19 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
                 force: *force,
                 allow_large: *allow_large,
             };
-            let installed = add(&home, source, &pick, &mut out)?;
-            match agent {
+            // An agent that cannot be given skills is refused before the
+            // store changes.
+            let opened = match agent {
                 Some(id) => {
                     let (table, ctx, warnings) = cli_agents::open(&home);
+                    cli_agents::can_give(&table, &ctx, id, scope.scope())?;
+                    Some((table, ctx, warnings))
+                }
+                None => None,
+            };
+            let installed = add(&home, source, &pick, &mut out)?;
+            match (agent, opened) {
+                (Some(id), Some((table, ctx, warnings))) => {
                     let p = cli_agents::enable(
                         &home,
                         &table,
@@ -406,7 +415,7 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
                     )?;
                     printed(warnings, p, &mut out)
                 }
-                None => Ok(()),
+                _ => Ok(()),
             }
         }
         Command::Check { names, json } => check(&home, names, *json, &mut out),
@@ -421,16 +430,21 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
             allow_large,
         } => {
             sync(&home, lock.as_deref(), (*force, *allow_large), &mut out)?;
-            printed(Vec::new(), cli_agents::restore(&home)?, &mut out)
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            printed(
+                warnings,
+                cli_agents::restore(&home, &table, &ctx)?,
+                &mut out,
+            )
         }
         Command::Remove {
             name,
             agent: Some(id),
-        } => printed(
-            Vec::new(),
-            cli_agents::take_back_all(&home, name, Some(id))?,
-            &mut out,
-        ),
+        } => {
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            let p = cli_agents::take_back_all(&home, &table, &ctx, name, Some(id))?;
+            printed(warnings, p, &mut out)
+        }
         Command::Remove { name, agent: None } => {
             // The store first: if it refuses, no agent loses the skill. A
             // link left dangling still points where it was made, so it is
@@ -447,8 +461,9 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
                     lock.display()
                 ));
             }
-            let taken = cli_agents::take_back_all(&home, &name, None)?;
-            printed(Vec::new(), taken, &mut out)
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            let taken = cli_agents::take_back_all(&home, &table, &ctx, &name, None)?;
+            printed(warnings, taken, &mut out)
         }
         Command::Init => init(&home, &mut out),
         Command::Validate { paths, json } => validate(paths, *json, &mut out),
@@ -584,8 +599,8 @@ fn list(home: &Home, json: bool, out: &mut Output) -> Outcome {
                 json!({
                     "name": e.name(),
                     "description": e.checked.description,
-                    "path": e.checked.path,
-                    "source_dir": e.source_dir,
+                    "path": e.checked.path.to_string_lossy(),
+                    "source_dir": e.source_dir.to_string_lossy(),
                     "status": e.status,
                     "errors": e.checked.errors,
                     "warnings": e.checked.warnings,
@@ -971,7 +986,7 @@ fn validate(paths: &[PathBuf], json: bool, out: &mut Output) -> Outcome {
             .iter()
             .map(|c| {
                 json!({
-                    "path": c.path,
+                    "path": c.path.to_string_lossy(),
                     "valid": c.is_valid(),
                     "name": c.name,
                     "description": c.description,
@@ -1223,12 +1238,12 @@ fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
             .map(|(l, loaded)| {
                 json!({
                     "name": l.name,
-                    "path": l.location.path,
+                    "path": l.location.path.as_ref().map(|p| p.to_string_lossy()),
                     "source": l.location.source,
                     "skills": loaded.as_ref().ok().map(|p| p.skills.clone()),
                     "error": loaded.as_ref().err(),
                     "warning": loaded.as_ref().ok().and_then(|p| p.unread_frontmatter()),
-                    "shadows": l.also_in,
+                    "shadows": l.also_in.iter().map(|p| p.to_string_lossy()).collect::<Vec<_>>(),
                 })
             })
             .collect();

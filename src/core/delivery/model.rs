@@ -46,6 +46,7 @@ impl Kind {
 /// A SKILL.md Kiro's globs reach, or a skill they do not (extra dirs).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Reach {
+    #[serde(serialize_with = "crate::core::text::lossy_path")]
     pub path: PathBuf,
     /// Its folder, relative to the store or extra dir.
     pub skill: String,
@@ -69,6 +70,7 @@ impl Reach {
 /// The file or link `cao install` made for this provider, as it is now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Installed {
+    #[serde(serialize_with = "crate::core::text::lossy_path")]
     pub path: PathBuf,
     pub exists: bool,
     /// Differs from what CAO would write now; `None` when not knowable.

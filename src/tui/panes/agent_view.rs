@@ -232,6 +232,11 @@ pub fn toggle(data: &Data, row: &AgentRow, scope: Scope, n: usize) -> Result<Str
                         p.display()
                     )
                 }
+                Some(Taken::NotOurs(p)) => format!(
+                    "{} is not where skilltui gives {} skills: left in place",
+                    p.display(),
+                    a.id
+                ),
                 _ => format!("took {name} from {}", a.id),
             })
         }
