@@ -2124,3 +2124,90 @@ fn picked_rows(app: &App) -> Vec<String> {
         other => panic!("no pick dialog: {other:?}"),
     }
 }
+
+/// A profile of each provider that ignores `skills:`, none with a list.
+fn unfiltered_profiles(root: &Path) {
+    for (name, provider) in [("kiro", "kiro_cli"), ("pilot", "copilot_cli")] {
+        fs::write(
+            root.join(format!("agent-store/{name}.md")),
+            format!("---\nname: {name}\ndescription: d\nprovider: {provider}\n---\nWork.\n"),
+        )
+        .unwrap();
+    }
+    // No provider at all: CAO falls back to kiro_cli.
+    fs::write(
+        root.join("agent-store/plain.md"),
+        "---\nname: plain\ndescription: d\n---\nWork.\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_checklist_says_when_its_provider_ignores_the_list_and_still_toggles() {
+    let mut f = fixture();
+    unfiltered_profiles(&f.root);
+    f.app.reload();
+    select_profile(&mut f.app, "kiro");
+    let s = screen(&mut f.app);
+    assert!(
+        s.contains("kiro_cli ignores the skills: list; it gets"),
+        "{s}"
+    );
+    snapshot("checklist_kiro_ignores_the_list_120x40", &mut f, 120, 40);
+    snapshot("checklist_kiro_ignores_the_list_80x24", &mut f, 80, 24);
+    // The fallback is kiro too; copilot gets the baked catalog.
+    select_profile(&mut f.app, "plain");
+    assert!(screen(&mut f.app).contains("kiro_cli ignores the skills: list"));
+    select_profile(&mut f.app, "pilot");
+    let s = screen(&mut f.app);
+    assert!(
+        s.contains("copilot_cli ignores the skills: list; it"),
+        "{s}"
+    );
+    // A profile whose catalog follows its list has no such line.
+    select_profile(&mut f.app, "supervisor");
+    assert!(!screen(&mut f.app).contains("ignores the skills: list"));
+    // Toggling still writes the list (it counts under --provider).
+    select_profile(&mut f.app, "kiro");
+    check_skill(&mut f.app, "code-style");
+    key(&mut f.app, KeyCode::Char(' '));
+    let Some(Dialog::Confirm(c)) = &f.app.dialog else {
+        panic!("no confirm: {:?}", f.app.dialog);
+    };
+    let (_, text, _) = c.question(&Theme::dark());
+    let asked: Vec<String> = text.lines.iter().map(|l| l.to_string()).collect();
+    assert_eq!(
+        asked[0],
+        "'kiro' has no skills: list; as kiro_cli it gets every skill through its resources whatever the list says.",
+    );
+    snapshot("confirm_write_list_kiro_80x24", &mut f, 80, 24);
+    key(&mut f.app, KeyCode::Char('y'));
+    let after = fs::read_to_string(f.root.join("agent-store/kiro.md")).unwrap();
+    assert!(
+        after.contains("skills:\n") && !after.contains("- code-style"),
+        "{after}"
+    );
+}
+
+#[test]
+fn the_write_list_question_of_a_prompt_provider_says_cao_offers_every_skill() {
+    let mut f = fixture();
+    fs::write(
+        f.root.join("agent-store/coder.md"),
+        "---\nname: coder\ndescription: d\nprovider: claude_code\n---\nCode.\n",
+    )
+    .unwrap();
+    f.app.reload();
+    select_profile(&mut f.app, "coder");
+    assert!(!screen(&mut f.app).contains("ignores the skills: list"));
+    check_skill(&mut f.app, "code-style");
+    key(&mut f.app, KeyCode::Char(' '));
+    let Some(Dialog::Confirm(c)) = &f.app.dialog else {
+        panic!("no confirm");
+    };
+    let (_, text, _) = c.question(&Theme::dark());
+    assert_eq!(
+        text.lines[0].to_string(),
+        "'coder' has no skills: list, so CAO offers it every skill."
+    );
+}

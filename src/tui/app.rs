@@ -537,6 +537,7 @@ impl App {
             let pending = Pending::WriteList {
                 profile: profile.name,
                 skill,
+                delivery: row.delivery.map(|(p, _, kind)| (p, kind)),
             };
             self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
             return;
@@ -767,7 +768,7 @@ impl App {
                 self.store_changed();
                 self.reload();
             }
-            Pending::WriteList { profile, skill } => {
+            Pending::WriteList { profile, skill, .. } => {
                 let found = self.data.profiles.iter().find(|r| r.listed.name == profile);
                 if let Some(Ok(p)) = found.map(|r| r.loaded.clone()) {
                     let plan = editor::disable(&self.data.home, &self.data.listing, &p, &skill);

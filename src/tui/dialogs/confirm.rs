@@ -2,6 +2,7 @@
 
 use ratatui::text::{Line, Text};
 
+use crate::core::delivery::model::Kind;
 use crate::core::sources::changes::Changes;
 use crate::core::text::sanitize_line;
 use crate::tui::dialogs::outcome::{Outcome, Pending};
@@ -80,13 +81,14 @@ impl Confirm {
                 ]),
                 (72, 10),
             ),
-            Pending::WriteList { profile, skill } => (
+            Pending::WriteList {
+                profile,
+                skill,
+                delivery,
+            } => (
                 "Write an explicit list?",
                 Text::from(vec![
-                    Line::from(format!(
-                        "'{}' has no skills: list, so CAO offers it every skill.",
-                        sanitize_line(profile)
-                    )),
+                    Line::from(no_list_means(profile, *delivery)),
                     Line::from(format!(
                         "Turning '{}' off writes an explicit list of all the others.",
                         sanitize_line(skill)
@@ -94,7 +96,7 @@ impl Confirm {
                     Line::default(),
                     Line::from("y write the list   n leave the profile as it is"),
                 ]),
-                (76, 7),
+                (76, 9),
             ),
         }
     }
@@ -149,6 +151,17 @@ fn changes_text(
     lines.push(Line::default());
     lines.push(Line::from("y replace (atomic)   n keep the installed one"));
     Text::from(lines)
+}
+
+/// What a profile with no `skills:` list gets, as its provider delivers.
+fn no_list_means(profile: &str, delivery: Option<(&str, Kind)>) -> String {
+    let profile = sanitize_line(profile);
+    match delivery.and_then(|(p, kind)| Some((p, kind.regardless()?))) {
+        Some((provider, gets)) => format!(
+            "'{profile}' has no skills: list; as {provider} it gets {gets} whatever the list says."
+        ),
+        None => format!("'{profile}' has no skills: list, so CAO offers it every skill."),
+    }
 }
 
 /// Which profiles lose the skill: their lists will name a missing one.

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::core::delivery::model::Kind;
 use crate::core::sources::changes::Changes;
 use crate::tui::model::Status;
 
@@ -62,6 +63,11 @@ pub enum Pending {
         listed_by: Vec<String>,
     },
     /// The profile has no `skills:` list; turning `skill` off writes an
-    /// explicit one.
-    WriteList { profile: String, skill: String },
+    /// explicit one. `delivery`: its provider and how that one hands over
+    /// skills, which decides what the list changes.
+    WriteList {
+        profile: String,
+        skill: String,
+        delivery: Option<(&'static str, Kind)>,
+    },
 }
