@@ -2211,3 +2211,77 @@ fn the_write_list_question_of_a_prompt_provider_says_cao_offers_every_skill() {
         "'coder' has no skills: list, so CAO offers it every skill."
     );
 }
+
+/// The hint bar's last line as drawn at `w` x `h`.
+fn hint_line(app: &mut App, w: u16, h: u16) -> String {
+    let t = render(app, w, h);
+    let buf = t.backend().buffer();
+    (0..w).map(|x| buf[(x, h - 1)].symbol()).collect()
+}
+
+#[test]
+fn the_hint_bar_hides_commands_with_nothing_to_act_on_and_keys_say_why() {
+    let tmp = snapshot_tempdir();
+    let cao = fake_cao::make(tmp.path());
+    let mut app = fresh_app(tmp.path(), "empty", &cao);
+    key(&mut app, KeyCode::Esc);
+    assert!(app.dialog.is_none() && app.data.listing.entries.is_empty());
+    let bar = hint_line(&mut app, 120, 40);
+    for gone in ["e edit", "d remove", "u update", "U check"] {
+        assert!(!bar.contains(gone), "{bar}");
+    }
+    assert!(bar.contains("a add") && bar.contains("S seed"), "{bar}");
+    // Pressed anyway, they say why nothing happened.
+    for k in ["e", "d", "u"] {
+        press(&mut app, k);
+        let said = app.status.clone().map(|s| s.text).unwrap_or_default();
+        assert_eq!(
+            said,
+            "no skill selected: a adds skills, S seeds the defaults"
+        );
+    }
+    // A skill selected, not from git: e and d act, u does not.
+    let mut f = fixture();
+    select_folder(&mut f.app, "code-style");
+    let bar = hint_line(&mut f.app, 120, 40);
+    assert!(bar.contains("e edit") && bar.contains("d remove"), "{bar}");
+    assert!(
+        !bar.contains("u update") && !bar.contains("U check"),
+        "{bar}"
+    );
+    // A key that is no letter is named, not its help row.
+    key(&mut f.app, KeyCode::Char('4'));
+    key(&mut f.app, KeyCode::Enter);
+    let said = f.app.status.clone().unwrap().text;
+    assert!(said.starts_with("Enter (open: "), "{said}");
+}
+
+#[test]
+fn f_y_and_p_are_offered_only_where_there_is_a_catalog_or_a_profile() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "supervisor");
+    key(&mut f.app, KeyCode::Char('4'));
+    let bar = hint_line(&mut f.app, 120, 40);
+    assert!(
+        bar.contains("f format") && bar.contains("y copy") && bar.contains("p provider"),
+        "{bar}"
+    );
+    // writer falls back to kiro_cli: no catalog to format or copy.
+    select_profile(&mut f.app, "writer");
+    key(&mut f.app, KeyCode::Char('4'));
+    let bar = hint_line(&mut f.app, 120, 40);
+    assert!(
+        !bar.contains("f format") && !bar.contains("y copy"),
+        "{bar}"
+    );
+    assert!(bar.contains("p provider"), "{bar}");
+    // No profile at all: none of them.
+    let tmp = snapshot_tempdir();
+    let cao = fake_cao::make(tmp.path());
+    let mut app = fresh_app(tmp.path(), "empty", &cao);
+    key(&mut app, KeyCode::Esc);
+    let bar = hint_line(&mut app, 120, 40);
+    for gone in ["f format", "y copy", "/ filter"] {
+        assert!(!bar.contains(gone), "{bar}");
+    }
+}

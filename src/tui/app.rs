@@ -195,6 +195,31 @@ impl App {
         self.skills.selected(&self.data.listing)
     }
 
+    /// Whether `cmd` has something to act on now: the hint bar offers
+    /// only those (a key pressed anyway says why it did nothing).
+    pub fn can(&self, cmd: Cmd) -> bool {
+        let entry = self.selected_entry();
+        match cmd {
+            Cmd::Edit => entry.is_some(),
+            Cmd::Remove => entry.is_some_and(|e| e.source_dir == self.data.home.skills_dir()),
+            Cmd::Update => entry.is_some_and(|e| self.data.pin(e).is_some()),
+            Cmd::CheckAll => !self.data.pins.is_empty(),
+            Cmd::Filter => !self.data.listing.entries.is_empty(),
+            // An agent's text, or the catalog a profile's provider gets.
+            Cmd::Copy => self.catalog.agent.is_some() || self.profile_catalog(),
+            Cmd::Format => self.profile_catalog(),
+            Cmd::Provider => self.catalog.agent.is_none() && self.selected_profile().is_some(),
+            _ => true,
+        }
+    }
+
+    /// A profile selected whose provider (as pane 4 delivers) gets a catalog.
+    fn profile_catalog(&self) -> bool {
+        self.catalog.agent.is_none()
+            && self.selected_profile().is_some()
+            && self.catalog.has_catalog
+    }
+
     pub fn selected_profile(&self) -> Option<&ProfileRow> {
         self.profiles.selected(&self.data)
     }
@@ -600,7 +625,7 @@ impl App {
 
     fn open_remove(&mut self) {
         let Some(e) = self.selected_entry() else {
-            return;
+            return self.say(no_skill());
         };
         if e.source_dir != self.data.home.skills_dir() {
             let msg = format!(
@@ -635,7 +660,7 @@ impl App {
 
     fn open_edit(&mut self) {
         let Some(e) = self.selected_entry() else {
-            return;
+            return self.say(no_skill());
         };
         match Edit::open(e.checked.path.join("SKILL.md")) {
             Ok(edit) => self.dialog = Some(Dialog::Edit(Box::new(edit))),
@@ -823,6 +848,11 @@ impl App {
             self.preview.scroll = 0;
         }
     }
+}
+
+/// `e`, `d` or `u` with no skill selected.
+pub(crate) fn no_skill() -> Status {
+    Status::info("no skill selected: a adds skills, S seeds the defaults")
 }
 
 #[cfg(test)]

@@ -579,35 +579,36 @@ pub fn hint_key(text: &str) -> Option<(KeyCode, KeyModifiers)> {
     Some((code, KeyModifiers::NONE))
 }
 
-/// True when the key `h` names gives, in `ctx`, the command `row` binds it to.
-fn acts_in(row: &Row, h: &Hint, ctx: Ctx) -> bool {
-    let Some((code, mods)) = hint_key(h.text) else {
-        return false;
-    };
-    let Some(own) = row.binds.iter().find(|b| b.code == code && b.mods == mods) else {
-        return false;
-    };
-    lookup(ctx, &KeyEvent::new(code, mods)) == Some(own.cmd)
+/// The command the key `h` names gives in `ctx`, when it is the one
+/// `row` binds it to.
+fn acts_in(row: &Row, h: &Hint, ctx: Ctx) -> Option<Cmd> {
+    let (code, mods) = hint_key(h.text)?;
+    let own = row
+        .binds
+        .iter()
+        .find(|b| b.code == code && b.mods == mods)?;
+    (lookup(ctx, &KeyEvent::new(code, mods)) == Some(own.cmd)).then_some(own.cmd)
 }
 
-/// The hints of `ctx`'s bar whose key acts in `ctx`.
-fn hints_in(ctx: Ctx) -> impl Iterator<Item = &'static Hint> {
+/// The hints of `ctx`'s bar whose key acts in `ctx` and whose command
+/// `can` says has something to act on now (a skill selected, one from git).
+fn hints_in(ctx: Ctx, can: &dyn Fn(Cmd) -> bool) -> impl Iterator<Item = &'static Hint> {
     let bar = Bar::of(ctx);
     ROWS.iter().flat_map(move |r| {
         r.hints
             .iter()
-            .filter(move |h| Some(h.bar) == bar && acts_in(r, h, ctx))
+            .filter(move |h| Some(h.bar) == bar && acts_in(r, h, ctx).is_some_and(can))
     })
 }
 
 /// Tiers of `ctx`'s bar, widest first.
-pub fn tiers(ctx: Ctx) -> u8 {
-    hints_in(ctx).map(|h| h.max).max().unwrap_or(0)
+pub fn tiers(ctx: Ctx, can: &dyn Fn(Cmd) -> bool) -> u8 {
+    hints_in(ctx, can).map(|h| h.max).max().unwrap_or(0)
 }
 
-/// The hint bar of `ctx` at `tier`: only keys that act there.
-pub fn hints(ctx: Ctx, tier: u8) -> String {
-    let mut shown: Vec<&Hint> = hints_in(ctx)
+/// The hint bar of `ctx` at `tier`: only keys that act there, now.
+pub fn hints(ctx: Ctx, tier: u8, can: &dyn Fn(Cmd) -> bool) -> String {
+    let mut shown: Vec<&Hint> = hints_in(ctx, can)
         .filter(|h| (h.min..=h.max).contains(&tier))
         .collect();
     shown.sort_by_key(|h| h.rank);
@@ -616,6 +617,35 @@ pub fn hints(ctx: Ctx, tier: u8) -> String {
         return String::new();
     }
     format!(" {}", texts.join("  "))
+}
+
+/// A key as the help and the hints spell it (`Enter`, `Ctrl-Z`, `G`).
+fn key_name(code: KeyCode, mods: KeyModifiers) -> String {
+    let name = match code {
+        KeyCode::Char(' ') => "Space".to_string(),
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::Enter => "Enter".into(),
+        KeyCode::Esc => "Esc".into(),
+        KeyCode::Tab => "Tab".into(),
+        KeyCode::BackTab => "Shift-Tab".into(),
+        KeyCode::Left => "←".into(),
+        KeyCode::Right => "→".into(),
+        KeyCode::Up => "↑".into(),
+        KeyCode::Down => "↓".into(),
+        KeyCode::PageUp => "PgUp".into(),
+        KeyCode::PageDown => "PgDn".into(),
+        KeyCode::Home => "Home".into(),
+        KeyCode::End => "End".into(),
+        other => other.to_string(),
+    };
+    match (
+        mods.contains(KeyModifiers::CONTROL),
+        mods.contains(KeyModifiers::ALT),
+    ) {
+        (true, _) => format!("Ctrl-{}", name.to_uppercase()),
+        (_, true) => format!("Alt-{name}"),
+        _ => name,
+    }
 }
 
 /// Why `key` does nothing in the pane context `ctx`, when it acts in
@@ -636,10 +666,7 @@ pub fn not_here(ctx: Ctx, key: &KeyEvent) -> Option<String> {
         .filter(|c| lookup(**c, key).is_some())
         .map(|c| c.name())
         .collect();
-    let name = match key.code {
-        KeyCode::Char(c) if mods.is_empty() => c.to_string(),
-        _ => row.keys.to_string(),
-    };
+    let name = key_name(key.code, mods);
     Some(format!(
         "{name} ({}) works in {}, not in {}",
         row.help,
@@ -651,6 +678,9 @@ pub fn not_here(ctx: Ctx, key: &KeyEvent) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every command has something to act on.
+    const ANY: fn(Cmd) -> bool = |_| true;
 
     fn press(ctx: Ctx, code: KeyCode) -> Option<Cmd> {
         lookup(ctx, &KeyEvent::new(code, KeyModifiers::NONE))
@@ -694,20 +724,23 @@ mod tests {
     #[test]
     fn the_bars_run_from_widest_to_narrowest() {
         assert_eq!(
-            hints(Ctx::Skills, 0),
+            hints(Ctx::Skills, 0, &ANY),
             " ? help  q quit  Tab panes  / filter"
         );
-        assert_eq!(hints(Ctx::Checklist, 0), " Space toggle  ← back  ? help");
+        assert_eq!(
+            hints(Ctx::Checklist, 0, &ANY),
+            " Space toggle  ← back  ? help"
+        );
         for ctx in PANES {
-            for t in 1..=tiers(*ctx) {
-                assert!(hints(*ctx, t).len() >= hints(*ctx, t - 1).len());
+            for t in 1..=tiers(*ctx, &ANY) {
+                assert!(hints(*ctx, t, &ANY).len() >= hints(*ctx, t - 1, &ANY).len());
             }
         }
     }
 
     #[test]
     fn a_bar_offers_only_keys_that_act_in_its_pane() {
-        let widest = |ctx: Ctx| hints(ctx, tiers(ctx));
+        let widest = |ctx: Ctx| hints(ctx, tiers(ctx, &ANY), &ANY);
         assert!(widest(Ctx::Skills).contains("e edit"));
         assert!(widest(Ctx::Skills).contains("d remove"));
         for ctx in [Ctx::Profiles, Ctx::Catalog, Ctx::Checklist] {
@@ -716,13 +749,13 @@ mod tests {
         }
         assert!(!widest(Ctx::Skills).contains("Space"));
         assert_eq!(
-            hints(Ctx::Filter, 0),
+            hints(Ctx::Filter, 0, &ANY),
             " Enter keeps the filter  Esc clears it"
         );
         // Every hint shown anywhere names a key that acts there.
         for ctx in EVERYWHERE {
-            for t in 0..=tiers(*ctx) {
-                for text in hints(*ctx, t).split("  ").map(str::trim) {
+            for t in 0..=tiers(*ctx, &ANY) {
+                for text in hints(*ctx, t, &ANY).split("  ").map(str::trim) {
                     let Some((code, mods)) = hint_key(text) else {
                         continue;
                     };
@@ -762,6 +795,26 @@ mod tests {
         assert_eq!(not_here(Ctx::Skills, &e), None);
         let x = KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE);
         assert_eq!(not_here(Ctx::Profiles, &x), None);
+        // A key that is no letter is named as such, not by its help row.
+        let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
+        let why = not_here(Ctx::Catalog, &enter).unwrap();
+        assert!(why.starts_with("Enter (open: "), "{why}");
+        let space = KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE);
+        let why = not_here(Ctx::Skills, &space).unwrap();
+        assert!(why.starts_with("Space (toggle"), "{why}");
+    }
+
+    #[test]
+    fn a_hint_whose_command_has_nothing_to_act_on_is_hidden() {
+        let no_skill = |c: Cmd| !matches!(c, Cmd::Edit | Cmd::Remove | Cmd::Update);
+        let widest = hints(Ctx::Skills, tiers(Ctx::Skills, &no_skill), &no_skill);
+        for gone in ["e edit", "d remove", "u update"] {
+            assert!(!widest.contains(gone), "{widest}");
+        }
+        assert!(
+            widest.contains("a add") && widest.contains("S seed"),
+            "{widest}"
+        );
     }
 
     /// The README's `### Keys` table, as (keys, what they do).

@@ -160,7 +160,7 @@ impl App {
     /// about before anything is replaced.
     pub(crate) fn update_selected(&mut self) {
         let Some(e) = self.selected_entry() else {
-            return;
+            return self.say(crate::tui::app::no_skill());
         };
         let name = e.folder.clone();
         if self.data.pin(e).is_none() {
