@@ -2285,3 +2285,28 @@ fn f_y_and_p_are_offered_only_where_there_is_a_catalog_or_a_profile() {
         assert!(!bar.contains(gone), "{bar}");
     }
 }
+
+#[test]
+fn in_the_pick_filter_space_is_text_and_after_enter_space_picks() {
+    let mut f = fixture();
+    let source = many_skills_repo("spaced", 12);
+    open_source(&mut f.app, &source);
+    press(&mut f.app, "/s1");
+    let screen = format!("{}", render(&mut f.app, 80, 24).backend());
+    assert!(
+        screen.contains("typing the filter: Enter ends it (then Space picks), Esc clears it"),
+        "{screen}"
+    );
+    // Space is typed into the filter, where it matches nothing here.
+    press(&mut f.app, " ");
+    assert!(picked_names(&f.app).is_empty());
+    assert!(format!("{}", render(&mut f.app, 80, 24).backend()).contains("/s1 ▏  0 of 12"));
+    key(&mut f.app, KeyCode::Backspace);
+    key(&mut f.app, KeyCode::Enter);
+    let screen = format!("{}", render(&mut f.app, 80, 24).backend());
+    assert!(screen.contains("Space picks, a all/none"), "{screen}");
+    press(&mut f.app, " ");
+    assert_eq!(picked_names(&f.app), ["s10"]);
+    press(&mut f.app, "j ");
+    assert_eq!(picked_names(&f.app), ["s10", "s11"]);
+}
