@@ -186,3 +186,29 @@ fn the_finds_view_shows_seed_fields_and_lints() {
         "{text}"
     );
 }
+
+#[test]
+fn a_skill_the_user_made_in_the_agents_own_folder_is_listed_in_its_checklist() {
+    let mut f = fixture();
+    skill(
+        &f.user.join(".config/agents/skills"),
+        "my-own",
+        "Made by hand",
+    );
+    f.app.reload();
+    select_agent(&mut f.app, "amp");
+    key(&mut f.app, KeyCode::Enter);
+    let text = screen(&mut f.app, 120, 40);
+    let row = text
+        .lines()
+        .find(|l| l.contains(" ·  my-own"))
+        .unwrap_or_else(|| panic!("no my-own row: {text}"));
+    assert!(row.contains("  ~/.config/agents/skills"), "{row}");
+    // The bar speaks of the agent, not of a profile.
+    let bar = text.lines().last().unwrap_or("");
+    assert!(
+        bar.contains("Space give or take the skill  ← back to the list"),
+        "{bar}"
+    );
+    assert!(!bar.contains("profile"), "{bar}");
+}

@@ -125,6 +125,8 @@ impl Ctx {
 pub enum Bar {
     Main,
     Checklist,
+    /// An agent's checklist: its keys give and take, per scope.
+    Agent,
     Filter,
 }
 
@@ -132,7 +134,8 @@ impl Bar {
     /// A dialog names its own keys: under it the bar is empty.
     pub fn of(ctx: Ctx) -> Option<Bar> {
         match ctx {
-            Ctx::Checklist | Ctx::AgentChecklist => Some(Bar::Checklist),
+            Ctx::Checklist => Some(Bar::Checklist),
+            Ctx::AgentChecklist => Some(Bar::Agent),
             Ctx::Filter => Some(Bar::Filter),
             Ctx::Skills | Ctx::Preview | Ctx::Profiles | Ctx::Catalog => Some(Bar::Main),
             _ => None,
@@ -310,13 +313,15 @@ pub const ROWS: &[Row] = &[
                 1,
                 "Space toggle the skill in this profile",
             ),
+            hint(Bar::Agent, 0, 0, 0, "Space give/take"),
+            hint(Bar::Agent, 0, 1, 1, "Space give or take the skill"),
         ],
     },
     Row {
         keys: "s",
         help: "agent checklist: give skills at user / project scope",
         binds: &[ch('s', Cmd::Scope, &[Ctx::AgentChecklist])],
-        hints: &[hint(Bar::Checklist, 2, 1, 1, "s scope")],
+        hints: &[hint(Bar::Agent, 2, 0, 1, "s scope")],
     },
     Row {
         keys: "← / Esc, h",
@@ -338,6 +343,8 @@ pub const ROWS: &[Row] = &[
         hints: &[
             hint(Bar::Checklist, 1, 0, 0, "← back"),
             hint(Bar::Checklist, 1, 1, 1, "← back to the profiles"),
+            hint(Bar::Agent, 1, 0, 0, "← back"),
+            hint(Bar::Agent, 1, 1, 1, "← back to the list"),
             hint(Bar::Filter, 1, 0, 0, "Esc clears it"),
         ],
     },
@@ -475,6 +482,7 @@ pub const ROWS: &[Row] = &[
         hints: &[
             hint(Bar::Main, 10, 1, 3, "y copy"),
             hint(Bar::Checklist, 3, 1, 1, "y copy"),
+            hint(Bar::Agent, 3, 1, 1, "y copy"),
         ],
     },
     Row {
@@ -490,6 +498,7 @@ pub const ROWS: &[Row] = &[
         hints: &[
             hint(Bar::Main, 0, 0, 3, "? help"),
             hint(Bar::Checklist, 4, 0, 1, "? help"),
+            hint(Bar::Agent, 4, 0, 1, "? help"),
         ],
     },
     Row {
@@ -730,6 +739,10 @@ mod tests {
         assert_eq!(
             hints(Ctx::Checklist, 0, &ANY),
             " Space toggle  ← back  ? help"
+        );
+        assert_eq!(
+            hints(Ctx::AgentChecklist, 1, &ANY),
+            " Space give or take the skill  ← back to the list  s scope  y copy  ? help"
         );
         for ctx in PANES {
             for t in 1..=tiers(*ctx, &ANY) {

@@ -173,13 +173,19 @@ pub fn checklist(data: &Data, row: &AgentRow, scope: Scope) -> Vec<Check> {
         row.finds
             .winners()
             .filter(|c| !store.contains(&c.path))
+            // A store skill's name in the scope's folder is its checkbox
+            // row above (`user's`); any other folder there is the user's
+            // own skill and listed here.
             .filter(|c| {
-                dir.as_ref()
-                    .is_none_or(|d| c.path.parent() != Some(d.as_path()))
+                let in_dir = dir
+                    .as_ref()
+                    .is_some_and(|d| c.path.parent() == Some(d.as_path()));
+                let folder = c.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                !(in_dir && data.valid_position(folder).is_some())
             })
             .map(|c| Check::Found {
                 name: c.name.clone(),
-                location: row.finds.location(c).display().to_string(),
+                location: panes::tilde(row.finds.location(c), &data.home.user_home),
             }),
     );
     out
