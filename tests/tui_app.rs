@@ -2153,6 +2153,9 @@ fn a_checklist_says_when_its_provider_ignores_the_list_and_still_toggles() {
         s.contains("kiro_cli ignores the skills: list; it gets"),
         "{s}"
     );
+    // The list yields room for the note too: the checklist keeps what the
+    // list's third and the detail leave (4 of the 16 rows), not one row.
+    assert_eq!(f.app.profiles.checklist_area.height, 4, "{s}");
     snapshot("checklist_kiro_ignores_the_list_120x40", &mut f, 120, 40);
     snapshot("checklist_kiro_ignores_the_list_80x24", &mut f, 80, 24);
     // The fallback is kiro too; copilot gets the baked catalog.

@@ -243,9 +243,11 @@ impl ProfilesPane {
         // The path and the skills line wrap rather than hide each other.
         let detail_height =
             panes::wrapped_height(&detail.lines, inner.width).clamp(2, (inner.height / 3).max(2));
-        let list_height = self.list_height(data, inner.height, detail_height);
         let note = self.note(data, theme);
         let note_height = note.map_or(0, |n| panes::wrapped_height(&[n], inner.width).min(3));
+        // The note is part of what stands above the checklist.
+        let above = detail_height + note_height;
+        let list_height = self.list_height(data, inner.height, above);
         [
             self.list_area,
             self.detail_area,
