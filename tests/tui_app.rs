@@ -2313,3 +2313,19 @@ fn in_the_pick_filter_space_is_text_and_after_enter_space_picks() {
     press(&mut f.app, "j ");
     assert_eq!(picked_names(&f.app), ["s10", "s11"]);
 }
+
+#[test]
+fn a_long_key_in_help_stands_on_its_own_line_and_no_row_runs_into_the_next_column() {
+    let mut f = fixture();
+    press(&mut f.app, "?");
+    let s = screen(&mut f.app);
+    let keys = s
+        .lines()
+        .find(|l| l.contains("Ctrl-S / Esc, Ctrl-L, Ctrl-Z / Ctrl-Y"))
+        .unwrap_or_else(|| panic!("{s}"));
+    assert!(!keys.contains("in the editor"), "{keys}");
+    assert!(
+        s.contains("║                             in the editor: save / close;"),
+        "{s}"
+    );
+}
