@@ -2230,7 +2230,7 @@ fn the_hint_bar_hides_commands_with_nothing_to_act_on_and_keys_say_why() {
     key(&mut app, KeyCode::Esc);
     assert!(app.dialog.is_none() && app.data.listing.entries.is_empty());
     let bar = hint_line(&mut app, 120, 40);
-    for gone in ["e edit", "d remove", "u update", "U check"] {
+    for gone in ["e edit", "d remove", "u update", "U check", "o files"] {
         assert!(!bar.contains(gone), "{bar}");
     }
     assert!(bar.contains("a add") && bar.contains("S seed"), "{bar}");

@@ -200,7 +200,7 @@ impl App {
     pub fn can(&self, cmd: Cmd) -> bool {
         let entry = self.selected_entry();
         match cmd {
-            Cmd::Edit => entry.is_some(),
+            Cmd::Edit | Cmd::Files => entry.is_some(),
             Cmd::Remove => entry.is_some_and(|e| e.source_dir == self.data.home.skills_dir()),
             Cmd::Update => entry.is_some_and(|e| self.data.pin(e).is_some()),
             Cmd::CheckAll => !self.data.pins.is_empty(),

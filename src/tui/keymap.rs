@@ -358,7 +358,7 @@ pub const ROWS: &[Row] = &[
             key(KeyCode::Esc, Cmd::Back, &[Ctx::Search]),
             key(KeyCode::Enter, Cmd::Accept, &[Ctx::Search]),
         ],
-        hints: &[],
+        hints: &[hint(Bar::Main, 3, 0, 3, "/ search")],
     },
     Row {
         keys: "o, Enter, Esc (preview)",
@@ -370,7 +370,7 @@ pub const ROWS: &[Row] = &[
             key(KeyCode::Esc, Cmd::Back, &[Ctx::Preview]),
             key(KeyCode::Left, Cmd::Back, &[Ctx::Preview]),
         ],
-        hints: &[],
+        hints: &[hint(Bar::Main, 14, 2, 3, "o files")],
     },
     Row {
         keys: "/",
@@ -761,6 +761,11 @@ mod tests {
             assert!(!widest(ctx).contains("d remove"), "{ctx:?}");
         }
         assert!(!widest(Ctx::Skills).contains("Space"));
+        // `/` searches the preview and filters elsewhere: each bar says which.
+        assert!(widest(Ctx::Preview).contains("/ search"));
+        assert!(!widest(Ctx::Preview).contains("/ filter"));
+        assert!(!widest(Ctx::Skills).contains("/ search"));
+        assert!(widest(Ctx::Preview).contains("o files"));
         assert_eq!(
             hints(Ctx::Filter, 0, &ANY),
             " Enter keeps the filter  Esc clears it"
