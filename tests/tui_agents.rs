@@ -15,6 +15,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use skilltui::core::cao::store::{self, Home};
 use skilltui::tui::app::App;
 use skilltui::tui::model::Pane;
+use skilltui::tui::panes::agent_view;
 use skilltui::tui::theme::Theme;
 use skilltui::tui::ui;
 
@@ -211,4 +212,18 @@ fn a_skill_the_user_made_in_the_agents_own_folder_is_listed_in_its_checklist() {
         "{bar}"
     );
     assert!(!bar.contains("profile"), "{bar}");
+    // Space on it: one line at 80 columns, naming it and where it is.
+    let agent = f.app.profiles.selected_agent(&f.app.data).unwrap();
+    let checks = agent_view::checklist(&f.app.data, agent, f.app.profiles.agent_scope);
+    f.app.profiles.check_sel = checks
+        .iter()
+        .position(|c| matches!(c, agent_view::Check::Found { name, .. } if name == "my-own"))
+        .unwrap();
+    key(&mut f.app, KeyCode::Char(' '));
+    let said = f.app.status.clone().unwrap().text;
+    assert_eq!(
+        said,
+        "my-own is in ~/.config/agents/skills, not the store: read-only here"
+    );
+    assert!(said.chars().count() + 2 <= 80);
 }

@@ -249,7 +249,7 @@ pub fn toggle(data: &Data, row: &AgentRow, scope: Scope, n: usize) -> Result<Str
             a.id
         )),
         Some(Check::Found { name, location }) => Err(format!(
-            "{name} comes from {location}, not from the store: skilltui leaves it alone"
+            "{name} is in {location}, not the store: read-only here"
         )),
         None => Ok(String::new()),
     }
