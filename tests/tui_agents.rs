@@ -227,3 +227,32 @@ fn a_skill_the_user_made_in_the_agents_own_folder_is_listed_in_its_checklist() {
     );
     assert!(said.chars().count() + 2 <= 80);
 }
+
+#[test]
+fn removing_a_skill_given_to_an_agent_names_the_agent() {
+    let mut f = fixture();
+    select_agent(&mut f.app, "amp");
+    key(&mut f.app, KeyCode::Enter);
+    let first = f.app.data.valid_entries().next().unwrap().folder.clone();
+    f.app.profiles.check_sel = 0;
+    key(&mut f.app, KeyCode::Char(' '));
+    key(&mut f.app, KeyCode::Char('1'));
+    while f.app.selected_entry().map(|e| e.folder.clone()) != Some(first.clone()) {
+        key(&mut f.app, KeyCode::Char('j'));
+    }
+    key(&mut f.app, KeyCode::Char('d'));
+    let text = screen(&mut f.app, 80, 24);
+    assert!(
+        text.contains("Given to amp (user): its link or copy stays; take it back in"),
+        "{text}"
+    );
+    // Taken back, the question no longer names it.
+    key(&mut f.app, KeyCode::Char('n'));
+    select_agent(&mut f.app, "amp");
+    key(&mut f.app, KeyCode::Enter);
+    f.app.profiles.check_sel = 0;
+    key(&mut f.app, KeyCode::Char(' '));
+    key(&mut f.app, KeyCode::Char('1'));
+    key(&mut f.app, KeyCode::Char('d'));
+    assert!(!screen(&mut f.app, 80, 24).contains("Given to"));
+}

@@ -639,8 +639,20 @@ impl App {
             name: e.folder.clone(),
             path: e.checked.path.clone(),
             listed_by: self.profiles_listing(&e.folder),
+            given_to: self.given_to(&e.folder),
         };
         self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
+    }
+
+    /// The agents skilltui gave `folder` to, as `id (scope)`.
+    fn given_to(&self, folder: &str) -> Vec<String> {
+        let rows = self.data.agents.iter().flat_map(|a| {
+            a.given
+                .iter()
+                .filter(move |(s, _, _)| s == folder)
+                .map(move |(_, scope, _)| format!("{} ({})", a.agent.id, scope.label()))
+        });
+        rows.collect()
     }
 
     /// The profiles whose `skills:` list offers `folder`, by name or by a

@@ -67,19 +67,24 @@ impl Confirm {
                 name,
                 path,
                 listed_by,
+                given_to,
             } => (
                 "Remove?",
-                Text::from(vec![
-                    Line::from(format!("Remove the skill '{}'?", sanitize_line(name))),
-                    Line::from(format!(
-                        "This deletes the folder {}",
-                        sanitize_line(&path.display().to_string())
-                    )),
-                    listed_line(listed_by, theme),
-                    Line::default(),
-                    Line::from("y remove   n keep"),
-                ]),
-                (72, 10),
+                Text::from(
+                    [
+                        Line::from(format!("Remove the skill '{}'?", sanitize_line(name))),
+                        Line::from(format!(
+                            "This deletes the folder {}",
+                            sanitize_line(&path.display().to_string())
+                        )),
+                        listed_line(listed_by, theme),
+                    ]
+                    .into_iter()
+                    .chain(given_line(given_to, theme))
+                    .chain([Line::default(), Line::from("y remove   n keep")])
+                    .collect::<Vec<_>>(),
+                ),
+                (72, 12),
             ),
             Pending::WriteList {
                 profile,
@@ -162,6 +167,25 @@ fn no_list_means(profile: &str, delivery: Option<(&str, Kind)>) -> String {
         ),
         None => format!("'{profile}' has no skills: list, so CAO offers it every skill."),
     }
+}
+
+/// Which agents keep a copy or a link skilltui made, which the store's
+/// folder going leaves behind (a link then points nowhere).
+fn given_line(given_to: &[String], theme: &Theme) -> Option<Line<'static>> {
+    if given_to.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = given_to
+        .iter()
+        .map(|n| sanitize_line(n).into_owned())
+        .collect();
+    Some(Line::styled(
+        format!(
+            "Given to {}: its link or copy stays; take it back in pane 3 first",
+            names.join(", ")
+        ),
+        theme.warning,
+    ))
 }
 
 /// Which profiles lose the skill: their lists will name a missing one.

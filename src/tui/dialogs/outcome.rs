@@ -61,6 +61,9 @@ pub enum Pending {
         /// The profiles whose `skills:` list names it, by name or pattern
         /// (`supervisor (via cao-*)`).
         listed_by: Vec<String>,
+        /// The agents skilltui gave it to, as `id (scope)`: their copies
+        /// or links stay behind.
+        given_to: Vec<String>,
     },
     /// The profile has no `skills:` list; turning `skill` off writes an
     /// explicit one. `delivery`: its provider and how that one hands over
