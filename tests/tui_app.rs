@@ -2329,3 +2329,28 @@ fn a_long_key_in_help_stands_on_its_own_line_and_no_row_runs_into_the_next_colum
         "{s}"
     );
 }
+
+#[test]
+fn c_is_offered_on_a_built_in_profile_and_z_once_there_is_a_toggle() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "developer");
+    let bar = hint_line(&mut f.app, 120, 40);
+    assert!(
+        bar.contains("c copy to edit") && !bar.contains("z undo"),
+        "{bar}"
+    );
+    select_profile(&mut f.app, "supervisor");
+    let bar = hint_line(&mut f.app, 120, 40);
+    assert!(
+        !bar.contains("c copy to edit") && !bar.contains("z undo"),
+        "{bar}"
+    );
+    check_skill(&mut f.app, "python-testing");
+    key(&mut f.app, KeyCode::Char(' '));
+    f.app.status = None;
+    let bar = hint_line(&mut f.app, 120, 40);
+    assert!(bar.contains("z undo"), "{bar}");
+    key(&mut f.app, KeyCode::Char('z'));
+    f.app.status = None;
+    assert!(!hint_line(&mut f.app, 120, 40).contains("z undo"));
+}

@@ -209,6 +209,11 @@ impl App {
             Cmd::Copy => self.catalog.agent.is_some() || self.profile_catalog(),
             Cmd::Format => self.profile_catalog(),
             Cmd::Provider => self.catalog.agent.is_none() && self.selected_profile().is_some(),
+            // A built-in profile: the copy is what can be toggled.
+            Cmd::CopyProfile => self
+                .selected_profile()
+                .is_some_and(|r| r.listed.location.path.is_none()),
+            Cmd::UndoToggle => !self.toggles.is_empty(),
             _ => true,
         }
     }

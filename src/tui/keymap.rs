@@ -434,13 +434,19 @@ pub const ROWS: &[Row] = &[
         keys: "z",
         help: "undo the last toggle (this session)",
         binds: &[ch('z', Cmd::UndoToggle, &[Ctx::Profiles, Ctx::Checklist])],
-        hints: &[],
+        hints: &[
+            hint(Bar::Main, 15, 3, 3, "z undo"),
+            hint(Bar::Checklist, 5, 0, 1, "z undo"),
+        ],
     },
     Row {
         keys: "c",
         help: "copy a built-in profile to the agent store, to edit it",
         binds: &[ch('c', Cmd::CopyProfile, &[Ctx::Profiles, Ctx::Checklist])],
-        hints: &[],
+        hints: &[
+            hint(Bar::Main, 5, 1, 3, "c copy to edit"),
+            hint(Bar::Checklist, 1, 0, 1, "c copy to edit"),
+        ],
     },
     Row {
         keys: "E",
@@ -738,6 +744,12 @@ mod tests {
         );
         assert_eq!(
             hints(Ctx::Checklist, 0, &ANY),
+            " Space toggle  ← back  c copy to edit  ? help  z undo"
+        );
+        // A file profile, nothing toggled yet: neither c nor z.
+        let file = |c: Cmd| !matches!(c, Cmd::CopyProfile | Cmd::UndoToggle);
+        assert_eq!(
+            hints(Ctx::Checklist, 0, &file),
             " Space toggle  ← back  ? help"
         );
         assert_eq!(
