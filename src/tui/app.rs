@@ -560,7 +560,7 @@ impl App {
         if profile.skills.is_none() {
             if profile.location.path.is_none() {
                 return self.say(Status::error(format!(
-                    "'{}' is built into CAO and cannot be edited: c copies it to the agent store",
+                    "'{}' is built into CAO: c copies it to the agent store to edit",
                     profile.name
                 )));
             }
@@ -736,12 +736,12 @@ impl App {
             self.profiles.sel = pos;
             self.refresh_profile();
         }
-        self.report(copied.map(|p| {
-            format!(
-                "copied '{name}' to {}: Space toggles its skills now",
-                p.display()
-            )
-        }));
+        // The path is in the detail under the list: the line stays short.
+        self.report(
+            copied.map(|_| {
+                format!("copied '{name}' to the agent store: Space toggles its skills now")
+            }),
+        );
     }
 
     /// The user's editor closed: show its outcome and read everything again.
