@@ -2355,3 +2355,18 @@ fn c_is_offered_on_a_built_in_profile_and_z_once_there_is_a_toggle() {
     f.app.status = None;
     assert!(!hint_line(&mut f.app, 120, 40).contains("z undo"));
 }
+
+#[test]
+fn typing_a_preview_search_shows_how_to_keep_or_clear_it() {
+    let mut f = fixture();
+    select_folder(&mut f.app, "code-style");
+    key(&mut f.app, KeyCode::Char('2'));
+    press(&mut f.app, "/code");
+    let bar = hint_line(&mut f.app, 80, 24);
+    assert_eq!(
+        bar.trim_end(),
+        " Enter keeps it (n/N go through it)  Esc clears it"
+    );
+    key(&mut f.app, KeyCode::Enter);
+    assert!(hint_line(&mut f.app, 80, 24).contains("/ search"));
+}

@@ -127,6 +127,8 @@ pub enum Bar {
     Checklist,
     /// An agent's checklist: its keys give and take, per scope.
     Agent,
+    /// Typing a search in the Preview pane.
+    Search,
     Filter,
 }
 
@@ -137,6 +139,7 @@ impl Bar {
             Ctx::Checklist => Some(Bar::Checklist),
             Ctx::AgentChecklist => Some(Bar::Agent),
             Ctx::Filter => Some(Bar::Filter),
+            Ctx::Search => Some(Bar::Search),
             Ctx::Skills | Ctx::Preview | Ctx::Profiles | Ctx::Catalog => Some(Bar::Main),
             _ => None,
         }
@@ -358,7 +361,11 @@ pub const ROWS: &[Row] = &[
             key(KeyCode::Esc, Cmd::Back, &[Ctx::Search]),
             key(KeyCode::Enter, Cmd::Accept, &[Ctx::Search]),
         ],
-        hints: &[hint(Bar::Main, 3, 0, 3, "/ search")],
+        hints: &[
+            hint(Bar::Main, 3, 0, 3, "/ search"),
+            hint(Bar::Search, 0, 0, 0, "Enter keeps it (n/N go through it)"),
+            hint(Bar::Search, 1, 0, 0, "Esc clears it"),
+        ],
     },
     Row {
         keys: "o, Enter, Esc (preview)",
@@ -778,6 +785,10 @@ mod tests {
         assert!(!widest(Ctx::Preview).contains("/ filter"));
         assert!(!widest(Ctx::Skills).contains("/ search"));
         assert!(widest(Ctx::Preview).contains("o files"));
+        assert_eq!(
+            hints(Ctx::Search, 0, &ANY),
+            " Enter keeps it (n/N go through it)  Esc clears it"
+        );
         assert_eq!(
             hints(Ctx::Filter, 0, &ANY),
             " Enter keeps the filter  Esc clears it"
