@@ -683,19 +683,41 @@ pub fn not_here(ctx: Ctx, key: &KeyEvent) -> Option<String> {
                 b.code == key.code && b.mods == mods && b.scope.iter().any(|c| PANES.contains(c))
             })
     })?;
-    let places: Vec<&str> = PANES
+    let acts: Vec<Ctx> = PANES
         .iter()
-        .filter(|c| lookup(**c, key).is_some())
-        .map(|c| c.name())
+        .copied()
+        .filter(|c| lookup(*c, key).is_some())
         .collect();
+    let both = [Ctx::Checklist, Ctx::AgentChecklist];
+    let mut places: Vec<&str> = Vec::new();
+    for c in &acts {
+        match c {
+            _ if both.contains(c) && both.iter().all(|b| acts.contains(b)) => {
+                if !places.contains(&"the checklists") {
+                    places.push("the checklists");
+                }
+            }
+            _ => places.push(c.name()),
+        }
+    }
+    let places = match places.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => places.join(""),
+    };
     let name = key_name(key.code, mods);
-    Some(format!(
-        "{name} ({}) works in {}, not in {}",
-        row.help,
-        places.join(" and "),
-        ctx.name()
-    ))
+    // The longest that fits an 80-column status: what the key does and
+    // where, else where, else a pointer to help.
+    [
+        format!("{name} ({}) works in {places}, not here", row.help),
+        format!("{name} works in {places}, not here"),
+        format!("{name} does nothing here: ? lists every key"),
+    ]
+    .into_iter()
+    .find(|s| s.chars().count() <= STATUS_ROOM)
 }
+
+/// Characters of a status line at 80 columns (it is drawn padded).
+const STATUS_ROOM: usize = 78;
 
 #[cfg(test)]
 mod tests {
@@ -831,18 +853,36 @@ mod tests {
     fn a_key_of_another_pane_says_where_it_works() {
         let e = KeyEvent::new(KeyCode::Char('e'), KeyModifiers::NONE);
         let why = not_here(Ctx::Profiles, &e).unwrap();
-        assert!(why.contains("edit the selected SKILL.md"), "{why}");
-        assert!(why.contains("Skills and Preview"), "{why}");
+        assert_eq!(
+            why,
+            "e (edit the selected SKILL.md) works in Skills and Preview, not here"
+        );
         assert_eq!(not_here(Ctx::Skills, &e), None);
         let x = KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE);
         assert_eq!(not_here(Ctx::Profiles, &x), None);
         // A key that is no letter is named as such, not by its help row.
         let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
         let why = not_here(Ctx::Catalog, &enter).unwrap();
-        assert!(why.starts_with("Enter (open: "), "{why}");
+        assert_eq!(
+            why,
+            "Enter works in Skills, Preview and the profile list, not here"
+        );
         let space = KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE);
         let why = not_here(Ctx::Skills, &space).unwrap();
-        assert!(why.starts_with("Space (toggle"), "{why}");
+        assert_eq!(
+            why,
+            "Space works in Preview, the checklists and Catalog, not here"
+        );
+        for ctx in PANES {
+            for row in ROWS {
+                for b in row.binds {
+                    let said = not_here(*ctx, &KeyEvent::new(b.code, b.mods));
+                    let len = said.as_deref().map_or(0, |s| s.chars().count());
+                    assert!(len <= STATUS_ROOM, "{said:?}");
+                    assert!(said.is_none_or(|s| s.contains(" works in ")), "{ctx:?}");
+                }
+            }
+        }
     }
 
     #[test]
