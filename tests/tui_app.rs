@@ -1508,12 +1508,13 @@ fn p_cycles_the_provider_and_the_catalog_shows_what_each_agent_gets() {
         c.notes
     );
     snapshot("catalog_kiro_120x40", &mut f, 120, 40);
+    // The profile's own provider is not offered again as an explicit one.
     press(&mut f.app, "p");
     assert_eq!(
         f.app.catalog.heading,
-        Some(("kiro_cli", "explicit", "skill-resource"))
+        Some(("claude_code", "explicit", "prompt"))
     );
-    press(&mut f.app, "pppp");
+    press(&mut f.app, "ppp");
     let c = &f.app.catalog;
     assert_eq!(c.heading, Some(("copilot_cli", "explicit", "baked")));
     assert!(c.text.as_ref().unwrap().contains("- **python-testing**:"));

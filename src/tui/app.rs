@@ -395,7 +395,8 @@ impl App {
                 self.say(Status::info(format!("catalog format: {name}")));
             }
             Cmd::Provider => {
-                self.catalog.cycle_provider();
+                let own = self.selected_profile().and_then(|r| r.delivery);
+                self.catalog.cycle_provider(own.map(|(p, _, _)| p));
                 self.refresh_profile();
                 let which = self.catalog.delivering_as();
                 self.say(Status::info(format!("delivering as {which}")));
