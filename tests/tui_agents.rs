@@ -117,6 +117,12 @@ fn space_gives_and_takes_at_the_scope_s_chooses() {
     key(&mut f.app, KeyCode::Char(' '));
     let given = f.user.join(".config/agents/skills").join(&first);
     assert!(given.join("SKILL.md").is_file(), "{:?}", f.app.status);
+    // The place is named from ~, to keep to one status line.
+    let said = f.app.status.clone().unwrap().text;
+    assert_eq!(
+        said,
+        format!("gave {first} to amp (~/.config/agents/skills/{first})")
+    );
     insta::assert_snapshot!("agent_checklist_given_120x40", screen(&mut f.app, 120, 40));
     key(&mut f.app, KeyCode::Char(' '));
     assert!(!given.exists(), "{:?}", f.app.status);

@@ -216,6 +216,8 @@ pub fn check_line(check: &Check, theme: &Theme) -> Line<'static> {
 /// Space on a checklist row: give or take a store skill at `scope`.
 pub fn toggle(data: &Data, row: &AgentRow, scope: Scope, n: usize) -> Result<String, String> {
     let ctx = data.agent_ctx.as_ref().ok_or("no agent context")?;
+    // Paths from `~`: the message stays one status line.
+    let at = |p: &std::path::Path| panes::tilde(p, &data.home.user_home);
     let rows = checklist(data, row, scope);
     let a = &row.agent;
     match rows.get(n) {
@@ -223,8 +225,8 @@ pub fn toggle(data: &Data, row: &AgentRow, scope: Scope, n: usize) -> Result<Str
             name,
             state: State::Off,
         }) => match give::enable(&data.home, a, ctx, name, scope, false)? {
-            Given::Made(t) => Ok(format!("gave {name} to {} ({})", a.id, t.path.display())),
-            Given::Already(p) => Ok(format!("{} already has {name} ({})", a.id, p.display())),
+            Given::Made(t) => Ok(format!("gave {name} to {} ({})", a.id, at(&t.path))),
+            Given::Already(p) => Ok(format!("{} already has {name} ({})", a.id, at(&p))),
         },
         Some(Check::Store {
             name,
@@ -233,10 +235,7 @@ pub fn toggle(data: &Data, row: &AgentRow, scope: Scope, n: usize) -> Result<Str
             let done = give::disable(&data.home, a, ctx, name, Some(scope))?;
             Ok(match done.first().map(|(_, t)| t) {
                 Some(Taken::LeftChanged(p)) => {
-                    format!(
-                        "{} changed since skilltui made it: left in place",
-                        p.display()
-                    )
+                    format!("{} changed since skilltui made it: left in place", at(p))
                 }
                 _ => format!("took {name} from {}", a.id),
             })
