@@ -2374,3 +2374,18 @@ fn typing_a_preview_search_shows_how_to_keep_or_clear_it() {
     key(&mut f.app, KeyCode::Enter);
     assert!(hint_line(&mut f.app, 80, 24).contains("/ search"));
 }
+
+#[test]
+fn the_add_dialog_names_its_keys_on_a_line_of_their_own() {
+    let mut f = fixture();
+    press(&mut f.app, "a");
+    let t = render(&mut f.app, 80, 24);
+    let s = format!("{}", t.backend());
+    let line = |text: &str| s.lines().find(|l| l.contains(text)).map(str::to_string);
+    let keys = line("Tab completes  Enter opens it  Esc cancels").expect("keys");
+    assert!(!keys.contains("URL"), "{keys}");
+    assert!(
+        line("Install from a folder, owner/repo or a git URL").is_some(),
+        "{s}"
+    );
+}
