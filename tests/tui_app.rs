@@ -2344,12 +2344,16 @@ fn c_is_offered_on_a_built_in_profile_and_z_once_there_is_a_toggle() {
         bar.contains("c copy to edit") && !bar.contains("z undo"),
         "{bar}"
     );
+    // Its ticks cannot change until it is copied: Space is not offered.
+    assert!(!bar.contains("Space"), "{bar}");
     select_profile(&mut f.app, "supervisor");
+    f.app.status = None;
     let bar = hint_line(&mut f.app, 120, 40);
     assert!(
         !bar.contains("c copy to edit") && !bar.contains("z undo"),
         "{bar}"
     );
+    assert!(bar.contains("Space toggle"), "{bar}");
     check_skill(&mut f.app, "python-testing");
     key(&mut f.app, KeyCode::Char(' '));
     f.app.status = None;

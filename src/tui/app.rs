@@ -214,6 +214,10 @@ impl App {
                 .selected_profile()
                 .is_some_and(|r| r.listed.location.path.is_none()),
             Cmd::UndoToggle => !self.toggles.is_empty(),
+            // A built-in profile's ticks cannot change until it is copied.
+            Cmd::Toggle if self.focus == Pane::Profiles => self
+                .selected_profile()
+                .is_none_or(|r| r.listed.location.path.is_some()),
             _ => true,
         }
     }
