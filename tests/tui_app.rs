@@ -2187,6 +2187,12 @@ fn a_checklist_says_when_its_provider_ignores_the_list_and_still_toggles() {
     );
     snapshot("confirm_write_list_kiro_80x24", &mut f, 80, 24);
     key(&mut f.app, KeyCode::Char('y'));
+    // One status line at 80 columns.
+    let said = f.app.status.clone().unwrap().text;
+    assert_eq!(
+        said,
+        "'kiro' now lists 4 skills, all but 'code-style' (it had no list)"
+    );
     let after = fs::read_to_string(f.root.join("agent-store/kiro.md")).unwrap();
     assert!(
         after.contains("skills:\n") && !after.contains("- code-style"),
