@@ -1289,7 +1289,7 @@ fn big_u_marks_outdated_and_modified_skills_and_u_updates_with_the_diff() {
     press(&mut f.app, "u");
     let status = f.app.status.clone().unwrap();
     assert!(
-        status.is_error() && status.text.contains("not installed from git"),
+        status.is_error() && status.text.contains("is not from git"),
         "{status:?}"
     );
 }
@@ -2398,4 +2398,41 @@ fn the_add_dialog_names_its_keys_on_a_line_of_their_own() {
         line("Install from a folder, owner/repo or a git URL").is_some(),
         "{s}"
     );
+}
+
+#[test]
+fn u_on_a_skill_not_from_git_and_d_on_an_extra_dir_say_so_in_one_line() {
+    let mut f = fixture();
+    select_folder(&mut f.app, "python-testing");
+    press(&mut f.app, "u");
+    let said = f.app.status.clone().unwrap().text;
+    assert_eq!(said, "'python-testing' is not from git: nothing to update");
+    // The older copy in the extra dir: the last code-style row.
+    let extra = f
+        .app
+        .data
+        .listing
+        .entries
+        .iter()
+        .rposition(|e| e.folder == "code-style");
+    let at = f
+        .app
+        .skills
+        .filtered
+        .iter()
+        .position(|&i| Some(i) == extra)
+        .unwrap();
+    key(&mut f.app, KeyCode::Char('1'));
+    key(&mut f.app, KeyCode::Char('g'));
+    for _ in 0..at {
+        key(&mut f.app, KeyCode::Char('j'));
+    }
+    press(&mut f.app, "d");
+    let said = f.app.status.clone().unwrap().text;
+    assert!(
+        said.starts_with("'code-style' is in an extra dir ("),
+        "{said}"
+    );
+    assert!(said.ends_with("), not the store: left alone"), "{said}");
+    assert!(f.app.dialog.is_none());
 }

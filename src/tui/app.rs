@@ -524,7 +524,7 @@ impl App {
                 if self.clipboard.in_tmux() && !self.clipboard.tmux_takes_osc52() =>
             {
                 Status::info(format!(
-                    "sent {n} chars by OSC 52 (tmux needs `set -g set-clipboard on` or `set -g allow-passthrough on`)"
+                    "sent {n} chars by OSC 52: tmux passes it on with `set -g set-clipboard on`"
                 ))
             }
             CopyOutcome::Osc52 if self.clipboard.in_tmux() => Status::info(format!(
@@ -639,7 +639,7 @@ impl App {
         };
         if e.source_dir != self.data.home.skills_dir() {
             let msg = format!(
-                "'{}' lives in an extra dir ({}); skilltui only removes skills from the store",
+                "'{}' is in an extra dir ({}), not the store: left alone",
                 e.folder,
                 e.source_dir.display()
             );

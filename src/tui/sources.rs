@@ -165,7 +165,7 @@ impl App {
         let name = e.folder.clone();
         if self.data.pin(e).is_none() {
             return self.say(Status::error(format!(
-                "'{name}' was not installed from git: nothing to update (`a` adds it from its source)"
+                "'{name}' is not from git: nothing to update"
             )));
         }
         let wanted = name.clone();
