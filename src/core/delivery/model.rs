@@ -41,6 +41,24 @@ impl Kind {
             Kind::None => "none",
         }
     }
+
+    /// The profile's `skills:` list narrows what the agent gets (only
+    /// the runtime catalog is built from it: `_apply_skill_prompt`).
+    pub fn filters(self) -> bool {
+        self == Kind::Prompt
+    }
+
+    /// What the agent gets whatever `skills:` says, for a person (`None`
+    /// when the list decides).
+    pub fn regardless(self) -> Option<&'static str> {
+        match self {
+            Kind::Prompt => None,
+            Kind::Baked => Some("every skill, baked in at install"),
+            Kind::SkillResource => Some("every skill through its resources"),
+            Kind::Symlink => Some("every skill through its link to the store"),
+            Kind::None => Some("no skills"),
+        }
+    }
 }
 
 /// A SKILL.md Kiro's globs reach, or a skill they do not (extra dirs).
@@ -187,7 +205,7 @@ fn runtime(listing: &Listing, a: &Agent, d: &mut Delivery) {
     d.delivery = Kind::Prompt;
     d.prompt = Some(catalog::compose_prompt(base, &block));
     d.catalog = Some(block);
-    d.filtered = true;
+    d.filtered = Kind::Prompt.filters();
     d.extra_dirs = true;
     d.why = format!(
         "{}: CAO appends the catalog to the prompt at launch, filtered by `skills:`",
