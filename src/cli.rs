@@ -446,10 +446,7 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
             printed(warnings, p, &mut out)
         }
         Command::Remove { name, agent: None } => {
-            // The store first: if it refuses, no agent loses the skill. A
-            // link left dangling still points where it was made, so it is
-            // taken back after.
-            let removed = remote::remove(&home, name)?;
+            let (removed, taken) = cli_agents::remove_everywhere(&home, name)?;
             let name = store::check_name(name)?;
             out.line(&format!(
                 "Skill '{name}' removed ({})",
@@ -461,9 +458,7 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
                     lock.display()
                 ));
             }
-            let (table, ctx, warnings) = cli_agents::open(&home);
-            let taken = cli_agents::take_back_all(&home, &table, &ctx, &name, None)?;
-            printed(warnings, taken, &mut out)
+            printed(Vec::new(), taken, &mut out)
         }
         Command::Init => init(&home, &mut out),
         Command::Validate { paths, json } => validate(paths, *json, &mut out),

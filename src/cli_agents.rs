@@ -35,9 +35,7 @@ impl Printed {
 /// The table and the process's context, with the table's problems as
 /// warnings.
 pub fn open(home: &Home) -> (Table, Ctx, Vec<String>) {
-    let xdg = std::env::var("XDG_CONFIG_HOME").ok();
-    let dir = table::user_dir(xdg.as_deref(), &home.user_home);
-    let table = table::load(Some(&dir));
+    let table = table::load_for(&home.user_home);
     let ctx = Ctx::from_process(home, &table.agents);
     let warnings = table.problems.clone();
     (table, ctx, warnings)
@@ -223,6 +221,21 @@ pub fn take_back_all(
     let mut p = Printed::default();
     report_taken(&done, &mut p);
     Ok(p)
+}
+
+/// `remove NAME`: the store, its lock entry, then what skilltui gave of it.
+pub fn remove_everywhere(
+    home: &Home,
+    name: &str,
+) -> Result<(crate::core::sources::remote::Removed, Printed), String> {
+    let (table, ctx, warnings) = open(home);
+    let (removed, taken) = give::remove_everywhere(home, &table.agents, &ctx, name)?;
+    let mut p = Printed {
+        warnings,
+        ..Printed::default()
+    };
+    report_taken(&taken, &mut p);
+    Ok((removed, p))
 }
 
 fn report_taken(done: &[(give::Target, Taken)], p: &mut Printed) {

@@ -235,13 +235,15 @@ fn a_skill_the_user_made_in_the_agents_own_folder_is_listed_in_its_checklist() {
 }
 
 #[test]
-fn removing_a_skill_given_to_an_agent_names_the_agent() {
+fn removing_a_skill_given_to_an_agent_names_the_agent_and_takes_it_back() {
     let mut f = fixture();
     select_agent(&mut f.app, "amp");
     key(&mut f.app, KeyCode::Enter);
     let first = f.app.data.valid_entries().next().unwrap().folder.clone();
     f.app.profiles.check_sel = 0;
     key(&mut f.app, KeyCode::Char(' '));
+    let given = f.user.join(".config/agents/skills").join(&first);
+    assert!(given.join("SKILL.md").is_file(), "{:?}", f.app.status);
     key(&mut f.app, KeyCode::Char('1'));
     while f.app.selected_entry().map(|e| e.folder.clone()) != Some(first.clone()) {
         key(&mut f.app, KeyCode::Char('j'));
@@ -249,16 +251,14 @@ fn removing_a_skill_given_to_an_agent_names_the_agent() {
     key(&mut f.app, KeyCode::Char('d'));
     let text = screen(&mut f.app, 80, 24);
     assert!(
-        text.contains("Given to amp (user): its link or copy stays; take it back in"),
+        text.contains("Given to amp (user): its link or copy skilltui made goes"),
         "{text}"
     );
-    // Taken back, the question no longer names it.
-    key(&mut f.app, KeyCode::Char('n'));
-    select_agent(&mut f.app, "amp");
-    key(&mut f.app, KeyCode::Enter);
-    f.app.profiles.check_sel = 0;
-    key(&mut f.app, KeyCode::Char(' '));
-    key(&mut f.app, KeyCode::Char('1'));
-    key(&mut f.app, KeyCode::Char('d'));
-    assert!(!screen(&mut f.app, 80, 24).contains("Given to"));
+    // Yes: the store's folder and what skilltui gave amp both go, as the
+    // CLI's `remove` does.
+    key(&mut f.app, KeyCode::Char('y'));
+    let said = f.app.status.clone().unwrap().text;
+    assert!(said.contains("taken back from 1 agent dir"), "{said}");
+    assert!(!given.exists() && fs::symlink_metadata(&given).is_err());
+    assert!(!f.app.data.home.skills_dir().join(&first).exists());
 }

@@ -654,6 +654,24 @@ impl App {
         self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
     }
 
+    /// The store, the lock entry, then every link or copy skilltui gave of
+    /// `name` (the core's one rule for `remove`); how many were taken back.
+    fn remove_everywhere(&self, name: &str) -> Result<(remote::Removed, usize), String> {
+        use crate::core::agents::{give, scan, table};
+        let home = &self.data.home;
+        let agents = table::load_for(&home.user_home).agents;
+        let ctx = match &self.data.agent_ctx {
+            Some(ctx) => ctx.clone(),
+            None => scan::Ctx::from_process(home, &agents),
+        };
+        let (removed, taken) = give::remove_everywhere(home, &agents, &ctx, name)?;
+        let n = taken
+            .iter()
+            .filter(|(_, t)| matches!(t, give::Taken::Removed(_)))
+            .count();
+        Ok((removed, n))
+    }
+
     /// The agents skilltui gave `folder` to, as `id (scope)`.
     fn given_to(&self, folder: &str) -> Vec<String> {
         let rows = self.data.agents.iter().flat_map(|a| {
@@ -803,13 +821,17 @@ impl App {
             Pending::Replace { src, .. } => self.install(&src, true),
             Pending::ReplaceFound { name, .. } => self.answer_clash(name, true),
             Pending::Remove { name, .. } => {
-                let r = remote::remove(&self.data.home, &name).map(|r| {
+                let r = self.remove_everywhere(&name).map(|(r, taken)| {
                     let unpinned = if r.unpinned.is_some() {
                         " and its lock entry"
                     } else {
                         ""
                     };
-                    format!("removed '{name}'{unpinned} ({})", r.dest.display())
+                    let given = match taken {
+                        0 => String::new(),
+                        n => format!("; taken back from {n} agent dir(s)"),
+                    };
+                    format!("removed '{name}'{unpinned} ({}){given}", r.dest.display())
                 });
                 self.report(r);
                 self.store_changed();

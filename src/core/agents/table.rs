@@ -324,6 +324,13 @@ fn toml_files(dir: &Path) -> Vec<PathBuf> {
 
 /// `$XDG_CONFIG_HOME/skilltui/agents` (absolute values only), else
 /// `~/.config/skilltui/agents`.
+/// The table as this process sees it: the built-in agents and the user's
+/// own definitions under `$XDG_CONFIG_HOME` (else `~/.config`).
+pub fn load_for(user_home: &Path) -> Table {
+    let xdg = std::env::var("XDG_CONFIG_HOME").ok();
+    load(Some(&user_dir(xdg.as_deref(), user_home)))
+}
+
 pub fn user_dir(xdg_config: Option<&str>, user_home: &Path) -> PathBuf {
     config_home(xdg_config, user_home)
         .join("skilltui")

@@ -169,8 +169,8 @@ fn no_list_means(profile: &str, delivery: Option<(&str, Kind)>) -> String {
     }
 }
 
-/// Which agents keep a copy or a link skilltui made, which the store's
-/// folder going leaves behind (a link then points nowhere).
+/// Which agents lose the link or copy skilltui gave them: removing takes
+/// those back too (only as skilltui made them).
 fn given_line(given_to: &[String], theme: &Theme) -> Option<Line<'static>> {
     if given_to.is_empty() {
         return None;
@@ -181,7 +181,7 @@ fn given_line(given_to: &[String], theme: &Theme) -> Option<Line<'static>> {
         .collect();
     Some(Line::styled(
         format!(
-            "Given to {}: its link or copy stays; take it back in pane 3 first",
+            "Given to {}: its link or copy skilltui made goes too",
             names.join(", ")
         ),
         theme.warning,

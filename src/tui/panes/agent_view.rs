@@ -27,9 +27,7 @@ use crate::tui::theme::Theme;
 /// Every detected agent but CAO (CAO is what the profiles are), with
 /// what it finds from the working directory, and the context used.
 pub fn load(home: &Home, cwd: Option<&std::path::Path>) -> (Option<Ctx>, Vec<AgentRow>) {
-    let xdg = std::env::var("XDG_CONFIG_HOME").ok();
-    let dir = table::user_dir(xdg.as_deref(), &home.user_home);
-    let table = table::load(Some(&dir));
+    let table = table::load_for(&home.user_home);
     let mut ctx = Ctx::from_process(home, &table.agents);
     if let Some(cwd) = cwd {
         ctx.cwd = cwd.to_path_buf();
