@@ -266,9 +266,11 @@ fn report_taken(done: &[(give::Target, Taken)], p: &mut Printed) {
 /// `sync`: the links and copies the record lists that are missing.
 pub fn restore(home: &Home, table: &Table, ctx: &Ctx) -> Result<Printed, String> {
     let mut p = Printed::default();
-    for path in give::restore(home, &table.agents, ctx)? {
+    let (restored, problems) = give::restore(home, &table.agents, ctx)?;
+    for path in restored {
         p.line(&sanitize_line(&format!("restored {}", path.display())));
     }
+    p.warnings.extend(problems);
     Ok(p)
 }
 

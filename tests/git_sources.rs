@@ -1031,3 +1031,54 @@ fn a_server_that_ignores_filters_is_fetched_from_once() {
         .count();
     assert_eq!(fetches, 1, "{trace}");
 }
+
+#[test]
+fn agents_given_a_locked_skill_are_in_the_lock_and_a_teammates_sync_gives_them_too() {
+    let f = Fixture::new();
+    f.repo("r", two_skills);
+    let xdg = f.root.join(".config").display().to_string();
+    let env = [("XDG_CONFIG_HOME", xdg.as_str())];
+    let (code, out, err) = f.run_with(
+        &["add", "o/r", "--skill", "alpha", "--agent", "claude-code"],
+        &env,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(f.root.join(".claude/skills/alpha/SKILL.md").is_file());
+    assert!(
+        f.lock().contains("agents = [\"claude-code:user\"]"),
+        "{}",
+        f.lock()
+    );
+    // A teammate: their own home and user dir, the committed lock.
+    let team = f.root.join("team.lock");
+    fs::write(&team, f.lock()).unwrap();
+    let mate = f.root.join("mate");
+    fs::create_dir_all(&mate).unwrap();
+    let mate_xdg = mate.join(".config");
+    let out = Command::new(env!("CARGO_BIN_EXE_skilltui"))
+        .arg("--home")
+        .arg(mate.join("home"))
+        .args(["sync", "--lock", team.to_str().unwrap()])
+        .current_dir(&mate)
+        .env_remove("CAO_HOME_DIR")
+        .env("HOME", &mate)
+        .env("XDG_CONFIG_HOME", &mate_xdg)
+        .env("TMPDIR", &f.scratch)
+        .envs(git_repos::redirect_env(&f.root))
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    let given = mate.join(".claude/skills/alpha");
+    assert_eq!(
+        fs::read_link(&given).unwrap(),
+        mate.join("home/skills/alpha"),
+        "{said}"
+    );
+    // Taken back here: the lock forgets it.
+    let (code, out, err) = f.run_with(&["agent", "disable", "claude-code", "alpha"], &env);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!f.lock().contains("agents"), "{}", f.lock());
+    assert!(fs::symlink_metadata(f.root.join(".claude/skills/alpha")).is_err());
+}

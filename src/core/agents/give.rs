@@ -18,7 +18,7 @@ use crate::core::agents::scan::{self, Ctx};
 use crate::core::agents::table::{Agent, Parser, Scope, Walk};
 use crate::core::cao::store::{self, Home};
 use crate::core::fsops;
-use crate::core::sources::remote;
+use crate::core::sources::{lock, remote};
 
 pub const FILE_NAME: &str = "skilltui-agents.json";
 
@@ -262,7 +262,14 @@ pub fn enable(
         let _ = take_back(&target);
         return Err(e);
     }
+    lock::note_agent(home, name, &lock_label(&target), true)
+        .map_err(|e| format!("gave {name} to {}, but {e}", agent.id))?;
     Ok(Given::Made(target))
+}
+
+/// How the lock names a target's agent: `ID:SCOPE`.
+fn lock_label(t: &Target) -> String {
+    format!("{}:{}", t.agent, t.scope.label())
 }
 
 /// Whether what the record says skilltui made is still there as made.
@@ -383,6 +390,11 @@ pub fn disable_where(
         })
         .collect();
     record.write(home)?;
+    for (t, taken) in &done {
+        if matches!(taken, Taken::Removed(_) | Taken::Gone(_)) {
+            lock::note_agent(home, &t.skill, &lock_label(t), false)?;
+        }
+    }
     Ok(done)
 }
 
@@ -421,8 +433,14 @@ pub fn disable(
 }
 
 /// `sync`: makes again every recorded link or copy that is missing (only
-/// entries [`plausible`] for `agents`). Returns the paths restored.
-pub fn restore(home: &Home, agents: &[Agent], ctx: &Ctx) -> Result<Vec<PathBuf>, String> {
+/// entries [`plausible`] for `agents`), then gives what the lock's `agents`
+/// name and this home has not given yet. Returns the paths made, and what
+/// could not be given.
+pub fn restore(
+    home: &Home,
+    agents: &[Agent],
+    ctx: &Ctx,
+) -> Result<(Vec<PathBuf>, Vec<String>), String> {
     let mut record = Record::read(home)?;
     let mut restored = Vec::new();
     for t in &mut record.targets {
@@ -448,7 +466,50 @@ pub fn restore(home: &Home, agents: &[Agent], ctx: &Ctx) -> Result<Vec<PathBuf>,
     if !restored.is_empty() {
         record.write(home)?;
     }
-    Ok(restored)
+    let (given, problems) = give_as_locked(home, agents, ctx)?;
+    restored.extend(given);
+    Ok((restored, problems))
+}
+
+/// The lock's `agents` (a teammate's, once `sync` brought their lock in)
+/// that this home has not given yet: given now, each by the agent's own
+/// rule (link or copy). What cannot be given is said, not fatal.
+fn give_as_locked(
+    home: &Home,
+    agents: &[Agent],
+    ctx: &Ctx,
+) -> Result<(Vec<PathBuf>, Vec<String>), String> {
+    let lock = lock::Lock::read(&lock::default_path(home))?;
+    let record = Record::read(home)?;
+    let (mut given, mut problems) = (Vec::new(), Vec::new());
+    for (skill, entry) in &lock.skills {
+        for label in &entry.agents {
+            let Some((id, scope)) = label.split_once(':') else {
+                continue;
+            };
+            let scope = match scope {
+                "user" => Scope::User,
+                "project" => Scope::Project,
+                _ => continue,
+            };
+            let Some(agent) = agents.iter().find(|a| a.id == id) else {
+                continue;
+            };
+            let done = record
+                .targets
+                .iter()
+                .any(|t| t.agent == id && t.skill == *skill && t.scope == scope);
+            if done || !home.skills_dir().join(skill).is_dir() {
+                continue;
+            }
+            match enable(home, agent, ctx, skill, scope, false) {
+                Ok(Given::Made(t)) => given.push(t.path),
+                Ok(Given::Already(_)) => {}
+                Err(e) => problems.push(e),
+            }
+        }
+    }
+    Ok((given, problems))
 }
 
 /// Copies a folder the user made in an agent's dir into the store (the
@@ -685,12 +746,13 @@ mod tests {
         fs::remove_file(&t.path).unwrap();
         assert_eq!(
             restore(&w.home, &table::built_in(), &w.ctx).unwrap(),
-            vec![t.path.clone()]
+            (vec![t.path.clone()], Vec::new())
         );
         assert!(still_ours(&t));
         assert!(
             restore(&w.home, &table::built_in(), &w.ctx)
                 .unwrap()
+                .0
                 .is_empty()
         );
     }

@@ -42,6 +42,11 @@ pub struct Entry {
     /// on it too. Absent (false) in locks written before it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allow_large: bool,
+    /// The agents skilltui gave this skill to, as `ID:SCOPE` (`amp:user`),
+    /// so that `sync`, here or a teammate's, gives it to them again. Absent
+    /// (none) in locks written before it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub agents: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,6 +76,26 @@ const MAX_LOCK_BYTES: u64 = 16 << 20;
 /// so N writers at once need at most N tries: this bounds a pathological
 /// case (a file rewritten nonstop), not a busy team.
 const WRITE_TRIES: usize = 1000;
+
+/// Adds (`given`) or drops `agent` (`ID:SCOPE`) in the home lock's entry
+/// for `skill`. A skill that is not locked (not from git) has no entry:
+/// nothing to note.
+pub fn note_agent(home: &Home, skill: &str, agent: &str, given: bool) -> Result<(), String> {
+    let mut lock = Lock::read(&default_path(home))?;
+    let Some(entry) = lock.skills.get_mut(skill) else {
+        return Ok(());
+    };
+    let had = entry.agents.iter().any(|a| a == agent);
+    match (given, had) {
+        (true, false) => {
+            entry.agents.push(agent.to_string());
+            entry.agents.sort();
+        }
+        (false, true) => entry.agents.retain(|a| a != agent),
+        _ => return Ok(()),
+    }
+    lock.write()
+}
 
 pub fn default_path(home: &Home) -> PathBuf {
     home.root.join(FILE_NAME)
@@ -328,6 +353,7 @@ mod tests {
             tree: None,
             hash: "sha256:00".into(),
             allow_large: false,
+            agents: Vec::new(),
         }
     }
 

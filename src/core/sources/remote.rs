@@ -185,6 +185,10 @@ pub fn install(
                     commit: origin.commit.clone(),
                     hash: lock::content_hash(&last.dest)?,
                     allow_large: opened.rules.allow_large,
+                    // Re-added: still given to the same agents.
+                    agents: (lock.skills.get(&last.name))
+                        .map(|e| e.agents.clone())
+                        .unwrap_or_default(),
                 };
                 lock.skills.insert(last.name.clone(), entry);
             }
