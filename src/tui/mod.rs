@@ -202,8 +202,9 @@ fn spawn_signals(tx: Sender<AppEvent>) {
     });
 }
 
-/// Watches what CAO reads (see `core::watch`), set up on a thread of its
-/// own so that registering the watches never delays a frame.
+/// Watches what CAO and each detected agent read (see `core::watch`), set
+/// up on a thread of its own so that registering the watches never delays
+/// a frame.
 struct Watch {
     tx: Sender<AppEvent>,
     state: Arc<Mutex<Watching>>,
@@ -226,8 +227,15 @@ impl Watch {
     /// (seeding creates the store, settings can add dirs).
     fn follow(&mut self, app: &App) {
         let (tx, state, home) = (self.tx.clone(), self.state.clone(), app.data.home.clone());
+        let agents: Vec<_> = app.data.agents.iter().map(|r| r.agent.clone()).collect();
+        let ctx = app.data.agent_ctx.clone();
         std::thread::spawn(move || {
-            let targets = crate::core::watch::watch_set(&home);
+            let mut targets = crate::core::watch::watch_set(&home);
+            if let Some(ctx) = &ctx {
+                targets.extend(crate::core::watch::agent_watch_set(&agents, ctx));
+                targets.sort();
+                targets.dedup();
+            }
             let Ok(mut state) = state.lock() else { return };
             if state.0.is_some() && targets == state.1 {
                 return;
