@@ -105,6 +105,29 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
     Finds { places, candidates }
 }
 
+/// Up to `max` files of a skill folder other than its SKILL.md, absolute,
+/// in path order, links not followed (OpenCode lists 10 "sampled" files in
+/// ripgrep's order, hidden ones included: tool/skill.ts @097ed81). The walk
+/// is bounded: a folder too large to walk lists none.
+pub fn skill_files(dir: &Path, max: usize) -> Vec<PathBuf> {
+    let limits = fsops::Limits {
+        entries: 10_000,
+        file_bytes: u64::MAX,
+        total_bytes: u64::MAX,
+    };
+    let Ok(walked) = fsops::walk(dir, fsops::Links::Keep, Some(&limits)) else {
+        return Vec::new();
+    };
+    walked
+        .items
+        .into_iter()
+        .filter(|i| matches!(i.kind, fsops::Kind::File { .. }))
+        .filter(|i| i.rel != Path::new("SKILL.md"))
+        .map(|i| i.from)
+        .take(max)
+        .collect()
+}
+
 /// A folder's (device, inode): one folder reached twice through a link
 /// has one.
 type FileId = (u64, u64);
