@@ -960,6 +960,8 @@ fn an_agent_gets_a_skill_from_its_checklist() {
     fs::create_dir_all(env.user().join(".config/amp")).unwrap();
     let mut tui = start(&env);
     tui.wait_text("Skills (5/5)");
+    // Agents are found off the first frame: G must land on Amp's row.
+    tui.wait_text("◆ amp");
     tui.keys(&["3", "G"]);
     tui.wait_text("Finds · Amp");
     tui.keys(&["Enter", "Space"]);
@@ -982,6 +984,8 @@ fn a_skill_added_to_an_agent_dir_appears_without_r() {
     fs::create_dir_all(&agent_dir).unwrap();
     let mut tui = start(&env);
     tui.wait_text("Skills (5/5)");
+    // Agents are found off the first frame: G must land on Amp's row.
+    tui.wait_text("◆ amp");
     tui.keys(&["3", "G"]);
     tui.wait_text("Finds · Amp");
     // The watches are set up, and the read that follows them is done, well

@@ -51,7 +51,7 @@ pub fn run(theme: Option<&str>, home: Option<&Path>, cao: Option<&Path>) -> Resu
         ratatui::try_init().map_err(|e| format!("cannot set up the terminal: {e}"))?;
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     install_panic_cleanup();
-    let mut app = App::new(home, theme);
+    let mut app = App::agents_later(home, theme);
     app.depth = colors::Depth::from_env();
     let result = event_loop(&mut terminal, app);
     restore_terminal();
@@ -105,6 +105,18 @@ fn event_loop(
         hl.warm();
         let _ = warm_tx.send(AppEvent::HighlighterReady);
     });
+    if app.agents_pending {
+        let (home, cwd, at) = (
+            app.data.home.clone(),
+            app.data.agent_cwd.clone(),
+            app.reloads,
+        );
+        let found_tx = tx.clone();
+        std::thread::spawn(move || {
+            let (ctx, rows) = panes::agent_view::load(&home, cwd.as_deref());
+            let _ = found_tx.send(AppEvent::AgentsFound(Box::new((at, ctx, rows))));
+        });
+    }
     let mut watcher = Watch::new(tx);
     watcher.follow(&app);
     let mut followed = app.reloads;
@@ -166,6 +178,10 @@ fn handle(app: &mut App, ev: AppEvent) -> bool {
         AppEvent::Input(_) => {}
         AppEvent::Changed => return true,
         AppEvent::HighlighterReady => {}
+        AppEvent::AgentsFound(found) => {
+            let (at, ctx, rows) = *found;
+            app.agents_found(at, ctx, rows);
+        }
         AppEvent::Worked => app.poll_jobs(),
         AppEvent::PreviewReady(done) => {
             let (key, rendered) = *done;
