@@ -109,6 +109,10 @@ pub enum Command {
         /// Also replace skills modified locally (their edits are lost)
         #[arg(long)]
         force: bool,
+        /// Lift the limits on a skill from git (skills added with
+        /// --allow-large keep it without this)
+        #[arg(long)]
+        allow_large: bool,
     },
     /// Install every skill of a lock file at its pinned commit
     Sync {
@@ -119,6 +123,10 @@ pub enum Command {
         /// another source or from none
         #[arg(long)]
         force: bool,
+        /// Lift the limits on a skill from git (skills added with
+        /// --allow-large keep it without this)
+        #[arg(long)]
+        allow_large: bool,
     },
     /// Remove an installed skill atomically, and every link or copy
     /// skilltui made of it for an agent
@@ -383,10 +391,19 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
                 force: *force,
                 allow_large: *allow_large,
             };
-            let installed = add(&home, source, &pick, &mut out)?;
-            match agent {
+            // An agent that cannot be given skills is refused before the
+            // store changes.
+            let opened = match agent {
                 Some(id) => {
                     let (table, ctx, warnings) = cli_agents::open(&home);
+                    cli_agents::can_give(&table, &ctx, id, scope.scope())?;
+                    Some((table, ctx, warnings))
+                }
+                None => None,
+            };
+            let installed = add(&home, source, &pick, &mut out)?;
+            match (agent, opened) {
+                (Some(id), Some((table, ctx, warnings))) => {
                     let p = cli_agents::enable(
                         &home,
                         &table,
@@ -398,28 +415,38 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
                     )?;
                     printed(warnings, p, &mut out)
                 }
-                None => Ok(()),
+                _ => Ok(()),
             }
         }
         Command::Check { names, json } => check(&home, names, *json, &mut out),
-        Command::Update { names, force } => update(&home, names, *force, &mut out),
-        Command::Sync { lock, force } => {
-            sync(&home, lock.as_deref(), *force, &mut out)?;
-            printed(Vec::new(), cli_agents::restore(&home)?, &mut out)
+        Command::Update {
+            names,
+            force,
+            allow_large,
+        } => update(&home, names, (*force, *allow_large), &mut out),
+        Command::Sync {
+            lock,
+            force,
+            allow_large,
+        } => {
+            sync(&home, lock.as_deref(), (*force, *allow_large), &mut out)?;
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            printed(
+                warnings,
+                cli_agents::restore(&home, &table, &ctx)?,
+                &mut out,
+            )
         }
         Command::Remove {
             name,
             agent: Some(id),
-        } => printed(
-            Vec::new(),
-            cli_agents::take_back_all(&home, name, Some(id))?,
-            &mut out,
-        ),
+        } => {
+            let (table, ctx, warnings) = cli_agents::open(&home);
+            let p = cli_agents::take_back_all(&home, &table, &ctx, name, Some(id))?;
+            printed(warnings, p, &mut out)
+        }
         Command::Remove { name, agent: None } => {
-            // The store first: if it refuses, no agent loses the skill. A
-            // link left dangling still points where it was made, so it is
-            // taken back after.
-            let removed = remote::remove(&home, name)?;
+            let (removed, taken) = cli_agents::remove_everywhere(&home, name)?;
             let name = store::check_name(name)?;
             out.line(&format!(
                 "Skill '{name}' removed ({})",
@@ -431,7 +458,6 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
                     lock.display()
                 ));
             }
-            let taken = cli_agents::take_back_all(&home, &name, None)?;
             printed(Vec::new(), taken, &mut out)
         }
         Command::Init => init(&home, &mut out),
@@ -568,8 +594,8 @@ fn list(home: &Home, json: bool, out: &mut Output) -> Outcome {
                 json!({
                     "name": e.name(),
                     "description": e.checked.description,
-                    "path": e.checked.path,
-                    "source_dir": e.source_dir,
+                    "path": e.checked.path.to_string_lossy(),
+                    "source_dir": e.source_dir.to_string_lossy(),
                     "status": e.status,
                     "errors": e.checked.errors,
                     "warnings": e.checked.warnings,
@@ -895,16 +921,21 @@ fn report_outcomes(outcomes: &[remote::Outcome], verb: &str, out: &mut Output) -
     }
 }
 
-fn update(home: &Home, names: &[String], force: bool, out: &mut Output) -> Outcome {
-    let outcomes = remote::update(home, names, force, &mut progress_meter())?;
+/// `(force, allow_large)`, as given to `update` and `sync`.
+type Lifts = (bool, bool);
+
+fn update(home: &Home, names: &[String], lifts: Lifts, out: &mut Output) -> Outcome {
+    let (force, large) = lifts;
+    let outcomes = remote::update(home, names, force, large, &mut progress_meter())?;
     if outcomes.is_empty() {
         warn("no skills are locked: `skilltui add OWNER/REPO` installs and pins one");
     }
     report_outcomes(&outcomes, "updated", out)
 }
 
-fn sync(home: &Home, lock: Option<&std::path::Path>, force: bool, out: &mut Output) -> Outcome {
-    let synced = remote::sync(home, lock, force, &mut progress_meter())?;
+fn sync(home: &Home, lock: Option<&std::path::Path>, lifts: Lifts, out: &mut Output) -> Outcome {
+    let (force, large) = lifts;
+    let synced = remote::sync(home, lock, force, large, &mut progress_meter())?;
     for name in &synced.unlocked {
         out.line(&format!("{name}: installed here but not in the lock"));
     }
@@ -950,7 +981,7 @@ fn validate(paths: &[PathBuf], json: bool, out: &mut Output) -> Outcome {
             .iter()
             .map(|c| {
                 json!({
-                    "path": c.path,
+                    "path": c.path.to_string_lossy(),
                     "valid": c.is_valid(),
                     "name": c.name,
                     "description": c.description,
@@ -1202,12 +1233,12 @@ fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
             .map(|(l, loaded)| {
                 json!({
                     "name": l.name,
-                    "path": l.location.path,
+                    "path": l.location.path.as_ref().map(|p| p.to_string_lossy()),
                     "source": l.location.source,
                     "skills": loaded.as_ref().ok().map(|p| p.skills.clone()),
                     "error": loaded.as_ref().err(),
                     "warning": loaded.as_ref().ok().and_then(|p| p.unread_frontmatter()),
-                    "shadows": l.also_in,
+                    "shadows": l.also_in.iter().map(|p| p.to_string_lossy()).collect::<Vec<_>>(),
                 })
             })
             .collect();

@@ -35,9 +35,7 @@ impl Printed {
 /// The table and the process's context, with the table's problems as
 /// warnings.
 pub fn open(home: &Home) -> (Table, Ctx, Vec<String>) {
-    let xdg = std::env::var("XDG_CONFIG_HOME").ok();
-    let dir = table::user_dir(xdg.as_deref(), &home.user_home);
-    let table = table::load(Some(&dir));
+    let table = table::load_for(&home.user_home);
     let ctx = Ctx::from_process(home, &table.agents);
     let warnings = table.problems.clone();
     (table, ctx, warnings)
@@ -52,7 +50,7 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
         .map(|a| {
             let places: Vec<_> = scan::places(a, ctx)
                 .into_iter()
-                .map(|pl| json!({"path": pl.path, "scope": pl.scope, "exists": pl.exists}))
+                .map(|pl| json!({"path": pl.path.to_string_lossy(), "scope": pl.scope, "exists": pl.exists}))
                 .collect();
             json!({
                 "id": a.id,
@@ -98,11 +96,11 @@ pub fn list(table: &Table, ctx: &Ctx, id: &str, json: bool) -> Result<Printed, S
                 json!({
                     "name": c.name,
                     "description": c.description,
-                    "path": c.path,
-                    "location": finds.location(c),
+                    "path": c.path.to_string_lossy(),
+                    "location": finds.location(c).to_string_lossy(),
                     "scope": finds.scope(c),
                     "status": c.status,
-                    "shadowed_by": c.shadowed_by,
+                    "shadowed_by": c.shadowed_by.as_ref().map(|p| p.to_string_lossy()),
                     "error": c.error,
                     "hidden": c.hidden,
                 })
@@ -180,6 +178,12 @@ pub fn enable(
     Ok(p)
 }
 
+/// Whether agent `id` is known and has a skill dir at `scope` (`add
+/// --agent` asks before it installs anything).
+pub fn can_give(table: &Table, ctx: &Ctx, id: &str, scope: Scope) -> Result<(), String> {
+    give::target_dir(table.find(id)?, ctx, scope).map(|_| ())
+}
+
 /// `agent disable ID SKILL…`.
 pub fn disable(
     home: &Home,
@@ -199,14 +203,39 @@ pub fn disable(
 }
 
 /// `remove NAME [--agent ID]`: takes back what skilltui gave agents of it
-/// (only that agent's with `--agent`).
-pub fn take_back_all(home: &Home, name: &str, agent: Option<&str>) -> Result<Printed, String> {
-    let done = give::disable_where(home, &|t| {
+/// (only that agent's with `--agent`, which must be a known agent).
+pub fn take_back_all(
+    home: &Home,
+    table: &Table,
+    ctx: &Ctx,
+    name: &str,
+    agent: Option<&str>,
+) -> Result<Printed, String> {
+    if let Some(id) = agent {
+        table.find(id)?;
+    }
+    let name = crate::core::cao::store::check_name(name)?;
+    let done = give::disable_where(home, &table.agents, ctx, &|t| {
         t.skill == name && agent.is_none_or(|a| t.agent == a)
     })?;
     let mut p = Printed::default();
     report_taken(&done, &mut p);
     Ok(p)
+}
+
+/// `remove NAME`: the store, its lock entry, then what skilltui gave of it.
+pub fn remove_everywhere(
+    home: &Home,
+    name: &str,
+) -> Result<(crate::core::sources::remote::Removed, Printed), String> {
+    let (table, ctx, warnings) = open(home);
+    let (removed, taken) = give::remove_everywhere(home, &table.agents, &ctx, name)?;
+    let mut p = Printed {
+        warnings,
+        ..Printed::default()
+    };
+    report_taken(&taken, &mut p);
+    Ok((removed, p))
 }
 
 fn report_taken(done: &[(give::Target, Taken)], p: &mut Printed) {
@@ -225,14 +254,19 @@ fn report_taken(done: &[(give::Target, Taken)], p: &mut Printed) {
                 "{} changed since skilltui made it: left in place, no longer tracked",
                 path.display()
             )),
+            Taken::NotOurs(path) => p.warnings.push(format!(
+                "{} is not where skilltui gives {} skills (the record was edited?): left in place, no longer tracked",
+                path.display(),
+                t.agent
+            )),
         }
     }
 }
 
 /// `sync`: the links and copies the record lists that are missing.
-pub fn restore(home: &Home) -> Result<Printed, String> {
+pub fn restore(home: &Home, table: &Table, ctx: &Ctx) -> Result<Printed, String> {
     let mut p = Printed::default();
-    for path in give::restore(home)? {
+    for path in give::restore(home, &table.agents, ctx)? {
         p.line(&sanitize_line(&format!("restored {}", path.display())));
     }
     Ok(p)

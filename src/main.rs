@@ -1,11 +1,15 @@
 use std::process::ExitCode;
 
 use clap::Parser;
+use clap::error::ErrorKind;
 use skilltui::cli::{self, Cli};
-use skilltui::core::text::sanitize_line;
+use skilltui::core::text::{sanitize, sanitize_line};
 
 fn main() -> ExitCode {
-    let args = Cli::parse();
+    let args = match Cli::try_parse() {
+        Ok(args) => args,
+        Err(e) => return usage_error(e),
+    };
     let result = match &args.command {
         Some(command) => {
             cli::end_git_on_signals();
@@ -24,4 +28,16 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Clap's help and version as clap prints them; a usage error as plain
+/// text with the arguments it quotes sanitized, since they may hold escape
+/// sequences a terminal would act on (exit 2).
+fn usage_error(e: clap::Error) -> ExitCode {
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit();
+    }
+    // `to_string` is the message without clap's styling.
+    eprint!("{}", sanitize(&e.to_string()));
+    ExitCode::from(e.exit_code() as u8)
 }

@@ -484,6 +484,7 @@ fn a_fetch_reports_progress_and_a_cancelled_one_leaves_nothing() {
         url: &url,
         reference: None,
         sub: "",
+        max_blob: Some(1 << 20),
     };
     let mut seen = Vec::new();
     let checkout = git::fetch(&spec, &mut |p| seen.push(p), None).unwrap();
@@ -891,4 +892,142 @@ fn add_all_keeps_a_skill_installed_in_another_version_and_installs_the_rest() {
     f.ok(&["add", "o/r", "--all", "--force"]);
     let theirs = fs::read_to_string(f.home.join("skills/alpha/SKILL.md")).unwrap();
     assert!(theirs.contains("alpha body"));
+}
+
+#[test]
+fn a_file_over_the_limit_inside_a_skill_is_never_downloaded() {
+    let f = Fixture::new();
+    f.repo("r", |w| {
+        two_skills(w);
+        let big = w.join("skills/heavy");
+        write_skill(&big, "heavy", "x\n");
+        // Noise: a pack or a checkout holding it is over the file limit
+        // set below, where compressed zeros would not be.
+        fs::write(big.join("model.bin"), git_repos::noise(40 << 20, 3)).unwrap();
+    });
+    // No file over 16 or 32 MiB (the shell's blocks) can be written.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -f 32768 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_skilltui"))
+        .arg("--home")
+        .arg(&f.home)
+        .args(["add", "o/r", "--all"])
+        .current_dir(&f.root)
+        .env_remove("CAO_HOME_DIR")
+        .env("HOME", &f.root)
+        .env("TMPDIR", &f.scratch)
+        .envs(git_repos::redirect_env(&f.root))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("skills/heavy/model.bin is over 32 MiB and was not downloaded")
+            && err.contains("--allow-large"),
+        "{err}"
+    );
+    assert!(f.home.join("skills/alpha/SKILL.md").is_file());
+    assert!(f.home.join("skills/beta/SKILL.md").is_file());
+    assert!(!f.home.join("skills/heavy").exists());
+    assert_eq!(fs::read_dir(&f.scratch).unwrap().count(), 0);
+}
+
+/// `skills/heavy`, holding a file over the 32 MiB limit.
+fn heavy_skill(work: &Path) {
+    let dir = work.join("skills/heavy");
+    write_skill(&dir, "heavy", "v1\n");
+    let big = fs::File::create(dir.join("weights.bin")).unwrap();
+    big.set_len(33 * 1024 * 1024).unwrap();
+}
+
+#[test]
+fn a_skill_added_with_allow_large_keeps_it_on_update_and_sync() {
+    let f = Fixture::new();
+    let work = f.repo("big", heavy_skill);
+    f.ok(&["add", "o/big", "--allow-large"]);
+    assert!(f.lock().contains("allow_large = true"), "{}", f.lock());
+    write_skill(&work.join("skills/heavy"), "heavy", "v2\n");
+    f.commit(&work, "second");
+    f.push(&work);
+    let out = f.ok(&["update"]);
+    assert!(out.contains("heavy"), "{out}");
+    let body = fs::read_to_string(f.home.join("skills/heavy/SKILL.md")).unwrap();
+    assert!(body.ends_with("v2\n"), "{body}");
+    assert!(f.lock().contains("allow_large = true"), "{}", f.lock());
+    fs::remove_dir_all(f.home.join("skills/heavy")).unwrap();
+    f.ok(&["sync"]);
+    assert!(f.home.join("skills/heavy/weights.bin").is_file());
+}
+
+#[test]
+fn update_and_sync_take_allow_large() {
+    let f = Fixture::new();
+    let work = f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--skill", "alpha"]);
+    assert!(!f.lock().contains("allow_large"), "{}", f.lock());
+    let big = fs::File::create(work.join("skills/alpha/weights.bin")).unwrap();
+    big.set_len(33 * 1024 * 1024).unwrap();
+    f.commit(&work, "grown");
+    f.push(&work);
+    let (code, _, err) = f.run(&["update"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("over 32 MiB") && err.contains("--allow-large"),
+        "{err}"
+    );
+    f.ok(&["update", "--allow-large"]);
+    assert!(f.home.join("skills/alpha/weights.bin").is_file());
+    assert!(f.lock().contains("allow_large = true"), "{}", f.lock());
+    // A lock without the mark (an older one) syncs with the flag.
+    let lock = f.lock().replace("allow_large = true\n", "");
+    fs::write(f.home.join("skilltui.lock"), lock).unwrap();
+    fs::remove_dir_all(f.home.join("skills/alpha")).unwrap();
+    let (code, _, err) = f.run(&["sync"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("--allow-large"), "{err}");
+    f.ok(&["sync", "--allow-large"]);
+    assert!(f.home.join("skills/alpha/weights.bin").is_file());
+}
+
+#[test]
+fn a_team_lock_cannot_lift_the_size_limits() {
+    let f = Fixture::new();
+    f.repo("big", heavy_skill);
+    f.ok(&["add", "o/big", "--allow-large"]);
+    let team = f.root.join("team.lock");
+    fs::write(&team, f.lock()).unwrap();
+    assert!(f.lock().contains("allow_large = true"), "{}", f.lock());
+    // A home that never chose it: the team's mark does not count.
+    fs::remove_dir_all(f.home.join("skills/heavy")).unwrap();
+    fs::remove_file(f.home.join("skilltui.lock")).unwrap();
+    let (code, _, err) = f.run(&["sync", "--lock", team.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("--allow-large"), "{err}");
+    assert!(!f.home.join("skills/heavy").exists());
+    f.ok(&["sync", "--lock", team.to_str().unwrap(), "--allow-large"]);
+    assert!(f.home.join("skills/heavy/weights.bin").is_file());
+}
+
+#[test]
+fn a_server_that_ignores_filters_is_fetched_from_once() {
+    let f = Fixture::new();
+    f.repo("plain", two_skills);
+    let bare = f.root.join("remotes/o/plain");
+    git_repos::git_in(&bare, &["config", "uploadpack.allowFilter", "false"]);
+    let trace = f.root.join("trace");
+    let (code, _, err) = f.run_with(
+        &["add", "o/plain", "--all"],
+        &[("GIT_TRACE", trace.to_str().unwrap())],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(f.home.join("skills/alpha/SKILL.md").is_file());
+    // It sent every file with the trees: asking again would send the
+    // skill folders twice.
+    let trace = fs::read_to_string(&trace).unwrap();
+    let fetches = trace
+        .lines()
+        .filter(|l| l.contains("built-in: git fetch"))
+        .count();
+    assert_eq!(fetches, 1, "{trace}");
 }

@@ -15,6 +15,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use skilltui::core::cao::store::{self, Home};
 use skilltui::tui::app::App;
 use skilltui::tui::model::Pane;
+use skilltui::tui::panes::agent_view;
 use skilltui::tui::theme::Theme;
 use skilltui::tui::ui;
 
@@ -116,6 +117,12 @@ fn space_gives_and_takes_at_the_scope_s_chooses() {
     key(&mut f.app, KeyCode::Char(' '));
     let given = f.user.join(".config/agents/skills").join(&first);
     assert!(given.join("SKILL.md").is_file(), "{:?}", f.app.status);
+    // The place is named from ~, to keep to one status line.
+    let said = f.app.status.clone().unwrap().text;
+    assert_eq!(
+        said,
+        format!("gave {first} to amp (~/.config/agents/skills/{first})")
+    );
     insta::assert_snapshot!("agent_checklist_given_120x40", screen(&mut f.app, 120, 40));
     key(&mut f.app, KeyCode::Char(' '));
     assert!(!given.exists(), "{:?}", f.app.status);
@@ -185,6 +192,75 @@ fn the_finds_view_shows_seed_fields_and_lints() {
         text.contains("! isolatedContext must be a boolean"),
         "{text}"
     );
+}
+
+#[test]
+fn a_skill_the_user_made_in_the_agents_own_folder_is_listed_in_its_checklist() {
+    let mut f = fixture();
+    skill(
+        &f.user.join(".config/agents/skills"),
+        "my-own",
+        "Made by hand",
+    );
+    f.app.reload();
+    select_agent(&mut f.app, "amp");
+    key(&mut f.app, KeyCode::Enter);
+    let text = screen(&mut f.app, 120, 40);
+    let row = text
+        .lines()
+        .find(|l| l.contains(" ·  my-own"))
+        .unwrap_or_else(|| panic!("no my-own row: {text}"));
+    assert!(row.contains("  ~/.config/agents/skills"), "{row}");
+    // The bar speaks of the agent, not of a profile.
+    let bar = text.lines().last().unwrap_or("");
+    assert!(
+        bar.contains("Space give or take the skill  ← back to the list"),
+        "{bar}"
+    );
+    assert!(!bar.contains("profile"), "{bar}");
+    // Space on it: one line at 80 columns, naming it and where it is.
+    let agent = f.app.profiles.selected_agent(&f.app.data).unwrap();
+    let checks = agent_view::checklist(&f.app.data, agent, f.app.profiles.agent_scope);
+    f.app.profiles.check_sel = checks
+        .iter()
+        .position(|c| matches!(c, agent_view::Check::Found { name, .. } if name == "my-own"))
+        .unwrap();
+    key(&mut f.app, KeyCode::Char(' '));
+    let said = f.app.status.clone().unwrap().text;
+    assert_eq!(
+        said,
+        "my-own is in ~/.config/agents/skills, not the store: read-only here"
+    );
+    assert!(said.chars().count() + 2 <= 80);
+}
+
+#[test]
+fn removing_a_skill_given_to_an_agent_names_the_agent_and_takes_it_back() {
+    let mut f = fixture();
+    select_agent(&mut f.app, "amp");
+    key(&mut f.app, KeyCode::Enter);
+    let first = f.app.data.valid_entries().next().unwrap().folder.clone();
+    f.app.profiles.check_sel = 0;
+    key(&mut f.app, KeyCode::Char(' '));
+    let given = f.user.join(".config/agents/skills").join(&first);
+    assert!(given.join("SKILL.md").is_file(), "{:?}", f.app.status);
+    key(&mut f.app, KeyCode::Char('1'));
+    while f.app.selected_entry().map(|e| e.folder.clone()) != Some(first.clone()) {
+        key(&mut f.app, KeyCode::Char('j'));
+    }
+    key(&mut f.app, KeyCode::Char('d'));
+    let text = screen(&mut f.app, 80, 24);
+    assert!(
+        text.contains("Given to amp (user): its link or copy skilltui made goes"),
+        "{text}"
+    );
+    // Yes: the store's folder and what skilltui gave amp both go, as the
+    // CLI's `remove` does.
+    key(&mut f.app, KeyCode::Char('y'));
+    let said = f.app.status.clone().unwrap().text;
+    assert!(said.contains("taken back from 1 agent dir"), "{said}");
+    assert!(!given.exists() && fs::symlink_metadata(&given).is_err());
+    assert!(!f.app.data.home.skills_dir().join(&first).exists());
 }
 
 /// The real UI draws its first frame before the agents are found (a

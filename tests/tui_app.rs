@@ -15,7 +15,7 @@ use skilltui::core::cao::store::{self, Home};
 use skilltui::core::sources::git::Progress;
 use skilltui::tui::app::App;
 use skilltui::tui::dialogs::{Confirm, Dialog, Fetch, Pending};
-use skilltui::tui::model::{Mode, Pane};
+use skilltui::tui::model::{Mode, Pane, Status};
 use skilltui::tui::panes::profiles::Tick;
 use skilltui::tui::theme::Theme;
 use skilltui::tui::ui;
@@ -1289,7 +1289,7 @@ fn big_u_marks_outdated_and_modified_skills_and_u_updates_with_the_diff() {
     press(&mut f.app, "u");
     let status = f.app.status.clone().unwrap();
     assert!(
-        status.is_error() && status.text.contains("not installed from git"),
+        status.is_error() && status.text.contains("is not from git"),
         "{status:?}"
     );
 }
@@ -1508,12 +1508,13 @@ fn p_cycles_the_provider_and_the_catalog_shows_what_each_agent_gets() {
         c.notes
     );
     snapshot("catalog_kiro_120x40", &mut f, 120, 40);
+    // The profile's own provider is not offered again as an explicit one.
     press(&mut f.app, "p");
     assert_eq!(
         f.app.catalog.heading,
-        Some(("kiro_cli", "explicit", "skill-resource"))
+        Some(("claude_code", "explicit", "prompt"))
     );
-    press(&mut f.app, "pppp");
+    press(&mut f.app, "ppp");
     let c = &f.app.catalog;
     assert_eq!(c.heading, Some(("copilot_cli", "explicit", "baked")));
     assert!(c.text.as_ref().unwrap().contains("- **python-testing**:"));
@@ -1942,9 +1943,10 @@ fn c_copies_a_built_in_profile_so_space_can_toggle_it() {
     press(&mut f.app, "c");
     let dest = f.root.join("agent-store/developer.md");
     let said = f.app.status.clone().unwrap();
-    assert!(
-        !said.is_error() && said.text.contains("copied 'developer'"),
-        "{said:?}"
+    // One line at 80 columns: the path is in the detail.
+    assert_eq!(
+        said,
+        Status::info("copied 'developer' to the agent store: Space toggles its skills now")
     );
     assert!(dest.exists());
     let row = f.app.selected_profile().unwrap();
@@ -2123,4 +2125,314 @@ fn picked_rows(app: &App) -> Vec<String> {
         Some(Dialog::Pick(p)) => p.opened.found.iter().map(|f| f.name()).collect(),
         other => panic!("no pick dialog: {other:?}"),
     }
+}
+
+/// A profile of each provider that ignores `skills:`, none with a list.
+fn unfiltered_profiles(root: &Path) {
+    for (name, provider) in [("kiro", "kiro_cli"), ("pilot", "copilot_cli")] {
+        fs::write(
+            root.join(format!("agent-store/{name}.md")),
+            format!("---\nname: {name}\ndescription: d\nprovider: {provider}\n---\nWork.\n"),
+        )
+        .unwrap();
+    }
+    // No provider at all: CAO falls back to kiro_cli.
+    fs::write(
+        root.join("agent-store/plain.md"),
+        "---\nname: plain\ndescription: d\n---\nWork.\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_checklist_says_when_its_provider_ignores_the_list_and_still_toggles() {
+    let mut f = fixture();
+    unfiltered_profiles(&f.root);
+    f.app.reload();
+    select_profile(&mut f.app, "kiro");
+    let s = screen(&mut f.app);
+    assert!(
+        s.contains("kiro_cli ignores the skills: list; it gets"),
+        "{s}"
+    );
+    // The list yields room for the note too: the checklist keeps what the
+    // list's third and the detail leave (4 of the 16 rows), not one row.
+    assert_eq!(f.app.profiles.checklist_area.height, 4, "{s}");
+    snapshot("checklist_kiro_ignores_the_list_120x40", &mut f, 120, 40);
+    snapshot("checklist_kiro_ignores_the_list_80x24", &mut f, 80, 24);
+    // The fallback is kiro too; copilot gets the baked catalog.
+    select_profile(&mut f.app, "plain");
+    assert!(screen(&mut f.app).contains("kiro_cli ignores the skills: list"));
+    select_profile(&mut f.app, "pilot");
+    let s = screen(&mut f.app);
+    assert!(
+        s.contains("copilot_cli ignores the skills: list; it"),
+        "{s}"
+    );
+    // A profile whose catalog follows its list has no such line.
+    select_profile(&mut f.app, "supervisor");
+    assert!(!screen(&mut f.app).contains("ignores the skills: list"));
+    // Toggling still writes the list (it counts under --provider).
+    select_profile(&mut f.app, "kiro");
+    check_skill(&mut f.app, "code-style");
+    key(&mut f.app, KeyCode::Char(' '));
+    let Some(Dialog::Confirm(c)) = &f.app.dialog else {
+        panic!("no confirm: {:?}", f.app.dialog);
+    };
+    let (_, text, _) = c.question(&Theme::dark());
+    let asked: Vec<String> = text.lines.iter().map(|l| l.to_string()).collect();
+    assert_eq!(
+        asked[0],
+        "'kiro' has no skills: list; as kiro_cli it gets every skill through its resources whatever the list says.",
+    );
+    snapshot("confirm_write_list_kiro_80x24", &mut f, 80, 24);
+    key(&mut f.app, KeyCode::Char('y'));
+    // One status line at 80 columns.
+    let said = f.app.status.clone().unwrap().text;
+    assert_eq!(
+        said,
+        "'kiro' now lists 4 skills, all but 'code-style' (it had no list)"
+    );
+    let after = fs::read_to_string(f.root.join("agent-store/kiro.md")).unwrap();
+    assert!(
+        after.contains("skills:\n") && !after.contains("- code-style"),
+        "{after}"
+    );
+}
+
+#[test]
+fn the_write_list_question_of_a_prompt_provider_says_cao_offers_every_skill() {
+    let mut f = fixture();
+    fs::write(
+        f.root.join("agent-store/coder.md"),
+        "---\nname: coder\ndescription: d\nprovider: claude_code\n---\nCode.\n",
+    )
+    .unwrap();
+    f.app.reload();
+    select_profile(&mut f.app, "coder");
+    assert!(!screen(&mut f.app).contains("ignores the skills: list"));
+    check_skill(&mut f.app, "code-style");
+    key(&mut f.app, KeyCode::Char(' '));
+    let Some(Dialog::Confirm(c)) = &f.app.dialog else {
+        panic!("no confirm");
+    };
+    let (_, text, _) = c.question(&Theme::dark());
+    assert_eq!(
+        text.lines[0].to_string(),
+        "'coder' has no skills: list, so CAO offers it every skill."
+    );
+}
+
+/// The hint bar's last line as drawn at `w` x `h`.
+fn hint_line(app: &mut App, w: u16, h: u16) -> String {
+    let t = render(app, w, h);
+    let buf = t.backend().buffer();
+    (0..w).map(|x| buf[(x, h - 1)].symbol()).collect()
+}
+
+#[test]
+fn the_hint_bar_hides_commands_with_nothing_to_act_on_and_keys_say_why() {
+    let tmp = snapshot_tempdir();
+    let cao = fake_cao::make(tmp.path());
+    let mut app = fresh_app(tmp.path(), "empty", &cao);
+    key(&mut app, KeyCode::Esc);
+    assert!(app.dialog.is_none() && app.data.listing.entries.is_empty());
+    let bar = hint_line(&mut app, 120, 40);
+    for gone in ["e edit", "d remove", "u update", "U check", "o files"] {
+        assert!(!bar.contains(gone), "{bar}");
+    }
+    assert!(bar.contains("a add") && bar.contains("S seed"), "{bar}");
+    // Pressed anyway, they say why nothing happened.
+    for k in ["e", "d", "u"] {
+        press(&mut app, k);
+        let said = app.status.clone().map(|s| s.text).unwrap_or_default();
+        assert_eq!(
+            said,
+            "no skill selected: a adds skills, S seeds the defaults"
+        );
+    }
+    // A skill selected, not from git: e and d act, u does not.
+    let mut f = fixture();
+    select_folder(&mut f.app, "code-style");
+    let bar = hint_line(&mut f.app, 120, 40);
+    assert!(bar.contains("e edit") && bar.contains("d remove"), "{bar}");
+    assert!(
+        !bar.contains("u update") && !bar.contains("U check"),
+        "{bar}"
+    );
+    // A key that is no letter is named, not its help row.
+    key(&mut f.app, KeyCode::Char('4'));
+    key(&mut f.app, KeyCode::Enter);
+    let said = f.app.status.clone().unwrap().text;
+    assert_eq!(
+        said,
+        "Enter works in Skills, Preview and the profile list, not here"
+    );
+}
+
+#[test]
+fn f_y_and_p_are_offered_only_where_there_is_a_catalog_or_a_profile() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "supervisor");
+    key(&mut f.app, KeyCode::Char('4'));
+    let bar = hint_line(&mut f.app, 120, 40);
+    assert!(
+        bar.contains("f format") && bar.contains("y copy") && bar.contains("p provider"),
+        "{bar}"
+    );
+    // writer falls back to kiro_cli: no catalog to format or copy.
+    select_profile(&mut f.app, "writer");
+    key(&mut f.app, KeyCode::Char('4'));
+    let bar = hint_line(&mut f.app, 120, 40);
+    assert!(
+        !bar.contains("f format") && !bar.contains("y copy"),
+        "{bar}"
+    );
+    assert!(bar.contains("p provider"), "{bar}");
+    // No profile at all: none of them.
+    let tmp = snapshot_tempdir();
+    let cao = fake_cao::make(tmp.path());
+    let mut app = fresh_app(tmp.path(), "empty", &cao);
+    key(&mut app, KeyCode::Esc);
+    let bar = hint_line(&mut app, 120, 40);
+    for gone in ["f format", "y copy", "/ filter"] {
+        assert!(!bar.contains(gone), "{bar}");
+    }
+}
+
+#[test]
+fn in_the_pick_filter_space_is_text_and_after_enter_space_picks() {
+    let mut f = fixture();
+    let source = many_skills_repo("spaced", 12);
+    open_source(&mut f.app, &source);
+    press(&mut f.app, "/s1");
+    let screen = format!("{}", render(&mut f.app, 80, 24).backend());
+    assert!(
+        screen.contains("typing the filter: Enter ends it (then Space picks), Esc clears it"),
+        "{screen}"
+    );
+    // Space is typed into the filter, where it matches nothing here.
+    press(&mut f.app, " ");
+    assert!(picked_names(&f.app).is_empty());
+    assert!(format!("{}", render(&mut f.app, 80, 24).backend()).contains("/s1 ▏  0 of 12"));
+    key(&mut f.app, KeyCode::Backspace);
+    key(&mut f.app, KeyCode::Enter);
+    let screen = format!("{}", render(&mut f.app, 80, 24).backend());
+    assert!(screen.contains("Space picks, a all/none"), "{screen}");
+    press(&mut f.app, " ");
+    assert_eq!(picked_names(&f.app), ["s10"]);
+    press(&mut f.app, "j ");
+    assert_eq!(picked_names(&f.app), ["s10", "s11"]);
+}
+
+#[test]
+fn a_long_key_in_help_stands_on_its_own_line_and_no_row_runs_into_the_next_column() {
+    let mut f = fixture();
+    press(&mut f.app, "?");
+    let s = screen(&mut f.app);
+    let keys = s
+        .lines()
+        .find(|l| l.contains("Ctrl-S / Esc, Ctrl-L, Ctrl-Z / Ctrl-Y"))
+        .unwrap_or_else(|| panic!("{s}"));
+    assert!(!keys.contains("in the editor"), "{keys}");
+    assert!(
+        s.contains("║                             in the editor: save / close;"),
+        "{s}"
+    );
+}
+
+#[test]
+fn c_is_offered_on_a_built_in_profile_and_z_once_there_is_a_toggle() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "developer");
+    let bar = hint_line(&mut f.app, 120, 40);
+    assert!(
+        bar.contains("c copy to edit") && !bar.contains("z undo"),
+        "{bar}"
+    );
+    // Its ticks cannot change until it is copied: Space is not offered.
+    assert!(!bar.contains("Space"), "{bar}");
+    select_profile(&mut f.app, "supervisor");
+    f.app.status = None;
+    let bar = hint_line(&mut f.app, 120, 40);
+    assert!(
+        !bar.contains("c copy to edit") && !bar.contains("z undo"),
+        "{bar}"
+    );
+    assert!(bar.contains("Space toggle"), "{bar}");
+    check_skill(&mut f.app, "python-testing");
+    key(&mut f.app, KeyCode::Char(' '));
+    f.app.status = None;
+    let bar = hint_line(&mut f.app, 120, 40);
+    assert!(bar.contains("z undo"), "{bar}");
+    key(&mut f.app, KeyCode::Char('z'));
+    f.app.status = None;
+    assert!(!hint_line(&mut f.app, 120, 40).contains("z undo"));
+}
+
+#[test]
+fn typing_a_preview_search_shows_how_to_keep_or_clear_it() {
+    let mut f = fixture();
+    select_folder(&mut f.app, "code-style");
+    key(&mut f.app, KeyCode::Char('2'));
+    press(&mut f.app, "/code");
+    let bar = hint_line(&mut f.app, 80, 24);
+    assert_eq!(
+        bar.trim_end(),
+        " Enter keeps it (n/N go through it)  Esc clears it"
+    );
+    key(&mut f.app, KeyCode::Enter);
+    assert!(hint_line(&mut f.app, 80, 24).contains("/ search"));
+}
+
+#[test]
+fn the_add_dialog_names_its_keys_on_a_line_of_their_own() {
+    let mut f = fixture();
+    press(&mut f.app, "a");
+    let t = render(&mut f.app, 80, 24);
+    let s = format!("{}", t.backend());
+    let line = |text: &str| s.lines().find(|l| l.contains(text)).map(str::to_string);
+    let keys = line("Tab completes  Enter opens it  Esc cancels").expect("keys");
+    assert!(!keys.contains("URL"), "{keys}");
+    assert!(
+        line("Install from a folder, owner/repo or a git URL").is_some(),
+        "{s}"
+    );
+}
+
+#[test]
+fn u_on_a_skill_not_from_git_and_d_on_an_extra_dir_say_so_in_one_line() {
+    let mut f = fixture();
+    select_folder(&mut f.app, "python-testing");
+    press(&mut f.app, "u");
+    let said = f.app.status.clone().unwrap().text;
+    assert_eq!(said, "'python-testing' is not from git: nothing to update");
+    // The older copy in the extra dir: the last code-style row.
+    let extra = f
+        .app
+        .data
+        .listing
+        .entries
+        .iter()
+        .rposition(|e| e.folder == "code-style");
+    let at = f
+        .app
+        .skills
+        .filtered
+        .iter()
+        .position(|&i| Some(i) == extra)
+        .unwrap();
+    key(&mut f.app, KeyCode::Char('1'));
+    key(&mut f.app, KeyCode::Char('g'));
+    for _ in 0..at {
+        key(&mut f.app, KeyCode::Char('j'));
+    }
+    press(&mut f.app, "d");
+    let said = f.app.status.clone().unwrap().text;
+    assert!(
+        said.starts_with("'code-style' is in an extra dir ("),
+        "{said}"
+    );
+    assert!(said.ends_with("), not the store: left alone"), "{said}");
+    assert!(f.app.dialog.is_none());
 }

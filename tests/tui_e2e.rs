@@ -607,8 +607,9 @@ fn arrows_tab_and_ctrl_keys() {
     tui.keys(&["BTab"]);
     tui.wait_text("┏ 3 Agents & profiles");
     // → opens the profile's checklist, ← goes back to the profiles.
+    // (A built-in profile: its bar offers c, not Space.)
     tui.keys(&["Right"]);
-    tui.wait_text("Space toggle the skill in this profile");
+    tui.wait_text("← back to the profiles  c copy to edit");
     tui.keys(&["Left"]);
     tui.wait_text("Tab/1-4 panes");
 

@@ -7,20 +7,21 @@ use serde::Serialize;
 
 use crate::core::cao::profile;
 use crate::core::cao::store::{self, Home, Status};
+use crate::core::text::{lossy_opt_path, lossy_path};
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
-    #[serde(serialize_with = "lossy")]
+    #[serde(serialize_with = "lossy_path")]
     pub home: PathBuf,
     /// `--home`, `CAO_HOME_DIR` or `default`.
     pub home_from: &'static str,
-    #[serde(serialize_with = "lossy")]
+    #[serde(serialize_with = "lossy_path")]
     pub store: PathBuf,
     pub extra_dirs: Vec<Dir>,
     pub profile_dirs: Vec<Dir>,
     pub cao: Cao,
     /// `git` on PATH, if any.
-    #[serde(serialize_with = "lossy_opt")]
+    #[serde(serialize_with = "lossy_opt_path")]
     pub git: Option<PathBuf>,
     pub clipboard: String,
     pub colours: &'static str,
@@ -29,7 +30,7 @@ pub struct Report {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Dir {
-    #[serde(serialize_with = "lossy")]
+    #[serde(serialize_with = "lossy_path")]
     pub path: PathBuf,
     pub exists: bool,
     /// For a profile dir: CAO's source label.
@@ -40,24 +41,11 @@ pub struct Dir {
 #[derive(Clone, Debug, Serialize)]
 pub struct Cao {
     pub found: bool,
-    #[serde(serialize_with = "lossy_opt")]
+    #[serde(serialize_with = "lossy_opt_path")]
     pub package: Option<PathBuf>,
     pub version: Option<String>,
     /// How it was found, or why it was not.
     pub how: String,
-}
-
-/// A path as JSON text: serde refuses a path that is not UTF-8, which would
-/// leave `doctor --json` with nothing to print; such bytes show as U+FFFD.
-fn lossy<S: serde::Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&path.to_string_lossy())
-}
-
-fn lossy_opt<S: serde::Serializer>(path: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
-    match path {
-        Some(p) => lossy(p, s),
-        None => s.serialize_none(),
-    }
 }
 
 /// Gathers the report; `home_flag` is `--home`, `clipboard` the route a

@@ -2,6 +2,25 @@
 //! Python's notion of whitespace (CAO strips with `str.strip()`).
 
 use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+/// A path as JSON text (`#[serde(serialize_with)]`): serde refuses a path
+/// that is not UTF-8, which would leave a `--json` output with nothing to
+/// print or panic; such bytes show as U+FFFD.
+pub fn lossy_path<S: serde::Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&path.to_string_lossy())
+}
+
+/// [`lossy_path`] for an optional path.
+pub fn lossy_opt_path<S: serde::Serializer>(
+    path: &Option<PathBuf>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match path {
+        Some(p) => lossy_path(p, s),
+        None => s.serialize_none(),
+    }
+}
 
 /// Columns between tab stops when tabs are expanded for display.
 pub const TAB_WIDTH: usize = 4;

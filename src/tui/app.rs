@@ -229,6 +229,40 @@ impl App {
         self.skills.selected(&self.data.listing)
     }
 
+    /// Whether `cmd` has something to act on now: the hint bar offers
+    /// only those (a key pressed anyway says why it did nothing).
+    pub fn can(&self, cmd: Cmd) -> bool {
+        let entry = self.selected_entry();
+        match cmd {
+            Cmd::Edit | Cmd::Files => entry.is_some(),
+            Cmd::Remove => entry.is_some_and(|e| e.source_dir == self.data.home.skills_dir()),
+            Cmd::Update => entry.is_some_and(|e| self.data.pin(e).is_some()),
+            Cmd::CheckAll => !self.data.pins.is_empty(),
+            Cmd::Filter => !self.data.listing.entries.is_empty(),
+            // An agent's text, or the catalog a profile's provider gets.
+            Cmd::Copy => self.catalog.agent.is_some() || self.profile_catalog(),
+            Cmd::Format => self.profile_catalog(),
+            Cmd::Provider => self.catalog.agent.is_none() && self.selected_profile().is_some(),
+            // A built-in profile: the copy is what can be toggled.
+            Cmd::CopyProfile => self
+                .selected_profile()
+                .is_some_and(|r| r.listed.location.path.is_none()),
+            Cmd::UndoToggle => !self.toggles.is_empty(),
+            // A built-in profile's ticks cannot change until it is copied.
+            Cmd::Toggle if self.focus == Pane::Profiles => self
+                .selected_profile()
+                .is_none_or(|r| r.listed.location.path.is_some()),
+            _ => true,
+        }
+    }
+
+    /// A profile selected whose provider (as pane 4 delivers) gets a catalog.
+    fn profile_catalog(&self) -> bool {
+        self.catalog.agent.is_none()
+            && self.selected_profile().is_some()
+            && self.catalog.has_catalog
+    }
+
     pub fn selected_profile(&self) -> Option<&ProfileRow> {
         self.profiles.selected(&self.data)
     }
@@ -399,7 +433,8 @@ impl App {
                 self.say(Status::info(format!("catalog format: {name}")));
             }
             Cmd::Provider => {
-                self.catalog.cycle_provider();
+                let own = self.selected_profile().and_then(|r| r.delivery);
+                self.catalog.cycle_provider(own.map(|(p, _, _)| p));
                 self.refresh_profile();
                 let which = self.catalog.delivering_as();
                 self.say(Status::info(format!("delivering as {which}")));
@@ -523,7 +558,7 @@ impl App {
                 if self.clipboard.in_tmux() && !self.clipboard.tmux_takes_osc52() =>
             {
                 Status::info(format!(
-                    "sent {n} chars by OSC 52 (tmux needs `set -g set-clipboard on` or `set -g allow-passthrough on`)"
+                    "sent {n} chars by OSC 52: tmux passes it on with `set -g set-clipboard on`"
                 ))
             }
             CopyOutcome::Osc52 if self.clipboard.in_tmux() => Status::info(format!(
@@ -564,13 +599,14 @@ impl App {
         if profile.skills.is_none() {
             if profile.location.path.is_none() {
                 return self.say(Status::error(format!(
-                    "'{}' is built into CAO and cannot be edited: c copies it to the agent store",
+                    "'{}' is built into CAO: c copies it to the agent store to edit",
                     profile.name
                 )));
             }
             let pending = Pending::WriteList {
                 profile: profile.name,
                 skill,
+                delivery: row.delivery.map(|(p, _, kind)| (p, kind)),
             };
             self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
             return;
@@ -633,11 +669,11 @@ impl App {
 
     fn open_remove(&mut self) {
         let Some(e) = self.selected_entry() else {
-            return;
+            return self.say(no_skill());
         };
         if e.source_dir != self.data.home.skills_dir() {
             let msg = format!(
-                "'{}' lives in an extra dir ({}); skilltui only removes skills from the store",
+                "'{}' is in an extra dir ({}), not the store: left alone",
                 e.folder,
                 e.source_dir.display()
             );
@@ -647,8 +683,38 @@ impl App {
             name: e.folder.clone(),
             path: e.checked.path.clone(),
             listed_by: self.profiles_listing(&e.folder),
+            given_to: self.given_to(&e.folder),
         };
         self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
+    }
+
+    /// The store, the lock entry, then every link or copy skilltui gave of
+    /// `name` (the core's one rule for `remove`); how many were taken back.
+    fn remove_everywhere(&self, name: &str) -> Result<(remote::Removed, usize), String> {
+        use crate::core::agents::{give, scan, table};
+        let home = &self.data.home;
+        let agents = table::load_for(&home.user_home).agents;
+        let ctx = match &self.data.agent_ctx {
+            Some(ctx) => ctx.clone(),
+            None => scan::Ctx::from_process(home, &agents),
+        };
+        let (removed, taken) = give::remove_everywhere(home, &agents, &ctx, name)?;
+        let n = taken
+            .iter()
+            .filter(|(_, t)| matches!(t, give::Taken::Removed(_)))
+            .count();
+        Ok((removed, n))
+    }
+
+    /// The agents skilltui gave `folder` to, as `id (scope)`.
+    fn given_to(&self, folder: &str) -> Vec<String> {
+        let rows = self.data.agents.iter().flat_map(|a| {
+            a.given
+                .iter()
+                .filter(move |(s, _, _)| s == folder)
+                .map(move |(_, scope, _)| format!("{} ({})", a.agent.id, scope.label()))
+        });
+        rows.collect()
     }
 
     /// The profiles whose `skills:` list offers `folder`, by name or by a
@@ -668,7 +734,7 @@ impl App {
 
     fn open_edit(&mut self) {
         let Some(e) = self.selected_entry() else {
-            return;
+            return self.say(no_skill());
         };
         match Edit::open(e.checked.path.join("SKILL.md")) {
             Ok(edit) => self.dialog = Some(Dialog::Edit(Box::new(edit))),
@@ -727,12 +793,12 @@ impl App {
             self.profiles.sel = pos;
             self.refresh_profile();
         }
-        self.report(copied.map(|p| {
-            format!(
-                "copied '{name}' to {}: Space toggles its skills now",
-                p.display()
-            )
-        }));
+        // The path is in the detail under the list: the line stays short.
+        self.report(
+            copied.map(|_| {
+                format!("copied '{name}' to the agent store: Space toggles its skills now")
+            }),
+        );
     }
 
     /// The user's editor closed: show its outcome and read everything again.
@@ -789,19 +855,23 @@ impl App {
             Pending::Replace { src, .. } => self.install(&src, true),
             Pending::ReplaceFound { name, .. } => self.answer_clash(name, true),
             Pending::Remove { name, .. } => {
-                let r = remote::remove(&self.data.home, &name).map(|r| {
+                let r = self.remove_everywhere(&name).map(|(r, taken)| {
                     let unpinned = if r.unpinned.is_some() {
                         " and its lock entry"
                     } else {
                         ""
                     };
-                    format!("removed '{name}'{unpinned} ({})", r.dest.display())
+                    let given = match taken {
+                        0 => String::new(),
+                        n => format!("; taken back from {n} agent dir(s)"),
+                    };
+                    format!("removed '{name}'{unpinned} ({}){given}", r.dest.display())
                 });
                 self.report(r);
                 self.store_changed();
                 self.reload();
             }
-            Pending::WriteList { profile, skill } => {
+            Pending::WriteList { profile, skill, .. } => {
                 let found = self.data.profiles.iter().find(|r| r.listed.name == profile);
                 if let Some(Ok(p)) = found.map(|r| r.loaded.clone()) {
                     let plan = editor::disable(&self.data.home, &self.data.listing, &p, &skill);
@@ -856,6 +926,11 @@ impl App {
             self.preview.scroll = 0;
         }
     }
+}
+
+/// `e`, `d` or `u` with no skill selected.
+pub(crate) fn no_skill() -> Status {
+    Status::info("no skill selected: a adds skills, S seeds the defaults")
 }
 
 #[cfg(test)]

@@ -125,6 +125,10 @@ impl Ctx {
 pub enum Bar {
     Main,
     Checklist,
+    /// An agent's checklist: its keys give and take, per scope.
+    Agent,
+    /// Typing a search in the Preview pane.
+    Search,
     Filter,
 }
 
@@ -132,8 +136,10 @@ impl Bar {
     /// A dialog names its own keys: under it the bar is empty.
     pub fn of(ctx: Ctx) -> Option<Bar> {
         match ctx {
-            Ctx::Checklist | Ctx::AgentChecklist => Some(Bar::Checklist),
+            Ctx::Checklist => Some(Bar::Checklist),
+            Ctx::AgentChecklist => Some(Bar::Agent),
             Ctx::Filter => Some(Bar::Filter),
+            Ctx::Search => Some(Bar::Search),
             Ctx::Skills | Ctx::Preview | Ctx::Profiles | Ctx::Catalog => Some(Bar::Main),
             _ => None,
         }
@@ -310,13 +316,15 @@ pub const ROWS: &[Row] = &[
                 1,
                 "Space toggle the skill in this profile",
             ),
+            hint(Bar::Agent, 0, 0, 0, "Space give/take"),
+            hint(Bar::Agent, 0, 1, 1, "Space give or take the skill"),
         ],
     },
     Row {
         keys: "s",
         help: "agent checklist: give skills at user / project scope",
         binds: &[ch('s', Cmd::Scope, &[Ctx::AgentChecklist])],
-        hints: &[hint(Bar::Checklist, 2, 1, 1, "s scope")],
+        hints: &[hint(Bar::Agent, 2, 0, 1, "s scope")],
     },
     Row {
         keys: "← / Esc, h",
@@ -338,6 +346,8 @@ pub const ROWS: &[Row] = &[
         hints: &[
             hint(Bar::Checklist, 1, 0, 0, "← back"),
             hint(Bar::Checklist, 1, 1, 1, "← back to the profiles"),
+            hint(Bar::Agent, 1, 0, 0, "← back"),
+            hint(Bar::Agent, 1, 1, 1, "← back to the list"),
             hint(Bar::Filter, 1, 0, 0, "Esc clears it"),
         ],
     },
@@ -351,7 +361,11 @@ pub const ROWS: &[Row] = &[
             key(KeyCode::Esc, Cmd::Back, &[Ctx::Search]),
             key(KeyCode::Enter, Cmd::Accept, &[Ctx::Search]),
         ],
-        hints: &[],
+        hints: &[
+            hint(Bar::Main, 3, 0, 3, "/ search"),
+            hint(Bar::Search, 0, 0, 0, "Enter keeps it (n/N go through it)"),
+            hint(Bar::Search, 1, 0, 0, "Esc clears it"),
+        ],
     },
     Row {
         keys: "o, Enter, Esc (preview)",
@@ -363,7 +377,7 @@ pub const ROWS: &[Row] = &[
             key(KeyCode::Esc, Cmd::Back, &[Ctx::Preview]),
             key(KeyCode::Left, Cmd::Back, &[Ctx::Preview]),
         ],
-        hints: &[],
+        hints: &[hint(Bar::Main, 14, 2, 3, "o files")],
     },
     Row {
         keys: "/",
@@ -427,13 +441,19 @@ pub const ROWS: &[Row] = &[
         keys: "z",
         help: "undo the last toggle (this session)",
         binds: &[ch('z', Cmd::UndoToggle, &[Ctx::Profiles, Ctx::Checklist])],
-        hints: &[],
+        hints: &[
+            hint(Bar::Main, 15, 3, 3, "z undo"),
+            hint(Bar::Checklist, 5, 0, 1, "z undo"),
+        ],
     },
     Row {
         keys: "c",
         help: "copy a built-in profile to the agent store, to edit it",
         binds: &[ch('c', Cmd::CopyProfile, &[Ctx::Profiles, Ctx::Checklist])],
-        hints: &[],
+        hints: &[
+            hint(Bar::Main, 5, 1, 3, "c copy to edit"),
+            hint(Bar::Checklist, 1, 0, 1, "c copy to edit"),
+        ],
     },
     Row {
         keys: "E",
@@ -475,6 +495,7 @@ pub const ROWS: &[Row] = &[
         hints: &[
             hint(Bar::Main, 10, 1, 3, "y copy"),
             hint(Bar::Checklist, 3, 1, 1, "y copy"),
+            hint(Bar::Agent, 3, 1, 1, "y copy"),
         ],
     },
     Row {
@@ -490,6 +511,7 @@ pub const ROWS: &[Row] = &[
         hints: &[
             hint(Bar::Main, 0, 0, 3, "? help"),
             hint(Bar::Checklist, 4, 0, 1, "? help"),
+            hint(Bar::Agent, 4, 0, 1, "? help"),
         ],
     },
     Row {
@@ -579,35 +601,36 @@ pub fn hint_key(text: &str) -> Option<(KeyCode, KeyModifiers)> {
     Some((code, KeyModifiers::NONE))
 }
 
-/// True when the key `h` names gives, in `ctx`, the command `row` binds it to.
-fn acts_in(row: &Row, h: &Hint, ctx: Ctx) -> bool {
-    let Some((code, mods)) = hint_key(h.text) else {
-        return false;
-    };
-    let Some(own) = row.binds.iter().find(|b| b.code == code && b.mods == mods) else {
-        return false;
-    };
-    lookup(ctx, &KeyEvent::new(code, mods)) == Some(own.cmd)
+/// The command the key `h` names gives in `ctx`, when it is the one
+/// `row` binds it to.
+fn acts_in(row: &Row, h: &Hint, ctx: Ctx) -> Option<Cmd> {
+    let (code, mods) = hint_key(h.text)?;
+    let own = row
+        .binds
+        .iter()
+        .find(|b| b.code == code && b.mods == mods)?;
+    (lookup(ctx, &KeyEvent::new(code, mods)) == Some(own.cmd)).then_some(own.cmd)
 }
 
-/// The hints of `ctx`'s bar whose key acts in `ctx`.
-fn hints_in(ctx: Ctx) -> impl Iterator<Item = &'static Hint> {
+/// The hints of `ctx`'s bar whose key acts in `ctx` and whose command
+/// `can` says has something to act on now (a skill selected, one from git).
+fn hints_in(ctx: Ctx, can: &dyn Fn(Cmd) -> bool) -> impl Iterator<Item = &'static Hint> {
     let bar = Bar::of(ctx);
     ROWS.iter().flat_map(move |r| {
         r.hints
             .iter()
-            .filter(move |h| Some(h.bar) == bar && acts_in(r, h, ctx))
+            .filter(move |h| Some(h.bar) == bar && acts_in(r, h, ctx).is_some_and(can))
     })
 }
 
 /// Tiers of `ctx`'s bar, widest first.
-pub fn tiers(ctx: Ctx) -> u8 {
-    hints_in(ctx).map(|h| h.max).max().unwrap_or(0)
+pub fn tiers(ctx: Ctx, can: &dyn Fn(Cmd) -> bool) -> u8 {
+    hints_in(ctx, can).map(|h| h.max).max().unwrap_or(0)
 }
 
-/// The hint bar of `ctx` at `tier`: only keys that act there.
-pub fn hints(ctx: Ctx, tier: u8) -> String {
-    let mut shown: Vec<&Hint> = hints_in(ctx)
+/// The hint bar of `ctx` at `tier`: only keys that act there, now.
+pub fn hints(ctx: Ctx, tier: u8, can: &dyn Fn(Cmd) -> bool) -> String {
+    let mut shown: Vec<&Hint> = hints_in(ctx, can)
         .filter(|h| (h.min..=h.max).contains(&tier))
         .collect();
     shown.sort_by_key(|h| h.rank);
@@ -616,6 +639,35 @@ pub fn hints(ctx: Ctx, tier: u8) -> String {
         return String::new();
     }
     format!(" {}", texts.join("  "))
+}
+
+/// A key as the help and the hints spell it (`Enter`, `Ctrl-Z`, `G`).
+fn key_name(code: KeyCode, mods: KeyModifiers) -> String {
+    let name = match code {
+        KeyCode::Char(' ') => "Space".to_string(),
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::Enter => "Enter".into(),
+        KeyCode::Esc => "Esc".into(),
+        KeyCode::Tab => "Tab".into(),
+        KeyCode::BackTab => "Shift-Tab".into(),
+        KeyCode::Left => "←".into(),
+        KeyCode::Right => "→".into(),
+        KeyCode::Up => "↑".into(),
+        KeyCode::Down => "↓".into(),
+        KeyCode::PageUp => "PgUp".into(),
+        KeyCode::PageDown => "PgDn".into(),
+        KeyCode::Home => "Home".into(),
+        KeyCode::End => "End".into(),
+        other => other.to_string(),
+    };
+    match (
+        mods.contains(KeyModifiers::CONTROL),
+        mods.contains(KeyModifiers::ALT),
+    ) {
+        (true, _) => format!("Ctrl-{}", name.to_uppercase()),
+        (_, true) => format!("Alt-{name}"),
+        _ => name,
+    }
 }
 
 /// Why `key` does nothing in the pane context `ctx`, when it acts in
@@ -631,26 +683,48 @@ pub fn not_here(ctx: Ctx, key: &KeyEvent) -> Option<String> {
                 b.code == key.code && b.mods == mods && b.scope.iter().any(|c| PANES.contains(c))
             })
     })?;
-    let places: Vec<&str> = PANES
+    let acts: Vec<Ctx> = PANES
         .iter()
-        .filter(|c| lookup(**c, key).is_some())
-        .map(|c| c.name())
+        .copied()
+        .filter(|c| lookup(*c, key).is_some())
         .collect();
-    let name = match key.code {
-        KeyCode::Char(c) if mods.is_empty() => c.to_string(),
-        _ => row.keys.to_string(),
+    let both = [Ctx::Checklist, Ctx::AgentChecklist];
+    let mut places: Vec<&str> = Vec::new();
+    for c in &acts {
+        match c {
+            _ if both.contains(c) && both.iter().all(|b| acts.contains(b)) => {
+                if !places.contains(&"the checklists") {
+                    places.push("the checklists");
+                }
+            }
+            _ => places.push(c.name()),
+        }
+    }
+    let places = match places.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => places.join(""),
     };
-    Some(format!(
-        "{name} ({}) works in {}, not in {}",
-        row.help,
-        places.join(" and "),
-        ctx.name()
-    ))
+    let name = key_name(key.code, mods);
+    // The longest that fits an 80-column status: what the key does and
+    // where, else where, else a pointer to help.
+    [
+        format!("{name} ({}) works in {places}, not here", row.help),
+        format!("{name} works in {places}, not here"),
+        format!("{name} does nothing here: ? lists every key"),
+    ]
+    .into_iter()
+    .find(|s| s.chars().count() <= STATUS_ROOM)
 }
+
+/// Characters of a status line at 80 columns (it is drawn padded).
+const STATUS_ROOM: usize = 78;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every command has something to act on.
+    const ANY: fn(Cmd) -> bool = |_| true;
 
     fn press(ctx: Ctx, code: KeyCode) -> Option<Cmd> {
         lookup(ctx, &KeyEvent::new(code, KeyModifiers::NONE))
@@ -694,20 +768,33 @@ mod tests {
     #[test]
     fn the_bars_run_from_widest_to_narrowest() {
         assert_eq!(
-            hints(Ctx::Skills, 0),
+            hints(Ctx::Skills, 0, &ANY),
             " ? help  q quit  Tab panes  / filter"
         );
-        assert_eq!(hints(Ctx::Checklist, 0), " Space toggle  ← back  ? help");
+        assert_eq!(
+            hints(Ctx::Checklist, 0, &ANY),
+            " Space toggle  ← back  c copy to edit  ? help  z undo"
+        );
+        // A file profile, nothing toggled yet: neither c nor z.
+        let file = |c: Cmd| !matches!(c, Cmd::CopyProfile | Cmd::UndoToggle);
+        assert_eq!(
+            hints(Ctx::Checklist, 0, &file),
+            " Space toggle  ← back  ? help"
+        );
+        assert_eq!(
+            hints(Ctx::AgentChecklist, 1, &ANY),
+            " Space give or take the skill  ← back to the list  s scope  y copy  ? help"
+        );
         for ctx in PANES {
-            for t in 1..=tiers(*ctx) {
-                assert!(hints(*ctx, t).len() >= hints(*ctx, t - 1).len());
+            for t in 1..=tiers(*ctx, &ANY) {
+                assert!(hints(*ctx, t, &ANY).len() >= hints(*ctx, t - 1, &ANY).len());
             }
         }
     }
 
     #[test]
     fn a_bar_offers_only_keys_that_act_in_its_pane() {
-        let widest = |ctx: Ctx| hints(ctx, tiers(ctx));
+        let widest = |ctx: Ctx| hints(ctx, tiers(ctx, &ANY), &ANY);
         assert!(widest(Ctx::Skills).contains("e edit"));
         assert!(widest(Ctx::Skills).contains("d remove"));
         for ctx in [Ctx::Profiles, Ctx::Catalog, Ctx::Checklist] {
@@ -715,14 +802,23 @@ mod tests {
             assert!(!widest(ctx).contains("d remove"), "{ctx:?}");
         }
         assert!(!widest(Ctx::Skills).contains("Space"));
+        // `/` searches the preview and filters elsewhere: each bar says which.
+        assert!(widest(Ctx::Preview).contains("/ search"));
+        assert!(!widest(Ctx::Preview).contains("/ filter"));
+        assert!(!widest(Ctx::Skills).contains("/ search"));
+        assert!(widest(Ctx::Preview).contains("o files"));
         assert_eq!(
-            hints(Ctx::Filter, 0),
+            hints(Ctx::Search, 0, &ANY),
+            " Enter keeps it (n/N go through it)  Esc clears it"
+        );
+        assert_eq!(
+            hints(Ctx::Filter, 0, &ANY),
             " Enter keeps the filter  Esc clears it"
         );
         // Every hint shown anywhere names a key that acts there.
         for ctx in EVERYWHERE {
-            for t in 0..=tiers(*ctx) {
-                for text in hints(*ctx, t).split("  ").map(str::trim) {
+            for t in 0..=tiers(*ctx, &ANY) {
+                for text in hints(*ctx, t, &ANY).split("  ").map(str::trim) {
                     let Some((code, mods)) = hint_key(text) else {
                         continue;
                     };
@@ -757,11 +853,49 @@ mod tests {
     fn a_key_of_another_pane_says_where_it_works() {
         let e = KeyEvent::new(KeyCode::Char('e'), KeyModifiers::NONE);
         let why = not_here(Ctx::Profiles, &e).unwrap();
-        assert!(why.contains("edit the selected SKILL.md"), "{why}");
-        assert!(why.contains("Skills and Preview"), "{why}");
+        assert_eq!(
+            why,
+            "e (edit the selected SKILL.md) works in Skills and Preview, not here"
+        );
         assert_eq!(not_here(Ctx::Skills, &e), None);
         let x = KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE);
         assert_eq!(not_here(Ctx::Profiles, &x), None);
+        // A key that is no letter is named as such, not by its help row.
+        let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
+        let why = not_here(Ctx::Catalog, &enter).unwrap();
+        assert_eq!(
+            why,
+            "Enter works in Skills, Preview and the profile list, not here"
+        );
+        let space = KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE);
+        let why = not_here(Ctx::Skills, &space).unwrap();
+        assert_eq!(
+            why,
+            "Space works in Preview, the checklists and Catalog, not here"
+        );
+        for ctx in PANES {
+            for row in ROWS {
+                for b in row.binds {
+                    let said = not_here(*ctx, &KeyEvent::new(b.code, b.mods));
+                    let len = said.as_deref().map_or(0, |s| s.chars().count());
+                    assert!(len <= STATUS_ROOM, "{said:?}");
+                    assert!(said.is_none_or(|s| s.contains(" works in ")), "{ctx:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_hint_whose_command_has_nothing_to_act_on_is_hidden() {
+        let no_skill = |c: Cmd| !matches!(c, Cmd::Edit | Cmd::Remove | Cmd::Update);
+        let widest = hints(Ctx::Skills, tiers(Ctx::Skills, &no_skill), &no_skill);
+        for gone in ["e edit", "d remove", "u update"] {
+            assert!(!widest.contains(gone), "{widest}");
+        }
+        assert!(
+            widest.contains("a add") && widest.contains("S seed"),
+            "{widest}"
+        );
     }
 
     /// The README's `### Keys` table, as (keys, what they do).

@@ -160,12 +160,12 @@ impl App {
     /// about before anything is replaced.
     pub(crate) fn update_selected(&mut self) {
         let Some(e) = self.selected_entry() else {
-            return;
+            return self.say(crate::tui::app::no_skill());
         };
         let name = e.folder.clone();
         if self.data.pin(e).is_none() {
             return self.say(Status::error(format!(
-                "'{name}' was not installed from git: nothing to update (`a` adds it from its source)"
+                "'{name}' is not from git: nothing to update"
             )));
         }
         let wanted = name.clone();

@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use crate::core::text::sanitize_line;
 use crate::tui::app::App;
-use crate::tui::keymap::{self, Ctx};
+use crate::tui::keymap;
 use crate::tui::model::{Level, Mode};
 use crate::tui::panes::{self, Look};
 
@@ -81,16 +81,19 @@ fn render_status(frame: &mut Frame, app: &App, area: Rect) {
             };
             Line::styled(format!(" {} ", sanitize_line(&s.text)), style)
         }
-        None => Line::styled(hint_bar(app.ctx(), usize::from(area.width)), theme.dim),
+        None => Line::styled(hint_bar(app, usize::from(area.width)), theme.dim),
     };
     frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: false }), area);
 }
 
-/// The widest tier of `ctx`'s bar that fits in `width`, else the narrowest.
-fn hint_bar(ctx: Ctx, width: usize) -> String {
-    (0..=keymap::tiers(ctx))
+/// The widest tier of the bar that fits in `width`, else the narrowest;
+/// a command with nothing to act on now is not offered.
+fn hint_bar(app: &App, width: usize) -> String {
+    let ctx = app.ctx();
+    let can = |cmd| app.can(cmd);
+    (0..=keymap::tiers(ctx, &can))
         .rev()
-        .map(|t| keymap::hints(ctx, t))
+        .map(|t| keymap::hints(ctx, t, &can))
         .find(|h| h.chars().count() <= width)
-        .unwrap_or_else(|| keymap::hints(ctx, 0))
+        .unwrap_or_else(|| keymap::hints(ctx, 0, &can))
 }

@@ -43,6 +43,9 @@ pub fn repo(root: &Path, name: &str, build: impl FnOnce(&Path)) -> PathBuf {
     let bare = root.join("remotes/o").join(name);
     fs::create_dir_all(bare.parent().unwrap()).unwrap();
     git_in(root, &["init", "-q", "--bare", bare.to_str().unwrap()]);
+    // In the repository's own config: git clears the environment's config
+    // for a local upload-pack.
+    git_in(&bare, &["config", "uploadpack.allowFilter", "true"]);
     git_in(&work, &["remote", "add", "origin", bare.to_str().unwrap()]);
     push(&work);
     work
@@ -59,15 +62,13 @@ pub fn push(work: &Path) {
 }
 
 /// git's own configuration, by environment, that sends GitHub and a
-/// GitLab host to `ROOT/remotes/`, whose upload-pack (run with the same
-/// environment) honours partial-clone filters as GitHub's does.
+/// GitLab host to `ROOT/remotes/`, whose upload-pack honours partial-clone
+/// filters as GitHub's does (set in each remote, see [`repo`]).
 pub fn redirect_env(root: &Path) -> Vec<(String, String)> {
     let remotes = format!("file://{}/remotes/", root.display());
     [
         ("GIT_CONFIG_NOSYSTEM", "1".to_string()),
-        ("GIT_CONFIG_COUNT", "3".to_string()),
-        ("GIT_CONFIG_KEY_2", "uploadpack.allowFilter".to_string()),
-        ("GIT_CONFIG_VALUE_2", "true".to_string()),
+        ("GIT_CONFIG_COUNT", "2".to_string()),
         ("GIT_CONFIG_KEY_0", format!("url.{remotes}.insteadOf")),
         ("GIT_CONFIG_VALUE_0", "https://github.com/".to_string()),
         ("GIT_CONFIG_KEY_1", format!("url.{remotes}o/.insteadOf")),

@@ -285,7 +285,7 @@ fn cao(home: &store::Home, places: Vec<Place>) -> Finds {
 /// an entry is matched by `name` (or `id`) against the folder name; tier
 /// and tags come from the manifest only ("Skill Taxonomy").
 fn apply_manifest<'a>(dir: &Path, here: impl Iterator<Item = &'a mut Candidate>) {
-    let manifest = fsops::read_regular(&dir.join("manifest.json"))
+    let manifest = fsops::read_capped(&dir.join("manifest.json"), 16 << 20)
         .ok()
         .and_then(|b| serde_json::from_slice::<Json>(&b).ok());
     let entries: Vec<Json> = manifest

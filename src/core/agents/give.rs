@@ -8,7 +8,8 @@
 //! and is never deleted.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -17,6 +18,7 @@ use crate::core::agents::scan::{self, Ctx};
 use crate::core::agents::table::{Agent, Parser, Scope, Walk};
 use crate::core::cao::store::{self, Home};
 use crate::core::fsops;
+use crate::core::sources::remote;
 
 pub const FILE_NAME: &str = "skilltui-agents.json";
 
@@ -100,6 +102,58 @@ impl Record {
     }
 }
 
+/// Whether a record entry is one skilltui could have made: the skill's own
+/// name, directly in a skill dir of that agent for that scope, linked to
+/// or copied from that name in one of CAO's skill dirs. The record is a
+/// file anyone can edit: an entry naming anything else is never acted on,
+/// so nothing is deleted or made outside the agents' dirs.
+pub fn plausible(t: &Target, home: &Home, agents: &[Agent], ctx: &Ctx) -> bool {
+    let Ok(name) = store::check_name(&t.skill) else {
+        return false;
+    };
+    let plain = |p: &Path| {
+        p.is_absolute()
+            && p.file_name().is_some_and(|n| n == name.as_str())
+            && p.components()
+                .all(|c| matches!(c, Component::RootDir | Component::Normal(_)))
+    };
+    if name != t.skill || !plain(&t.path) || !plain(&t.from) {
+        return false;
+    }
+    let from_store = t
+        .from
+        .parent()
+        .is_some_and(|d| home.skill_search_dirs().iter().any(|s| s == d));
+    let agent = agents.iter().find(|a| a.id == t.agent);
+    let dir = t.path.parent();
+    match (agent, dir) {
+        (Some(agent), Some(dir)) => from_store && is_agent_dir(agent, ctx, t.scope, dir),
+        _ => false,
+    }
+}
+
+/// Whether `dir` is where skilltui gives `agent` skills at `scope`: that
+/// dir from here, or (for a project location) the same location under
+/// another project folder, as a link made from another working directory.
+fn is_agent_dir(agent: &Agent, ctx: &Ctx, scope: Scope, dir: &Path) -> bool {
+    if target_dir(agent, ctx, scope).is_ok_and(|d| d == dir) {
+        return true;
+    }
+    give_location(agent, scope)
+        .and_then(|loc| loc.path.strip_prefix("{project}"))
+        .map(|rest| rest.trim_start_matches('/'))
+        .is_some_and(|rest| !rest.is_empty() && dir.ends_with(rest))
+}
+
+/// The location skilltui gives skills in for `scope`: the agent's first
+/// one of that scope that is a plain directory.
+fn give_location(agent: &Agent, scope: Scope) -> Option<&crate::core::agents::table::Location> {
+    agent
+        .locations
+        .iter()
+        .find(|l| l.scope == scope && l.path != scan::BUILT_IN && !l.path.contains('*'))
+}
+
 /// The dir where `agent` gets skills at `scope`: its first location of
 /// that scope, with `{project}` the working directory (the git root for
 /// agents that read only the root).
@@ -107,10 +161,7 @@ pub fn target_dir(agent: &Agent, ctx: &Ctx, scope: Scope) -> Result<PathBuf, Str
     if agent.parser == Parser::Cao {
         return Err("CAO's skills are the store itself: use `skilltui add`".into());
     }
-    let loc = agent
-        .locations
-        .iter()
-        .find(|l| l.scope == scope && l.path != scan::BUILT_IN && !l.path.contains('*'))
+    let loc = give_location(agent, scope)
         .ok_or_else(|| format!("{} has no {} skill dir", agent.name, scope.label()))?;
     if let Some(v) = loc
         .env
@@ -154,9 +205,12 @@ pub fn enable(
     scope: Scope,
     copy: bool,
 ) -> Result<Given, String> {
+    // Recorded under the name CAO resolves (`'x '` is `x`), so `remove x`
+    // finds it.
+    let name = &store::check_name(name)?;
     let from = store::resolve(home, name)?.path;
     let dir = target_dir(agent, ctx, scope)?;
-    let dest = dir.join(store::check_name(name)?);
+    let dest = dir.join(name);
     let mut record = Record::read(home)?;
     if fs::symlink_metadata(&dest).is_ok() {
         return match record.made(&dest) {
@@ -230,6 +284,9 @@ pub enum Taken {
     Gone(PathBuf),
     /// Changed since skilltui made it: left in place, record dropped.
     LeftChanged(PathBuf),
+    /// The record entry names a place skilltui does not give skills in
+    /// (a hand-edited record): left in place, record dropped.
+    NotOurs(PathBuf),
 }
 
 /// Deletes one target if it is still exactly what skilltui made. A copy
@@ -282,9 +339,29 @@ fn take_back_copy(t: &Target) -> Taken {
     Taken::LeftChanged(t.path.clone())
 }
 
-/// Takes back the targets `pick` selects, then records the rest.
+/// `remove NAME` everywhere: the store first (if it refuses, no agent loses
+/// the skill; a link left dangling still points where it was made, so it is
+/// taken back after), its lock entry, then every link or copy skilltui gave
+/// of it, each only as [`disable_where`] allows.
+pub fn remove_everywhere(
+    home: &Home,
+    agents: &[Agent],
+    ctx: &Ctx,
+    name: &str,
+) -> Result<(remote::Removed, Vec<(Target, Taken)>), String> {
+    let removed = remote::remove(home, name)?;
+    let name = store::check_name(name)?;
+    let taken = disable_where(home, agents, ctx, &|t| t.skill == name)
+        .map_err(|e| format!("removed {}, but {e}", removed.dest.display()))?;
+    Ok((removed, taken))
+}
+
+/// Takes back the targets `pick` selects, then records the rest. Only an
+/// entry [`plausible`] for `agents` is ever deleted.
 pub fn disable_where(
     home: &Home,
+    agents: &[Agent],
+    ctx: &Ctx,
     pick: &dyn Fn(&Target) -> bool,
 ) -> Result<Vec<(Target, Taken)>, String> {
     let mut record = Record::read(home)?;
@@ -297,7 +374,11 @@ pub fn disable_where(
     let done: Vec<(Target, Taken)> = chosen
         .into_iter()
         .map(|t| {
-            let taken = take_back(&t);
+            let taken = if plausible(&t, home, agents, ctx) {
+                take_back(&t)
+            } else {
+                Taken::NotOurs(t.path.clone())
+            };
             (t, taken)
         })
         .collect();
@@ -314,6 +395,7 @@ pub fn disable(
     name: &str,
     scope: Option<Scope>,
 ) -> Result<Vec<(Target, Taken)>, String> {
+    let name = &store::check_name(name)?;
     let record = Record::read(home)?;
     let any = record
         .of(&agent.id, name)
@@ -333,18 +415,21 @@ pub fn disable(
         }
         return Err(format!("skilltui has not given '{name}' to {}", agent.id));
     }
-    disable_where(home, &|t| {
-        t.agent == agent.id && t.skill == name && scope.is_none_or(|s| t.scope == s)
+    disable_where(home, std::slice::from_ref(agent), ctx, &|t| {
+        t.agent == agent.id && t.skill == *name && scope.is_none_or(|s| t.scope == s)
     })
 }
 
-/// `sync`: makes again every recorded link or copy that is missing.
-/// Returns the paths restored.
-pub fn restore(home: &Home) -> Result<Vec<PathBuf>, String> {
+/// `sync`: makes again every recorded link or copy that is missing (only
+/// entries [`plausible`] for `agents`). Returns the paths restored.
+pub fn restore(home: &Home, agents: &[Agent], ctx: &Ctx) -> Result<Vec<PathBuf>, String> {
     let mut record = Record::read(home)?;
     let mut restored = Vec::new();
     for t in &mut record.targets {
-        if fs::symlink_metadata(&t.path).is_ok() || !t.from.is_dir() {
+        if fs::symlink_metadata(&t.path).is_ok()
+            || !t.from.is_dir()
+            || !plausible(t, home, agents, ctx)
+        {
             continue;
         }
         let Some(dir) = t.path.parent() else { continue };
@@ -373,22 +458,49 @@ pub fn adopt(home: &Home, folder: &Path) -> Result<store::Added, String> {
 }
 
 /// A folder's content: every file's relative path and bytes, and every
-/// link's target, in sorted order.
+/// link's target, in sorted order. Files are hashed as they are read, so a
+/// huge one costs no memory; a FIFO or device is never opened (it would
+/// block) and counts as something skilltui never writes.
 pub fn folder_hash(root: &Path) -> String {
-    let mut files = Vec::new();
-    collect(root, root, &mut files, 0);
-    files.sort();
+    let mut entries = Vec::new();
+    collect(root, root, &mut entries, 0);
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
     let mut h = Sha256::new();
-    for (rel, bytes) in files {
+    for (rel, what) in entries {
         h.update((rel.len() as u64).to_le_bytes());
         h.update(rel.as_bytes());
-        h.update((bytes.len() as u64).to_le_bytes());
-        h.update(&bytes);
+        match what {
+            Entry::Link(to) => {
+                h.update((to.len() as u64).to_le_bytes());
+                h.update(&to);
+            }
+            Entry::File(path) => hash_file(&path, &mut h),
+            Entry::Special => h.update(u64::MAX.to_le_bytes()),
+        }
     }
     format!("{:x}", h.finalize())
 }
 
-fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>, depth: usize) {
+enum Entry {
+    Link(Vec<u8>),
+    File(PathBuf),
+    Special,
+}
+
+/// The file's length, then its bytes, streamed (as hashing the whole
+/// bytes with their length in front would give).
+fn hash_file(path: &Path, h: &mut Sha256) {
+    let Ok((mut file, meta)) = fsops::open_regular(path) else {
+        h.update(0u64.to_le_bytes());
+        return;
+    };
+    h.update(meta.len().to_le_bytes());
+    // A file that changes size while it is read no longer matches its
+    // length, so its hash differs: it is not what skilltui wrote.
+    let _ = std::io::copy(&mut (&mut file).take(meta.len()), h);
+}
+
+fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, Entry)>, depth: usize) {
     if depth > 32 {
         return;
     }
@@ -402,13 +514,12 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>, depth: usi
         match e.file_type() {
             Ok(t) if t.is_symlink() => {
                 let to = fs::read_link(&p).unwrap_or_default();
-                out.push((
-                    format!("{rel} ->"),
-                    to.to_string_lossy().into_owned().into_bytes(),
-                ));
+                let to = to.to_string_lossy().into_owned().into_bytes();
+                out.push((format!("{rel} ->"), Entry::Link(to)));
             }
             Ok(t) if t.is_dir() => collect(root, &p, out, depth + 1),
-            Ok(_) => out.push((rel, fs::read(&p).unwrap_or_default())),
+            Ok(t) if t.is_file() => out.push((rel, Entry::File(p))),
+            Ok(_) => out.push((rel, Entry::Special)),
             Err(_) => {}
         }
     }
@@ -572,9 +683,16 @@ mod tests {
         let claude = agent("claude-code");
         let t = made(enable(&w.home, &claude, &w.ctx, "x", Scope::User, false).unwrap());
         fs::remove_file(&t.path).unwrap();
-        assert_eq!(restore(&w.home).unwrap(), vec![t.path.clone()]);
+        assert_eq!(
+            restore(&w.home, &table::built_in(), &w.ctx).unwrap(),
+            vec![t.path.clone()]
+        );
         assert!(still_ours(&t));
-        assert!(restore(&w.home).unwrap().is_empty());
+        assert!(
+            restore(&w.home, &table::built_in(), &w.ctx)
+                .unwrap()
+                .is_empty()
+        );
     }
 
     // A record edited to claim a folder the user made: its hash is not
@@ -599,6 +717,52 @@ mod tests {
         let done = disable(&w.home, &agent("kiro-cli"), &w.ctx, "x", None).unwrap();
         assert_eq!(done[0].1, Taken::LeftChanged(theirs.clone()));
         assert_eq!(fs::read_to_string(theirs.join("SKILL.md")).unwrap(), "mine");
+    }
+
+    #[test]
+    fn a_record_entry_is_plausible_only_in_the_agents_own_dir() {
+        let w = world();
+        let agents = table::built_in();
+        let t = made(
+            enable(
+                &w.home,
+                &agent("claude-code"),
+                &w.ctx,
+                "x",
+                Scope::User,
+                false,
+            )
+            .unwrap(),
+        );
+        assert!(plausible(&t, &w.home, &agents, &w.ctx));
+        let moved = |path: &str, from: &Path, skill: &str| Target {
+            path: PathBuf::from(path),
+            from: from.to_path_buf(),
+            skill: skill.into(),
+            ..t.clone()
+        };
+        let store_x = w.home.skills_dir().join("x");
+        for bad in [
+            moved("/tmp/elsewhere/x", &store_x, "x"),
+            moved(
+                &format!("{}/../x", t.path.parent().unwrap().display()),
+                &store_x,
+                "x",
+            ),
+            moved(&t.path.to_string_lossy(), Path::new("/etc/x"), "x"),
+            moved(&t.path.to_string_lossy(), &store_x, "../x"),
+            Target {
+                agent: "nosuch".into(),
+                ..t.clone()
+            },
+        ] {
+            assert!(!plausible(&bad, &w.home, &agents, &w.ctx), "{bad:?}");
+        }
+        // A project link made from another working directory still counts.
+        let mut other = t.clone();
+        other.scope = Scope::Project;
+        other.path = PathBuf::from("/some/other/proj/.claude/skills/x");
+        assert!(plausible(&other, &w.home, &agents, &w.ctx));
     }
 
     #[test]

@@ -178,7 +178,7 @@ fn seed_003(fm: &Rc<Node>, read: &Read, folder: &Path, r: &mut Report) {
 
 /// Seed 003: `mcp.json` `{"mcpServers": {NAME: {"command", "args", ...}}}`.
 fn mcp_servers(folder: &Path, r: &mut Report) {
-    let Ok(bytes) = fsops::read_regular(&folder.join("mcp.json")) else {
+    let Ok(bytes) = fsops::read_capped(&folder.join("mcp.json"), 16 << 20) else {
         return;
     };
     match serde_json::from_slice::<Json>(&bytes) {

@@ -170,8 +170,15 @@ fn join_rest(base: PathBuf, rest: &str) -> PathBuf {
     }
 }
 
+/// At most this many directories one location's `*` segments stand for
+/// (an agent's plugin or extension dir holds a few dozen), and at most
+/// this many entries read from one directory to find them: a location of
+/// `/*/*/*/*` from a user's agents file must not walk the whole disk.
+const MAX_STARS: usize = 256;
+const MAX_STAR_ENTRIES: usize = 10_000;
+
 /// A path with `*` segments expanded to every subfolder (sorted by name,
-/// or newest first).
+/// or newest first), at most [`MAX_STARS`] of them.
 fn stars(path: &Path, newest_first: bool) -> Vec<PathBuf> {
     let mut out = vec![PathBuf::new()];
     for part in path.components() {
@@ -179,6 +186,7 @@ fn stars(path: &Path, newest_first: bool) -> Vec<PathBuf> {
             out = out
                 .iter()
                 .flat_map(|base| subdirs(base, newest_first))
+                .take(MAX_STARS)
                 .collect();
         } else {
             for p in &mut out {
@@ -194,6 +202,7 @@ fn subdirs(base: &Path, newest_first: bool) -> Vec<PathBuf> {
         .into_iter()
         .flatten()
         .flatten()
+        .take(MAX_STAR_ENTRIES)
         .filter(|e| e.path().is_dir())
         .map(|e| {
             let t = e
@@ -229,6 +238,9 @@ pub fn folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut level = vec![dir.to_path_buf()];
     for _ in 0..depth.max(1) {
+        if level.is_empty() {
+            break;
+        }
         let mut next = Vec::new();
         for parent in &level {
             for child in children(parent, links, depth > 1) {

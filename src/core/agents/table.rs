@@ -208,8 +208,14 @@ impl Table {
     pub fn find(&self, id: &str) -> Result<&Agent, String> {
         self.get(id).ok_or_else(|| {
             let ids: Vec<&str> = self.agents.iter().map(|a| a.id.as_str()).collect();
+            // The user's files that were refused are why their agent is
+            // missing: said here, since an error ends the command.
+            let refused = match self.problems.as_slice() {
+                [] => String::new(),
+                p => format!(" (refused: {})", p.join("; ")),
+            };
             format!(
-                "no agent '{id}' (known: {}); add one in the config dir's skilltui/agents/",
+                "no agent '{id}' (known: {}); add one in the config dir's skilltui/agents/{refused}",
                 ids.join(", ")
             )
         })
@@ -245,15 +251,63 @@ pub fn load(dir: Option<&Path>) -> Table {
     Table { agents, problems }
 }
 
+/// A user's agents file is a few KiB; a bigger one is refused unread so a
+/// huge or sparse file costs neither memory nor time.
+const MAX_USER_FILE: u64 = 1 << 20;
+
+/// A problem line quotes at most this much of a parse error (which quotes
+/// the offending line, as long as the file allows).
+const MAX_PROBLEM: usize = 300;
+
 fn read_user_file(path: &Path) -> Result<Vec<Agent>, String> {
-    let bytes = fsops::read_regular(path).map_err(|e| e.to_string())?;
+    let bytes = fsops::read_capped(path, MAX_USER_FILE).map_err(|e| e.to_string())?;
     let text = String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())?;
     let file: File = toml::from_str(&text).map_err(|e| one_line(&e.to_string()))?;
+    for agent in &file.agent {
+        check_agent(agent)?;
+    }
     Ok(file.agent)
 }
 
 fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let line = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(MAX_PROBLEM) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line,
+    }
+}
+
+/// What a user's agent must be so that giving it a skill writes only in
+/// its own dirs, and its id prints as itself: an id of letters, digits,
+/// `-`, `_` and `.`; no location with a `..` component or that is `/`.
+fn check_agent(agent: &Agent) -> Result<(), String> {
+    let id_ok = !agent.id.is_empty()
+        && agent.id.len() <= 64
+        && agent
+            .id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    if !id_ok {
+        return Err(format!(
+            "agent id '{}' is not 1-64 letters, digits, '-', '_' or '.': rename it",
+            agent.id.escape_default()
+        ));
+    }
+    for loc in &agent.locations {
+        let climbs = loc.path.split('/').any(|part| part == "..")
+            || loc
+                .env_suffix
+                .as_deref()
+                .is_some_and(|s| s.split('/').any(|part| part == ".."));
+        if climbs || loc.path.trim_end_matches('/').is_empty() {
+            return Err(format!(
+                "agent '{}': location '{}' climbs out with '..' or is '/': name the skill dir itself",
+                agent.id,
+                loc.path.escape_default()
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn toml_files(dir: &Path) -> Vec<PathBuf> {
@@ -270,6 +324,13 @@ fn toml_files(dir: &Path) -> Vec<PathBuf> {
 
 /// `$XDG_CONFIG_HOME/skilltui/agents` (absolute values only), else
 /// `~/.config/skilltui/agents`.
+/// The table as this process sees it: the built-in agents and the user's
+/// own definitions under `$XDG_CONFIG_HOME` (else `~/.config`).
+pub fn load_for(user_home: &Path) -> Table {
+    let xdg = std::env::var("XDG_CONFIG_HOME").ok();
+    load(Some(&user_dir(xdg.as_deref(), user_home)))
+}
+
 pub fn user_dir(xdg_config: Option<&str>, user_home: &Path) -> PathBuf {
     config_home(xdg_config, user_home)
         .join("skilltui")

@@ -78,7 +78,7 @@ pub fn disable(home: &Home, listing: &Listing, p: &Profile, skill: &str) -> Resu
         return Ok(Plan {
             new_text: Some(text),
             message: format!(
-                "'{}' had no skills list (every skill); it now lists {} skills, without '{skill}'",
+                "'{}' now lists {} skills, all but '{skill}' (it had no list)",
                 p.name,
                 wanted.len()
             ),

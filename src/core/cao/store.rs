@@ -132,9 +132,13 @@ pub fn expand_user(p: &Path, user_home: &Path) -> PathBuf {
     }
 }
 
-/// Unreadable or non-object JSON means "no settings".
+/// A settings file is a few hundred bytes; one past this (a sparse
+/// gigabyte) is not read, so it costs every command nothing.
+const MAX_SETTINGS: u64 = 16 << 20;
+
+/// Unreadable, oversized or non-object JSON means "no settings".
 fn read_settings(path: &Path) -> Json {
-    crate::core::fsops::read_regular(path)
+    crate::core::fsops::read_capped(path, MAX_SETTINGS)
         .ok()
         .and_then(|b| String::from_utf8(b).ok())
         .and_then(|s| crate::core::parse::pyjson::parse(&s).ok())

@@ -85,6 +85,7 @@ pub fn installed_text(listing: &Listing, a: &Agent) -> Result<String, String> {
 /// One `*.agent.md` file as CAO's refresh sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Baked {
+    #[serde(serialize_with = "crate::core::text::lossy_path")]
     pub path: PathBuf,
     /// The frontmatter `name`, when it is a non-empty string.
     pub name: Option<String>,
@@ -139,6 +140,10 @@ fn agent_files(home: &Home) -> Vec<PathBuf> {
     files
 }
 
+/// A baked agent file is a profile plus a catalog: far below this. A
+/// bigger one (a sparse gigabyte) is left alone unread.
+const MAX_AGENT_FILE: u64 = 16 << 20;
+
 /// Reads one file as `frontmatter.load` does and decides what the refresh
 /// makes of it.
 pub fn examine(home: &Home, listing: &Listing, path: &Path) -> Result<Baked, String> {
@@ -148,18 +153,26 @@ pub fn examine(home: &Home, listing: &Listing, path: &Path) -> Result<Baked, Str
             path.display()
         )
     };
-    let bytes = fsops::read_regular(path).map_err(|e| stop(e.to_string()))?;
-    let current = String::from_utf8(bytes).map_err(|_| stop("not valid UTF-8".into()))?;
-    let norm = Normalized::new(&current);
-    let fm = frontmatter::parse(&norm.text).map_err(|e| stop(e.to_string()))?;
     let mut baked = Baked {
         path: path.to_path_buf(),
         name: None,
         managed: false,
         fresh: None,
-        current: current.clone(),
+        current: String::new(),
         skipped: None,
     };
+    let bytes = match fsops::read_capped(path, MAX_AGENT_FILE) {
+        // CAO would read it; skilltui leaves it alone rather than hold it.
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            baked.skipped = Some(e.to_string());
+            return Ok(baked);
+        }
+        read => read.map_err(|e| stop(e.to_string()))?,
+    };
+    let current = String::from_utf8(bytes).map_err(|_| stop("not valid UTF-8".into()))?;
+    let norm = Normalized::new(&current);
+    let fm = frontmatter::parse(&norm.text).map_err(|e| stop(e.to_string()))?;
+    baked.current = current.clone();
     let name = fm
         .get("name")
         .and_then(|n| n.value.as_str())

@@ -41,11 +41,30 @@ impl Kind {
             Kind::None => "none",
         }
     }
+
+    /// The profile's `skills:` list narrows what the agent gets (only
+    /// the runtime catalog is built from it: `_apply_skill_prompt`).
+    pub fn filters(self) -> bool {
+        self == Kind::Prompt
+    }
+
+    /// What the agent gets whatever `skills:` says, for a person (`None`
+    /// when the list decides).
+    pub fn regardless(self) -> Option<&'static str> {
+        match self {
+            Kind::Prompt => None,
+            Kind::Baked => Some("every skill, baked in at install"),
+            Kind::SkillResource => Some("every skill through its resources"),
+            Kind::Symlink => Some("every skill through its link to the store"),
+            Kind::None => Some("no skills"),
+        }
+    }
 }
 
 /// A SKILL.md Kiro's globs reach, or a skill they do not (extra dirs).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Reach {
+    #[serde(serialize_with = "crate::core::text::lossy_path")]
     pub path: PathBuf,
     /// Its folder, relative to the store or extra dir.
     pub skill: String,
@@ -69,6 +88,7 @@ impl Reach {
 /// The file or link `cao install` made for this provider, as it is now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Installed {
+    #[serde(serialize_with = "crate::core::text::lossy_path")]
     pub path: PathBuf,
     pub exists: bool,
     /// Differs from what CAO would write now; `None` when not knowable.
@@ -185,7 +205,7 @@ fn runtime(listing: &Listing, a: &Agent, d: &mut Delivery) {
     d.delivery = Kind::Prompt;
     d.prompt = Some(catalog::compose_prompt(base, &block));
     d.catalog = Some(block);
-    d.filtered = true;
+    d.filtered = Kind::Prompt.filters();
     d.extra_dirs = true;
     d.why = format!(
         "{}: CAO appends the catalog to the prompt at launch, filtered by `skills:`",

@@ -33,6 +33,9 @@ pub struct Checkout {
     pub commit: String,
     /// The git tree id of each folder of the commit (`""`: its root).
     trees: Trees,
+    /// Files of the skill folders left on the server for their size (their
+    /// blob was filtered out of the fetch): neither downloaded nor written.
+    not_fetched: Vec<String>,
 }
 
 /// Folder path (`""`: the root) → git tree id.
@@ -54,6 +57,16 @@ impl Checkout {
         self.trees.get(rel.trim_matches('/')).cloned()
     }
 
+    /// The first file under the folder `rel` (`""`: the root) that was
+    /// too large to download, as its path in the repository.
+    pub fn not_fetched(&self, rel: &str) -> Option<&str> {
+        let rel = rel.trim_matches('/');
+        self.not_fetched
+            .iter()
+            .map(String::as_str)
+            .find(|p| rel.is_empty() || p.strip_prefix(rel).is_some_and(|r| r.starts_with('/')))
+    }
+
     pub fn folder(&self, rel: &str) -> Option<PathBuf> {
         let root = std::fs::canonicalize(self.root()).ok()?;
         let path = std::fs::canonicalize(root.join(rel)).ok()?;
@@ -69,6 +82,9 @@ pub struct FetchSpec<'a> {
     pub url: &'a str,
     pub reference: Option<&'a str>,
     pub sub: &'a str,
+    /// Blobs larger than this (bytes) in the skill folders are neither
+    /// downloaded nor checked out (`None`: any size).
+    pub max_blob: Option<u64>,
 }
 
 fn base_command() -> Command {
@@ -111,7 +127,7 @@ fn spawn_error(e: std::io::Error) -> String {
 /// Runs git to completion and returns its stdout; the error is git's
 /// last `fatal:`/`error:` line.
 fn run(args: &[&str], cwd: Option<&Path>) -> Result<String, String> {
-    watch(args, cwd, &mut |_| {}, None)
+    watch(args, cwd, &[], &mut |_| {}, None).map(|(out, _)| out)
 }
 
 /// The line of git's stderr that says what went wrong: the first error
@@ -263,13 +279,15 @@ pub fn fetch(
         "--filter=blob:none",
         "--no-tags",
         "--no-recurse-submodules",
+        "--no-auto-gc",
         "--progress",
         "origin",
         wanted,
     ];
-    if let Err(e) = run_with_progress(&args, &repo, progress, cancel) {
-        return Err(explain(spec.url, spec.reference, &e));
-    }
+    let said = run_with_progress(&args, &repo, progress, cancel)
+        .map_err(|e| explain(spec.url, spec.reference, &e))?;
+    // A server that ignores filters (git warns so) sent every file already.
+    let filtered = !said.contains("filtering not recognized");
     let (commit, root_tree) = tip(&repo)?;
     // Every entry of the commit (trees only: a blob-less fetch has them).
     let listing = run(&["ls-tree", "-r", "-t", "-z", "FETCH_HEAD"], Some(&repo))?;
@@ -296,22 +314,55 @@ pub fn fetch(
             name,
             commit,
             trees,
+            not_fetched: Vec::new(),
         });
     }
-    let mut sparse = vec!["sparse-checkout", "set", "--no-cone"];
-    sparse.extend(patterns.iter().map(String::as_str));
-    run_with_progress(&sparse, &repo, &mut quiet, cancel)?;
-    // A partial clone fetches the blobs it checks out here: cancellable too.
+    let (mut patterns, folders) = patterns.into_iter().unzip::<_, _, Vec<_>, Vec<_>>();
+    let tree_ids: Vec<&str> = folders
+        .iter()
+        .filter_map(|f| trees.get(f).map(String::as_str))
+        .collect();
+    let missing = match spec.max_blob.filter(|_| filtered) {
+        Some(max) => fetch_blobs_up_to(&repo, &tree_ids, max, progress, cancel)
+            .map_err(|e| explain(spec.url, spec.reference, &e))?,
+        None => None,
+    };
+    let not_fetched = missing
+        .as_ref()
+        .map(|ids| blob_paths(&listing, ids))
+        .unwrap_or_default();
+    // Later patterns win: a file left on the server is not checked out.
+    patterns.extend(
+        not_fetched
+            .iter()
+            .map(|p| format!("!/{}", escape_pattern(p))),
+    );
+    // What `git sparse-checkout set --no-cone` writes, without its run.
+    let info = repo.join(".git/info");
+    std::fs::create_dir_all(&info)
+        .and_then(|()| std::fs::write(info.join("sparse-checkout"), patterns.join("\n") + "\n"))
+        .map_err(|e| format!("cannot write the staging folder: {e}"))?;
     let checkout = [
         "-c",
         "advice.detachedHead=false",
+        "-c",
+        "core.sparseCheckout=true",
+        "-c",
+        "core.sparseCheckoutCone=false",
         "checkout",
         "-q",
         "--progress",
         "--detach",
         "FETCH_HEAD",
     ];
-    run_with_progress(&checkout, &repo, progress, cancel)
+    // With a size limit every blob wanted was fetched above, so git must
+    // not fetch a missing one on demand; without, a partial clone fetches
+    // the blobs it checks out here (cancellable too).
+    let lazy = match missing {
+        Some(_) => NO_LAZY_FETCH,
+        None => &[],
+    };
+    watch(&checkout, Some(&repo), lazy, progress, cancel)
         .map_err(|e| explain(spec.url, spec.reference, &e))?;
     // A repository whose root is a skill must not bring its .git along.
     std::fs::remove_dir_all(repo.join(".git"))
@@ -321,7 +372,75 @@ pub fn fetch(
         name,
         commit,
         trees,
+        not_fetched,
     })
+}
+
+/// Fetches the blobs of the trees `tree_ids` that are at most `max` bytes
+/// (the server filters the rest out) and returns the ids of those left out;
+/// `None` from a git too old to refetch (before 2.36): the checkout then
+/// fetches every blob and the copy's limits refuse a large one.
+/// The trees are already here, so only `--refetch` makes git ask for them;
+/// the noop negotiation keeps git from claiming the commit, whose blobs
+/// it lacks.
+fn fetch_blobs_up_to(
+    repo: &Path,
+    tree_ids: &[&str],
+    max: u64,
+    progress: &mut dyn FnMut(Progress),
+    cancel: Option<&Cancel>,
+) -> Result<Option<std::collections::HashSet<String>>, String> {
+    let filter = format!("--filter=blob:limit={}", max + 1);
+    let mut args = vec![
+        "-c",
+        "fetch.negotiationAlgorithm=noop",
+        "fetch",
+        "--refetch",
+        "--no-write-fetch-head",
+        "--no-tags",
+        "--no-recurse-submodules",
+        "--no-auto-gc",
+        "--progress",
+        &filter,
+        "origin",
+    ];
+    args.extend(tree_ids);
+    match run_with_progress(&args, repo, progress, cancel) {
+        Err(e) if e.contains("unknown option") && e.contains("refetch") => return Ok(None),
+        other => drop(other?),
+    }
+    let mut list = vec![
+        "rev-list",
+        "--objects",
+        "--missing=print",
+        "--no-object-names",
+    ];
+    list.extend(tree_ids);
+    let (out, _) = watch(&list, Some(repo), NO_LAZY_FETCH, &mut |_| {}, cancel)?;
+    Ok(Some(
+        out.lines()
+            .filter_map(|l| l.strip_prefix('?'))
+            .map(str::to_string)
+            .collect(),
+    ))
+}
+
+/// git must not fetch a missing object on its own.
+const NO_LAZY_FETCH: &[(&str, &str)] = &[("GIT_NO_LAZY_FETCH", "1")];
+
+/// The paths of the blobs `ids` in an `ls-tree -r -z` listing.
+fn blob_paths(listing: &str, ids: &std::collections::HashSet<String>) -> Vec<String> {
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    listing
+        .split('\0')
+        .filter_map(|row| {
+            let (meta, path) = row.split_once('\t')?;
+            let id = meta.split(' ').nth(2)?;
+            ids.contains(id).then(|| path.to_string())
+        })
+        .collect()
 }
 
 /// Skill folders are not searched deeper than this below the folder asked
@@ -329,9 +448,9 @@ pub fn fetch(
 const SKILL_DEPTH: usize = 6;
 
 /// The sparse-checkout patterns (non-cone) for the skill folders under
-/// `sub` among the paths of a commit: `sub` alone when it is a skill, else
-/// each folder holding a SKILL.md.
-fn skill_patterns<'a>(paths: impl Iterator<Item = &'a str>, sub: &str) -> Vec<String> {
+/// `sub` among the paths of a commit, each with its folder: `sub` alone
+/// when it is a skill, else each folder holding a SKILL.md.
+fn skill_patterns<'a>(paths: impl Iterator<Item = &'a str>, sub: &str) -> Vec<(String, String)> {
     let prefix = if sub.is_empty() {
         String::new()
     } else {
@@ -358,8 +477,8 @@ fn skill_patterns<'a>(paths: impl Iterator<Item = &'a str>, sub: &str) -> Vec<St
                 .copied()
                 .collect::<Vec<_>>();
             match path.join("/") {
-                all if all.is_empty() => "/*".to_string(),
-                folder => format!("/{}/", escape_pattern(&folder)),
+                all if all.is_empty() => ("/*".to_string(), all),
+                folder => (format!("/{}/", escape_pattern(&folder)), folder),
             }
         })
         .collect()
@@ -589,14 +708,15 @@ fn repo_name(url: &str) -> String {
 }
 
 /// Runs git, feeding each progress step to `progress`; kills git's whole
-/// process group when `cancel` is set.
+/// process group when `cancel` is set. Returns the rest of git's stderr
+/// (its warnings).
 fn run_with_progress(
     args: &[&str],
     cwd: &Path,
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&Cancel>,
-) -> Result<(), String> {
-    watch(args, Some(cwd), progress, cancel).map(drop)
+) -> Result<String, String> {
+    watch(args, Some(cwd), &[], progress, cancel).map(|(_, said)| said)
 }
 
 /// What git's output threads report.
@@ -625,17 +745,22 @@ fn timeout() -> Duration {
     Duration::from_secs(secs)
 }
 
-/// Runs git and returns its stdout. Any output counts as progress; after
+/// Runs git and returns its stdout and the stderr lines that are not
+/// progress (with `env` set for it). Any output counts as progress; after
 /// [`timeout`] without any, or when `cancel` is set, git's whole process
 /// group (remote helpers, ssh) is killed.
 fn watch(
     args: &[&str],
     cwd: Option<&Path>,
+    env: &[(&str, &str)],
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&Cancel>,
-) -> Result<String, String> {
+) -> Result<(String, String), String> {
     let mut cmd = base_command();
-    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.args(args)
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     if let Some(dir) = cwd {
         cmd.current_dir(dir);
     }
@@ -687,7 +812,7 @@ fn watch(
         .wait()
         .map_err(|e| format!("git did not finish: {e}"))?;
     match (status.success(), out) {
-        (true, Some(out)) => Ok(String::from_utf8_lossy(&out).into_owned()),
+        (true, Some(out)) => Ok((String::from_utf8_lossy(&out).into_owned(), log)),
         (true, None) => Err("git's answer is too large to be a repository's".into()),
         (false, _) => Err(first_error(&log)),
     }
@@ -850,21 +975,27 @@ mod tests {
     #[test]
     fn only_skill_folders_are_checked_out() {
         let listing = "README.md\0big.bin\0skills/a/SKILL.md\0skills/a/x.md\0skills/b c/SKILL.md\0node_modules/n/SKILL.md\0";
+        let patterns = |paths: &mut dyn Iterator<Item = &str>, sub: &str| -> Vec<String> {
+            skill_patterns(paths, sub)
+                .into_iter()
+                .map(|(p, _)| p)
+                .collect()
+        };
         assert_eq!(
-            skill_patterns(listing.split('\0'), ""),
+            patterns(&mut listing.split('\0'), ""),
             ["/skills/a/", "/skills/b\\ c/"]
         );
         assert_eq!(
             skill_patterns(listing.split('\0'), "skills/a"),
-            ["/skills/a/"]
+            [("/skills/a/".to_string(), "skills/a".to_string())]
         );
         assert_eq!(
-            skill_patterns(listing.split('\0'), "skills"),
+            patterns(&mut listing.split('\0'), "skills"),
             ["/skills/a/", "/skills/b\\ c/"]
         );
         assert_eq!(
             skill_patterns(["SKILL.md", "big.bin"].into_iter(), ""),
-            ["/*"]
+            [("/*".to_string(), String::new())]
         );
         assert!(skill_patterns(listing.split('\0'), "docs").is_empty());
     }

@@ -38,6 +38,10 @@ pub struct Entry {
     pub tree: Option<String>,
     /// [`content_hash`] of the folder as installed.
     pub hash: String,
+    /// Installed with `--allow-large`: `update` and `sync` lift the limits
+    /// on it too. Absent (false) in locks written before it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_large: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -323,6 +327,7 @@ mod tests {
             commit: commit.into(),
             tree: None,
             hash: "sha256:00".into(),
+            allow_large: false,
         }
     }
 
@@ -343,6 +348,14 @@ mod tests {
         let again = Lock::read(&path).unwrap();
         assert_eq!(again.skills, lock.skills);
         assert_eq!(render(&again.skills), text);
+        // `allow_large` is written only when set, so older locks read and
+        // write the same.
+        assert!(!text.contains("allow_large"), "{text}");
+        lock.skills.get_mut("zeta").unwrap().allow_large = true;
+        lock.write().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("allow_large = true"), "{text}");
+        assert!(Lock::read(&path).unwrap().skills["zeta"].allow_large);
     }
 
     #[test]

@@ -71,10 +71,12 @@ pub fn open(
             })
         }
         Source::Git(g) => {
+            rules.from_git = true;
             let spec = FetchSpec {
                 url: g.fetch_url(),
                 reference: g.reference.as_deref(),
                 sub: &g.sub,
+                max_blob: max_blob(rules),
             };
             let checkout = git::fetch(&spec, progress, cancel)?;
             let Some(root) = checkout.folder(&g.sub) else {
@@ -85,8 +87,8 @@ pub fn open(
                     g.reference.as_deref().unwrap_or("its default branch")
                 ));
             };
-            rules.from_git = true;
-            let found = source::discover(&root, home, rules);
+            let mut found = source::discover(&root, home, rules);
+            refuse_not_fetched(&mut found, &checkout, &g.sub);
             Ok(Opened {
                 label,
                 rules,
@@ -182,6 +184,7 @@ pub fn install(
                     reference: origin.reference.clone(),
                     commit: origin.commit.clone(),
                     hash: lock::content_hash(&last.dest)?,
+                    allow_large: opened.rules.allow_large,
                 };
                 lock.skills.insert(last.name.clone(), entry);
             }
@@ -203,6 +206,26 @@ fn unpinned(names: &[&str], why: &str) -> String {
         "installed {}, but the lock was not written: {why}: run the command again to pin them",
         names.join(", ")
     )
+}
+
+/// The largest file a fetch under `rules` downloads (`None`: any).
+fn max_blob(rules: source::Rules) -> Option<u64> {
+    Some(rules.limits()?.file_bytes)
+}
+
+/// Refuses each skill (found under `base` of the checkout) holding a file
+/// the fetch left on the server for its size.
+fn refuse_not_fetched(found: &mut [Found], checkout: &Checkout, base: &str) {
+    for f in found.iter_mut().filter(|f| f.refused.is_none()) {
+        if let Some(path) = checkout.not_fetched(&join_path(base, &f.rel)) {
+            f.refused = Some(format!(
+                "skill '{}' is refused: {} is over {} MiB and was not downloaded; `--allow-large` installs it anyway",
+                sanitize_line(&f.name()),
+                sanitize_line(path),
+                source::GIT_LIMITS.file_bytes >> 20
+            ));
+        }
+    }
 }
 
 fn join_path(a: &str, b: &str) -> String {
@@ -240,11 +263,14 @@ pub fn remove(home: &Home, name: &str) -> Result<Removed, String> {
     Ok(Removed { dest, unpinned })
 }
 
-/// How a locked skill is judged and copied when it is updated or synced.
-const LOCKED: source::Rules = source::Rules {
-    from_git: true,
-    allow_large: false,
-};
+/// How a locked skill is judged and copied when it is updated or synced:
+/// without limits when it was installed so or `allow_large` is asked now.
+fn locked_rules(entry: &Entry, allow_large: bool) -> source::Rules {
+    source::Rules {
+        from_git: true,
+        allow_large: allow_large || entry.allow_large,
+    }
+}
 
 /// Locked skills to fetch, by (repository, ref or commit).
 type Groups = BTreeMap<(String, Option<String>), Vec<(String, Entry)>>;
@@ -434,6 +460,7 @@ pub fn update(
     home: &Home,
     names: &[String],
     force: bool,
+    allow_large: bool,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Vec<Outcome>, String> {
     let mut lock = Lock::read(&lock::default_path(home))?;
@@ -450,6 +477,7 @@ pub fn update(
             reference: reference.as_deref(),
             items: &items,
             keep_edits: !force,
+            allow_large,
         };
         apply_group(home, &mut lock, &group, progress, &mut out);
     }
@@ -473,6 +501,8 @@ struct Group<'a> {
     items: &'a [(String, Entry)],
     /// Refuse to replace a skill edited since it was pinned.
     keep_edits: bool,
+    /// Lift the limits on every skill of the group (`--allow-large`).
+    allow_large: bool,
 }
 
 /// Fetches the group's repository once and installs each item from it.
@@ -488,10 +518,18 @@ fn apply_group(
         [(_, e)] => e.path.as_str(),
         _ => "",
     };
+    // One fetch for the group: without a size filter when any of its
+    // skills is allowed large (the copy still holds the others to limits).
+    let max_blob = items
+        .iter()
+        .map(|(_, e)| max_blob(locked_rules(e, group.allow_large)))
+        .min()
+        .flatten();
     let spec = FetchSpec {
         url: group.url,
         reference: group.reference,
         sub,
+        max_blob,
     };
     let checkout = match git::fetch(&spec, progress, None) {
         Ok(c) => c,
@@ -504,7 +542,7 @@ fn apply_group(
         }
     };
     for (name, entry) in items {
-        let result = install_locked(home, &checkout, name, entry, group.keep_edits);
+        let result = install_locked(home, &checkout, name, entry, group);
         if let Ok((_, pinned)) = &result {
             lock.skills.insert(name.clone(), pinned.clone());
         }
@@ -524,11 +562,12 @@ fn install_locked(
     checkout: &Checkout,
     name: &str,
     entry: &Entry,
-    keep_edits: bool,
+    group: &Group,
 ) -> Result<(Done, Entry), String> {
     let dest = home.skills_dir().join(store::check_name(name)?);
     let shown = sanitize_line(name);
-    let (folder, found) = locked_found(home, checkout, name, entry)?;
+    let rules = locked_rules(entry, group.allow_large);
+    let (folder, found) = locked_found(home, checkout, name, entry, rules)?;
     if let Some(why) = found.refused {
         return Err(why);
     }
@@ -536,18 +575,19 @@ fn install_locked(
         commit: checkout.commit.clone(),
         tree: checkout.tree(&entry.path),
         hash,
+        allow_large: rules.allow_large,
         ..entry.clone()
     };
     if found.state == StoreState::Same {
         return Ok((Done::Current, pinned(lock::content_hash(&dest)?)));
     }
-    if keep_edits && local_status(home, name, entry) == Status::Modified {
+    if group.keep_edits && local_status(home, name, entry) == Status::Modified {
         return Err(format!(
             "'{shown}' was modified locally: your edits were kept; `skilltui update {shown} --force` replaces them"
         ));
     }
     let changes = (found.state == StoreState::Different).then(|| changes::between(&dest, &folder));
-    store::add_as(home, &folder, true, LOCKED.copying())?;
+    store::add_as(home, &folder, true, rules.copying())?;
     let done = Done::Installed {
         commit: checkout.commit.clone(),
         changes,
@@ -562,6 +602,7 @@ fn locked_found(
     checkout: &Checkout,
     name: &str,
     entry: &Entry,
+    rules: source::Rules,
 ) -> Result<(PathBuf, Found), String> {
     let shown = sanitize_line(name);
     let folder = checkout
@@ -575,7 +616,9 @@ fn locked_found(
             &checkout.commit[..checkout.commit.len().min(12)]
         ));
     };
-    let found = source::discover(&folder, home, LOCKED).into_iter().next();
+    let mut found = source::discover(&folder, home, rules);
+    refuse_not_fetched(&mut found, checkout, &entry.path);
+    let found = found.into_iter().next();
     let Some(found) = found.filter(|f| f.rel.is_empty()) else {
         return Err(format!("'{shown}' has no SKILL.md at its locked path"));
     };
@@ -602,13 +645,15 @@ pub fn open_locked(
     let (_, entry) = selected(&lock, &[name.to_string()])?
         .pop()
         .expect("one name asked, one entry or an error");
+    let rules = locked_rules(&entry, false);
     let spec = FetchSpec {
         url: &entry.source,
         reference: entry.reference.as_deref(),
         sub: &entry.path,
+        max_blob: max_blob(rules),
     };
     let checkout = git::fetch(&spec, progress, cancel)?;
-    let (_, found) = locked_found(home, &checkout, name, &entry)?;
+    let (_, found) = locked_found(home, &checkout, name, &entry, rules)?;
     Ok(Opened {
         label: sanitize_line(&entry.source).into_owned(),
         git: Some(GitOrigin {
@@ -618,7 +663,7 @@ pub fn open_locked(
             commit: checkout.commit.clone(),
         }),
         found: vec![found],
-        rules: LOCKED,
+        rules,
         checkout: Some(Box::new(checkout)),
     })
 }
@@ -704,6 +749,7 @@ pub fn sync(
     home: &Home,
     lock_file: Option<&Path>,
     force: bool,
+    allow_large: bool,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Synced, String> {
     let home_path = lock::default_path(home);
@@ -719,6 +765,11 @@ pub fn sync(
     let mut outcomes = Vec::new();
     let mut todo: Groups = BTreeMap::new();
     for (name, entry) in &wanted.skills {
+        // Another lock (a team's) cannot lift the size limits: only this
+        // home's own lock or `--allow-large` says a skill may be large.
+        let mut entry = entry.clone();
+        entry.allow_large &= pins.skills.get(name).is_some_and(|e| e.allow_large);
+        let entry = &entry;
         let dest = home.skills_dir().join(name);
         if !force && let Some(why) = claimed_here(home, &pins, name, entry) {
             outcomes.push(Outcome {
@@ -763,6 +814,7 @@ pub fn sync(
             reference: commit.as_deref(),
             items: &items,
             keep_edits: false,
+            allow_large,
         };
         apply_group(home, &mut pins, &group, progress, &mut outcomes);
     }

@@ -2,6 +2,7 @@
 
 use ratatui::text::{Line, Text};
 
+use crate::core::delivery::model::Kind;
 use crate::core::sources::changes::Changes;
 use crate::core::text::sanitize_line;
 use crate::tui::dialogs::outcome::{Outcome, Pending};
@@ -66,27 +67,33 @@ impl Confirm {
                 name,
                 path,
                 listed_by,
+                given_to,
             } => (
                 "Remove?",
-                Text::from(vec![
-                    Line::from(format!("Remove the skill '{}'?", sanitize_line(name))),
-                    Line::from(format!(
-                        "This deletes the folder {}",
-                        sanitize_line(&path.display().to_string())
-                    )),
-                    listed_line(listed_by, theme),
-                    Line::default(),
-                    Line::from("y remove   n keep"),
-                ]),
-                (72, 10),
+                Text::from(
+                    [
+                        Line::from(format!("Remove the skill '{}'?", sanitize_line(name))),
+                        Line::from(format!(
+                            "This deletes the folder {}",
+                            sanitize_line(&path.display().to_string())
+                        )),
+                        listed_line(listed_by, theme),
+                    ]
+                    .into_iter()
+                    .chain(given_line(given_to, theme))
+                    .chain([Line::default(), Line::from("y remove   n keep")])
+                    .collect::<Vec<_>>(),
+                ),
+                (72, 12),
             ),
-            Pending::WriteList { profile, skill } => (
+            Pending::WriteList {
+                profile,
+                skill,
+                delivery,
+            } => (
                 "Write an explicit list?",
                 Text::from(vec![
-                    Line::from(format!(
-                        "'{}' has no skills: list, so CAO offers it every skill.",
-                        sanitize_line(profile)
-                    )),
+                    Line::from(no_list_means(profile, *delivery)),
                     Line::from(format!(
                         "Turning '{}' off writes an explicit list of all the others.",
                         sanitize_line(skill)
@@ -94,7 +101,7 @@ impl Confirm {
                     Line::default(),
                     Line::from("y write the list   n leave the profile as it is"),
                 ]),
-                (76, 7),
+                (76, 9),
             ),
         }
     }
@@ -149,6 +156,36 @@ fn changes_text(
     lines.push(Line::default());
     lines.push(Line::from("y replace (atomic)   n keep the installed one"));
     Text::from(lines)
+}
+
+/// What a profile with no `skills:` list gets, as its provider delivers.
+fn no_list_means(profile: &str, delivery: Option<(&str, Kind)>) -> String {
+    let profile = sanitize_line(profile);
+    match delivery.and_then(|(p, kind)| Some((p, kind.regardless()?))) {
+        Some((provider, gets)) => format!(
+            "'{profile}' has no skills: list; as {provider} it gets {gets} whatever the list says."
+        ),
+        None => format!("'{profile}' has no skills: list, so CAO offers it every skill."),
+    }
+}
+
+/// Which agents lose the link or copy skilltui gave them: removing takes
+/// those back too (only as skilltui made them).
+fn given_line(given_to: &[String], theme: &Theme) -> Option<Line<'static>> {
+    if given_to.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = given_to
+        .iter()
+        .map(|n| sanitize_line(n).into_owned())
+        .collect();
+    Some(Line::styled(
+        format!(
+            "Given to {}: its link or copy skilltui made goes too",
+            names.join(", ")
+        ),
+        theme.warning,
+    ))
 }
 
 /// Which profiles lose the skill: their lists will name a missing one.

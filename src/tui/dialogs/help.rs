@@ -83,11 +83,19 @@ pub fn help_text(width: usize, cao: &str) -> Text<'static> {
     let mut lines = wrap_line(&Line::from(sanitize_line(cao).into_owned()), width.max(1));
     lines.push(Line::default());
     for (k, v) in keymap::help_rows() {
-        let (first, indent) = if width >= KEY_COL + 20 {
-            (format!("{k:28} "), KEY_COL)
-        } else {
-            lines.push(Line::from(k.to_string()));
-            (String::from("  "), 2)
+        let two_columns = width >= KEY_COL + 20;
+        let fits = unicode_width::UnicodeWidthStr::width(k) < KEY_COL;
+        let (first, indent) = match (two_columns, fits) {
+            (true, true) => (format!("{k:28} "), KEY_COL),
+            // Keys longer than their column stand on their own line.
+            (true, false) => {
+                lines.push(Line::from(k.to_string()));
+                (" ".repeat(KEY_COL), KEY_COL)
+            }
+            (false, _) => {
+                lines.push(Line::from(k.to_string()));
+                (String::from("  "), 2)
+            }
         };
         let rows = wrap_line(
             &Line::from(v.to_string()),

@@ -69,9 +69,9 @@ impl Install {
 
     pub fn text(&self, theme: &Theme) -> Text<'static> {
         let mut lines = vec![
-            Line::from(
-                "Install from a folder, owner/repo or a git URL (Tab completes, Enter, Esc cancels)",
-            ),
+            Line::from("Install from a folder, owner/repo or a git URL"),
+            // Its own line: wrapped after the sentence it read `Enter, Esc`.
+            Line::styled("Tab completes  Enter opens it  Esc cancels", theme.dim),
             Line::from(vec![
                 Span::styled("source: ", theme.accent),
                 Span::raw(with_cursor(&self.input, "▏")),

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::core::delivery::model::Kind;
 use crate::core::sources::changes::Changes;
 use crate::tui::model::Status;
 
@@ -60,8 +61,16 @@ pub enum Pending {
         /// The profiles whose `skills:` list names it, by name or pattern
         /// (`supervisor (via cao-*)`).
         listed_by: Vec<String>,
+        /// The agents skilltui gave it to, as `id (scope)`: their copies
+        /// or links stay behind.
+        given_to: Vec<String>,
     },
     /// The profile has no `skills:` list; turning `skill` off writes an
-    /// explicit one.
-    WriteList { profile: String, skill: String },
+    /// explicit one. `delivery`: its provider and how that one hands over
+    /// skills, which decides what the list changes.
+    WriteList {
+        profile: String,
+        skill: String,
+        delivery: Option<(&'static str, Kind)>,
+    },
 }

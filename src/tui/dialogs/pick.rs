@@ -241,10 +241,7 @@ impl Pick {
                 if n == 1 { "" } else { "s" },
                 self.opened.label
             )),
-            Line::styled(
-                "Space picks, a all/none, / filter, Enter installs the picks, Esc cancels",
-                theme.dim,
-            ),
+            Line::styled(self.keys_line(), theme.dim),
             self.filter_line(theme),
         ];
         let (start, rows) = (self.top, self.rows);
@@ -259,6 +256,16 @@ impl Pick {
             ));
         }
         Text::from(lines)
+    }
+
+    /// The keys that act now: while the filter is typed, Space and `a` are
+    /// text, so Enter must end it first.
+    fn keys_line(&self) -> &'static str {
+        if self.typing {
+            "typing the filter: Enter ends it (then Space picks), Esc clears it"
+        } else {
+            "Space picks, a all/none, / filter, Enter installs the picks, Esc cancels"
+        }
     }
 
     /// The filter when there is one (or it is being typed), else a gap.

@@ -27,9 +27,7 @@ use crate::tui::theme::Theme;
 /// Every detected agent but CAO (CAO is what the profiles are), with
 /// what it finds from the working directory, and the context used.
 pub fn load(home: &Home, cwd: Option<&std::path::Path>) -> (Option<Ctx>, Vec<AgentRow>) {
-    let xdg = std::env::var("XDG_CONFIG_HOME").ok();
-    let dir = table::user_dir(xdg.as_deref(), &home.user_home);
-    let table = table::load(Some(&dir));
+    let table = table::load_for(&home.user_home);
     let mut ctx = Ctx::from_process(home, &table.agents);
     if let Some(cwd) = cwd {
         ctx.cwd = cwd.to_path_buf();
@@ -173,13 +171,19 @@ pub fn checklist(data: &Data, row: &AgentRow, scope: Scope) -> Vec<Check> {
         row.finds
             .winners()
             .filter(|c| !store.contains(&c.path))
+            // A store skill's name in the scope's folder is its checkbox
+            // row above (`user's`); any other folder there is the user's
+            // own skill and listed here.
             .filter(|c| {
-                dir.as_ref()
-                    .is_none_or(|d| c.path.parent() != Some(d.as_path()))
+                let in_dir = dir
+                    .as_ref()
+                    .is_some_and(|d| c.path.parent() == Some(d.as_path()));
+                let folder = c.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                !(in_dir && data.valid_position(folder).is_some())
             })
             .map(|c| Check::Found {
                 name: c.name.clone(),
-                location: row.finds.location(c).display().to_string(),
+                location: panes::tilde(row.finds.location(c), &data.home.user_home),
             }),
     );
     out
@@ -210,6 +214,8 @@ pub fn check_line(check: &Check, theme: &Theme) -> Line<'static> {
 /// Space on a checklist row: give or take a store skill at `scope`.
 pub fn toggle(data: &Data, row: &AgentRow, scope: Scope, n: usize) -> Result<String, String> {
     let ctx = data.agent_ctx.as_ref().ok_or("no agent context")?;
+    // Paths from `~`: the message stays one status line.
+    let at = |p: &std::path::Path| panes::tilde(p, &data.home.user_home);
     let rows = checklist(data, row, scope);
     let a = &row.agent;
     match rows.get(n) {
@@ -217,8 +223,8 @@ pub fn toggle(data: &Data, row: &AgentRow, scope: Scope, n: usize) -> Result<Str
             name,
             state: State::Off,
         }) => match give::enable(&data.home, a, ctx, name, scope, false)? {
-            Given::Made(t) => Ok(format!("gave {name} to {} ({})", a.id, t.path.display())),
-            Given::Already(p) => Ok(format!("{} already has {name} ({})", a.id, p.display())),
+            Given::Made(t) => Ok(format!("gave {name} to {} ({})", a.id, at(&t.path))),
+            Given::Already(p) => Ok(format!("{} already has {name} ({})", a.id, at(&p))),
         },
         Some(Check::Store {
             name,
@@ -227,11 +233,13 @@ pub fn toggle(data: &Data, row: &AgentRow, scope: Scope, n: usize) -> Result<Str
             let done = give::disable(&data.home, a, ctx, name, Some(scope))?;
             Ok(match done.first().map(|(_, t)| t) {
                 Some(Taken::LeftChanged(p)) => {
-                    format!(
-                        "{} changed since skilltui made it: left in place",
-                        p.display()
-                    )
+                    format!("{} changed since skilltui made it: left in place", at(p))
                 }
+                Some(Taken::NotOurs(p)) => format!(
+                    "{} is not where skilltui gives {} skills: left in place",
+                    p.display(),
+                    a.id
+                ),
                 _ => format!("took {name} from {}", a.id),
             })
         }
@@ -243,7 +251,7 @@ pub fn toggle(data: &Data, row: &AgentRow, scope: Scope, n: usize) -> Result<Str
             a.id
         )),
         Some(Check::Found { name, location }) => Err(format!(
-            "{name} comes from {location}, not from the store: skilltui leaves it alone"
+            "{name} is in {location}, not the store: read-only here"
         )),
         None => Ok(String::new()),
     }

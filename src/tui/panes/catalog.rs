@@ -77,11 +77,16 @@ impl CatalogPane {
     }
 
     /// The profile's own provider, then each of CAO's in CAO's order.
-    pub fn cycle_provider(&mut self) {
-        let next = match self.provider {
+    /// `own`: the profile's provider (or CAO's fallback), which the cycle
+    /// starts and ends on, so it is not offered again as an explicit one.
+    pub fn cycle_provider(&mut self, own: Option<&str>) {
+        let mut next = match self.provider {
             None => 0,
             Some(p) => PROVIDERS.iter().position(|q| *q == p).map_or(0, |i| i + 1),
         };
+        if PROVIDERS.get(next).is_some_and(|p| Some(*p) == own) {
+            next += 1;
+        }
         self.provider = PROVIDERS.get(next).copied();
         self.scroll = 0;
     }

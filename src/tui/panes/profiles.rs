@@ -53,6 +53,8 @@ pub struct ProfilesPane {
     pub list_area: Rect,
     pub checklist_area: Rect,
     detail_area: Rect,
+    /// Over the checklist: the provider ignores `skills:` (else empty).
+    note_area: Rect,
     /// How the selected profile picks skills, compiled once per profile
     /// change; a checkbox is worked out only when it is on screen.
     rule: Rule,
@@ -241,10 +243,20 @@ impl ProfilesPane {
         // The path and the skills line wrap rather than hide each other.
         let detail_height =
             panes::wrapped_height(&detail.lines, inner.width).clamp(2, (inner.height / 3).max(2));
-        let list_height = self.list_height(data, inner.height, detail_height);
-        [self.list_area, self.detail_area, self.checklist_area] = Layout::vertical([
+        let note = self.note(data, theme);
+        let note_height = note.map_or(0, |n| panes::wrapped_height(&[n], inner.width).min(3));
+        // The note is part of what stands above the checklist.
+        let above = detail_height + note_height;
+        let list_height = self.list_height(data, inner.height, above);
+        [
+            self.list_area,
+            self.detail_area,
+            self.note_area,
+            self.checklist_area,
+        ] = Layout::vertical([
             Constraint::Length(list_height),
             Constraint::Length(detail_height),
+            Constraint::Length(note_height),
             Constraint::Min(0),
         ])
         .areas(inner);
@@ -302,7 +314,26 @@ impl ProfilesPane {
         let detail = self.detail_of(data, theme, usize::from(self.detail_area.width));
         let para = Paragraph::new(detail).wrap(Wrap { trim: false });
         frame.render_widget(para, self.detail_area);
+        if let Some(note) = self.note(data, theme) {
+            let para = Paragraph::new(note).wrap(Wrap { trim: false });
+            frame.render_widget(para, self.note_area);
+        }
         self.render_checklist(frame, look, data);
+    }
+
+    /// For a profile whose provider ignores `skills:`: what its agent gets
+    /// instead. The ticks stay: they count when CAO runs it as another
+    /// provider (`--provider`).
+    fn note(&self, data: &Data, theme: &Theme) -> Option<Line<'static>> {
+        if self.selected_agent(data).is_some() {
+            return None;
+        }
+        let (provider, _, kind) = self.selected(data)?.delivery?;
+        let gets = kind.regardless()?;
+        Some(Line::styled(
+            format!("{provider} ignores the skills: list; it gets {gets}"),
+            theme.warning,
+        ))
     }
 
     fn detail_of(&self, data: &Data, theme: &Theme, width: usize) -> Text<'static> {

@@ -1,0 +1,475 @@
+//! Hostile input to the agent and delivery commands through the real
+//! binary (HOME, XDG_CONFIG_HOME and the working directory in a temp dir):
+//! huge or wrong user agent files, a hand-edited record of what skilltui
+//! gave agents, a FIFO in a copy, huge Copilot agent files. Each case is
+//! bounded: sparse files cost no disk, and a run that would hang is killed
+//! by a watchdog so the test fails instead of blocking.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct World {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    home: PathBuf,
+    cao: PathBuf,
+    cwd: PathBuf,
+}
+
+fn world() -> World {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().to_path_buf();
+    let home = root.join("home");
+    let cao = root.join("cao");
+    let cwd = root.join("proj");
+    for d in [&home, &cwd, &cao.join("skills")] {
+        fs::create_dir_all(d).unwrap();
+    }
+    let x = cao.join("skills/x");
+    fs::create_dir_all(&x).unwrap();
+    fs::write(
+        x.join("SKILL.md"),
+        "---\nname: x\ndescription: d\n---\nbody\n",
+    )
+    .unwrap();
+    World {
+        _tmp: tmp,
+        root,
+        home,
+        cao,
+        cwd,
+    }
+}
+
+impl World {
+    /// The binary on this world's home, run from `cwd` with `$HOME` at
+    /// `home`, no variable from the test's own environment leaking in.
+    fn command(&self, cwd: &Path, home: &Path, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_skilltui"));
+        c.arg("--home")
+            .arg(&self.cao)
+            .args(args)
+            .current_dir(cwd)
+            .env("HOME", home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("PATH", "/nonexistent")
+            .env_remove("CAO_HOME_DIR")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .stdin(Stdio::null());
+        c
+    }
+
+    fn run(&self, args: &[&str]) -> (i32, String, String) {
+        self.run_in(&self.cwd, &self.home, args)
+    }
+
+    /// Runs the binary; a run still going after a minute is killed and
+    /// reported as a hang (exit -1), so a regression fails, never blocks.
+    fn run_in(&self, cwd: &Path, home: &Path, args: &[&str]) -> (i32, String, String) {
+        let mut child = self
+            .command(cwd, home, args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("runs");
+        let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+        let reader = std::thread::spawn(move || {
+            let mut s = Vec::new();
+            let _ = out.read_to_end(&mut s);
+            s
+        });
+        let err_reader = std::thread::spawn(move || {
+            let mut s = Vec::new();
+            let _ = err.read_to_end(&mut s);
+            s
+        });
+        let start = Instant::now();
+        let code = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status.code().unwrap_or(-1);
+            }
+            if start.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                let _ = child.wait();
+                break -1;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let out = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
+        let err = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
+        (code, out, err)
+    }
+
+    fn user_agents(&self) -> PathBuf {
+        let d = self.home.join(".config/skilltui/agents");
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn record(&self) -> PathBuf {
+        self.cao.join("skilltui-agents.json")
+    }
+}
+
+fn sparse(path: &Path, len: u64) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::File::create(path).unwrap().set_len(len).unwrap();
+}
+
+// Before: the whole file was read and its parse error, quoting the line of
+// NULs, was printed whole (1 GiB: 190 s, 5 GB, a 3 GB warning).
+#[test]
+fn a_huge_user_agents_file_is_refused_unread_with_a_short_warning() {
+    let w = world();
+    sparse(&w.user_agents().join("big.toml"), 64 << 20);
+    let (code, out, err) = w.run(&["agents"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("claude-code"), "{out}");
+    assert!(err.len() < 1000, "warning of {} bytes", err.len());
+    assert!(
+        err.contains("big.toml") && err.contains("larger than"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_user_agents_parse_error_is_one_short_line() {
+    let w = world();
+    let line = format!("a = \"{}", "y".repeat(200_000));
+    fs::write(w.user_agents().join("long.toml"), line).unwrap();
+    let (code, _, err) = w.run(&["agents"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.len() < 1000, "warning of {} bytes", err.len());
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+fn evil_agent(id: &str, user: &str, project: &str) -> String {
+    format!(
+        r#"[[agent]]
+id = "{id}"
+name = "Evil"
+parser = "claude"
+clash = "first_wins"
+clash_key = "name"
+symlinks = "yes"
+link_ok = true
+source = "test"
+[[agent.location]]
+path = "{user}"
+scope = "user"
+source = "test"
+[[agent.location]]
+path = "{project}"
+scope = "project"
+source = "test"
+"#
+    )
+}
+
+// Before: `{project}/..` made a link in the project's parent, and an id
+// with an escape sequence was accepted.
+#[test]
+fn a_user_agent_with_a_location_climbing_out_or_an_odd_id_is_refused() {
+    let w = world();
+    let d = w.user_agents();
+    fs::write(
+        d.join("a.toml"),
+        evil_agent("evil", "~/.evil/../../up", "{project}/.."),
+    )
+    .unwrap();
+    fs::write(
+        d.join("b.toml"),
+        evil_agent("ev\\u001b[31mil", "~/.ok", "{project}/.ok"),
+    )
+    .unwrap();
+    let (code, _, err) = w.run(&["agent", "enable", "evil", "x", "--scope", "project"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("a.toml") && err.contains(".."), "{err}");
+    assert!(err.contains("b.toml") && err.contains("id"), "{err}");
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+    assert!(fs::symlink_metadata(w.root.join("x")).is_err());
+    assert!(fs::symlink_metadata(w.root.join("up/x")).is_err());
+}
+
+fn claim(w: &World, path: &Path, kind: &str, from: &Path, skill: &str) {
+    let mut record: serde_json::Value = fs::read(w.record())
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_else(|| serde_json::json!({"targets": []}));
+    record["targets"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "agent": "claude-code", "skill": skill, "scope": "user",
+            "path": path, "kind": kind, "from": from,
+        }));
+    fs::write(w.record(), serde_json::to_vec(&record).unwrap()).unwrap();
+}
+
+// Before: `agent disable` deleted a user's link anywhere the record named,
+// and `sync` made links wherever it said, to whatever it said.
+#[test]
+fn a_record_pointing_outside_the_agents_dirs_neither_deletes_nor_writes_there() {
+    let w = world();
+    let outside = w.root.join("outside");
+    fs::create_dir_all(&outside).unwrap();
+    let theirs = outside.join("x");
+    std::os::unix::fs::symlink(w.cao.join("skills/x"), &theirs).unwrap();
+    claim(&w, &theirs, "link", &w.cao.join("skills/x"), "x");
+    claim(&w, &outside.join("etc"), "link", Path::new("/etc"), "x");
+    let dotdot = w.home.join(".claude/skills/../../../outside/y");
+    claim(&w, &dotdot, "link", &w.cao.join("skills/x"), "y");
+
+    let (code, _, err) = w.run(&["sync"]);
+    assert!(code == 0 || code == 1, "{err}");
+    assert!(fs::symlink_metadata(outside.join("etc")).is_err(), "{err}");
+    assert!(fs::symlink_metadata(outside.join("y")).is_err(), "{err}");
+
+    let (_, _, err) = w.run(&["agent", "disable", "claude-code", "x"]);
+    assert_eq!(
+        fs::read_link(&theirs).unwrap(),
+        w.cao.join("skills/x"),
+        "{err}"
+    );
+    let (_, _, err) = w.run(&["remove", "x"]);
+    assert!(fs::symlink_metadata(&theirs).is_ok(), "{err}");
+}
+
+// Before: hashing the copy to see whether it was still skilltui's opened
+// the FIFO and waited forever.
+#[test]
+fn a_fifo_in_a_copy_given_to_an_agent_does_not_hang_disable() {
+    let w = world();
+    let (code, _, err) = w.run(&["agent", "enable", "kiro-cli", "x"]);
+    assert_eq!(code, 0, "{err}");
+    let copy = w.home.join(".kiro/skills/x");
+    assert!(copy.join("SKILL.md").is_file());
+    let fifo = copy.join("pipe");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let (code, _, err) = w.run(&["agent", "disable", "kiro-cli", "x"]);
+    assert_ne!(code, -1, "agent disable hung on a FIFO");
+    assert!(err.contains("left in place"), "{err}");
+    assert!(copy.join("SKILL.md").is_file());
+}
+
+// Before: every *.agent.md was read whole (1 GiB sparse: 7 s, 4.2 GB).
+#[test]
+fn a_huge_copilot_agent_file_is_left_alone_unread() {
+    let w = world();
+    sparse(&w.home.join(".copilot/agents/big.agent.md"), 64 << 20);
+    let (code, out, err) = w.run(&["refresh"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("big.agent.md") && out.contains("larger than"),
+        "{out}"
+    );
+}
+
+// Before: exit 0 and nothing said.
+#[test]
+fn remove_for_an_unknown_agent_or_a_bad_name_is_an_error() {
+    let w = world();
+    let (code, _, err) = w.run(&["remove", "x", "--agent", "nosuch"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.starts_with("error: no agent 'nosuch'"), "{err}");
+    let (code, _, err) = w.run(&["remove", "../x", "--agent", "claude-code"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.starts_with("error: invalid skill name"), "{err}");
+    assert!(w.cao.join("skills/x/SKILL.md").is_file());
+}
+
+// Before: clap echoed the argument raw in its usage error, so on a
+// terminal `\e]0;…\a` retitled the window and `\e[2J` cleared the screen
+// (CLICOLOR_FORCE stands in for the terminal here).
+#[test]
+fn a_usage_error_never_echoes_an_escape_sequence() {
+    let w = world();
+    for args in [
+        vec!["completions", "\u{1b}]0;PWNED\u{7}"],
+        vec!["agents", "--bogus\u{1b}[2J"],
+        vec![
+            "agent",
+            "enable",
+            "claude-code",
+            "x",
+            "--scope",
+            "\u{1b}[31mu",
+        ],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_skilltui"))
+            .arg("--home")
+            .arg(&w.cao)
+            .args(&args)
+            .env("HOME", &w.home)
+            .env("CLICOLOR_FORCE", "1")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{err:?}");
+        assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    }
+    // Help is still printed as clap writes it.
+    let out = Command::new(env!("CARGO_BIN_EXE_skilltui"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage:"));
+}
+
+// Before: `list --agent --json` panicked (exit 101) on a folder name that
+// is not UTF-8, `agents --json` too from such a working directory, and
+// `delivery --json` printed an empty line. Such bytes show as U+FFFD.
+#[test]
+fn json_output_stays_valid_with_paths_that_are_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    let w = world();
+    let odd = std::ffi::OsStr::from_bytes(b"bad\xff");
+    let folder = w.home.join(".claude/skills").join(odd);
+    fs::create_dir_all(&folder).unwrap();
+    fs::write(
+        folder.join("SKILL.md"),
+        "---\nname: bad\ndescription: d\n---\n",
+    )
+    .unwrap();
+    let (code, out, err) = w.run(&["list", "--agent", "claude-code", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).expect(&out);
+    assert!(out.contains("bad\u{fffd}"), "{rows}");
+    let out = Command::new(env!("CARGO_BIN_EXE_skilltui"))
+        .args(["validate", "--json"])
+        .arg(&folder)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_ne!(
+        out.status.code(),
+        Some(101),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str::<serde_json::Value>(&text).expect(&text);
+
+    let odd_cwd = w.root.join(odd);
+    fs::create_dir_all(&odd_cwd).unwrap();
+    let (code, text, err) = w.run_in(&odd_cwd, &w.home, &["agents", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str::<serde_json::Value>(&text).expect(&text);
+
+    let odd_home = w.root.join(std::ffi::OsStr::from_bytes(b"home\xfe"));
+    fs::create_dir_all(&odd_home).unwrap();
+    fs::create_dir_all(w.cao.join("agent-store")).unwrap();
+    fs::write(
+        w.cao.join("agent-store/dev.md"),
+        "---\nname: dev\nprovider: copilot_cli\n---\nYou are dev.\n",
+    )
+    .unwrap();
+    let (code, text, err) = w.run_in(&w.cwd, &odd_home, &["delivery", "dev", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let d: serde_json::Value = serde_json::from_str(&text).expect(&text);
+    assert_eq!(d["provider"], "copilot_cli", "{d}");
+}
+
+// Before: the skill was installed, then the unknown agent (or `cao`, whose
+// skills are the store) was an error: exit 1 with the store changed.
+#[test]
+fn add_for_an_agent_that_cannot_be_given_skills_installs_nothing() {
+    let w = world();
+    let src = w.root.join("src/y");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(src.join("SKILL.md"), "---\nname: y\ndescription: d\n---\n").unwrap();
+    for agent in ["nosuch", "cao"] {
+        let (code, _, err) = w.run(&["add", src.to_str().unwrap(), "--agent", agent]);
+        assert_eq!(code, 1, "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(!w.cao.join("skills/y").exists(), "--agent {agent}: {err}");
+    }
+}
+
+/// The peak resident size of one run, in KiB (`wait4`'s `ru_maxrss` for
+/// that child alone). `wait4` reaps the child, which clippy cannot see.
+#[allow(clippy::zombie_processes)]
+fn peak_kib(w: &World, args: &[&str]) -> (i32, i64) {
+    let child = w
+        .command(&w.cwd, &w.home, args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: rusage is plain data, filled by wait4 for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t);
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    (code, usage.ru_maxrss)
+}
+
+// Before: CAO's settings.json was read whole by every command (1 GiB
+// sparse: `list` 3.3 s, 1 GB).
+#[test]
+fn a_huge_settings_file_is_not_read_whole() {
+    let w = world();
+    sparse(&w.cao.join("settings.json"), 256 << 20);
+    let (code, kib) = peak_kib(&w, &["list"]);
+    assert_eq!(code, 0);
+    assert!(kib < 96 * 1024, "peak {kib} KiB");
+}
+
+// Before: the name was joined to the agent's dir unchecked, so `''` and
+// `..` were reported as "…/skills/ was not made by skilltui".
+#[test]
+fn agent_disable_checks_the_skill_name_first() {
+    let w = world();
+    let dir = w.home.join(".claude/skills");
+    fs::create_dir_all(&dir).unwrap();
+    for (name, why) in [
+        ("", "the skill name is empty"),
+        ("..", "invalid skill name"),
+        ("a/b", "invalid skill name"),
+    ] {
+        let (code, _, err) = w.run(&["agent", "disable", "claude-code", name]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.starts_with(&format!("error: {why}")), "{name:?}: {err}");
+    }
+    assert!(dir.is_dir());
+}
+
+// Before: `/*/*/*/*/*/*` walked the whole disk (`agents` and `list
+// --agent` still running after 120 s).
+#[test]
+fn a_user_location_of_stars_over_the_whole_disk_is_bounded() {
+    let w = world();
+    let agent = evil_agent("stars", "/*/*/*/*/*/*", "{project}/.stars");
+    fs::write(w.user_agents().join("stars.toml"), agent).unwrap();
+    let (code, out, err) = w.run(&["agents", "--json"]);
+    assert_eq!(code, 0, "hung or failed: {err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let stars = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "stars")
+        .unwrap();
+    assert!(
+        stars["locations"].as_array().unwrap().len() <= 257,
+        "{stars}"
+    );
+    let (code, _, err) = w.run(&["list", "--agent", "stars"]);
+    assert_ne!(code, -1, "hung: {err}");
+}
