@@ -1,12 +1,12 @@
 //! `cargo bench --bench tui`: on generated stores of 1,000 and 10,000
 //! skills at 120x40, the time from nothing to the first drawn frame
-//! (App::new, the update pass and one draw), from a key to the redrawn
+//! (`App::agents_later`, as the real UI starts, the update pass and one draw), from a key to the redrawn
 //! frame (a move, a key typed in the filter, a toggle that writes the
 //! profile and recomputes the catalog), and the peak memory. Each size runs
 //! in a child process so that its peak is its own. Every agent is detected
-//! (their dirs made in the temp home, 50 skills in ~/.agents/skills), so
-//! the first frame includes agent discovery. Prints medians; asserts
-//! nothing.
+//! (their dirs made in the temp home, 50 skills in ~/.agents/skills);
+//! their discovery, which the real UI does on a worker after the first
+//! frame, is timed on its own. Prints medians; asserts nothing.
 
 use std::time::{Duration, Instant};
 
@@ -81,9 +81,10 @@ fn measure(n: usize) {
         "{n} skills ({:.1} MiB), 120x40:",
         bytes as f64 / 1024.0 / 1024.0
     );
+    // As the real UI starts: the agents are found on a worker after it.
     let first = median(5, || {
         let start = Instant::now();
-        let mut app = App::new(home(), Theme::dark());
+        let mut app = App::agents_later(home(), Theme::dark());
         term.draw(|f| ui::draw(f, &mut app)).expect("draw");
         start.elapsed()
     });
@@ -95,7 +96,7 @@ fn measure(n: usize) {
         start.elapsed()
     });
     println!(
-        "  of which agent discovery (9 agents detected): median {:.1} ms",
+        "  agent discovery (9 agents detected), on a worker after the first frame: median {:.1} ms",
         ms(agents)
     );
 

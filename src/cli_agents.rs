@@ -323,7 +323,8 @@ pub fn catalog(table: &Table, ctx: &Ctx, id: &str) -> Result<Printed, String> {
 }
 
 /// `show NAME --agent ID`: what the agent's skill tool returns where that
-/// is documented (seed 003 for `amp`, seed 001 for `omniforge`; seed
+/// is documented (seed 003 for `amp`, seed 001 for `omniforge`, OpenCode's
+/// tool/skill.ts for `opencode`; seed
 /// 002's spawn prompt for `cleo`), else the body the agent reads; its facts and lints on stderr.
 pub fn show(
     table: &Table,
@@ -373,6 +374,11 @@ pub fn show(
         p.line(&render::omniforge_invoked(&c.name, &base, &content));
     } else if amp {
         p.line(&render::amp_loaded(&c.name, &read.body, args));
+    } else if agent.show.as_deref() == Some("opencode") {
+        let files = discover::skill_files(&c.path, 10);
+        p.line(&render::opencode_loaded(
+            &c.name, &read.body, &c.path, &files,
+        ));
     } else {
         p.notes.push(format!(
             "{} documents no skill-tool output: this is the body it reads",

@@ -341,3 +341,37 @@ fn list_agent_cao_is_cao_s_own_listing() {
     );
     assert_eq!(rows[1]["location"], extra.to_str().unwrap());
 }
+
+// OpenCode's skill tool result (anomalyco/opencode
+// packages/opencode/src/tool/skill.ts @097ed81): the trimmed body, the
+// folder as a file URL (Node's pathToFileURL: a space is %20, `#` is
+// %23), and its files other than SKILL.md, hidden ones included.
+#[test]
+fn show_for_opencode_is_its_skill_tool_result() {
+    let w = world();
+    let dir = skill(
+        &w.home.join(".config/opencode/skills"),
+        "my tool#1",
+        "---\nname: tool\ndescription: d\n---\n\n  Body.\n\n",
+    );
+    fs::create_dir_all(dir.join("scripts")).unwrap();
+    fs::write(dir.join("scripts/run.sh"), "echo\n").unwrap();
+    fs::write(dir.join(".env.example"), "A=1\n").unwrap();
+    let (code, out, err) = w.run(&["show", "tool", "--agent", "opencode"]);
+    assert_eq!(code, 0, "{err}");
+    let url = format!(
+        "file://{}",
+        dir.display()
+            .to_string()
+            .replace(' ', "%20")
+            .replace('#', "%23")
+    );
+    assert_eq!(
+        out,
+        format!(
+            "<skill_content name=\"tool\">\n# Skill: tool\n\nBody.\n\nBase directory for this skill: {url}\nRelative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.\nNote: file list is sampled.\n\n<skill_files>\n<file>{}</file>\n<file>{}</file>\n</skill_files>\n</skill_content>\n",
+            dir.join(".env.example").display(),
+            dir.join("scripts/run.sh").display()
+        )
+    );
+}

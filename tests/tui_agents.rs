@@ -262,3 +262,28 @@ fn removing_a_skill_given_to_an_agent_names_the_agent_and_takes_it_back() {
     assert!(!given.exists() && fs::symlink_metadata(&given).is_err());
     assert!(!f.app.data.home.skills_dir().join(&first).exists());
 }
+
+/// The real UI draws its first frame before the agents are found (a
+/// worker finds them); what the worker hands back fills pane 3 and counts
+/// as a reload (so the watcher follows the agents' dirs), unless a reload
+/// since then read the agents itself.
+#[test]
+fn agents_found_off_the_first_frame_fill_pane_3_unless_a_reload_came_first() {
+    let f = fixture();
+    let home = f.app.data.home.clone();
+    let mut app = App::agents_later(home.clone(), Theme::dark());
+    assert!(app.data.agents.is_empty());
+    let (ctx, rows) = skilltui::tui::panes::agent_view::load(&home, Some(&f.proj));
+    let at = app.reloads;
+    app.agents_found(at, ctx, rows);
+    assert!(app.data.agents.iter().any(|r| r.agent.id == "amp"));
+    assert_eq!(app.reloads, at + 1);
+
+    let mut app = App::agents_later(home, Theme::dark());
+    let at = app.reloads;
+    app.reload();
+    let read = app.data.agents.len();
+    assert!(read > 0);
+    app.agents_found(at, None, Vec::new());
+    assert_eq!(app.data.agents.len(), read);
+}

@@ -961,6 +961,8 @@ fn an_agent_gets_a_skill_from_its_checklist() {
     fs::create_dir_all(env.user().join(".config/amp")).unwrap();
     let mut tui = start(&env);
     tui.wait_text("Skills (5/5)");
+    // Agents are found off the first frame: G must land on Amp's row.
+    tui.wait_text("◆ amp");
     tui.keys(&["3", "G"]);
     tui.wait_text("Finds · Amp");
     tui.keys(&["Enter", "Space"]);
@@ -969,6 +971,31 @@ fn an_agent_gets_a_skill_from_its_checklist() {
         .user()
         .join(".config/agents/skills/cao-supervisor-protocols/SKILL.md");
     assert!(given.is_file());
+    tui.keys(&["q"]);
+    tui.wait_exit();
+}
+
+/// Another program adds a skill to a detected agent's dir: the agent's
+/// Finds view shows it without `r`, as the store's watch does for CAO.
+#[test]
+fn a_skill_added_to_an_agent_dir_appears_without_r() {
+    let env = Env::seeded();
+    fs::create_dir_all(env.user().join(".config/amp")).unwrap();
+    let agent_dir = env.user().join(".config/agents/skills");
+    fs::create_dir_all(&agent_dir).unwrap();
+    let mut tui = start(&env);
+    tui.wait_text("Skills (5/5)");
+    // Agents are found off the first frame: G must land on Amp's row.
+    tui.wait_text("◆ amp");
+    tui.keys(&["3", "G"]);
+    tui.wait_text("Finds · Amp");
+    // The watches are set up, and the read that follows them is done, well
+    // within this: what comes next is seen by a watch, not by that read.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    tui.settled();
+    // As `npx skills add` would: a new folder, then its file.
+    write_skill(&agent_dir, "zz-made-elsewhere", "Added by another program");
+    tui.wait_text("zz-made-elsewhere");
     tui.keys(&["q"]);
     tui.wait_exit();
 }

@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::core::agents::scan::{self, Ctx};
+use crate::core::agents::table::Agent;
 use crate::core::cao::profile;
 use crate::core::cao::store::{self, Home};
 
@@ -34,6 +36,26 @@ pub fn watch_set(home: &Home) -> Vec<PathBuf> {
             .find(|a| a.is_dir())
             .map(Path::to_path_buf),
     );
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The dirs to watch for the given (detected) agents, none recursively:
+/// each location dir that exists and each folder in it, where the agent
+/// reads SKILL.md. A location that does not exist is not watched: `r`
+/// reads it once made. Only reads the disk.
+pub fn agent_watch_set(agents: &[Agent], ctx: &Ctx) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for agent in agents {
+        for place in scan::places(agent, ctx) {
+            if place.builtin || !place.exists {
+                continue;
+            }
+            out.extend(folders_in(&place.path));
+            out.push(place.path);
+        }
+    }
     out.sort();
     out.dedup();
     out
@@ -80,6 +102,28 @@ mod tests {
         let mut expected = expected;
         expected.sort();
         assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn an_agent_is_watched_in_its_existing_locations_and_their_folders() {
+        let tmp = tempfile::tempdir().unwrap();
+        let user = tmp.path().join("user");
+        let home = Home::at(tmp.path().join("h"), user.clone());
+        let table = crate::core::agents::table::load(None);
+        let amp = table.find("amp").unwrap().clone();
+        let skills = user.join(".config/agents/skills");
+        fs::create_dir_all(skills.join("one/deeper")).unwrap();
+        std::os::unix::fs::symlink("/", skills.join("root-link")).unwrap();
+        let ctx = Ctx {
+            user_home: user.clone(),
+            cwd: user.clone(),
+            env: Default::default(),
+            cao: Some(home),
+        };
+        let set = agent_watch_set(&[amp], &ctx);
+        let mut expected = vec![skills.clone(), skills.join("one"), skills.join("root-link")];
+        expected.sort();
+        assert_eq!(set, expected);
     }
 
     #[test]

@@ -29,7 +29,8 @@ use crate::tui::panes::profiles::{self as profiles_pane, ProfilesPane};
 use crate::tui::panes::skills::{self as skills_pane, SkillsPane};
 use crate::tui::theme::Theme;
 
-use crate::tui::model::{Data, Mode, Pane, ProfileRow, Status};
+use crate::core::agents::scan::Ctx as AgentCtx;
+use crate::tui::model::{AgentRow, Data, Mode, Pane, ProfileRow, Status};
 use crate::tui::panes::profiles::Tick;
 
 pub struct App {
@@ -67,10 +68,24 @@ pub struct App {
     /// A folder to install whose changes to the installed skill a worker
     /// is working out (the job's id, the folder).
     pub(crate) comparing: Option<(u64, std::path::PathBuf)>,
+    /// True until the agents are found: the real UI leaves agent discovery
+    /// to a worker so that it never delays the first frame.
+    pub(crate) agents_pending: bool,
 }
 
 impl App {
+    /// The App with everything read, agents included.
     pub fn new(home: Home, theme: Theme) -> App {
+        App::build(home, theme, false)
+    }
+
+    /// The App for a first frame: everything read but the agents, which
+    /// the caller finds off the UI thread and hands to [`App::agents_found`].
+    pub fn agents_later(home: Home, theme: Theme) -> App {
+        App::build(home, theme, true)
+    }
+
+    fn build(home: Home, theme: Theme, agents_later: bool) -> App {
         let mut app = App {
             data: Data {
                 home,
@@ -103,6 +118,7 @@ impl App {
             external_edit: None,
             toggles: Vec::new(),
             comparing: None,
+            agents_pending: agents_later,
         };
         app.reload();
         if app.data.listing.entries.is_empty() {
@@ -145,8 +161,12 @@ impl App {
         data.pins = lock::Lock::read(&lock::default_path(&data.home))
             .map(|l| l.skills)
             .unwrap_or_default();
-        (data.agent_ctx, data.agents) = agent_view::load(&data.home, data.agent_cwd.as_deref());
-        self.skills.agent_marks = agent_view::marks(&self.data.agents);
+        // Only the first reload may leave the agents to a worker.
+        if !(self.agents_pending && self.reloads == 1) {
+            (data.agent_ctx, data.agents) = agent_view::load(&data.home, data.agent_cwd.as_deref());
+            self.skills.agent_marks = agent_view::marks(&self.data.agents);
+            self.agents_pending = false;
+        }
         self.preview.forget_lints();
         if !self.skills.set_listing(&self.data.listing, skill) {
             // The skill went away: the next one starts at its top.
@@ -166,6 +186,20 @@ impl App {
             self.profiles.check_sel = pos;
         }
         // The rendered preview stays: its key holds the file's mtime.
+        self.refresh_profile();
+    }
+
+    /// The agents a worker found for reload number `at`. A reload since
+    /// then read them itself, and what it read is newer: this is dropped.
+    pub fn agents_found(&mut self, at: u64, ctx: Option<AgentCtx>, rows: Vec<AgentRow>) {
+        if at != self.reloads || !self.agents_pending {
+            return;
+        }
+        self.agents_pending = false;
+        (self.data.agent_ctx, self.data.agents) = (ctx, rows);
+        self.skills.agent_marks = agent_view::marks(&self.data.agents);
+        // Counted as a reload, so the watcher follows the agents' dirs too.
+        self.reloads += 1;
         self.refresh_profile();
     }
 

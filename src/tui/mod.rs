@@ -51,7 +51,7 @@ pub fn run(theme: Option<&str>, home: Option<&Path>, cao: Option<&Path>) -> Resu
         ratatui::try_init().map_err(|e| format!("cannot set up the terminal: {e}"))?;
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     install_panic_cleanup();
-    let mut app = App::new(home, theme);
+    let mut app = App::agents_later(home, theme);
     app.depth = colors::Depth::from_env();
     let result = event_loop(&mut terminal, app);
     restore_terminal();
@@ -105,6 +105,18 @@ fn event_loop(
         hl.warm();
         let _ = warm_tx.send(AppEvent::HighlighterReady);
     });
+    if app.agents_pending {
+        let (home, cwd, at) = (
+            app.data.home.clone(),
+            app.data.agent_cwd.clone(),
+            app.reloads,
+        );
+        let found_tx = tx.clone();
+        std::thread::spawn(move || {
+            let (ctx, rows) = panes::agent_view::load(&home, cwd.as_deref());
+            let _ = found_tx.send(AppEvent::AgentsFound(Box::new((at, ctx, rows))));
+        });
+    }
     let mut watcher = Watch::new(tx);
     watcher.follow(&app);
     let mut followed = app.reloads;
@@ -166,6 +178,10 @@ fn handle(app: &mut App, ev: AppEvent) -> bool {
         AppEvent::Input(_) => {}
         AppEvent::Changed => return true,
         AppEvent::HighlighterReady => {}
+        AppEvent::AgentsFound(found) => {
+            let (at, ctx, rows) = *found;
+            app.agents_found(at, ctx, rows);
+        }
         AppEvent::Worked => app.poll_jobs(),
         AppEvent::PreviewReady(done) => {
             let (key, rendered) = *done;
@@ -202,8 +218,9 @@ fn spawn_signals(tx: Sender<AppEvent>) {
     });
 }
 
-/// Watches what CAO reads (see `core::watch`), set up on a thread of its
-/// own so that registering the watches never delays a frame.
+/// Watches what CAO and each detected agent read (see `core::watch`), set
+/// up on a thread of its own so that registering the watches never delays
+/// a frame.
 struct Watch {
     tx: Sender<AppEvent>,
     state: Arc<Mutex<Watching>>,
@@ -226,8 +243,15 @@ impl Watch {
     /// (seeding creates the store, settings can add dirs).
     fn follow(&mut self, app: &App) {
         let (tx, state, home) = (self.tx.clone(), self.state.clone(), app.data.home.clone());
+        let agents: Vec<_> = app.data.agents.iter().map(|r| r.agent.clone()).collect();
+        let ctx = app.data.agent_ctx.clone();
         std::thread::spawn(move || {
-            let targets = crate::core::watch::watch_set(&home);
+            let mut targets = crate::core::watch::watch_set(&home);
+            if let Some(ctx) = &ctx {
+                targets.extend(crate::core::watch::agent_watch_set(&agents, ctx));
+                targets.sort();
+                targets.dedup();
+            }
             let Ok(mut state) = state.lock() else { return };
             if state.0.is_some() && targets == state.1 {
                 return;

@@ -66,32 +66,75 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
     if let (Parser::Cao, Some(home)) = (agent.parser, &ctx.cao) {
         return cao(home, places);
     }
-    let mut candidates = Vec::new();
+    // Each candidate with its folder's (device, inode), read on the same
+    // worker as its SKILL.md: a thousand folders are read in parallel.
+    let mut found: Vec<(Candidate, Option<FileId>)> = Vec::new();
     for (i, place) in places.iter().enumerate() {
         if place.builtin {
-            candidates.extend(agent.builtin_skills.iter().map(|n| builtin(agent, n, i)));
+            found.extend(
+                agent
+                    .builtin_skills
+                    .iter()
+                    .map(|n| (builtin(agent, n, i), None)),
+            );
             continue;
         }
         if !place.exists {
             continue;
         }
-        let mut here: Vec<Candidate> =
-            scan::skill_folders(&place.path, depth(agent, place), agent.symlinks)
-                .into_iter()
-                .map(|folder| read_one(agent, &folder, i))
-                .collect();
+        let folders = scan::folders(&place.path, depth(agent, place), agent.symlinks);
+        let mut here: Vec<(Candidate, Option<FileId>)> =
+            scan::par_map(&folders, &|folder: &PathBuf| {
+                read_one(agent, folder, i).map(|c| (c, file_id(folder)))
+            })
+            .into_iter()
+            .flatten()
+            .collect();
         if agent.parser == Parser::Cleo {
-            apply_manifest(&place.path, &mut here);
+            apply_manifest(&place.path, here.iter_mut().map(|(c, _)| c));
         }
         if agent.parser == Parser::Omniforge {
             // Decision (seed 001 is silent on `priority` against layers):
             // layers first, then a higher `priority` wins inside a layer.
-            here.sort_by_key(|c| std::cmp::Reverse(c.priority));
+            here.sort_by_key(|(c, _)| std::cmp::Reverse(c.priority));
         }
-        candidates.extend(here);
+        found.extend(here);
     }
-    resolve(agent, &mut candidates);
+    let (mut candidates, ids): (Vec<Candidate>, Vec<Option<FileId>>) = found.into_iter().unzip();
+    resolve(agent, &mut candidates, &ids);
     Finds { places, candidates }
+}
+
+/// Up to `max` files of a skill folder other than its SKILL.md, absolute,
+/// in path order, links not followed (OpenCode lists 10 "sampled" files in
+/// ripgrep's order, hidden ones included: tool/skill.ts @097ed81). The walk
+/// is bounded: a folder too large to walk lists none.
+pub fn skill_files(dir: &Path, max: usize) -> Vec<PathBuf> {
+    let limits = fsops::Limits {
+        entries: 10_000,
+        file_bytes: u64::MAX,
+        total_bytes: u64::MAX,
+    };
+    let Ok(walked) = fsops::walk(dir, fsops::Links::Keep, Some(&limits)) else {
+        return Vec::new();
+    };
+    walked
+        .items
+        .into_iter()
+        .filter(|i| matches!(i.kind, fsops::Kind::File { .. }))
+        .filter(|i| i.rel != Path::new("SKILL.md"))
+        .map(|i| i.from)
+        .take(max)
+        .collect()
+}
+
+/// A folder's (device, inode): one folder reached twice through a link
+/// has one.
+type FileId = (u64, u64);
+
+fn file_id(folder: &Path) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(folder).ok().map(|m| (m.dev(), m.ino()))
 }
 
 fn depth(agent: &Agent, place: &Place) -> usize {
@@ -129,9 +172,10 @@ pub fn reread(agent: &Agent, c: &Candidate) -> Read {
     }
 }
 
-fn read_one(agent: &Agent, folder: &Path, place: usize) -> Candidate {
+/// The candidate in `folder`, or `None` when it holds no SKILL.md file.
+fn read_one(agent: &Agent, folder: &Path, place: usize) -> Option<Candidate> {
     let dir_name = skill::folder_name(folder);
-    let read = match skill::read_text(&folder.join("SKILL.md")) {
+    let read = match skill::read_text_in(folder)? {
         Ok(text) => rules::read(agent.parser, &text, &dir_name),
         Err(e) => Read {
             error: Some(e),
@@ -142,7 +186,7 @@ fn read_one(agent: &Agent, folder: &Path, place: usize) -> Candidate {
         ClashKey::Dir => dir_name.clone(),
         ClashKey::Name => read.name.clone().unwrap_or(dir_name),
     };
-    Candidate {
+    Some(Candidate {
         name,
         description: read.description.clone().unwrap_or_default(),
         path: folder.to_path_buf(),
@@ -157,7 +201,7 @@ fn read_one(agent: &Agent, folder: &Path, place: usize) -> Candidate {
         hidden: read.hidden,
         priority: priority(&read),
         manifest: Vec::new(),
-    }
+    })
 }
 
 fn priority(read: &Read) -> i128 {
@@ -174,21 +218,21 @@ fn priority(read: &Read) -> i128 {
 /// The agent's clash rule over candidates already in precedence order: an
 /// invalid copy never reserves its name; a second copy of one real file
 /// (reached through a link) is always a shadow of the first.
-fn resolve(agent: &Agent, candidates: &mut [Candidate]) {
+fn resolve(agent: &Agent, candidates: &mut [Candidate], ids: &[Option<FileId>]) {
     let mut by_name: HashMap<String, PathBuf> = HashMap::new();
-    // One folder reached twice (through a link) is one (device, inode):
-    // a stat each, where resolving every path would read every link.
-    let mut by_file: HashMap<(u64, u64), PathBuf> = HashMap::new();
-    for c in candidates.iter_mut().filter(|c| c.status == Status::Ok) {
-        if let Ok(meta) = std::fs::metadata(&c.path) {
-            use std::os::unix::fs::MetadataExt;
-            let id = (meta.dev(), meta.ino());
-            if let Some(first) = by_file.get(&id) {
+    // A stat each (`ids`), where resolving every path would read every link.
+    let mut by_file: HashMap<FileId, PathBuf> = HashMap::new();
+    for (c, id) in candidates.iter_mut().zip(ids) {
+        if c.status != Status::Ok {
+            continue;
+        }
+        if let Some(id) = id {
+            if let Some(first) = by_file.get(id) {
                 c.status = Status::Shadowed;
                 c.shadowed_by = Some(first.clone());
                 continue;
             }
-            by_file.insert(id, c.path.clone());
+            by_file.insert(*id, c.path.clone());
         }
         if !agent.clash.shadows() {
             continue;
@@ -240,7 +284,7 @@ fn cao(home: &store::Home, places: Vec<Place>) -> Finds {
 /// of truth. Decision: a folder the manifest does not list is `invalid`;
 /// an entry is matched by `name` (or `id`) against the folder name; tier
 /// and tags come from the manifest only ("Skill Taxonomy").
-fn apply_manifest(dir: &Path, here: &mut [Candidate]) {
+fn apply_manifest<'a>(dir: &Path, here: impl Iterator<Item = &'a mut Candidate>) {
     let manifest = fsops::read_capped(&dir.join("manifest.json"), 16 << 20)
         .ok()
         .and_then(|b| serde_json::from_slice::<Json>(&b).ok());
@@ -250,7 +294,7 @@ fn apply_manifest(dir: &Path, here: &mut [Candidate]) {
         .and_then(Json::as_array)
         .cloned()
         .unwrap_or_default();
-    for c in here.iter_mut() {
+    for c in here {
         let folder = skill::folder_name(&c.path);
         let entry = entries.iter().find(|e| {
             ["name", "id"]
@@ -381,6 +425,40 @@ mod tests {
                 .iter()
                 .any(|p| p.path == h.join(".config/amp/tools"))
         );
+    }
+
+    // What `Path::is_file` said before each SKILL.md is opened: a folder
+    // without one, or whose SKILL.md is a folder, FIFO or dangling link, is
+    // no candidate; one that cannot be decoded is an invalid one.
+    #[test]
+    fn only_folders_with_a_skill_md_file_are_candidates() {
+        let w = world();
+        let dir = w.home.join(".config/agents/skills");
+        let good = skill(&dir, "good", &md("good"));
+        std::fs::create_dir_all(dir.join("empty")).unwrap();
+        std::fs::create_dir_all(dir.join("dir-md/SKILL.md")).unwrap();
+        std::fs::create_dir_all(dir.join("fifo")).unwrap();
+        let fifo = std::ffi::CString::new(
+            dir.join("fifo/SKILL.md")
+                .into_os_string()
+                .into_encoded_bytes(),
+        )
+        .unwrap();
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        std::fs::create_dir_all(dir.join("dangling")).unwrap();
+        std::os::unix::fs::symlink("nowhere", dir.join("dangling/SKILL.md")).unwrap();
+        let bad = dir.join("latin1");
+        std::fs::create_dir_all(&bad).unwrap();
+        std::fs::write(bad.join("SKILL.md"), b"---\nname: caf\xe9\n---\n").unwrap();
+        let f = find(&agent("amp"), &w.ctx(&[]));
+        let mut got: Vec<(PathBuf, Status)> = f
+            .candidates
+            .iter()
+            .filter(|c| c.path.starts_with(&dir))
+            .map(|c| (c.path.clone(), c.status))
+            .collect();
+        got.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(got, vec![(good, Status::Ok), (bad, Status::Invalid)]);
     }
 
     #[test]

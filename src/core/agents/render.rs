@@ -2,6 +2,8 @@
 //! seed) documents it, measured against its budget; and what its skill
 //! tool returns for one skill.
 
+use std::path::{Path, PathBuf};
+
 use crate::core::agents::discover::{Candidate, Finds};
 use crate::core::agents::formats;
 use crate::core::agents::table::{Agent, Scope};
@@ -356,6 +358,50 @@ pub fn amp_loaded(name: &str, content: &str, args: Option<&str>) -> String {
         "</loaded_skill>".to_string(),
     ]
     .join("\n")
+}
+
+/// What OpenCode's `skill` tool returns for one skill
+/// (anomalyco/opencode packages/opencode/src/tool/skill.ts @097ed81): the
+/// trimmed body under `# Skill: N`, the folder as a `file://` URL, and up
+/// to 10 of its files other than SKILL.md, in `<skill_content name="N">`.
+pub fn opencode_loaded(name: &str, body: &str, dir: &Path, files: &[PathBuf]) -> String {
+    let files: Vec<String> = files
+        .iter()
+        .map(|f| format!("<file>{}</file>", f.display()))
+        .collect();
+    [
+        format!("<skill_content name=\"{name}\">"),
+        format!("# Skill: {name}"),
+        String::new(),
+        body.trim().to_string(),
+        String::new(),
+        format!("Base directory for this skill: {}", file_url(dir)),
+        "Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.".into(),
+        "Note: file list is sampled.".into(),
+        String::new(),
+        "<skill_files>".into(),
+        files.join("\n"),
+        "</skill_files>".into(),
+        "</skill_content>".into(),
+    ]
+    .join("\n")
+}
+
+/// Node's `pathToFileURL` for an absolute path: `%` and the URL path
+/// percent-encode set (WHATWG URL "path percent-encode set": C0 controls,
+/// space, `"`, `#`, `<`, `>`, `?`, `` ` ``, `{`, `}`, and non-ASCII) as
+/// `%XX` of the UTF-8 bytes.
+fn file_url(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut out = String::from("file://");
+    for &b in path.as_os_str().as_bytes() {
+        if b <= 0x20 || b >= 0x7f || b"\"#<>?`{}%".contains(&b) {
+            out.push_str(&format!("%{b:02X}"));
+        } else {
+            out.push(b as char);
+        }
+    }
+    out
 }
 
 /// What seed 001's SkillTool does for one skill ("Tool Invocation Flow"):

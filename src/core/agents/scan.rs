@@ -226,9 +226,17 @@ const MAX_DIRS: usize = 2000;
 /// name, `depth` levels down. A deep scan skips names starting with `.`
 /// (Codex's rule; one level is what the other agents read). Links are followed unless the agent says it does not.
 pub fn skill_folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> {
+    folders(dir, depth, links)
+        .into_iter()
+        .filter(|f| f.join("SKILL.md").is_file())
+        .collect()
+}
+
+/// Every folder [`skill_folders`] looks into, in its order, SKILL.md or
+/// not: a caller that opens each SKILL.md anyway skips the stat.
+pub fn folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut level = vec![dir.to_path_buf()];
-    let mut seen = 0usize;
     for _ in 0..depth.max(1) {
         if level.is_empty() {
             break;
@@ -236,13 +244,10 @@ pub fn skill_folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> 
         let mut next = Vec::new();
         for parent in &level {
             for child in children(parent, links, depth > 1) {
-                seen += 1;
-                if seen > MAX_DIRS {
+                if out.len() == MAX_DIRS {
                     return out;
                 }
-                if child.join("SKILL.md").is_file() {
-                    out.push(child.clone());
-                }
+                out.push(child.clone());
                 next.push(child);
             }
         }

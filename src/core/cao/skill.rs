@@ -117,6 +117,26 @@ pub fn read_text(path: &Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| format!("{} is not valid UTF-8", path.display()))
 }
 
+/// `folder`'s SKILL.md read as [`read_text`] reads it, or `None` when the
+/// folder holds no regular SKILL.md (what `Path::is_file` says): one open,
+/// with no stat before it.
+pub fn read_text_in(folder: &Path) -> Option<Result<String, String>> {
+    let path = folder.join("SKILL.md");
+    let (file, meta) = match fsops::open_regular(&path) {
+        Ok(opened) => opened,
+        Err(_) if !path.is_file() => return None,
+        Err(e) => return Some(Err(format!("cannot read {}: {e}", path.display()))),
+    };
+    let mut bytes = Vec::new();
+    Some(
+        read_open(file, meta.len(), &path, &mut bytes).and_then(|len| {
+            bytes.truncate(len);
+            utf8(&path, &bytes)?;
+            String::from_utf8(bytes).map_err(|_| format!("{} is not valid UTF-8", path.display()))
+        }),
+    )
+}
+
 /// Reads a file into `buf` (reused across calls), refusing huge files.
 fn read_bytes(path: &Path, buf: &mut Vec<u8>) -> Result<(), String> {
     let (file, meta) =
