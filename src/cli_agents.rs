@@ -44,33 +44,38 @@ pub fn open(home: &Home) -> (Table, Ctx, Vec<String>) {
 /// `skilltui agents [--json]`.
 pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
     let mut p = Printed::default();
-    let rows: Vec<_> = table
+    // Each agent's places once: they expand globs and stat every dir.
+    let found: Vec<_> = table
         .agents
         .iter()
-        .map(|a| {
-            let places: Vec<_> = scan::places(a, ctx)
-                .into_iter()
-                .map(|pl| json!({"path": pl.path.to_string_lossy(), "scope": pl.scope, "exists": pl.exists}))
-                .collect();
-            json!({
-                "id": a.id,
-                "name": a.name,
-                "detected": scan::detected(a, ctx),
-                "clash": a.clash,
-                "symlinks": a.symlinks,
-                "source": a.source,
-                "locations": places,
-            })
-        })
+        .map(|a| (a, scan::places(a, ctx), scan::detected(a, ctx)))
         .collect();
     if json {
+        let rows: Vec<_> = found
+            .iter()
+            .map(|(a, places, detected)| {
+                let places: Vec<_> = places
+                    .iter()
+                    .map(|pl| json!({"path": pl.path.to_string_lossy(), "scope": pl.scope, "exists": pl.exists}))
+                    .collect();
+                json!({
+                    "id": a.id,
+                    "name": a.name,
+                    "detected": detected,
+                    "clash": a.clash,
+                    "symlinks": a.symlinks,
+                    "source": a.source,
+                    "locations": places,
+                })
+            })
+            .collect();
         p.line(&serde_json::to_string_pretty(&rows).unwrap_or_default());
         return p;
     }
-    for (a, row) in table.agents.iter().zip(&rows) {
-        let mark = if row["detected"] == true { "◆" } else { " " };
+    for (a, places, detected) in &found {
+        let mark = if *detected { "◆" } else { " " };
         p.line(&format!("{mark} {}  {}", a.id, sanitize_line(&a.name)));
-        for place in scan::places(a, ctx) {
+        for place in places {
             let exists = if place.exists { "" } else { "  (missing)" };
             p.line(&format!(
                 "    {:8} {}{exists}",

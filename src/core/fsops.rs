@@ -128,6 +128,11 @@ pub struct Turn {
 }
 
 impl Turn {
+    /// Waits for the turn on the folder `path` is written in.
+    pub fn for_file(path: &Path) -> std::io::Result<Turn> {
+        Turn::take(folder_of(path))
+    }
+
     /// Waits for the turn on `dir`. Fails where the folder is missing,
     /// unreadable, or its filesystem has no `flock`.
     pub fn take(dir: &Path) -> std::io::Result<Turn> {

@@ -139,6 +139,11 @@ pub fn strip_credentials(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Every run of whitespace as one space, none at the ends: one line.
+pub fn collapse_whitespace(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

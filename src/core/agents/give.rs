@@ -154,6 +154,9 @@ fn give_location(agent: &Agent, scope: Scope) -> Option<&crate::core::agents::ta
         .find(|l| l.scope == scope && l.path != scan::BUILT_IN && !l.path.contains('*'))
 }
 
+/// The scopes skilltui gives skills at (an agent's user and project dirs).
+const GIVEN_SCOPES: [Scope; 2] = [Scope::User, Scope::Project];
+
 /// The dir where `agent` gets skills at `scope`: its first location of
 /// that scope, with `{project}` the working directory (the git root for
 /// agents that read only the root).
@@ -163,17 +166,8 @@ pub fn target_dir(agent: &Agent, ctx: &Ctx, scope: Scope) -> Result<PathBuf, Str
     }
     let loc = give_location(agent, scope)
         .ok_or_else(|| format!("{} has no {} skill dir", agent.name, scope.label()))?;
-    if let Some(v) = loc
-        .env
-        .as_deref()
-        .and_then(|v| ctx.env.get(v))
-        .filter(|v| !v.trim().is_empty())
-    {
-        let base = PathBuf::from(v);
-        return Ok(loc
-            .env_suffix
-            .as_ref()
-            .map_or(base.clone(), |s| base.join(s)));
+    if let Some(dir) = scan::env_dir(loc, ctx) {
+        return Ok(dir);
     }
     let base = match loc.walk {
         Walk::GitRoot => ctx.git_root().unwrap_or_else(|| ctx.cwd.clone()),
@@ -413,7 +407,7 @@ pub fn disable(
         .of(&agent.id, name)
         .any(|t| scope.is_none_or(|s| t.scope == s));
     if !any {
-        let scopes = scope.map_or(vec![Scope::User, Scope::Project], |s| vec![s]);
+        let scopes = scope.map_or(GIVEN_SCOPES.to_vec(), |s| vec![s]);
         for s in scopes {
             if let Ok(dir) = target_dir(agent, ctx, s) {
                 let there = dir.join(name);
@@ -487,10 +481,8 @@ fn give_as_locked(
             let Some((id, scope)) = label.split_once(':') else {
                 continue;
             };
-            let scope = match scope {
-                "user" => Scope::User,
-                "project" => Scope::Project,
-                _ => continue,
+            let Some(scope) = Scope::from_label(scope).filter(|s| GIVEN_SCOPES.contains(s)) else {
+                continue;
             };
             let Some(agent) = agents.iter().find(|a| a.id == id) else {
                 continue;

@@ -58,7 +58,7 @@ fn chars(s: &str) -> usize {
 }
 
 fn tokens_meter(text: Option<String>, about: String, agent: &Agent) -> Catalog {
-    let size = text.as_deref().map_or(0, chars).div_ceil(4);
+    let size = crate::core::cao::catalog::estimate_tokens(text.as_deref().map_or(0, chars));
     let budget = agent.budget.as_ref().and_then(|b| b.tokens);
     let mut actions = Vec::new();
     if budget.is_some_and(|b| size > b) {

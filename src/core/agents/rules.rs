@@ -155,7 +155,7 @@ fn codex(text: &str, dir_name: &str) -> Read {
     let string = |k: &str| -> Result<Option<String>, String> {
         match root.as_ref().and_then(|r| r.get(k)).map(|n| &n.value) {
             None | Some(Value::Null) => Ok(None),
-            Some(Value::Str(s)) => Ok(Some(collapse(s))),
+            Some(Value::Str(s)) => Ok(Some(crate::core::text::collapse_whitespace(s))),
             Some(_) => Err(format!("invalid YAML: {k}: expected a string")),
         }
     };
@@ -182,10 +182,6 @@ fn codex(text: &str, dir_name: &str) -> Read {
         body: lines.collect::<Vec<_>>().join("\n"),
         ..Read::default()
     }
-}
-
-fn collapse(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Gemini CLI (packages/core/src/skills/skillLoader.ts @ecab169):

@@ -105,13 +105,19 @@ pub fn places(agent: &Agent, ctx: &Ctx) -> Vec<Place> {
     out
 }
 
+/// Where a location's environment variable moves it (`$CODEX_HOME` +
+/// `skills`), when that variable is set and not blank.
+pub fn env_dir(loc: &Location, ctx: &Ctx) -> Option<PathBuf> {
+    let base = PathBuf::from(ctx.var(loc.env.as_deref()?)?);
+    Some(match &loc.env_suffix {
+        Some(s) => base.join(s),
+        None => base,
+    })
+}
+
 fn expand(agent: &Agent, loc: &Location, ctx: &Ctx) -> Vec<PathBuf> {
-    if let Some(value) = loc.env.as_deref().and_then(|v| ctx.var(v)) {
-        let base = PathBuf::from(value);
-        return vec![match &loc.env_suffix {
-            Some(s) => base.join(s),
-            None => base,
-        }];
+    if let Some(dir) = env_dir(loc, ctx) {
+        return vec![dir];
     }
     let bases: Vec<String> = match loc.path.as_str() {
         "{setting:skills.path}" => agent.skills_path.clone(),

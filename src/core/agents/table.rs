@@ -23,6 +23,19 @@ pub enum Scope {
 }
 
 impl Scope {
+    /// The scope [`Scope::label`] names.
+    pub fn from_label(label: &str) -> Option<Scope> {
+        [
+            Scope::Project,
+            Scope::User,
+            Scope::Admin,
+            Scope::Plugin,
+            Scope::Builtin,
+        ]
+        .into_iter()
+        .find(|s| s.label() == label)
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Scope::Project => "project",
@@ -270,7 +283,7 @@ fn read_user_file(path: &Path) -> Result<Vec<Agent>, String> {
 }
 
 fn one_line(s: &str) -> String {
-    let line = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let line = crate::core::text::collapse_whitespace(s);
     match line.char_indices().nth(MAX_PROBLEM) {
         Some((cut, _)) => format!("{}…", &line[..cut]),
         None => line,

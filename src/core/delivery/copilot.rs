@@ -41,20 +41,21 @@ pub fn flatten(name: &str) -> String {
 /// `prompt:`), stripped, a blank line, then the catalog of every skill
 /// (`compose_agent_prompt`: the `skills:` list is ignored on purpose),
 /// right-stripped as the refresh writes it.
-pub fn baked_prompt(listing: &Listing, a: &Agent) -> String {
+/// `block` is [`unfiltered_catalog`], the same for every agent file.
+pub fn baked_prompt(block: &str, a: &Agent) -> String {
     let base = match py_strip(&a.body) {
         "" => py_strip(a.prompt.as_deref().unwrap_or("")),
         body => body,
     };
-    let block = unfiltered_catalog(listing, &a.name);
-    catalog::compose_prompt(base, &block)
+    catalog::compose_prompt(base, block)
         .trim_end_matches(py_isspace)
         .to_string()
 }
 
-/// `build_skill_catalog()` with no filter: store and extra dirs.
-pub fn unfiltered_catalog(listing: &Listing, name: &str) -> String {
-    catalog::render(Format::Cao, listing, None, name).unwrap_or_default()
+/// `build_skill_catalog()` with no filter: store and extra dirs. The
+/// `cao` format names no profile, so one block serves every agent file.
+pub fn unfiltered_catalog(listing: &Listing) -> String {
+    catalog::render(Format::Cao, listing, None, "").unwrap_or_default()
 }
 
 /// `frontmatter.dumps(Post(content, **metadata))`: sorted PyYAML metadata
@@ -79,7 +80,7 @@ pub fn installed_text(listing: &Listing, a: &Agent) -> Result<String, String> {
         ("name".to_string(), a.name.clone()),
         ("description".to_string(), a.description.clone()),
     ];
-    file_text(&meta, &baked_prompt(listing, a))
+    file_text(&meta, &baked_prompt(&unfiltered_catalog(listing), a))
 }
 
 /// One `*.agent.md` file as CAO's refresh sees it.
@@ -114,8 +115,9 @@ impl Baked {
 /// returned, as CAO rewrites those before it stops.
 pub fn scan(home: &Home, listing: &Listing) -> (Vec<Baked>, Option<String>) {
     let mut out = Vec::new();
+    let block = unfiltered_catalog(listing);
     for path in agent_files(home) {
-        match examine(home, listing, &path) {
+        match examine(home, &block, &path) {
             Ok(b) => out.push(b),
             Err(why) => return (out, Some(why)),
         }
@@ -146,7 +148,8 @@ const MAX_AGENT_FILE: u64 = 16 << 20;
 
 /// Reads one file as `frontmatter.load` does and decides what the refresh
 /// makes of it.
-pub fn examine(home: &Home, listing: &Listing, path: &Path) -> Result<Baked, String> {
+/// `block` is [`unfiltered_catalog`].
+pub fn examine(home: &Home, block: &str, path: &Path) -> Result<Baked, String> {
     let stop = |why: String| {
         format!(
             "{}: {why}; CAO's refresh stops at this file: fix or remove it",
@@ -199,7 +202,7 @@ pub fn examine(home: &Home, listing: &Listing, path: &Path) -> Result<Baked, Str
             // What skilltui cannot write exactly it leaves alone, saying why.
             Ok(a) => match string_metadata(&fm) {
                 Err(why) => baked.skipped = Some(why),
-                Ok(meta) => match file_text(&meta, &baked_prompt(listing, &a)) {
+                Ok(meta) => match file_text(&meta, &baked_prompt(block, &a)) {
                     Ok(text) => baked.fresh = Some(text),
                     Err(why) => baked.skipped = Some(why),
                 },

@@ -222,8 +222,9 @@ fn baked(home: &Home, listing: &Listing, a: &Agent, d: &mut Delivery) {
         managed: Some(false),
     };
     let mut state = "not installed: `cao install --provider copilot_cli` writes it".to_string();
+    let block = copilot::unfiltered_catalog(listing);
     if installed.exists {
-        match copilot::examine(home, listing, &path) {
+        match copilot::examine(home, &block, &path) {
             Ok(b) => {
                 installed.managed = Some(b.managed);
                 installed.stale = b.stale();
@@ -238,8 +239,8 @@ fn baked(home: &Home, listing: &Listing, a: &Agent, d: &mut Delivery) {
         }
     }
     d.delivery = Kind::Baked;
-    d.catalog = Some(copilot::unfiltered_catalog(listing, &a.name));
-    d.prompt = Some(copilot::baked_prompt(listing, a));
+    d.prompt = Some(copilot::baked_prompt(&block, a));
+    d.catalog = Some(block);
     d.resources = vec![path.display().to_string()];
     d.extra_dirs = true;
     d.installed = Some(installed);
@@ -346,12 +347,7 @@ const MAX_AGENT_JSON: u64 = 4 << 20;
 
 /// A Kiro agent JSON, when it is a small regular file that parses.
 pub fn read_agent_json(path: &Path) -> Option<serde_json::Value> {
-    let (mut file, meta) = crate::core::fsops::open_regular(path).ok()?;
-    if meta.len() > MAX_AGENT_JSON {
-        return None;
-    }
-    let mut bytes = Vec::new();
-    std::io::Read::read_to_end(&mut file, &mut bytes).ok()?;
+    let bytes = crate::core::fsops::read_capped(path, MAX_AGENT_JSON).ok()?;
     serde_json::from_slice(&bytes).ok()
 }
 

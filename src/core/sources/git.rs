@@ -531,21 +531,8 @@ pub fn trees_at(
     reference: Option<&str>,
     paths: &[&str],
 ) -> Result<(String, Trees), String> {
-    let dir = scratch_dir()?;
+    let dir = scratch_fetch(url, reference, &["-q", "--depth=1", "--filter=blob:none"])?;
     let repo = dir.path();
-    run(&["init", "-q", "--bare"], Some(repo))?;
-    let wanted = reference.unwrap_or("HEAD");
-    let args = [
-        "fetch",
-        "-q",
-        "--depth=1",
-        "--filter=blob:none",
-        "--no-tags",
-        "--",
-        url,
-        wanted,
-    ];
-    run(&args, Some(repo)).map_err(|e| explain(url, reference, &e))?;
     let (commit, root_tree) = tip(repo)?;
     let mut args = vec!["ls-tree", "-z", "FETCH_HEAD", "--"];
     let named: Vec<&str> = paths.iter().copied().filter(|p| !p.is_empty()).collect();
@@ -559,26 +546,34 @@ pub fn trees_at(
     Ok((commit, trees))
 }
 
+/// A scratch bare repository holding `reference` (`None`: HEAD) of `url`
+/// as `FETCH_HEAD`, fetched with `flags` (what to leave out) and no tags.
+fn scratch_fetch(
+    url: &str,
+    reference: Option<&str>,
+    flags: &[&str],
+) -> Result<tempfile::TempDir, String> {
+    let dir = scratch_dir()?;
+    run(&["init", "-q", "--bare"], Some(dir.path()))?;
+    let mut args = vec!["fetch"];
+    args.extend(flags);
+    args.extend(["--no-tags", "--", url, reference.unwrap_or("HEAD")]);
+    run(&args, Some(dir.path())).map_err(|e| explain(url, reference, &e))?;
+    Ok(dir)
+}
+
 /// Whether `commit` is in the history of `reference` (`None`: HEAD) on the
 /// remote. A server may hand out any commit it holds (a deleted branch's,
 /// a fork's through its parent's URL), so a pin is trusted only when its
 /// ref reaches it: checked with a fetch of commits alone (no trees, no
 /// blobs) into a scratch repository.
 pub fn reachable(url: &str, reference: Option<&str>, commit: &str) -> Result<bool, String> {
-    let dir = scratch_dir()?;
-    let repo = dir.path();
-    run(&["init", "-q", "--bare"], Some(repo))?;
-    let wanted = reference.unwrap_or("HEAD");
-    let fetch = [
-        "fetch",
-        "--filter=tree:0",
-        "--no-tags",
-        "--no-recurse-submodules",
-        "--",
+    let dir = scratch_fetch(
         url,
-        wanted,
-    ];
-    run(&fetch, Some(repo)).map_err(|e| explain(url, reference, &e))?;
+        reference,
+        &["--filter=tree:0", "--no-recurse-submodules"],
+    )?;
+    let repo = dir.path();
     let object = format!("{commit}^{{commit}}");
     let present = run(&["cat-file", "-e", &object], Some(repo)).is_ok();
     Ok(present

@@ -123,16 +123,11 @@ impl Lock {
     /// entries it wrote are kept and only the ones changed here replace
     /// theirs: the store already holds what both installed.
     pub fn write(&mut self) -> Result<(), String> {
-        let dir = self
-            .path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
         // Other skilltuis wait their turn across the read, merge and
         // write; an editor's change is still caught by the write's own
         // check and merged over. Without a turn (no folder, or no flock
         // there) that check alone guards.
-        let turn = fsops::Turn::take(dir).ok();
+        let turn = fsops::Turn::for_file(&self.path).ok();
         for attempt in 0..WRITE_TRIES {
             let now = Lock::read(&self.path)?;
             let skills = self.changes_over(now.skills);

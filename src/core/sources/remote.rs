@@ -708,11 +708,12 @@ fn reached_pins(
     items: Vec<(String, Entry)>,
     outcomes: &mut Vec<Outcome>,
 ) -> Vec<(String, Entry)> {
-    let mut asked: BTreeMap<Option<String>, Result<bool, String>> = BTreeMap::new();
+    // Keyed by all the answer depends on: the ref and the pinned commit.
+    let mut asked: BTreeMap<(Option<String>, String), Result<bool, String>> = BTreeMap::new();
     let mut kept = Vec::new();
     for (name, entry) in items {
         let verdict = asked
-            .entry(entry.reference.clone())
+            .entry((entry.reference.clone(), entry.commit.clone()))
             .or_insert_with(|| git::reachable(url, entry.reference.as_deref(), &entry.commit))
             .clone();
         let why = match verdict {
