@@ -11,7 +11,7 @@ use crate::core::agents::give::{self, Given, Kind, Taken};
 use crate::core::agents::lints;
 use crate::core::agents::render;
 use crate::core::agents::scan::{self, Ctx};
-use crate::core::agents::table::{self, Parser, Scope, Table};
+use crate::core::agents::table::{Parser, Scope, Table};
 use crate::core::cao::skill;
 use crate::core::cao::store::Home;
 use crate::core::text::sanitize_line;
@@ -35,8 +35,7 @@ impl Printed {
 /// The table and the process's context, with the table's problems as
 /// warnings.
 pub fn open(home: &Home) -> (Table, Ctx, Vec<String>) {
-    let table = table::load_for(&home.user_home);
-    let ctx = Ctx::from_process(home, &table.agents);
+    let (table, ctx) = scan::open(home);
     let warnings = table.problems.clone();
     (table, ctx, warnings)
 }

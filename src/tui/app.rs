@@ -235,7 +235,7 @@ impl App {
         let entry = self.selected_entry();
         match cmd {
             Cmd::Edit | Cmd::Files => entry.is_some(),
-            Cmd::Remove => entry.is_some_and(|e| e.source_dir == self.data.home.skills_dir()),
+            Cmd::Remove => entry.is_some_and(|e| self.data.in_store(e)),
             Cmd::Update => entry.is_some_and(|e| self.data.pin(e).is_some()),
             Cmd::CheckAll => !self.data.pins.is_empty(),
             Cmd::Filter => !self.data.listing.entries.is_empty(),
@@ -576,7 +576,9 @@ impl App {
     pub fn toggle_selected(&mut self) {
         if let Some(agent) = self.profiles.selected_agent(&self.data) {
             let scope = self.profiles.agent_scope;
-            let result = agent_view::toggle(&self.data, agent, scope, self.profiles.check_sel);
+            let rows = &self.profiles.agent_checks;
+            let result =
+                agent_view::toggle(&self.data, agent, rows, scope, self.profiles.check_sel);
             self.report(result);
             return self.reload();
         }
@@ -671,7 +673,7 @@ impl App {
         let Some(e) = self.selected_entry() else {
             return self.say(no_skill());
         };
-        if e.source_dir != self.data.home.skills_dir() {
+        if !self.data.in_store(e) {
             let msg = format!(
                 "'{}' is in an extra dir ({}), not the store: left alone",
                 e.folder,
@@ -691,14 +693,11 @@ impl App {
     /// The store, the lock entry, then every link or copy skilltui gave of
     /// `name` (the core's one rule for `remove`); how many were taken back.
     fn remove_everywhere(&self, name: &str) -> Result<(remote::Removed, usize), String> {
-        use crate::core::agents::{give, scan, table};
+        use crate::core::agents::{give, scan};
         let home = &self.data.home;
-        let agents = table::load_for(&home.user_home).agents;
-        let ctx = match &self.data.agent_ctx {
-            Some(ctx) => ctx.clone(),
-            None => scan::Ctx::from_process(home, &agents),
-        };
-        let (removed, taken) = give::remove_everywhere(home, &agents, &ctx, name)?;
+        let (table, fresh) = scan::open(home);
+        let ctx = self.data.agent_ctx.clone().unwrap_or(fresh);
+        let (removed, taken) = give::remove_everywhere(home, &table.agents, &ctx, name)?;
         let n = taken
             .iter()
             .filter(|(_, t)| matches!(t, give::Taken::Removed(_)))

@@ -74,7 +74,7 @@ pub fn pick_theme(name: Option<&str>) -> Result<Theme, String> {
 }
 
 /// Mouse capture off, then ratatui's restore (raw mode, alternate screen).
-fn restore_terminal() {
+pub(crate) fn restore_terminal() {
     let _ = execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
 }

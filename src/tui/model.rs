@@ -114,11 +114,15 @@ impl Data {
         self.valid.get(n).map(|&i| &self.listing.entries[i])
     }
 
+    /// Whether `e` is in the store (not an extra dir): what skilltui may
+    /// remove or update.
+    pub fn in_store(&self, e: &Entry) -> bool {
+        e.source_dir == self.home.skills_dir()
+    }
+
     /// The pin of a skill in the store, if it came from git.
     pub fn pin(&self, e: &Entry) -> Option<&lock::Entry> {
-        (e.source_dir == self.home.skills_dir())
-            .then(|| self.pins.get(&e.folder))
-            .flatten()
+        self.in_store(e).then(|| self.pins.get(&e.folder)).flatten()
     }
 
     /// Where the valid skill in `folder` is among the valid ones.

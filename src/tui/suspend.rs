@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
-use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::event::{self, EnableMouseCapture};
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{Clear, ClearType, EnterAlternateScreen, enable_raw_mode};
 
@@ -90,9 +90,8 @@ pub fn edit(
         gate.resume();
         return Err("the terminal is busy: press E again".into());
     }
-    let _ = execute!(std::io::stdout(), DisableMouseCapture);
     let _ = terminal.show_cursor();
-    ratatui::restore();
+    super::restore_terminal();
     let editor = editor_command();
     // Through the shell, so `code --wait` or `emacs -nw` work as typed;
     // the path is an argument, never part of the command text.

@@ -4,8 +4,9 @@
 //! shown, and the links or copies skilltui makes to give it a skill.
 //!
 //! Knows each agent's documented rules (`agents.toml` cites them). Uses
-//! `text`, `fsops`, `parse/` (YAML) and `cao/` (CAO's store is the `cao`
-//! agent and the source of what is given); nothing above it. The modules,
+//! `text`, `fsops`, `parse/` (YAML), `cao/` (CAO's store is the `cao`
+//! agent and the source of what is given) and `sources/` (`remove`, and
+//! the lock's record of who was given what); nothing above it. The modules,
 //! each using only those before it: `table`, `scan`, `rules`, `discover`,
 //! `formats`, `lints`, `render`, `give`.
 

@@ -20,6 +20,14 @@ pub struct Ctx {
     pub cao: Option<Home>,
 }
 
+/// The agents table as this process sees it (built in, plus the user's
+/// definitions) and the context to scan it in.
+pub fn open(home: &Home) -> (table::Table, Ctx) {
+    let table = table::load_for(&home.user_home);
+    let ctx = Ctx::from_process(home, &table.agents);
+    (table, ctx)
+}
+
 impl Ctx {
     fn var(&self, name: &str) -> Option<&str> {
         self.env

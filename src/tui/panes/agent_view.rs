@@ -27,8 +27,7 @@ use crate::tui::theme::Theme;
 /// Every detected agent but CAO (CAO is what the profiles are), with
 /// what it finds from the working directory, and the context used.
 pub fn load(home: &Home, cwd: Option<&std::path::Path>) -> (Option<Ctx>, Vec<AgentRow>) {
-    let table = table::load_for(&home.user_home);
-    let mut ctx = Ctx::from_process(home, &table.agents);
+    let (table, mut ctx) = scan::open(home);
     if let Some(cwd) = cwd {
         ctx.cwd = cwd.to_path_buf();
     }
@@ -212,11 +211,17 @@ pub fn check_line(check: &Check, theme: &Theme) -> Line<'static> {
 }
 
 /// Space on a checklist row: give or take a store skill at `scope`.
-pub fn toggle(data: &Data, row: &AgentRow, scope: Scope, n: usize) -> Result<String, String> {
+/// `rows` is [`checklist`] for `row` at `scope`, as the pane shows it.
+pub fn toggle(
+    data: &Data,
+    row: &AgentRow,
+    rows: &[Check],
+    scope: Scope,
+    n: usize,
+) -> Result<String, String> {
     let ctx = data.agent_ctx.as_ref().ok_or("no agent context")?;
     // Paths from `~`: the message stays one status line.
     let at = |p: &std::path::Path| panes::tilde(p, &data.home.user_home);
-    let rows = checklist(data, row, scope);
     let a = &row.agent;
     match rows.get(n) {
         Some(Check::Store {

@@ -60,6 +60,9 @@ pub struct ProfilesPane {
     rule: Rule,
     /// Where Space gives an agent a skill (`s` switches).
     pub agent_scope: Scope,
+    /// The selected agent's checklist at `agent_scope`, built with `rule`
+    /// on each refresh (it stats the agent's dir): frames and keys read it.
+    pub agent_checks: Vec<agent_view::Check>,
 }
 
 /// The selected profile's `skills:` value, ready to tick a skill.
@@ -142,7 +145,7 @@ impl ProfilesPane {
     /// an agent, those and what it finds elsewhere.
     fn checks(&self, data: &Data) -> usize {
         match self.selected_agent(data) {
-            Some(a) => agent_view::checklist(data, a, self.agent_scope).len(),
+            Some(_) => self.agent_checks.len(),
             None => data.valid.len(),
         }
     }
@@ -207,6 +210,10 @@ impl ProfilesPane {
     /// Takes in the selected profile's list and clamps the cursors.
     pub fn refresh(&mut self, data: &Data) {
         self.sel = self.sel.min(Self::rows(data).saturating_sub(1));
+        self.agent_checks = self
+            .selected_agent(data)
+            .map(|a| agent_view::checklist(data, a, self.agent_scope))
+            .unwrap_or_default();
         self.check_sel = self.check_sel.min(self.checks(data).saturating_sub(1));
         self.rule = Rule::new(self.selected(data));
     }
@@ -347,9 +354,8 @@ impl ProfilesPane {
     fn render_checklist(&self, frame: &mut Frame, look: &Look, data: &Data) {
         let theme = look.theme;
         let area = self.checklist_area;
-        if let Some(agent) = self.selected_agent(data) {
-            let items: Vec<ListItem> = agent_view::checklist(data, agent, self.agent_scope)
-                .iter()
+        if self.selected_agent(data).is_some() {
+            let items: Vec<ListItem> = (self.agent_checks.iter())
                 .skip(self.check_offset)
                 .take(usize::from(area.height))
                 .map(|c| ListItem::new(agent_view::check_line(c, theme)))
