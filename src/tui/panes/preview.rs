@@ -56,6 +56,9 @@ pub struct PreviewPane {
     /// once per selection and again after a reload.
     files: Option<(PathBuf, Vec<FileRow>, bool)>,
     files_stale: bool,
+    /// The list's body as built for this cursor: while it is still the
+    /// body shown, a frame reuses it (and the search does not run again).
+    list_drawn: Option<(usize, Arc<Rendered>)>,
 }
 
 /// What the Preview pane shows of the selected skill.
@@ -142,6 +145,7 @@ impl PreviewPane {
             return;
         }
         self.files_stale = false;
+        self.list_drawn = None;
         self.files = folder.map(|p| {
             let (rows, cut) = files::list(p);
             (p.to_path_buf(), rows, cut)
@@ -250,31 +254,15 @@ impl PreviewPane {
             .files
             .as_ref()
             .map_or((&[][..], false), |f| (&f.1[..], f.2));
-        let more = if cut { " (cut short)" } else { "" };
-        let title = format!("{} entries{more} · Enter opens · Esc: SKILL.md", rows.len());
-        self.header = vec![Line::styled(title, theme.dim), Line::default()];
-        let lines = rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let line = files::row_line(r, theme);
-                match i == self.file_sel {
-                    // Over each span, as a list's highlight is: a theme's
-                    // selection colours win over the name's own.
-                    true => Line::from(
-                        line.spans
-                            .into_iter()
-                            .map(|sp| {
-                                let style = sp.style.patch(theme.selected);
-                                sp.style(style)
-                            })
-                            .collect::<Vec<_>>(),
-                    ),
-                    false => line,
-                }
-            })
-            .collect();
-        self.body = Arc::new(Rendered { lines });
+        let drawn = (self.list_drawn.as_ref())
+            .is_some_and(|(sel, body)| *sel == self.file_sel && Arc::ptr_eq(body, &self.body));
+        if !drawn {
+            self.header = list_header(rows.len(), cut, theme);
+            self.body = Arc::new(Rendered {
+                lines: list_lines(rows, self.file_sel, theme),
+            });
+            self.list_drawn = Some((self.file_sel, self.body.clone()));
+        }
         let total = self.header.len() + rows.len();
         let at = self.header.len() + self.file_sel;
         let first = panes::window(usize::from(self.scroll), Some(at), total, height);
@@ -425,6 +413,36 @@ impl PreviewPane {
             Span::styled(format!("  {} ", self.search.counter()), theme.dim),
         ]))
     }
+}
+
+fn list_header(entries: usize, cut: bool, theme: &Theme) -> Vec<Line<'static>> {
+    let more = if cut { " (cut short)" } else { "" };
+    let title = format!("{entries} entries{more} · Enter opens · Esc: SKILL.md");
+    vec![Line::styled(title, theme.dim), Line::default()]
+}
+
+/// The file list's rows, the cursor's highlighted.
+fn list_lines(rows: &[FileRow], cursor: usize, theme: &Theme) -> Vec<Line<'static>> {
+    rows.iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let line = files::row_line(r, theme);
+            match i == cursor {
+                // Over each span, as a list's highlight is: a theme's
+                // selection colours win over the name's own.
+                true => Line::from(
+                    line.spans
+                        .into_iter()
+                        .map(|sp| {
+                            let style = sp.style.patch(theme.selected);
+                            sp.style(style)
+                        })
+                        .collect::<Vec<_>>(),
+                ),
+                false => line,
+            }
+        })
+        .collect()
 }
 
 /// The verdict and the findings above the rendered file.
