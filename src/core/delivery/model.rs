@@ -108,6 +108,18 @@ impl Installed {
             (true, None, _) => "present",
         }
     }
+
+    /// A baked Copilot file's state as advice to a person: what rewrites
+    /// it, or why nothing does.
+    pub fn baked_advice(&self) -> &'static str {
+        match (self.exists, self.managed, self.stale) {
+            (false, _, _) => "not installed: `cao install --provider copilot_cli` writes it",
+            (true, Some(false), _) => "not installed by CAO: its refresh leaves it alone",
+            (true, _, Some(true)) => "STALE: `skilltui refresh` (or any change here) rewrites it",
+            (true, _, Some(false)) => "up to date",
+            (true, _, None) => "its profile does not load by that name: CAO leaves it as it is",
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]

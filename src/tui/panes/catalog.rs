@@ -271,14 +271,11 @@ impl CatalogPane {
 /// Where the baked block lives and whether the file on disk is stale.
 fn baked_state(d: &Delivery) -> Option<String> {
     let i = d.installed.as_ref()?;
-    let state = match (i.exists, i.managed, i.stale) {
-        (false, _, _) => "not installed: `cao install --provider copilot_cli` writes it",
-        (true, Some(false), _) => "not installed by CAO: its refresh leaves it alone",
-        (true, _, Some(true)) => "STALE: `skilltui refresh` (or any change here) rewrites it",
-        (true, _, Some(false)) => "up to date",
-        (true, _, None) => "its profile does not load by that name: CAO leaves it as it is",
-    };
-    Some(format!("baked into {}: {state}", i.path.display()))
+    Some(format!(
+        "baked into {}: {}",
+        i.path.display(),
+        i.baked_advice()
+    ))
 }
 
 /// What reaches the agent when no block does.
