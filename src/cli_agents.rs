@@ -10,6 +10,7 @@ use crate::core::agents::discover::{self, Finds};
 use crate::core::agents::give::{self, Given, Kind, Taken};
 use crate::core::agents::lints;
 use crate::core::agents::render;
+use crate::core::agents::rules;
 use crate::core::agents::scan::{self, Ctx};
 use crate::core::agents::table::{Parser, Scope, Table};
 use crate::core::cao::skill;
@@ -357,7 +358,10 @@ pub fn show(
             agent.name
         ));
     }
-    let read = discover::reread(agent, c);
+    // Read once: the agent's parse, omniforge's and cleo's outputs all
+    // come from this text.
+    let text = skill::read_text(&c.path.join("SKILL.md"))?;
+    let read = rules::read(agent.parser, &text, &skill::folder_name(&c.path));
     if let Some(e) = read.error.clone() {
         return Err(e);
     }
@@ -371,11 +375,10 @@ pub fn show(
     );
     p.warnings.extend(report.lints);
     if agent.parser == Parser::Cleo {
-        p.line(&cleo_spawn(ctx, c, values)?);
+        p.line(&cleo_spawn(ctx, &text, values)?);
     } else if agent.show.as_deref() == Some("omniforge") {
-        let content = skill::read_text(&c.path.join("SKILL.md"))?;
         let base = c.path.to_string_lossy();
-        p.line(&render::omniforge_invoked(&c.name, &base, &content));
+        p.line(&render::omniforge_invoked(&c.name, &base, &text));
     } else if amp {
         p.line(&render::amp_loaded(&c.name, &read.body, args));
     } else if agent.show.as_deref() == Some("opencode") {
@@ -399,15 +402,14 @@ pub fn show(
 /// `--set` values.
 fn cleo_spawn(
     ctx: &Ctx,
-    c: &discover::Candidate,
+    skill_md: &str,
     values: &BTreeMap<String, String>,
 ) -> Result<String, String> {
     let root = ctx.git_root().unwrap_or_else(|| ctx.cwd.clone());
     let base_path = root.join("agents/cleo-subagent/AGENT.md");
     let base = skill::read_text(&base_path)
         .map_err(|e| format!("{e}: seed 002's base protocol is agents/cleo-subagent/AGENT.md"))?;
-    let skill_md = skill::read_text(&c.path.join("SKILL.md"))?;
-    let spawn = lints::compose_spawn(&[&base, &skill_md], values);
+    let spawn = lints::compose_spawn(&[&base, skill_md], values);
     let get = |k: &str| values.get(k).cloned();
     let out = json!({
         "taskId": get("TASK_ID"),
