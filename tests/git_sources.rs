@@ -1082,3 +1082,35 @@ fn agents_given_a_locked_skill_are_in_the_lock_and_a_teammates_sync_gives_them_t
     assert!(!f.lock().contains("agents"), "{}", f.lock());
     assert!(fs::symlink_metadata(f.root.join(".claude/skills/alpha")).is_err());
 }
+
+#[test]
+fn a_locks_agents_give_only_to_known_agents_and_never_over_a_users_folder() {
+    let f = Fixture::new();
+    f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--skill", "alpha"]);
+    // A hostile or stale team lock: an unknown agent, an id that climbs,
+    // a scope skilltui never gives at, and an agent whose dir already
+    // holds a folder of that name the user made.
+    let lock = f.lock().replace(
+        "hash =",
+        "agents = [\"../../x:user\", \"amp:admin\", \"claude-code:user\", \"nosuch:user\"]\nhash =",
+    );
+    let team = f.root.join("team.lock");
+    fs::write(&team, lock).unwrap();
+    let mine = f.root.join(".claude/skills/alpha");
+    fs::create_dir_all(&mine).unwrap();
+    fs::write(mine.join("notes.md"), "the user's own\n").unwrap();
+    let xdg = f.root.join(".config").display().to_string();
+    let (code, out, err) = f.run_with(
+        &["sync", "--lock", team.to_str().unwrap()],
+        &[("XDG_CONFIG_HOME", xdg.as_str())],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("skilltui did not make it"), "{err}");
+    assert_eq!(
+        fs::read_to_string(mine.join("notes.md")).unwrap(),
+        "the user's own\n"
+    );
+    assert!(!f.root.join("x").exists() && !f.root.join("../x").exists());
+    assert!(!f.root.join(".config/amp").exists());
+}
