@@ -701,4 +701,33 @@ mod tests {
         );
         assert_eq!(ctx.walk(table::Walk::GitRoot), vec![tmp.path().join("a/b")]);
     }
+    // cline skills.ts getAvailableSkills: global beats project; Roo Code
+    // SkillsManager: project beats global, .roo beats .agents; kilo 7.7.9
+    // `kilo debug skill`: ~/.kilo/skills beats the project's .kilo/skills,
+    // which beats ~/.agents/skills.
+    #[test]
+    fn the_added_agents_resolve_clashes_by_their_own_order() {
+        let w = world();
+        let home_agents = skill(&w.home.join(".agents/skills"), "a", &md("a"));
+        let proj_agents = skill(&w.cwd.join(".agents/skills"), "a", &md("a"));
+        let f = find(&agent("cline"), &w.ctx(&[]));
+        assert_eq!(
+            statuses(&f, "a"),
+            vec![
+                (home_agents.clone(), Status::Ok),
+                (proj_agents.clone(), Status::Shadowed)
+            ]
+        );
+        let roo = skill(&w.cwd.join(".roo/skills"), "a", &md("a"));
+        let f = find(&agent("roo"), &w.ctx(&[]));
+        assert_eq!(f.winner("a").unwrap().path, roo);
+        let kilo_home = skill(&w.home.join(".kilo/skills"), "k", &md("k"));
+        let kilo_proj = skill(&w.cwd.join(".kilo/skills"), "k", &md("k"));
+        let f = find(&agent("kilo"), &w.ctx(&[]));
+        assert_eq!(
+            statuses(&f, "k"),
+            vec![(kilo_home, Status::Ok), (kilo_proj, Status::Shadowed)]
+        );
+        assert_eq!(f.winner("a").unwrap().path, proj_agents);
+    }
 }

@@ -47,6 +47,13 @@ pub fn read(parser: Parser, text: &str, dir_name: &str) -> Read {
         Parser::Gemini => gemini(text),
         Parser::Claude => claude(text, dir_name),
         Parser::Opencode => opencode(text),
+        Parser::Roo => strict_spec(text, dir_name, false),
+        Parser::Zed => strict_spec(text, dir_name, true),
+        Parser::Cline => cline(text, dir_name),
+        Parser::Goose => goose(text),
+        Parser::Qwen => qwen(text),
+        Parser::Kilo => kilo(text),
+        Parser::Described => described(text, dir_name),
         Parser::Omniforge | Parser::Agentskills | Parser::Cleo | Parser::Cao => baseline(text),
     }
 }
@@ -308,6 +315,400 @@ fn baseline(text: &str) -> Read {
     }
 }
 
+// The readers of the agents issue 21 added. Each follows the agent's own
+// source where it was read (Roo Code, Cline, Goose, Qwen Code, Kilo) or its
+// docs (Zed, Antigravity, OpenClaw); YAML is skilltui's YAML 1.1 reader
+// where the agent's is a JavaScript or Rust YAML library (they differ on
+// plain `yes`/`no` scalars: decision).
+
+/// The Agent Skills name rule (agentskills.io/specification): 1-64
+/// lowercase letters, digits and single hyphens, not at either end.
+pub fn spec_name(name: &str) -> bool {
+    static RE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\A[a-z0-9]+(?:-[a-z0-9]+)*\z").expect("regex"));
+    name.len() <= 64 && RE.is_match(name)
+}
+
+/// The frontmatter mapping and body, the file's newlines normalized and
+/// (for agents that strip one) a leading BOM removed.
+fn yaml_parts(text: &str, strip_bom: bool) -> Result<(Option<Rc<Node>>, String), String> {
+    let text = match strip_bom {
+        true => text.strip_prefix('\u{feff}').unwrap_or(text),
+        false => text,
+    };
+    let norm = Normalized::new(text);
+    let fm = frontmatter::parse(&norm.text).map_err(|e| e.to_string())?;
+    Ok((fm.metadata().cloned(), fm.body))
+}
+
+fn field<'a>(root: &'a Option<Rc<Node>>, key: &str) -> Option<&'a Value> {
+    root.as_ref().and_then(|r| r.get(key)).map(|n| &n.value)
+}
+
+/// A non-empty string field (JavaScript's `!x || typeof x !== "string"`).
+fn nonempty_str(root: &Option<Rc<Node>>, key: &str) -> Option<String> {
+    match field(root, key) {
+        Some(Value::Str(s)) if !s.is_empty() => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// Roo Code (RooCodeInc/Roo-Code src/services/skills/SkillsManager.ts
+/// @cb83656 `loadSkillMetadata`; gray-matter): a string `name` equal to
+/// the folder's name and valid per the spec; a string `description`,
+/// trimmed, 1-1,024 characters. Zed (docs/src/ai/skills.md "Frontmatter
+/// fields", "Name validation") documents the same rules and hides a skill
+/// with `disable-model-invocation: true` from the catalog.
+fn strict_spec(text: &str, dir_name: &str, honours_hidden: bool) -> Read {
+    let (root, body) = match yaml_parts(text, false) {
+        Ok(parts) => parts,
+        Err(e) => return Read::refused(e),
+    };
+    let Some(name) = nonempty_str(&root, "name") else {
+        return Read::refused("missing required 'name' field");
+    };
+    let Some(description) = nonempty_str(&root, "description") else {
+        return Read::refused("missing required 'description' field");
+    };
+    if name != dir_name {
+        return Read::refused(format!(
+            "Skill name \"{name}\" doesn't match directory \"{dir_name}\""
+        ));
+    }
+    if !spec_name(&name) {
+        return Read::refused(format!(
+            "Skill name \"{name}\" is invalid: 1-64 lowercase letters, digits and single hyphens"
+        ));
+    }
+    let description = description.trim().to_string();
+    let len = description.chars().count();
+    if !(1..=1024).contains(&len) {
+        return Read::refused(format!(
+            "invalid description length: must be 1-1024 characters (got {len})"
+        ));
+    }
+    let hidden = honours_hidden
+        && matches!(
+            field(&root, "disable-model-invocation"),
+            Some(Value::Bool(true))
+        );
+    Read {
+        name: Some(name),
+        description: Some(description),
+        hidden,
+        frontmatter: root,
+        body,
+        ..Read::default()
+    }
+}
+
+/// Cline (cline/cline apps/vscode .../user-instructions/frontmatter.ts and
+/// skills.ts @21cb8d2): a leading BOM stripped, then
+/// `/^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/`; YAML that does not
+/// parse leaves no fields (fail-open), so the skill is dropped for want of
+/// a name; `name` and `description` truthy strings, `name` equal to the
+/// folder's.
+fn cline(text: &str, dir_name: &str) -> Read {
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\A---\r?\n((?s:.)*?)\r?\n---\r?\n?((?s:.)*)\z").expect("regex")
+    });
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let (root, body) = match RE.captures(text) {
+        Some(c) => (yaml::load(&c[1]).ok().flatten(), c[2].to_string()),
+        None => (None, text.to_string()),
+    };
+    let Some(name) = nonempty_str(&root, "name") else {
+        return Read::refused("Skill missing required 'name' field");
+    };
+    let Some(description) = nonempty_str(&root, "description") else {
+        return Read::refused("Skill missing required 'description' field");
+    };
+    if name != dir_name {
+        return Read::refused(format!(
+            "Skill name \"{name}\" doesn't match directory \"{dir_name}\""
+        ));
+    }
+    Read {
+        name: Some(name),
+        description: Some(description),
+        frontmatter: root,
+        body,
+        ..Read::default()
+    }
+}
+
+/// Goose (aaif-goose/goose crates/goose/src/agents/platform_extensions/
+/// skills.rs @51afe27 `parse_skill_content`): `name` and `description`
+/// deserialized as strings (serde: both required, empty allowed); a name
+/// holding `/` is skipped.
+fn goose(text: &str) -> Read {
+    let (root, body) = match yaml_parts(text, false) {
+        Ok(parts) => parts,
+        Err(e) => return Read::refused(e),
+    };
+    let string = |k: &str| match field(&root, k) {
+        Some(Value::Str(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let (Some(name), Some(description)) = (string("name"), string("description")) else {
+        return Read::refused(
+            "Failed to parse skill frontmatter: `name` and `description` must be strings",
+        );
+    };
+    if name.contains('/') {
+        return Read::refused(format!("Skill name '{name}' contains '/', skipping"));
+    }
+    Read {
+        name: Some(name),
+        description: Some(description),
+        frontmatter: root,
+        body,
+        ..Read::default()
+    }
+}
+
+/// A value of Qwen Code's own frontmatter reader (`parseValue`).
+#[derive(Clone, Debug, PartialEq)]
+enum QwenValue {
+    Str(String),
+    Num(f64),
+    Bool(bool),
+    Null,
+    /// A list or nested mapping.
+    Other,
+}
+
+impl QwenValue {
+    fn parse(v: &str) -> QwenValue {
+        match v {
+            "true" => return QwenValue::Bool(true),
+            "false" => return QwenValue::Bool(false),
+            "null" => return QwenValue::Null,
+            "" => return QwenValue::Str(String::new()),
+            _ => {}
+        }
+        if v.len() >= 2 && v.starts_with('"') && v.ends_with('"') {
+            let inner = &v[1..v.len() - 1];
+            return QwenValue::Str(inner.replace("\\\"", "\"").replace("\\\\", "\\"));
+        }
+        match js_number(v) {
+            Some(n) => QwenValue::Num(n),
+            None => QwenValue::Str(v.to_string()),
+        }
+    }
+
+    /// JavaScript's `String(value)`.
+    fn js_string(&self) -> String {
+        match self {
+            QwenValue::Str(s) => s.clone(),
+            QwenValue::Num(n) if n.fract() == 0.0 && n.abs() < 1e21 => format!("{}", *n as i64),
+            QwenValue::Num(n) => n.to_string(),
+            QwenValue::Bool(b) => b.to_string(),
+            QwenValue::Null => "null".into(),
+            QwenValue::Other => "[object Object]".into(),
+        }
+    }
+}
+
+/// JavaScript's `Number(v)` when finite (decimal forms only; the hex,
+/// octal and binary literals it also takes are read as text: decision).
+fn js_number(v: &str) -> Option<f64> {
+    let t = v.trim();
+    if t.is_empty()
+        || !t
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b))
+    {
+        return None;
+    }
+    t.parse::<f64>().ok().filter(|n| n.is_finite())
+}
+
+/// Qwen Code's line reader (@qwen-code/qwen-code 0.15.10 cli.js,
+/// packages/core/src/utils/yaml-parser.ts `parse`): not YAML. Blank and
+/// `#` lines are dropped; `  - x` lines build a list, two-space-indented
+/// `k: v` lines a nested mapping; any other line with a `:` is
+/// `key: rest` split at the first colon, trimmed (so `a: b: c` is `b: c`,
+/// and single quotes are kept).
+fn qwen_fields(fm: &str) -> Vec<(String, QwenValue)> {
+    let lines: Vec<&str> = fm
+        .split('\n')
+        .filter(|l| !l.trim().is_empty() && !l.trim().starts_with('#'))
+        .collect();
+    let mut out: Vec<(String, QwenValue)> = Vec::new();
+    let set = |out: &mut Vec<(String, QwenValue)>, k: String, v: QwenValue| {
+        out.retain(|(key, _)| *key != k);
+        out.push((k, v));
+    };
+    let (mut key, mut in_array, mut in_object, mut object_key) =
+        (String::new(), false, false, String::new());
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("  - ") {
+            in_array = true;
+            continue;
+        }
+        if in_array {
+            set(&mut out, std::mem::take(&mut key), QwenValue::Other);
+            in_array = false;
+        }
+        if line.starts_with("  ") && in_object {
+            continue;
+        }
+        if in_object {
+            set(&mut out, std::mem::take(&mut object_key), QwenValue::Other);
+            in_object = false;
+        }
+        let Some((k, rest)) = line.split_once(':') else {
+            continue;
+        };
+        let value = rest.trim();
+        if value.is_empty() {
+            key = k.trim().to_string();
+            match lines.get(i + 1) {
+                Some(next) if next.starts_with("  - ") => continue,
+                Some(next) if next.starts_with("  ") => {
+                    in_object = true;
+                    object_key = std::mem::take(&mut key);
+                    continue;
+                }
+                _ => {}
+            }
+        } else {
+            set(&mut out, k.trim().to_string(), QwenValue::parse(value));
+        }
+    }
+    if in_array {
+        set(&mut out, key, QwenValue::Other);
+    }
+    if in_object {
+        set(&mut out, object_key, QwenValue::Other);
+    }
+    out
+}
+
+/// Qwen Code (cli.js packages/core/src/skills/skill-manager.ts
+/// `parseSkillContent`, types.ts `validateSkillName`, `validateConfig`): a
+/// BOM removed and newlines normalized; `/^---\n([\s\S]*?)\n---(?:\n|$)
+/// ([\s\S]*)$/`; `name` and `description` neither null nor empty, made
+/// strings; the name matches `/^[\p{L}\p{N}_:.-]+$/u`; the description is
+/// not blank; `disable-model-invocation` true (or "true") hides it.
+fn qwen(text: &str) -> Read {
+    static RE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\A---\n((?s:.)*?)\n---(?:\n|\z)((?s:.)*)\z").expect("regex"));
+    static NAME: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\A[\p{L}\p{N}_:.-]+\z").expect("regex"));
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let norm = text.replace("\r\n", "\n").replace('\r', "\n");
+    let Some(caps) = RE.captures(&norm) else {
+        return Read::refused("Invalid format: missing YAML frontmatter");
+    };
+    let fields = qwen_fields(&caps[1]);
+    let get = |k: &str| fields.iter().find(|(key, _)| key == k).map(|(_, v)| v);
+    let present = |k: &str| {
+        get(k)
+            .filter(|v| !matches!(v, QwenValue::Null) && **v != QwenValue::Str(String::new()))
+            .map(QwenValue::js_string)
+    };
+    let Some(name) = present("name") else {
+        return Read::refused("Missing \"name\" in frontmatter");
+    };
+    let Some(description) = present("description") else {
+        return Read::refused("Missing \"description\" in frontmatter");
+    };
+    if !NAME.is_match(&name) {
+        return Read::refused(format!(
+            "\"name\" must match /^[\\p{{L}}\\p{{N}}_:.-]+$/u (letters, digits, _, :, ., -); got \"{name}\""
+        ));
+    }
+    if description.trim().is_empty() {
+        return Read::refused("Validation failed: \"description\" cannot be empty");
+    }
+    let hidden = matches!(get("disable-model-invocation"), Some(QwenValue::Bool(true)))
+        || get("disable-model-invocation") == Some(&QwenValue::Str("true".into()));
+    Read {
+        name: Some(name),
+        description: Some(description),
+        hidden,
+        // For previews and lints only: Qwen itself never reads it as YAML.
+        frontmatter: yaml::load(&caps[1]).ok().flatten(),
+        body: caps[2].trim().to_string(),
+        ..Read::default()
+    }
+}
+
+/// Kilo Code, observed (`kilo debug skill`, kilo 7.7.9): OpenCode's rule
+/// (a string `name`, an optional `description`, no folder match), and a
+/// frontmatter that is not valid YAML is still read line by line, so
+/// `description: has: colon` loads. Decision: that fallback takes each
+/// unindented `key: value` line, the value after the first `: `, trimmed,
+/// matching quotes removed.
+fn kilo(text: &str) -> Read {
+    let read = opencode(text);
+    let norm = Normalized::new(text);
+    if read.error.is_none() || frontmatter::parse(&norm.text).is_ok() {
+        return read;
+    }
+    let Some(rest) = norm.text.strip_prefix("---\n") else {
+        return read;
+    };
+    let Some(end) = rest.find("\n---") else {
+        return read;
+    };
+    let mut name = None;
+    let mut description = None;
+    for line in rest[..end].lines().filter(|l| !l.starts_with([' ', '\t'])) {
+        let Some((k, v)) = line.split_once(':') else {
+            continue;
+        };
+        let v = v.trim();
+        let v = v
+            .strip_prefix('"')
+            .and_then(|s| s.strip_suffix('"'))
+            .or_else(|| v.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')))
+            .unwrap_or(v)
+            .to_string();
+        match k.trim() {
+            "name" => name = Some(v),
+            "description" => description = Some(v),
+            _ => {}
+        }
+    }
+    let Some(name) = name.filter(|n| !n.is_empty()) else {
+        return read;
+    };
+    let body = rest[end + 4..].trim_start_matches('\n').to_string();
+    Read {
+        name: Some(name),
+        hidden: description.is_none(),
+        description,
+        body,
+        ..Read::default()
+    }
+}
+
+/// `name` optional (the folder's name), a non-empty string `description`
+/// required: what Antigravity's docs (antigravity.google/docs/skills) and
+/// OpenClaw's (docs/tools/skills.md: "or the directory name when `name`
+/// is missing") document.
+fn described(text: &str, dir_name: &str) -> Read {
+    let (root, body) = match yaml_parts(text, false) {
+        Ok(parts) => parts,
+        Err(e) => return Read::refused(e),
+    };
+    let Some(description) = nonempty_str(&root, "description").filter(|d| !d.trim().is_empty())
+    else {
+        return Read::refused("frontmatter needs a string `description`");
+    };
+    let name = nonempty_str(&root, "name").unwrap_or_else(|| dir_name.to_string());
+    Read {
+        name: Some(name),
+        description: Some(description),
+        frontmatter: root,
+        body,
+        ..Read::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -447,5 +848,190 @@ mod tests {
         );
         assert!(baseline("---\nname: a\n---\n").error.is_some());
         assert!(baseline("no frontmatter").error.is_some());
+    }
+    // RooCodeInc/Roo-Code SkillsManager.ts @cb83656 loadSkillMetadata;
+    // zed docs/src/ai/skills.md Name validation.
+    #[test]
+    fn roo_and_zed_want_a_spec_name_equal_to_the_folder() {
+        let ok = "---\nname: my-skill\ndescription: ' d '\n---\nb";
+        let r = read(Parser::Roo, ok, "my-skill");
+        assert_eq!(r.description.as_deref(), Some("d"));
+        assert!(
+            read(Parser::Roo, ok, "other")
+                .error
+                .unwrap()
+                .contains("doesn't match directory")
+        );
+        let bad = "---\nname: My--Skill\ndescription: d\n---\n";
+        assert!(read(Parser::Zed, bad, "My--Skill").error.is_some());
+        let long = format!("---\nname: s\ndescription: {}\n---\n", "d".repeat(1025));
+        assert!(read(Parser::Roo, &long, "s").error.is_some());
+        let hidden = "---\nname: s\ndescription: d\ndisable-model-invocation: true\n---\n";
+        assert!(read(Parser::Zed, hidden, "s").hidden);
+        assert!(!read(Parser::Roo, hidden, "s").hidden);
+    }
+
+    // cline/cline apps/vscode frontmatter.ts, skills.ts @21cb8d2.
+    #[test]
+    fn cline_strips_a_bom_and_drops_a_skill_whose_yaml_fails() {
+        let r = read(
+            Parser::Cline,
+            "\u{feff}---\r\nname: s\r\ndescription: d\r\n---\r\nb",
+            "s",
+        );
+        assert!(r.error.is_none(), "{:?}", r.error);
+        assert!(
+            read(
+                Parser::Cline,
+                "---\nname: s\ndescription: [unclosed\n---\n",
+                "s"
+            )
+            .error
+            .is_some()
+        );
+        assert!(
+            read(Parser::Cline, "---\nname: t\ndescription: d\n---\n", "s")
+                .error
+                .is_some()
+        );
+    }
+
+    // aaif-goose/goose skills.rs @51afe27 parse_skill_content.
+    #[test]
+    fn goose_wants_two_strings_and_no_slash_in_the_name() {
+        assert!(
+            read(Parser::Goose, "---\nname: a\ndescription: ''\n---\n", "x")
+                .error
+                .is_none()
+        );
+        assert!(
+            read(Parser::Goose, "---\nname: a/b\ndescription: d\n---\n", "x")
+                .error
+                .is_some()
+        );
+        assert!(
+            read(Parser::Goose, "---\nname: 1\ndescription: d\n---\n", "x")
+                .error
+                .is_some()
+        );
+    }
+
+    // @qwen-code/qwen-code 0.15.10 cli.js: yaml-parser.ts parse,
+    // skill-manager.ts parseSkillContent.
+    #[test]
+    fn qwen_reads_lines_not_yaml() {
+        let r = read(
+            Parser::Qwen,
+            "---\nname: a\ndescription: has: colon\nallowedTools:\n  - x\n---\n body \n",
+            "x",
+        );
+        assert_eq!(r.description.as_deref(), Some("has: colon"));
+        assert_eq!(r.body, "body");
+        // Single quotes are kept, and a quote is not a name character.
+        assert!(
+            read(Parser::Qwen, "---\nname: 'a'\ndescription: d\n---\n", "x")
+                .error
+                .is_some()
+        );
+        // A number is made a string; `:` and `.` are name characters.
+        assert_eq!(
+            read(Parser::Qwen, "---\nname: 12\ndescription: d\n---\n", "x")
+                .name
+                .as_deref(),
+            Some("12")
+        );
+        assert_eq!(
+            read(
+                Parser::Qwen,
+                "---\nname: ns:a.b\ndescription: d\n---\n",
+                "x"
+            )
+            .name
+            .as_deref(),
+            Some("ns:a.b")
+        );
+        assert!(
+            read(
+                Parser::Qwen,
+                "---\nname: a\ndescription: \"  \"\n---\n",
+                "x"
+            )
+            .error
+            .is_some()
+        );
+        assert!(
+            read(Parser::Qwen, "---\nname: a\n---\n", "x")
+                .error
+                .is_some()
+        );
+        let hidden = read(
+            Parser::Qwen,
+            "---\nname: a\ndescription: d\ndisable-model-invocation: true\n---\n",
+            "x",
+        );
+        assert!(hidden.hidden);
+    }
+
+    // Observed with kilo 7.7.9 `kilo debug skill`: the folder `colon`
+    // loaded as `colon` with description "has: colon"; `nodesc` loaded
+    // without one; `name: 123` and no name were dropped; `other` loaded as
+    // `different`.
+    #[test]
+    fn kilo_loads_what_kilo_debug_skill_loaded() {
+        let r = read(
+            Parser::Kilo,
+            "---\nname: colon\ndescription: has: colon\n---\nb\n",
+            "colon",
+        );
+        assert_eq!(
+            (r.name.as_deref(), r.description.as_deref()),
+            (Some("colon"), Some("has: colon"))
+        );
+        let r = read(Parser::Kilo, "---\nname: nodesc\n---\nb\n", "nodesc");
+        assert!(r.error.is_none() && r.hidden);
+        assert!(
+            read(
+                Parser::Kilo,
+                "---\nname: 123\ndescription: d\n---\nb\n",
+                "n"
+            )
+            .error
+            .is_some()
+        );
+        assert!(
+            read(Parser::Kilo, "---\ndescription: d\n---\nb\n", "n")
+                .error
+                .is_some()
+        );
+        assert_eq!(
+            read(
+                Parser::Kilo,
+                "---\nname: different\ndescription: d\n---\nb\n",
+                "other"
+            )
+            .name
+            .as_deref(),
+            Some("different")
+        );
+        assert!(
+            read(
+                Parser::Kilo,
+                "---\nname: empty\ndescription: d\n---\n",
+                "empty"
+            )
+            .error
+            .is_none()
+        );
+    }
+
+    #[test]
+    fn described_takes_the_folder_name_when_there_is_none() {
+        let r = read(Parser::Described, "---\ndescription: d\n---\n", "folder");
+        assert_eq!(r.name.as_deref(), Some("folder"));
+        assert!(
+            read(Parser::Described, "---\nname: a\n---\n", "f")
+                .error
+                .is_some()
+        );
     }
 }

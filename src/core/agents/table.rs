@@ -109,6 +109,16 @@ pub enum Parser {
     Amp,
     Omniforge,
     Cleo,
+    /// Roo Code: the spec's name rules, the name equal to its folder's.
+    Roo,
+    /// Zed: Roo's rules, and `disable-model-invocation` hides.
+    Zed,
+    Cline,
+    Goose,
+    Qwen,
+    Kilo,
+    /// `name` optional (the folder's), `description` required.
+    Described,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -390,6 +400,7 @@ mod tests {
     #[test]
     fn the_built_in_table_has_every_agent_the_issue_names() {
         let ids: Vec<String> = built_in().into_iter().map(|a| a.id).collect();
+        assert!(ids.len() >= 21, "{} agents", ids.len());
         for id in [
             "cao",
             "claude-code",
@@ -402,6 +413,16 @@ mod tests {
             "amp",
             "omniforge",
             "cleo",
+            "windsurf",
+            "cline",
+            "roo",
+            "goose",
+            "kilo",
+            "antigravity",
+            "openclaw",
+            "droid",
+            "qwen-code",
+            "zed",
         ] {
             assert!(ids.iter().any(|i| i == id), "{id} missing");
         }
