@@ -233,6 +233,61 @@ fn add_with_agent_installs_then_gives() {
     assert!(w.cwd.join(".agents/skills/srcskill/SKILL.md").is_file());
 }
 
+// Issue 21 part 5: "`add … --agent A --agent B` gives to several agents
+// at once; `agent enable` takes several ids as a comma list". Part 3: a
+// dir another agent reads too is said, with their names.
+#[test]
+fn several_agents_at_once_and_the_agents_a_shared_dir_reaches() {
+    let w = world();
+    let src = skill(&w.cwd, "srcskill", &md("srcskill", "d"));
+    let (code, out, err) = w.run(&[
+        "add",
+        src.to_str().unwrap(),
+        "--agent",
+        "claude-code",
+        "--agent",
+        "kiro-cli,codex",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("srcskill: linked for claude-code"), "{out}");
+    assert!(out.contains("srcskill: copied for kiro-cli"), "{out}");
+    assert!(out.contains("srcskill: linked for codex"), "{out}");
+    assert!(w.home.join(".claude/skills/srcskill").is_symlink());
+    assert!(w.home.join(".kiro/skills/srcskill/SKILL.md").is_file());
+    let shared = w.home.join(".agents/skills/srcskill");
+    assert!(shared.is_symlink());
+    assert!(
+        out.contains("  also read by OpenCode, Gemini CLI, GitHub Copilot, Cursor, "),
+        "{out}"
+    );
+    assert!(out.contains("(~/.agents/skills is theirs too)"), "{out}");
+    // Kiro's own dir is read by no one else: no such line after it.
+    let kiro_line = out
+        .lines()
+        .position(|l| l.contains("copied for kiro-cli"))
+        .unwrap();
+    assert!(
+        !out.lines()
+            .nth(kiro_line + 1)
+            .unwrap_or("")
+            .starts_with("  also"),
+        "{out}"
+    );
+
+    skill(&w.cao.join("skills"), "z", &md("z", "d"));
+    let (code, out, err) = w.run(&["agent", "enable", "gemini-cli,amp", "z"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("z: copied for gemini-cli"), "{out}");
+    assert!(out.contains("z: copied for amp"), "{out}");
+    // An unknown id in the list stops before anything is given.
+    let (code, _, err) = w.run(&["agent", "enable", "amp,nope", "z"]);
+    assert_eq!(code, 1);
+    assert!(err.starts_with("error: no agent 'nope'"), "{err}");
+    let (code, _, err) = w.run(&["add", src.to_str().unwrap(), "--force", "--agent", "nope"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no agent 'nope'"), "{err}");
+}
+
 // Seed 003 "Available Skills Prompt" and "Skill Loading".
 #[test]
 fn catalog_and_show_for_amp_follow_seed_003() {

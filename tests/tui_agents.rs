@@ -119,9 +119,12 @@ fn space_gives_and_takes_at_the_scope_s_chooses() {
     assert!(given.join("SKILL.md").is_file(), "{:?}", f.app.status);
     // The place is named from ~, to keep to one status line.
     let said = f.app.status.clone().unwrap().text;
+    // Issue 21 part 3: a dir another agent reads too is named, with them.
     assert_eq!(
         said,
-        format!("gave {first} to amp (~/.config/agents/skills/{first})")
+        format!(
+            "gave {first} to amp (~/.config/agents/skills/{first}); also read by Goose (~/.config/agents/skills is theirs too)"
+        )
     );
     insta::assert_snapshot!("agent_checklist_given_120x40", screen(&mut f.app, 120, 40));
     key(&mut f.app, KeyCode::Char(' '));
@@ -134,6 +137,13 @@ fn space_gives_and_takes_at_the_scope_s_chooses() {
             .join(&first)
             .join("SKILL.md")
             .is_file()
+    );
+    // The project's .agents/skills is read by Codex, Gemini CLI, OpenCode,
+    // Copilot, Cursor and more: the status line names them.
+    let said = f.app.status.clone().unwrap().text;
+    assert!(
+        said.contains("; also read by Codex, OpenCode, Gemini CLI, GitHub Copilot, Cursor"),
+        "{said}"
     );
 }
 

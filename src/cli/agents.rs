@@ -3,6 +3,7 @@
 //! `remove`, `sync`): each builds its output as a [`Printed`].
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
@@ -11,6 +12,7 @@ use super::output::{Outcome, Output, Printed, printed};
 use crate::core::agents::discover::{self, Finds};
 use crate::core::agents::give::{self, Given, Kind, Taken};
 use crate::core::agents::lints;
+use crate::core::agents::reach;
 use crate::core::agents::render;
 use crate::core::agents::rules;
 use crate::core::agents::scan::{self, Ctx};
@@ -27,7 +29,8 @@ pub struct AgentsArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum AgentCommand {
-    /// Link (or copy) store skills into the agent's skill dir
+    /// Link (or copy) store skills into the agents' skill dirs (AGENT: one
+    /// id or a comma list, e.g. claude-code,codex)
     Enable {
         agent: String,
         #[arg(required = true)]
@@ -83,7 +86,15 @@ pub fn run(home: &Home, cmd: &AgentCommand, out: &mut Output) -> Outcome {
             skills,
             scope,
             copy,
-        } => enable(home, table, ctx, agent, skills, scope.scope(), *copy),
+        } => enable(
+            home,
+            table,
+            ctx,
+            std::slice::from_ref(agent),
+            skills,
+            scope.scope(),
+            *copy,
+        ),
         AgentCommand::Disable {
             agent,
             skills,
@@ -218,46 +229,56 @@ fn text_rows(finds: &Finds, p: &mut Printed) {
     }
 }
 
-/// `agent enable ID SKILL…` (and `add … --agent ID`).
+/// `agent enable ID[,ID…] SKILL…` (and `add … --agent ID…`): each skill to
+/// each agent, and for each dir given in, the other agents that read it
+/// too (a skill given there reaches them as well).
 pub fn enable(
     home: &Home,
     table: &Table,
     ctx: &Ctx,
-    id: &str,
+    ids: &[String],
     skills: &[String],
     scope: Scope,
     copy: bool,
 ) -> Result<Printed, String> {
-    let agent = table.find(id)?;
+    let agents = table.find_many(ids)?;
     let mut p = Printed::default();
-    for name in skills {
-        match give::enable(home, agent, ctx, name, scope, copy)? {
-            Given::Made(t) => {
-                let how = if t.kind == Kind::Link {
-                    "linked"
-                } else {
-                    "copied"
-                };
-                p.line(&sanitize_line(&format!(
-                    "{name}: {how} for {} ({})",
-                    agent.id,
-                    t.path.display()
-                )));
+    for agent in agents {
+        for name in skills {
+            let (line, dir) = match give::enable(home, agent, ctx, name, scope, copy)? {
+                Given::Made(t) => {
+                    let how = if t.kind == Kind::Link {
+                        "linked"
+                    } else {
+                        "copied"
+                    };
+                    let line = format!("{name}: {how} for {} ({})", agent.id, t.path.display());
+                    (line, t.path.parent().map(Path::to_path_buf))
+                }
+                Given::Already(path) => (
+                    format!("{name}: {} already has it ({})", agent.id, path.display()),
+                    None,
+                ),
+            };
+            p.line(&sanitize_line(&line));
+            if let Some(dir) = dir {
+                let others = reach::readers(&table.agents, ctx, &dir, &agent.id);
+                if let Some(also) = reach::also_read_by(&others, &dir, &ctx.user_home) {
+                    p.line(&sanitize_line(&format!("  {also}")));
+                }
             }
-            Given::Already(path) => p.line(&sanitize_line(&format!(
-                "{name}: {} already has it ({})",
-                agent.id,
-                path.display()
-            ))),
         }
     }
     Ok(p)
 }
 
-/// Whether agent `id` is known and has a skill dir at `scope` (`add
-/// --agent` asks before it installs anything).
-pub fn can_give(table: &Table, ctx: &Ctx, id: &str, scope: Scope) -> Result<(), String> {
-    give::target_dir(table.find(id)?, ctx, scope).map(|_| ())
+/// Whether every agent `ids` names is known and has a skill dir at
+/// `scope` (`add --agent` asks before it installs anything).
+pub fn can_give(table: &Table, ctx: &Ctx, ids: &[String], scope: Scope) -> Result<(), String> {
+    for agent in table.find_many(ids)? {
+        give::target_dir(agent, ctx, scope)?;
+    }
+    Ok(())
 }
 
 /// `agent disable ID SKILL…`.

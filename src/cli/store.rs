@@ -58,9 +58,10 @@ pub struct AddArgs {
     /// file, 64 MiB per skill)
     #[arg(long)]
     allow_large: bool,
-    /// Then give the installed skills to this agent
+    /// Then give the installed skills to this agent (repeat, or a comma
+    /// list, for several)
     #[arg(long, value_name = "ID")]
-    agent: Option<String>,
+    agent: Vec<String>,
     /// Where the agent gets them (with --agent)
     #[arg(long, value_enum, default_value_t = ScopeArg::User, requires = "agent")]
     scope: ScopeArg,
@@ -118,19 +119,27 @@ pub fn run_add(home: &Home, args: &AddArgs, out: &mut Output) -> Outcome {
     let scope = args.scope.scope();
     // An agent that cannot be given skills is refused before the store
     // changes.
-    let opened = match &args.agent {
-        Some(id) => {
+    let opened = match args.agent.as_slice() {
+        [] => None,
+        ids => {
             let (table, ctx, warnings) = agents::open(home);
-            agents::can_give(&table, &ctx, id, scope)?;
-            Some((id, table, ctx, warnings))
+            agents::can_give(&table, &ctx, ids, scope)?;
+            Some((table, ctx, warnings))
         }
-        None => None,
     };
     let installed = add(home, &args.source, &pick, out)?;
-    let Some((id, table, ctx, warnings)) = opened else {
+    let Some((table, ctx, warnings)) = opened else {
         return Ok(());
     };
-    let p = agents::enable(home, &table, &ctx, id, &installed, scope, args.copy)?;
+    let p = agents::enable(
+        home,
+        &table,
+        &ctx,
+        &args.agent,
+        &installed,
+        scope,
+        args.copy,
+    )?;
     printed(warnings, p, out)
 }
 

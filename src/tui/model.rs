@@ -84,6 +84,9 @@ pub struct AgentRow {
     pub given: Vec<(String, Scope, std::path::PathBuf)>,
     /// The seed fields and lints of each loaded skill, by its path.
     pub reports: std::collections::HashMap<std::path::PathBuf, Report>,
+    /// For each scope skilltui gives at, which other agents read that dir
+    /// too (`core::agents::reach`), as one line.
+    pub shared: Vec<(Scope, String)>,
 }
 
 /// What was read from disk, shared by every pane.

@@ -8,7 +8,7 @@
 //! agent and the source of what is given) and `sources/` (`remove`, and
 //! the lock's record of who was given what); nothing above it. The modules,
 //! each using only those before it: `table`, `scan`, `rules`, `discover`,
-//! `formats`, `lints`, `render`, `give`.
+//! `formats`, `lints`, `render`, `reach`, `give`.
 
 pub mod table;
 
@@ -20,5 +20,7 @@ pub mod discover;
 pub mod formats;
 pub mod lints;
 pub mod render;
+
+pub mod reach;
 
 pub mod give;

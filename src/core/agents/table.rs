@@ -245,6 +245,28 @@ impl Table {
     }
 }
 
+impl Table {
+    /// The agents `ids` name, each item a single id or a comma list
+    /// (`claude-code,codex`), in the order named and each once; the first
+    /// unknown id is an error naming the known ones.
+    pub fn find_many(&self, ids: &[String]) -> Result<Vec<&Agent>, String> {
+        let mut out: Vec<&Agent> = Vec::new();
+        for id in ids.iter().flat_map(|i| i.split(',')).map(str::trim) {
+            if id.is_empty() {
+                return Err(format!(
+                    "an empty agent id in '{}': separate ids with single commas",
+                    ids.join(",")
+                ));
+            }
+            let agent = self.find(id)?;
+            if !out.iter().any(|a| a.id == agent.id) {
+                out.push(agent);
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// The compiled-in table alone.
 pub fn built_in() -> Vec<Agent> {
     // A test parses it; a broken built-in table is a build mistake.
@@ -437,6 +459,28 @@ mod tests {
                 );
             }
         }
+    }
+
+    // Issue 21 part 5: "`agent enable` takes several ids as a comma list".
+    #[test]
+    fn several_ids_as_a_comma_list_or_repeated() {
+        let table = load(None);
+        let ids = |v: &[&str]| -> Result<Vec<String>, String> {
+            let v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
+            table
+                .find_many(&v)
+                .map(|a| a.iter().map(|a| a.id.clone()).collect())
+        };
+        assert_eq!(
+            ids(&["claude-code,codex", "amp", "codex"]).unwrap(),
+            ["claude-code", "codex", "amp"]
+        );
+        assert!(
+            ids(&["codex,nope"])
+                .unwrap_err()
+                .starts_with("no agent 'nope'")
+        );
+        assert!(ids(&["codex,,amp"]).unwrap_err().contains("empty agent id"));
     }
 
     #[test]

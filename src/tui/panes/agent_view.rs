@@ -15,6 +15,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::core::agents::discover::{self, Finds};
 use crate::core::agents::give::{self, Given, Record, Taken};
 use crate::core::agents::lints::{self, Report};
+use crate::core::agents::reach;
 use crate::core::agents::render::{self, Catalog};
 use crate::core::agents::scan::{self, Ctx};
 use crate::core::agents::table::{self, Parser, Scope};
@@ -32,11 +33,26 @@ pub fn load(home: &Home, cwd: Option<&std::path::Path>) -> (Option<Ctx>, Vec<Age
         ctx.cwd = cwd.to_path_buf();
     }
     let record = Record::read(home).unwrap_or_default();
-    let rows = table
+    let shared_of = |agent: &table::Agent| -> Vec<(Scope, String)> {
+        [Scope::User, Scope::Project]
+            .into_iter()
+            .filter_map(|scope| {
+                let dir = give::target_dir(agent, &ctx, scope).ok()?;
+                let others = reach::readers(&table.agents, &ctx, &dir, &agent.id);
+                Some((scope, reach::also_read_by(&others, &dir, &ctx.user_home)?))
+            })
+            .collect()
+    };
+    let detected: Vec<table::Agent> = table
         .agents
-        .into_iter()
+        .iter()
         .filter(|a| a.parser != Parser::Cao && scan::detected(a, &ctx))
+        .cloned()
+        .collect();
+    let rows = detected
+        .into_iter()
         .map(|agent| {
+            let shared = shared_of(&agent);
             let finds = discover::find(&agent, &ctx);
             let catalog = render::catalog(&agent, &finds);
             let given = record
@@ -52,6 +68,7 @@ pub fn load(home: &Home, cwd: Option<&std::path::Path>) -> (Option<Ctx>, Vec<Age
                 catalog,
                 given,
                 reports,
+                shared,
             }
         })
         .collect();
@@ -96,27 +113,39 @@ pub fn list_line(row: &AgentRow, theme: &Theme) -> Line<'static> {
     ])
 }
 
-/// The lines under the list for an agent.
+/// The lines under the list for an agent: its name, the scope, clash and
+/// links, and which other agents read the dir it gets skills in at this
+/// scope (a skill given there reaches them too).
 pub fn detail(row: &AgentRow, scope: Scope, theme: &Theme) -> Text<'static> {
     let a = &row.agent;
-    Text::from(vec![
-        Line::styled(sanitize_line(&a.name).into_owned(), theme.dim),
-        Line::styled(
-            format!(
-                "scope: {} (s switches) · clash: {} · links: {}",
-                scope.label(),
-                serde_json::to_value(a.clash)
-                    .unwrap_or_default()
-                    .as_str()
-                    .unwrap_or(""),
-                serde_json::to_value(a.symlinks)
-                    .unwrap_or_default()
-                    .as_str()
-                    .unwrap_or("")
+    let shared = row
+        .shared
+        .iter()
+        .find(|(s, _)| *s == scope)
+        .map(|(_, line)| Line::styled(sanitize_line(line).into_owned(), theme.dim));
+    Text::from(
+        vec![
+            Line::styled(sanitize_line(&a.name).into_owned(), theme.dim),
+            Line::styled(
+                format!(
+                    "scope: {} (s switches) · clash: {} · links: {}",
+                    scope.label(),
+                    serde_json::to_value(a.clash)
+                        .unwrap_or_default()
+                        .as_str()
+                        .unwrap_or(""),
+                    serde_json::to_value(a.symlinks)
+                        .unwrap_or_default()
+                        .as_str()
+                        .unwrap_or("")
+                ),
+                theme.dim,
             ),
-            theme.dim,
-        ),
-    ])
+        ]
+        .into_iter()
+        .chain(shared)
+        .collect::<Vec<_>>(),
+    )
 }
 
 /// One checklist row of an agent.
@@ -228,7 +257,13 @@ pub fn toggle(
             name,
             state: State::Off,
         }) => match give::enable(&data.home, a, ctx, name, scope, false)? {
-            Given::Made(t) => Ok(format!("gave {name} to {} ({})", a.id, at(&t.path))),
+            Given::Made(t) => {
+                let said = format!("gave {name} to {} ({})", a.id, at(&t.path));
+                Ok(match row.shared.iter().find(|(s, _)| *s == scope) {
+                    Some((_, also)) => format!("{said}; {also}"),
+                    None => said,
+                })
+            }
             Given::Already(p) => Ok(format!("{} already has {name} ({})", a.id, at(&p))),
         },
         Some(Check::Store {
