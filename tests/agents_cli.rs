@@ -314,10 +314,33 @@ fn catalog_and_show_for_amp_follow_seed_003() {
         out,
         "<loaded_skill name=\"quiet\">\nQuiet body.\n\n\nArguments: go\n</loaded_skill>\n"
     );
+    // Seed 003 (003_0f931e5b56874718.txt) Skill Loading: "args ?
+    // `\nArguments: ${args}` : \"\"": `--arguments ""` adds nothing.
+    let (code, out, _) = w.run(&["show", "quiet", "--agent", "amp", "--arguments", ""]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "<loaded_skill name=\"quiet\">\nQuiet body.\n\n\n</loaded_skill>\n"
+    );
+    // Seed 003 Constants and Token Budget are lints of `show --agent amp`:
+    // "Keep SKILL.md under 500 lines".
+    let long = format!(
+        "---\nname: long\ndescription: d\n---\n{}",
+        "x\n".repeat(600)
+    );
+    skill(&w.cwd.join(".agents/skills"), "long", &long);
+    let (code, _, err) = w.run(&["show", "long", "--agent", "amp"]);
+    assert_eq!(code, 0);
+    assert!(
+        err.contains("SKILL.md is 604 lines; seed 003 Token Budget: Keep SKILL.md under 500 lines"),
+        "{err}"
+    );
     let (code, _, err) = w.run(&["show", "nope", "--agent", "amp"]);
     assert_eq!(code, 1);
     assert!(
-        err.starts_with("error: Skill \"nope\" not found. Available: quiet, x, building-skills"),
+        err.starts_with(
+            "error: Skill \"nope\" not found. Available: long, quiet, x, building-skills"
+        ),
         "{err}"
     );
     let (code, _, _) = w.run(&["catalog"]);
@@ -362,11 +385,26 @@ fn show_for_cleo_composes_the_spawn_prompt() {
     assert_eq!(v["taskId"], "T1234");
     assert_eq!(v["tokenResolution"]["fullyResolved"], false);
     assert_eq!(v["tokenResolution"]["unresolved"][0], "{{SESSION_ID}}");
+    // Seed 002: "Composes prompt with base protocol + conditional
+    // protocol"; the frontmatter is not injected as body.
     let prompt = v["prompt"].as_str().unwrap();
-    assert!(prompt.starts_with("Base for T1234\n\n---\n\n---\nname: ct-research-agent"));
-    assert!(prompt.contains("Research T1234 on 2026-01-27"));
+    assert_eq!(
+        prompt,
+        "Base for T1234\n\n---\n\nResearch T1234 on 2026-01-27 in {{SESSION_ID}}"
+    );
+    // Seed 002 TIER 0: "Context budget: 10K tokens".
+    assert!(
+        err.contains("seed 002's context budget (orchestrator): 10000 tokens"),
+        "{err}"
+    );
     assert!(
         err.contains("tier: 2") && err.contains("tags: research"),
+        "{err}"
+    );
+    let (code, _, err) = w.run(&["catalog", "--agent", "cleo"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("budget: 6 / 10000 tokens of manifest summaries"),
         "{err}"
     );
 }

@@ -467,7 +467,13 @@ pub fn show(
     );
     p.warnings.extend(report.lints);
     if agent.parser == Parser::Cleo {
-        p.line(&cleo_spawn(ctx, &text, values)?);
+        let (json, tokens) = cleo_spawn(ctx, &read.body, values)?;
+        if let Some(budget) = agent.budget.as_ref().and_then(|b| b.tokens) {
+            p.notes.push(format!(
+                "prompt: ~{tokens} tokens; seed 002's context budget (orchestrator): {budget} tokens"
+            ));
+        }
+        p.line(&json);
     } else if agent.show.as_deref() == Some("omniforge") {
         let base = c.path.to_string_lossy();
         p.line(&render::omniforge_invoked(&c.name, &base, &text));
@@ -489,19 +495,20 @@ pub fn show(
 }
 
 /// Seed 002 `skill_prepare_spawn`'s JSON (key casing as the seed writes
-/// it): the base protocol `agents/cleo-subagent/AGENT.md` of the project
-/// root (git root, else cwd), then the SKILL.md, tokens resolved from
-/// `--set` values.
+/// it) and the prompt's estimated tokens: the base protocol
+/// `agents/cleo-subagent/AGENT.md` of the project root (git root, else
+/// cwd), then the SKILL.md's body as the conditional protocol
+/// ([`lints::compose_cleo`]), tokens resolved from `--set` values.
 fn cleo_spawn(
     ctx: &Ctx,
-    skill_md: &str,
+    skill_body: &str,
     values: &BTreeMap<String, String>,
-) -> Result<String, String> {
+) -> Result<(String, usize), String> {
     let root = ctx.git_root().unwrap_or_else(|| ctx.cwd.clone());
     let base_path = root.join("agents/cleo-subagent/AGENT.md");
     let base = skill::read_text(&base_path)
         .map_err(|e| format!("{e}: seed 002's base protocol is agents/cleo-subagent/AGENT.md"))?;
-    let spawn = lints::compose_spawn(&[&base, skill_md], values);
+    let spawn = lints::compose_cleo(&base, skill_body, values);
     let get = |k: &str| values.get(k).cloned();
     let out = json!({
         "taskId": get("TASK_ID"),
@@ -510,7 +517,11 @@ fn cleo_spawn(
         "prompt": spawn.prompt,
         "tokenResolution": {"fullyResolved": spawn.fully_resolved, "unresolved": spawn.unresolved},
     });
-    Ok(serde_json::to_string_pretty(&out).unwrap_or_default())
+    let tokens = crate::core::cao::catalog::estimate_tokens(spawn.prompt.chars().count());
+    Ok((
+        serde_json::to_string_pretty(&out).unwrap_or_default(),
+        tokens,
+    ))
 }
 
 /// `KEY=VALUE` pairs from `--set`.

@@ -94,8 +94,14 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
             apply_manifest(&place.path, here.iter_mut().map(|(c, _)| c));
         }
         if agent.parser == Parser::Omniforge {
-            // Decision (seed 001 is silent on `priority` against layers):
-            // layers first, then a higher `priority` wins inside a layer.
+            // Seed 001 contradicts itself on `priority` across layers: its
+            // field table says "Override priority (higher wins in
+            // conflicts)" and Journey 2 sets `priority: 1000  # High
+            // priority to override project skills`, while Override Rules
+            // say "Enterprise > Personal > Project > Plugin" and the
+            // Evolution Notes "No ambiguity about which skill wins". The
+            // current reading stays: layers first, then a higher
+            // `priority` wins inside a layer (README, Agents).
             here.sort_by_key(|(c, _)| std::cmp::Reverse(c.priority));
         }
         found.extend(here);
@@ -729,5 +735,27 @@ mod tests {
             vec![(kilo_home, Status::Ok), (kilo_proj, Status::Shadowed)]
         );
         assert_eq!(f.winner("a").unwrap().path, proj_agents);
+    }
+    // Seed 001 (001_d25458c5bff657f7.txt) contradicts itself: "`priority` |
+    // number | No | Override priority (higher wins in conflicts)" against
+    // "Resolution order (highest priority wins): Enterprise > Personal >
+    // Project > Plugin". The current reading is kept: layers first, then
+    // `priority` inside a layer.
+    #[test]
+    fn omniforge_priority_orders_copies_inside_a_layer_never_across_layers() {
+        let w = world();
+        let pri = |p: i64| format!("---\nname: k\ndescription: d\npriority: {p}\n---\nb\n");
+        let ent = skill(&w.home.join(".omniforge/enterprise/skills"), "a", &pri(0));
+        let proj_low = skill(&w.repo.join(".omniforge/skills"), "b", &pri(1));
+        let proj_high = skill(&w.repo.join(".omniforge/skills"), "c", &pri(1000));
+        let f = find(&agent("omniforge"), &w.ctx(&[]));
+        assert_eq!(
+            statuses(&f, "k"),
+            vec![
+                (ent, Status::Ok),
+                (proj_high, Status::Shadowed),
+                (proj_low, Status::Shadowed)
+            ]
+        );
     }
 }

@@ -32,6 +32,7 @@ pub fn report(parser: Parser, read: &Read, folder: &Path) -> Report {
     match parser {
         Parser::Omniforge => seed_001(fm, folder, &mut r),
         Parser::Amp => seed_003(fm, read, folder, &mut r),
+        Parser::Cleo => seed_002(folder, &mut r),
         _ => {}
     }
     r
@@ -49,6 +50,16 @@ fn show(n: &Node) -> String {
     }
 }
 
+/// Lowercase letters and digits, in words joined by single hyphens.
+pub fn kebab_case(name: &str) -> bool {
+    !name.is_empty()
+        && name.split('-').all(|w| {
+            !w.is_empty()
+                && w.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
 fn string_list(n: &Node) -> bool {
     matches!(&n.value, Value::Seq(items) if items.iter().all(|i| i.value.as_str().is_some()))
 }
@@ -57,11 +68,26 @@ fn string_list(n: &Node) -> bool {
 /// SKILL.md example (`hooks.pre: scripts/validate-cluster.sh`, a path in
 /// the skill folder).
 fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
+    // Seed 001 "YAML Frontmatter Fields": "`name` | string | Yes | Unique
+    // skill identifier (kebab-case)".
+    if let Some(n) = fm.get("name").and_then(|n| n.value.as_str())
+        && !kebab_case(n)
+    {
+        r.lints.push(format!(
+            "name '{n}' is not kebab-case (lowercase words joined by single hyphens) (seed 001)"
+        ));
+    }
+    // Seed 001's table types `allowed-tools` as `string[]`; the Agent
+    // Skills spec since 2026-03-30 as one space-separated string (the
+    // store's spec lint warns on the list: core/cao/skill.rs). An OmniForge
+    // skill may be read either way: only a value that is neither is a lint.
     if let Some(n) = fm.get("allowed-tools") {
         r.facts.push(("allowed-tools".into(), show(n)));
-        if !string_list(n) {
-            r.lints
-                .push("allowed-tools must be a list of tool names (seed 001)".into());
+        if !string_list(n) && n.value.as_str().is_none() {
+            r.lints.push(
+                "allowed-tools must be tool names: a list (seed 001) or one space-separated string (Agent Skills spec)"
+                    .into(),
+            );
         }
     }
     if let Some(n) = fm.get("model") {
@@ -170,10 +196,109 @@ fn seed_003(fm: &Rc<Node>, read: &Read, folder: &Path, r: &mut Report) {
         r.lints
             .push("description is over 1024 characters (seed 003 Constants)".into());
     }
-    if read.body.lines().count() > 500 {
-        r.lints
-            .push("SKILL.md body is over 500 lines (seed 003 Token Budget)".into());
+    amp_constants(folder, r);
+}
+
+/// Seed 003 "Constants": "Max files per skill 100", "Max single file 512
+/// KB", "Max total size 2 MB"; and "Keep SKILL.md under 500 lines" (Token
+/// Budget): the whole file, frontmatter included. Lints: Amp's own code in
+/// the seed enforces none of them. KB and MB are read as 1,024 and
+/// 1,048,576 bytes (decision).
+pub const AMP_MAX_FILES: usize = 100;
+pub const AMP_MAX_FILE: u64 = 512 * 1024;
+pub const AMP_MAX_TOTAL: u64 = 2 * 1024 * 1024;
+pub const AMP_MAX_LINES: usize = 500;
+
+fn amp_constants(folder: &Path, r: &mut Report) {
+    let ceiling = crate::core::cao::skill::LINT_CEILING;
+    let walked = match fsops::walk(folder, fsops::Links::Keep, Some(&ceiling)) {
+        Ok(w) => w,
+        Err(e) => return r.lints.push(format!("{e} (seed 003 Constants)")),
+    };
+    let files: Vec<(&Path, u64)> = walked
+        .items
+        .iter()
+        .filter_map(|i| match i.kind {
+            fsops::Kind::File { len, .. } => Some((i.rel.as_path(), len)),
+            _ => None,
+        })
+        .collect();
+    if files.len() > AMP_MAX_FILES {
+        r.lints.push(format!(
+            "{} files; seed 003 Constants: Max files per skill 100",
+            files.len()
+        ));
     }
+    for (rel, len) in files.iter().filter(|(_, len)| *len > AMP_MAX_FILE) {
+        r.lints.push(format!(
+            "{} is {} KB; seed 003 Constants: Max single file 512 KB",
+            rel.display(),
+            len.div_ceil(1024)
+        ));
+    }
+    if walked.bytes > AMP_MAX_TOTAL {
+        r.lints.push(format!(
+            "the skill holds {:.1} MB; seed 003 Constants: Max total size 2 MB",
+            walked.bytes as f64 / 1048576.0
+        ));
+    }
+    if let Ok(text) = crate::core::cao::skill::read_text(&folder.join("SKILL.md")) {
+        let lines = text.lines().count();
+        if lines >= AMP_MAX_LINES {
+            r.lints.push(format!(
+                "SKILL.md is {lines} lines; seed 003 Token Budget: Keep SKILL.md under 500 lines"
+            ));
+        }
+    }
+}
+
+/// Seed 002 "Skill Taxonomy": `skills[].tier: 0 | 1 | 2 | 3` and
+/// `skills[].tags: ["research", "documentation", ...]`, read from the
+/// manifest entry of this skill's folder (`skills/manifest.json`, the
+/// source of truth).
+fn seed_002(folder: &Path, r: &mut Report) {
+    let Some(dir) = folder.parent() else { return };
+    let Ok(bytes) = fsops::read_capped(&dir.join("manifest.json"), 16 << 20) else {
+        return;
+    };
+    let Ok(manifest) = serde_json::from_slice::<Json>(&bytes) else {
+        return;
+    };
+    let name = folder.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let entry = manifest
+        .get("skills")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .find(|e| {
+            ["name", "id"]
+                .iter()
+                .any(|k| e.get(k).and_then(Json::as_str) == Some(name))
+        });
+    if let Some(e) = entry {
+        r.lints.extend(manifest_lints(e));
+    }
+}
+
+/// A manifest entry's lints: a `tier` that is not one of 0, 1, 2, 3, and
+/// `tags` that are not a list.
+pub fn manifest_lints(entry: &Json) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(t) = entry.get("tier")
+        && !t.as_u64().is_some_and(|t| t <= 3)
+    {
+        out.push(format!(
+            "tier {t} is not 0, 1, 2 or 3 (seed 002 Skill Taxonomy: skills[].tier: 0 | 1 | 2 | 3)"
+        ));
+    }
+    if let Some(tags) = entry.get("tags")
+        && !tags.is_array()
+    {
+        out.push(format!(
+            "tags {tags} is not a list (seed 002 Skill Taxonomy: skills[].tags: [\"research\", \"documentation\", ...])"
+        ));
+    }
+    out
 }
 
 /// Seed 003: `mcp.json` `{"mcpServers": {NAME: {"command", "args", ...}}}`.
@@ -211,15 +336,31 @@ pub struct Spawn {
     pub unresolved: Vec<String>,
 }
 
-/// Seed 002 "Protocol Injection Flow" / `skill_prepare_spawn`: base
-/// protocol, then SKILL.md, then the conditional protocol if any, with
-/// every `{{TOKEN}}` replaced by the user's value. Decisions: parts are
-/// joined by `\n\n---\n\n`; a token is `{{` upper-case letters, digits or
-/// `_` `}}`; every one left is listed (`unresolved` is ours; seed 002 names
+/// Seed 002 `skill_prepare_spawn`: "1. Load base protocol 2. Load skill
+/// SKILL.md 3. Read conditional protocol (if exists) 4. Resolve ALL tokens
+/// 5. Compose final prompt". The Protocol Composition box names the two
+/// parts: "1. Base Protocol (agents/cleo-subagent/AGENT.md)" and "2.
+/// Conditional Protocol (skills/ct-*/SKILL.md)". So the prompt is the base
+/// protocol, then the skill's SKILL.md as its conditional protocol when it
+/// has one (a body that is not blank); the frontmatter was loaded in step
+/// 2 and is not injected. Decision: parts are joined by `\n\n---\n\n`.
+pub fn compose_cleo(base: &str, skill_body: &str, values: &BTreeMap<String, String>) -> Spawn {
+    let mut parts = vec![base];
+    if !skill_body.trim().is_empty() {
+        parts.push(skill_body);
+    }
+    compose_spawn(&parts, values)
+}
+
+/// The parts joined, every `{{KEY}}` (as seed 002 writes its tokens:
+/// `{{TASK_ID}}`) with a value replaced by it. `fullyResolved` is true
+/// only when no `{{…}}` of any case or spacing is left; `unresolved`
+/// lists each one left once, in the order first met (ours: seed 002 names
 /// only `tokenResolution.fullyResolved`).
 pub fn compose_spawn(parts: &[&str], values: &BTreeMap<String, String>) -> Spawn {
     static TOKEN: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"\{\{([A-Z0-9_]+)\}\}").expect("regex"));
+        LazyLock::new(|| Regex::new(r"\{\{([A-Za-z0-9_]+)\}\}").expect("regex"));
+    static ANY: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\{\{[^{}]*\}\}").expect("regex"));
     let joined = parts.join("\n\n---\n\n");
     let prompt = TOKEN
         .replace_all(&joined, |c: &regex::Captures| {
@@ -229,11 +370,12 @@ pub fn compose_spawn(parts: &[&str], values: &BTreeMap<String, String>) -> Spawn
                 .unwrap_or_else(|| c[0].to_string())
         })
         .into_owned();
-    let mut unresolved: Vec<String> = TOKEN
-        .find_iter(&prompt)
-        .map(|m| m.as_str().to_string())
-        .collect();
-    unresolved.dedup();
+    let mut unresolved: Vec<String> = Vec::new();
+    for m in ANY.find_iter(&prompt) {
+        if !unresolved.iter().any(|u| u == m.as_str()) {
+            unresolved.push(m.as_str().to_string());
+        }
+    }
     Spawn {
         fully_resolved: unresolved.is_empty(),
         prompt,
@@ -331,5 +473,188 @@ mod tests {
         let s = compose_spawn(&["{{TASK_ID}} {{SESSION_ID}}"], &values);
         assert!(!s.fully_resolved);
         assert_eq!(s.unresolved, vec!["{{SESSION_ID}}"]);
+    }
+    // Seed 002 (002_96e9444bd1dc5d06.txt): "tokenResolution.fullyResolved:
+    // true/false" and Anti-Patterns "Unresolved tokens in prompt |
+    // Subagent can't execute | Check tokenResolution.fullyResolved": true
+    // only when no {{…}} token of any case or spacing remains.
+    #[test]
+    fn seed_002_fully_resolved_only_when_no_token_of_any_case_or_spacing_remains() {
+        let values: BTreeMap<String, String> = [("TASK_ID", "T1234")]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        assert!(compose_spawn(&["{{TASK_ID}}"], &values).fully_resolved);
+        for left in [
+            "{{task_id}}",
+            "{{ TASK_ID }}",
+            "{{Date}}",
+            "{{ x y }}",
+            "{{}}",
+        ] {
+            let s = compose_spawn(&["{{TASK_ID}} ", left], &values);
+            assert!(!s.fully_resolved, "{left}");
+            assert_eq!(s.unresolved, vec![left.to_string()]);
+        }
+    }
+
+    // Seed 002 (002_96e9444bd1dc5d06.txt) skill_prepare_spawn: "4. Resolve
+    // ALL tokens" / "tokenResolution.fullyResolved": the `unresolved` list
+    // holds each token once.
+    #[test]
+    fn seed_002_unresolved_holds_each_token_once() {
+        let s = compose_spawn(
+            &["{{A}} {{B}} {{A}}", "{{B}} {{C}} {{A}}"],
+            &BTreeMap::new(),
+        );
+        assert_eq!(s.unresolved, vec!["{{A}}", "{{B}}", "{{C}}"]);
+    }
+
+    // Seed 002 (002_96e9444bd1dc5d06.txt) skill_prepare_spawn: "3. Read
+    // conditional protocol (if exists)"; Protocol Composition: "2.
+    // Conditional Protocol (skills/ct-*/SKILL.md)". Composed when it
+    // exists; the frontmatter ("2. Load skill SKILL.md") is not injected.
+    #[test]
+    fn seed_002_the_conditional_protocol_is_composed_when_it_exists_without_frontmatter() {
+        let v = BTreeMap::new();
+        let read = rules::read(
+            Parser::Cleo,
+            "---\nname: ct-a\ndescription: d\n---\nDo {{X}}.\n",
+            "ct-a",
+        );
+        let s = compose_cleo("Base", &read.body, &v);
+        assert_eq!(s.prompt, "Base\n\n---\n\nDo {{X}}.");
+        assert!(!s.prompt.contains("name: ct-a"));
+        let empty = rules::read(
+            Parser::Cleo,
+            "---\nname: ct-a\ndescription: d\n---\n\n",
+            "ct-a",
+        );
+        assert_eq!(compose_cleo("Base", &empty.body, &v).prompt, "Base");
+    }
+
+    // Seed 002 (002_96e9444bd1dc5d06.txt) Skill Taxonomy: "skills[].tier:
+    // 0 | 1 | 2 | 3" and "skills[].tags: [\"research\", \"documentation\",
+    // ...]": a tier outside 0-3 and non-list tags are lints.
+    #[test]
+    fn seed_002_tier_outside_0_3_and_non_list_tags_are_lints() {
+        let lints = |entry: &str| manifest_lints(&serde_json::from_str(entry).unwrap());
+        assert!(lints(r#"{"name": "a", "tier": 3, "tags": ["x"]}"#).is_empty());
+        for bad in [
+            r#"{"tier": 4}"#,
+            r#"{"tier": -1}"#,
+            r#"{"tier": "2"}"#,
+            r#"{"tier": 1.5}"#,
+        ] {
+            assert_eq!(lints(bad).len(), 1, "{bad}");
+        }
+        assert!(lints(r#"{"tags": "research"}"#)[0].starts_with("tags \"research\" is not a list"));
+        // Through the report, from the manifest beside the skill.
+        let dir = tempfile::tempdir().unwrap();
+        let skill = dir.path().join("ct-a");
+        std::fs::create_dir_all(&skill).unwrap();
+        std::fs::write(
+            dir.path().join("manifest.json"),
+            r#"{"skills": [{"name": "ct-a", "tier": 7, "tags": "x"}]}"#,
+        )
+        .unwrap();
+        let read = rules::read(
+            Parser::Cleo,
+            "---\nname: ct-a\ndescription: d\n---\nb\n",
+            "ct-a",
+        );
+        assert_eq!(report(Parser::Cleo, &read, &skill).lints.len(), 2);
+    }
+
+    // Seed 003 (003_0f931e5b56874718.txt) Constants: "Max files per skill
+    // 100", "Max single file 512 KB", "Max total size 2 MB"; Token Budget:
+    // "Keep SKILL.md under 500 lines" (the whole file).
+    #[test]
+    fn seed_003_constants_and_500_lines_are_lints() {
+        let head = "---\nname: s\ndescription: d\n---\n";
+        let ok = format!("{head}{}", "x\n".repeat(495));
+        assert_eq!(ok.lines().count(), 499);
+        assert!(
+            report_for(Parser::Amp, &ok, &[("SKILL.md", &ok)])
+                .lints
+                .is_empty()
+        );
+        // 500 lines, four of them frontmatter: the body alone is under.
+        let at = format!("{head}{}", "x\n".repeat(496));
+        let r = report_for(Parser::Amp, &at, &[("SKILL.md", &at)]);
+        assert_eq!(
+            r.lints,
+            vec!["SKILL.md is 500 lines; seed 003 Token Budget: Keep SKILL.md under 500 lines"]
+        );
+        let mut files: Vec<(String, String)> =
+            (0..100).map(|i| (format!("f{i}"), String::new())).collect();
+        files.push(("SKILL.md".into(), ok.clone()));
+        let big = "b".repeat(512 * 1024 + 1);
+        files.push(("big.bin".into(), big.clone()));
+        files.push(("big2.bin".into(), big.clone()));
+        files.push(("big3.bin".into(), big.clone()));
+        files.push(("big4.bin".into(), big));
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        let r = report_for(Parser::Amp, &ok, &refs);
+        assert!(
+            r.lints
+                .contains(&"105 files; seed 003 Constants: Max files per skill 100".to_string()),
+            "{:?}",
+            r.lints
+        );
+        assert!(r.lints.contains(
+            &"big.bin is 513 KB; seed 003 Constants: Max single file 512 KB".to_string()
+        ));
+        assert!(
+            r.lints
+                .iter()
+                .any(|l| l.ends_with("seed 003 Constants: Max total size 2 MB"))
+        );
+    }
+
+    // Seed 001 (001_d25458c5bff657f7.txt) YAML Frontmatter Fields: "`name` |
+    // string | Yes | Unique skill identifier (kebab-case)".
+    #[test]
+    fn seed_001_a_name_not_kebab_case_is_a_lint() {
+        for bad in [
+            "Deploy",
+            "deploy_k8s",
+            "de--ploy",
+            "-deploy",
+            "deploy-",
+            "deploy k8s",
+        ] {
+            let text = format!("---\nname: '{bad}'\ndescription: d\n---\nb\n");
+            let r = report_for(Parser::Omniforge, &text, &[]);
+            assert_eq!(r.lints.len(), 1, "{bad}: {:?}", r.lints);
+            assert!(r.lints[0].contains("is not kebab-case"));
+        }
+        let r = report_for(
+            Parser::Omniforge,
+            "---\nname: deploy-to-k8s\ndescription: d\n---\nb\n",
+            &[],
+        );
+        assert!(r.lints.is_empty());
+    }
+
+    // Issue 21 part 5: `allowed-tools` is a space-separated string in the
+    // Agent Skills spec; seed 001 types it `string[]`. Either form is fine
+    // for OmniForge; only a value that is neither is a lint.
+    #[test]
+    fn omniforge_takes_allowed_tools_as_a_list_or_a_string() {
+        let lint = |v: &str| {
+            report_for(
+                Parser::Omniforge,
+                &format!("---\nname: k\ndescription: d\nallowed-tools: {v}\n---\nb\n"),
+                &[],
+            )
+            .lints
+        };
+        assert!(lint("[Bash, Read]").is_empty());
+        assert!(lint("Bash Read").is_empty());
+        assert_eq!(lint("{a: b}").len(), 1);
     }
 }

@@ -508,13 +508,19 @@ fn lint_optional_fields(doc: &SkillDoc, warnings: &mut Vec<String>) {
             );
         }
     }
+    // The Agent Skills spec made `allowed-tools` one space-separated
+    // string on 2026-03-30 (a list before; `gh skill publish` rejects one).
     if let Some(node) = doc.frontmatter.get("allowed-tools") {
-        let list_of_strings = matches!(&node.value, Value::Seq(items) if items.iter().all(is_str));
-        if !list_of_strings {
-            warnings.push(format!(
-                "allowed-tools is {}; it should be a list of tool names",
-                node.value.type_name()
-            ));
+        match &node.value {
+            Value::Str(_) => {}
+            Value::Seq(_) => warnings.push(
+                "allowed-tools is a list; the spec wants one space-separated string (e.g. `allowed-tools: Read Bash(git:*)`)"
+                    .into(),
+            ),
+            other => warnings.push(format!(
+                "allowed-tools is {}; the spec wants one space-separated string of tool names",
+                other.type_name()
+            )),
         }
     }
 }
@@ -680,10 +686,32 @@ mod tests {
     fn spec_lints_warn_only() {
         let (_t, dir) = folder(
             "Bad_Name",
-            b"---\nname: Bad_Name\ndescription: d\nlicense: 2024-01-01\nmetadata:\n  v: 1.0\nallowed-tools: Read\n---\n",
+            b"---\nname: Bad_Name\ndescription: d\nlicense: 2024-01-01\nmetadata:\n  v: 1.0\nallowed-tools: [Read]\n---\n",
         );
         let c = check_folder(&dir, true);
         assert!(c.is_valid());
         assert_eq!(c.warnings.len(), 4, "{:?}", c.warnings);
+    }
+
+    // Issue 21 part 5: "`allowed-tools` is a space-separated string in the
+    // Agent Skills specification (changed from a list on 2026-03-30; `gh
+    // skill publish` rejects a list). The lint must warn on a list, not on
+    // a string."
+    #[test]
+    fn allowed_tools_warns_on_a_list_not_on_a_string() {
+        let warnings = |v: &str| {
+            let text = format!("---\nname: a\ndescription: d\nallowed-tools: {v}\n---\n");
+            let (_t, dir) = folder("a", text.as_bytes());
+            check_folder(&dir, true).warnings
+        };
+        assert!(warnings("Read Bash(git:*)").is_empty());
+        let list = warnings("[Read, Bash]");
+        assert_eq!(list.len(), 1);
+        assert!(
+            list[0]
+                .starts_with("allowed-tools is a list; the spec wants one space-separated string")
+        );
+        assert_eq!(warnings("\n  - Read").len(), 1);
+        assert_eq!(warnings("3").len(), 1);
     }
 }
