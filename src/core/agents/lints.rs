@@ -285,7 +285,7 @@ fn seed_002(folder: &Path, r: &mut Report) {
 pub fn manifest_lints(entry: &Json) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(t) = entry.get("tier")
-        && !t.as_u64().is_some_and(|t| t <= 3)
+        && t.as_u64().is_none_or(|t| t > 3)
     {
         out.push(format!(
             "tier {t} is not 0, 1, 2 or 3 (seed 002 Skill Taxonomy: skills[].tier: 0 | 1 | 2 | 3)"
