@@ -29,6 +29,17 @@ pub struct Read {
 }
 
 impl Read {
+    /// A skill that loads and is listed.
+    fn loaded(name: String, description: String, fm: Option<Rc<Node>>, body: String) -> Read {
+        Read {
+            name: Some(name),
+            description: Some(description),
+            frontmatter: fm,
+            body,
+            ..Read::default()
+        }
+    }
+
     fn refused(msg: impl Into<String>) -> Read {
         Read {
             error: Some(msg.into()),
@@ -353,6 +364,24 @@ fn nonempty_str(root: &Option<Rc<Node>>, key: &str) -> Option<String> {
     }
 }
 
+/// Roo Code's and Cline's shared checks (both `!x || typeof x !==
+/// "string"`, then the name against the folder's): the name and
+/// description, or the refusal in their words.
+fn named_as_folder(root: &Option<Rc<Node>>, dir_name: &str) -> Result<(String, String), Read> {
+    let Some(name) = nonempty_str(root, "name") else {
+        return Err(Read::refused("missing required 'name' field"));
+    };
+    let Some(description) = nonempty_str(root, "description") else {
+        return Err(Read::refused("missing required 'description' field"));
+    };
+    if name != dir_name {
+        return Err(Read::refused(format!(
+            "Skill name \"{name}\" doesn't match directory \"{dir_name}\""
+        )));
+    }
+    Ok((name, description))
+}
+
 /// Roo Code (RooCodeInc/Roo-Code src/services/skills/SkillsManager.ts
 /// @cb83656 `loadSkillMetadata`; gray-matter): a string `name` equal to
 /// the folder's name and valid per the spec; a string `description`,
@@ -364,17 +393,10 @@ fn strict_spec(text: &str, dir_name: &str, honours_hidden: bool) -> Read {
         Ok(parts) => parts,
         Err(e) => return Read::refused(e),
     };
-    let Some(name) = nonempty_str(&root, "name") else {
-        return Read::refused("missing required 'name' field");
+    let (name, description) = match named_as_folder(&root, dir_name) {
+        Ok(pair) => pair,
+        Err(refused) => return refused,
     };
-    let Some(description) = nonempty_str(&root, "description") else {
-        return Read::refused("missing required 'description' field");
-    };
-    if name != dir_name {
-        return Read::refused(format!(
-            "Skill name \"{name}\" doesn't match directory \"{dir_name}\""
-        ));
-    }
     if !spec_name(&name) {
         return Read::refused(format!(
             "Skill name \"{name}\" is invalid: 1-64 lowercase letters, digits and single hyphens"
@@ -417,24 +439,11 @@ fn cline(text: &str, dir_name: &str) -> Read {
         Some(c) => (yaml::load(&c[1]).ok().flatten(), c[2].to_string()),
         None => (None, text.to_string()),
     };
-    let Some(name) = nonempty_str(&root, "name") else {
-        return Read::refused("Skill missing required 'name' field");
+    let (name, description) = match named_as_folder(&root, dir_name) {
+        Ok(pair) => pair,
+        Err(refused) => return refused,
     };
-    let Some(description) = nonempty_str(&root, "description") else {
-        return Read::refused("Skill missing required 'description' field");
-    };
-    if name != dir_name {
-        return Read::refused(format!(
-            "Skill name \"{name}\" doesn't match directory \"{dir_name}\""
-        ));
-    }
-    Read {
-        name: Some(name),
-        description: Some(description),
-        frontmatter: root,
-        body,
-        ..Read::default()
-    }
+    Read::loaded(name, description, root, body)
 }
 
 /// Goose (aaif-goose/goose crates/goose/src/agents/platform_extensions/
@@ -458,13 +467,7 @@ fn goose(text: &str) -> Read {
     if name.contains('/') {
         return Read::refused(format!("Skill name '{name}' contains '/', skipping"));
     }
-    Read {
-        name: Some(name),
-        description: Some(description),
-        frontmatter: root,
-        body,
-        ..Read::default()
-    }
+    Read::loaded(name, description, root, body)
 }
 
 /// A value of Qwen Code's own frontmatter reader (`parseValue`).
@@ -700,13 +703,7 @@ fn described(text: &str, dir_name: &str) -> Read {
         return Read::refused("frontmatter needs a string `description`");
     };
     let name = nonempty_str(&root, "name").unwrap_or_else(|| dir_name.to_string());
-    Read {
-        name: Some(name),
-        description: Some(description),
-        frontmatter: root,
-        body,
-        ..Read::default()
-    }
+    Read::loaded(name, description, root, body)
 }
 
 #[cfg(test)]
@@ -849,6 +846,10 @@ mod tests {
         assert!(baseline("---\nname: a\n---\n").error.is_some());
         assert!(baseline("no frontmatter").error.is_some());
     }
+    fn refused(parser: Parser, text: &str, dir: &str) -> bool {
+        read(parser, text, dir).error.is_some()
+    }
+
     // RooCodeInc/Roo-Code SkillsManager.ts @cb83656 loadSkillMetadata;
     // zed docs/src/ai/skills.md Name validation.
     #[test]
@@ -863,9 +864,9 @@ mod tests {
                 .contains("doesn't match directory")
         );
         let bad = "---\nname: My--Skill\ndescription: d\n---\n";
-        assert!(read(Parser::Zed, bad, "My--Skill").error.is_some());
+        assert!(refused(Parser::Zed, bad, "My--Skill"));
         let long = format!("---\nname: s\ndescription: {}\n---\n", "d".repeat(1025));
-        assert!(read(Parser::Roo, &long, "s").error.is_some());
+        assert!(refused(Parser::Roo, &long, "s"));
         let hidden = "---\nname: s\ndescription: d\ndisable-model-invocation: true\n---\n";
         assert!(read(Parser::Zed, hidden, "s").hidden);
         assert!(!read(Parser::Roo, hidden, "s").hidden);
@@ -880,40 +881,36 @@ mod tests {
             "s",
         );
         assert!(r.error.is_none(), "{:?}", r.error);
-        assert!(
-            read(
-                Parser::Cline,
-                "---\nname: s\ndescription: [unclosed\n---\n",
-                "s"
-            )
-            .error
-            .is_some()
-        );
-        assert!(
-            read(Parser::Cline, "---\nname: t\ndescription: d\n---\n", "s")
-                .error
-                .is_some()
-        );
+        assert!(refused(
+            Parser::Cline,
+            "---\nname: s\ndescription: [unclosed\n---\n",
+            "s"
+        ));
+        assert!(refused(
+            Parser::Cline,
+            "---\nname: t\ndescription: d\n---\n",
+            "s"
+        ));
     }
 
     // aaif-goose/goose skills.rs @51afe27 parse_skill_content.
     #[test]
     fn goose_wants_two_strings_and_no_slash_in_the_name() {
-        assert!(
-            read(Parser::Goose, "---\nname: a\ndescription: ''\n---\n", "x")
-                .error
-                .is_none()
-        );
-        assert!(
-            read(Parser::Goose, "---\nname: a/b\ndescription: d\n---\n", "x")
-                .error
-                .is_some()
-        );
-        assert!(
-            read(Parser::Goose, "---\nname: 1\ndescription: d\n---\n", "x")
-                .error
-                .is_some()
-        );
+        assert!(!refused(
+            Parser::Goose,
+            "---\nname: a\ndescription: ''\n---\n",
+            "x"
+        ));
+        assert!(refused(
+            Parser::Goose,
+            "---\nname: a/b\ndescription: d\n---\n",
+            "x"
+        ));
+        assert!(refused(
+            Parser::Goose,
+            "---\nname: 1\ndescription: d\n---\n",
+            "x"
+        ));
     }
 
     // @qwen-code/qwen-code 0.15.10 cli.js: yaml-parser.ts parse,
@@ -928,11 +925,11 @@ mod tests {
         assert_eq!(r.description.as_deref(), Some("has: colon"));
         assert_eq!(r.body, "body");
         // Single quotes are kept, and a quote is not a name character.
-        assert!(
-            read(Parser::Qwen, "---\nname: 'a'\ndescription: d\n---\n", "x")
-                .error
-                .is_some()
-        );
+        assert!(refused(
+            Parser::Qwen,
+            "---\nname: 'a'\ndescription: d\n---\n",
+            "x"
+        ));
         // A number is made a string; `:` and `.` are name characters.
         assert_eq!(
             read(Parser::Qwen, "---\nname: 12\ndescription: d\n---\n", "x")
@@ -950,20 +947,12 @@ mod tests {
             .as_deref(),
             Some("ns:a.b")
         );
-        assert!(
-            read(
-                Parser::Qwen,
-                "---\nname: a\ndescription: \"  \"\n---\n",
-                "x"
-            )
-            .error
-            .is_some()
-        );
-        assert!(
-            read(Parser::Qwen, "---\nname: a\n---\n", "x")
-                .error
-                .is_some()
-        );
+        assert!(refused(
+            Parser::Qwen,
+            "---\nname: a\ndescription: \"  \"\n---\n",
+            "x"
+        ));
+        assert!(refused(Parser::Qwen, "---\nname: a\n---\n", "x"));
         let hidden = read(
             Parser::Qwen,
             "---\nname: a\ndescription: d\ndisable-model-invocation: true\n---\n",
@@ -989,20 +978,12 @@ mod tests {
         );
         let r = read(Parser::Kilo, "---\nname: nodesc\n---\nb\n", "nodesc");
         assert!(r.error.is_none() && r.hidden);
-        assert!(
-            read(
-                Parser::Kilo,
-                "---\nname: 123\ndescription: d\n---\nb\n",
-                "n"
-            )
-            .error
-            .is_some()
-        );
-        assert!(
-            read(Parser::Kilo, "---\ndescription: d\n---\nb\n", "n")
-                .error
-                .is_some()
-        );
+        assert!(refused(
+            Parser::Kilo,
+            "---\nname: 123\ndescription: d\n---\nb\n",
+            "n"
+        ));
+        assert!(refused(Parser::Kilo, "---\ndescription: d\n---\nb\n", "n"));
         assert_eq!(
             read(
                 Parser::Kilo,
@@ -1013,25 +994,17 @@ mod tests {
             .as_deref(),
             Some("different")
         );
-        assert!(
-            read(
-                Parser::Kilo,
-                "---\nname: empty\ndescription: d\n---\n",
-                "empty"
-            )
-            .error
-            .is_none()
-        );
+        assert!(!refused(
+            Parser::Kilo,
+            "---\nname: empty\ndescription: d\n---\n",
+            "empty"
+        ));
     }
 
     #[test]
     fn described_takes_the_folder_name_when_there_is_none() {
         let r = read(Parser::Described, "---\ndescription: d\n---\n", "folder");
         assert_eq!(r.name.as_deref(), Some("folder"));
-        assert!(
-            read(Parser::Described, "---\nname: a\n---\n", "f")
-                .error
-                .is_some()
-        );
+        assert!(refused(Parser::Described, "---\nname: a\n---\n", "f"));
     }
 }
