@@ -248,8 +248,15 @@ impl ProfilesPane {
         let inner = panes::inner(area);
         let detail = self.detail_of(data, theme, usize::from(inner.width));
         // The path and the skills line wrap rather than hide each other.
-        let detail_height =
-            panes::wrapped_height(&detail.lines, inner.width).clamp(2, (inner.height / 3).max(2));
+        // An agent's detail names the other agents its dir reaches: it may
+        // take half the pane, a profile's a third.
+        let share = if self.selected_agent(data).is_some() {
+            2
+        } else {
+            3
+        };
+        let detail_height = panes::wrapped_height(&detail.lines, inner.width)
+            .clamp(2, (inner.height / share).max(2));
         let note = self.note(data, theme);
         let note_height = note.map_or(0, |n| panes::wrapped_height(&[n], inner.width).min(3));
         // The note is part of what stands above the checklist.
