@@ -297,3 +297,30 @@ fn agents_found_off_the_first_frame_fill_pane_3_unless_a_reload_came_first() {
     app.agents_found(at, None, Vec::new());
     assert_eq!(app.data.agents.len(), read);
 }
+
+// Seed 003 (003_0f931e5b56874718.txt): "Keep SKILL.md under 500 lines" and
+// Constants "Max single file 512 KB" are lints in the TUI preview too.
+#[test]
+fn the_finds_view_shows_seed_003s_constants_as_lints() {
+    let mut f = fixture();
+    let dir = f.proj.join(".agents/skills/long");
+    fs::create_dir_all(&dir).unwrap();
+    let body = "x\n".repeat(520);
+    fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: long\ndescription: Long\n---\n{body}"),
+    )
+    .unwrap();
+    fs::write(dir.join("data.bin"), vec![b'b'; 600 * 1024]).unwrap();
+    f.app.reload();
+    select_agent(&mut f.app, "amp");
+    let text = screen(&mut f.app, 120, 40);
+    assert!(
+        text.contains("! SKILL.md is 524 lines; seed 003 Token Budget: Keep SKILL.md under"),
+        "{text}"
+    );
+    assert!(
+        text.contains("! data.bin is 600 KB; seed 003 Constants: Max single file 512 KB"),
+        "{text}"
+    );
+}
