@@ -473,3 +473,69 @@ fn a_user_location_of_stars_over_the_whole_disk_is_bounded() {
     let (code, _, err) = w.run(&["list", "--agent", "stars"]);
     assert_ne!(code, -1, "hung: {err}");
 }
+
+// Issue 22 hole 1. Before: a cloned repository's `.claude/skills/y/SKILL.md`
+// linking to `/proc/self/environ` or a credentials file was read, and
+// `list --agent`, `catalog --agent` and `show --agent` printed what it held.
+#[test]
+fn a_skill_md_linking_out_of_its_folder_is_invalid_and_never_read() {
+    let w = world();
+    let secret = w.root.join("credentials");
+    fs::write(
+        &secret,
+        "---\nname: y\ndescription: aws_secret_access_key=SECRET-IN-FILE\n---\nSECRET-IN-FILE body\n",
+    )
+    .unwrap();
+    let skills = w.cwd.join(".claude/skills");
+    for (folder, target) in [("y", secret.as_path()), ("env", Path::new("/proc/self/environ"))] {
+        fs::create_dir_all(skills.join(folder)).unwrap();
+        std::os::unix::fs::symlink(target, skills.join(folder).join("SKILL.md")).unwrap();
+    }
+    // A link that stays inside its folder is read as before.
+    let ok = skills.join("ok");
+    fs::create_dir_all(ok.join("docs")).unwrap();
+    fs::write(ok.join("docs/main.md"), "---\nname: ok\ndescription: fine\n---\nOk.\n").unwrap();
+    std::os::unix::fs::symlink("docs/main.md", ok.join("SKILL.md")).unwrap();
+    let run = |args: &[&str]| {
+        let out = w
+            .command(&w.cwd, &w.home, args)
+            .env("SKILLTUI_TEST_SECRET", "SECRET-IN-ENV")
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!text.contains("SECRET-IN"), "{args:?} printed a secret: {text}");
+        (out.status.code().unwrap_or(-1), text)
+    };
+    let (code, out) = run(&["list", "--agent", "claude-code", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    let rows: serde_json::Value = serde_json::from_str(&out).expect(&out);
+    for folder in ["y", "env"] {
+        let row = rows
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["path"] == skills.join(folder).to_str().unwrap())
+            .unwrap_or_else(|| panic!("no row for {folder}: {rows}"));
+        assert_eq!(row["status"], "invalid", "{row}");
+        assert!(
+            row["error"].as_str().unwrap().contains("leads out of its folder"),
+            "{row}"
+        );
+    }
+    let ok_row = rows.as_array().unwrap().iter().find(|r| r["name"] == "ok");
+    assert_eq!(ok_row.unwrap()["status"], "ok", "{rows}");
+    let (code, out) = run(&["catalog", "--agent", "claude-code"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("fine"), "{out}");
+    for name in ["y", "env"] {
+        let (code, _) = run(&["show", name, "--agent", "claude-code"]);
+        assert_eq!(code, 1);
+    }
+    let (code, _) = run(&["list", "--agent", "claude-code"]);
+    assert_eq!(code, 0);
+}
+

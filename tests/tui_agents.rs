@@ -287,3 +287,35 @@ fn agents_found_off_the_first_frame_fill_pane_3_unless_a_reload_came_first() {
     app.agents_found(at, None, Vec::new());
     assert_eq!(app.data.agents.len(), read);
 }
+
+/// Issue 22 hole 1. Before: a SKILL.md (or a seed 003 `mcp.json`) linking
+/// out of its folder was read, and pane 4 and `y` showed and copied what
+/// the file it leads to held.
+#[test]
+fn a_file_linking_out_of_its_skill_folder_is_never_shown_or_copied() {
+    let mut f = fixture();
+    let secret = f.user.join("credentials");
+    fs::write(
+        &secret,
+        "---\nname: leak\ndescription: SECRET-KEY\n---\nSECRET-KEY body\n",
+    )
+    .unwrap();
+    let servers = f.user.join("servers.json");
+    fs::write(&servers, r#"{"mcpServers": {"SECRET-SERVER": {"command": "x"}}}"#).unwrap();
+    let leak = f.proj.join(".agents/skills/leak");
+    fs::create_dir_all(&leak).unwrap();
+    std::os::unix::fs::symlink(&secret, leak.join("SKILL.md")).unwrap();
+    let tools = f.proj.join(".agents/skills/tools");
+    skill(&f.proj.join(".agents/skills"), "tools", "Has tools");
+    std::os::unix::fs::symlink(&servers, tools.join("mcp.json")).unwrap();
+    f.app.reload();
+    select_agent(&mut f.app, "amp");
+    key(&mut f.app, KeyCode::Char('4'));
+    let text = screen(&mut f.app, 200, 60);
+    assert!(text.contains("leads out of"), "{text}");
+    assert!(!text.contains("SECRET"), "{text}");
+    // What `y` copies: the agent's model-facing text.
+    let row = f.app.profiles.selected_agent(&f.app.data).unwrap();
+    let copied = row.catalog.text.clone().unwrap_or_default();
+    assert!(copied.contains("Has tools") && !copied.contains("SECRET"), "{copied}");
+}

@@ -163,13 +163,24 @@ fn builtin(agent: &Agent, name: &str, place: usize) -> Candidate {
 /// What the agent reads in `c`'s SKILL.md (its body, its frontmatter):
 /// read again on demand, so a listing keeps only what it shows.
 pub fn reread(agent: &Agent, c: &Candidate) -> Read {
-    match skill::read_text(&c.path.join("SKILL.md")) {
+    match read_skill_md(c) {
         Ok(text) => rules::read(agent.parser, &text, &skill::folder_name(&c.path)),
         Err(e) => Read {
             error: Some(e),
             ..Read::default()
         },
     }
+}
+
+/// The text of `c`'s SKILL.md, read again, only from inside its folder
+/// (what the agent's listing, its tool and the TUI show).
+pub fn read_skill_md(c: &Candidate) -> Result<String, String> {
+    skill::read_text_in(&c.path).unwrap_or_else(|| {
+        Err(format!(
+            "{} holds no SKILL.md file any more",
+            c.path.display()
+        ))
+    })
 }
 
 /// The candidate in `folder`, or `None` when it holds no SKILL.md file.

@@ -152,8 +152,13 @@ fn seed_003(fm: &Rc<Node>, read: &Read, folder: &Path, r: &mut Report) {
         }
     }
     mcp_servers(folder, r);
-    let tools: Vec<String> = std::fs::read_dir(folder.join("toolbox"))
+    // Listed only when the folder's own: a `toolbox` link to `~/.ssh`
+    // would print the names there.
+    let toolbox = folder.join("toolbox");
+    let own = fsops::absolute(&toolbox).starts_with(fsops::absolute(folder));
+    let tools: Vec<String> = std::fs::read_dir(&toolbox)
         .into_iter()
+        .filter(|_| own)
         .flatten()
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -178,7 +183,7 @@ fn seed_003(fm: &Rc<Node>, read: &Read, folder: &Path, r: &mut Report) {
 
 /// Seed 003: `mcp.json` `{"mcpServers": {NAME: {"command", "args", ...}}}`.
 fn mcp_servers(folder: &Path, r: &mut Report) {
-    let Ok(bytes) = fsops::read_capped(&folder.join("mcp.json"), 16 << 20) else {
+    let Ok(bytes) = fsops::read_capped_inside(folder, Path::new("mcp.json"), 16 << 20) else {
         return;
     };
     match serde_json::from_slice::<Json>(&bytes) {
