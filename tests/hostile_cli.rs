@@ -539,3 +539,56 @@ fn a_skill_md_linking_out_of_its_folder_is_invalid_and_never_read() {
     assert_eq!(code, 0);
 }
 
+// Issue 22 hole 2. Before: 2,000 folders and a 400,000-entry manifest took
+// 81 s and 443 MB in `list --agent cleo` (every folder searched the whole
+// list). Now a manifest over 10,000 entries is refused with one line, and
+// the folders beside it are invalid, naming why.
+#[test]
+fn a_cleo_manifest_over_the_cap_is_refused_with_one_line() {
+    let w = world();
+    fs::create_dir_all(w.cwd.join(".git")).unwrap();
+    let skills = w.cwd.join("skills");
+    fs::create_dir_all(skills.join("a")).unwrap();
+    fs::write(skills.join("a/SKILL.md"), "---\nname: a\ndescription: d\n---\nb\n").unwrap();
+    let entries: Vec<String> = (0..10_001).map(|i| format!(r#"{{"name":"a{i}"}}"#)).collect();
+    fs::write(
+        skills.join("manifest.json"),
+        format!(r#"{{"skills":[{}]}}"#, entries.join(",")),
+    )
+    .unwrap();
+    let (code, out, err) = w.run(&["list", "--agent", "cleo", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("warning: ") && err.contains("manifest.json lists 10001 skills, over the 10000"),
+        "{err}"
+    );
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(rows[0]["status"], "invalid", "{rows}");
+}
+
+// Issue 22 hole 14. Before: every agent stopped at 2,000 folders, silently.
+// The cap is Codex's (loader.rs); Claude Code documents none.
+#[test]
+fn only_codex_stops_at_2000_folders_and_one_warning_says_so() {
+    let w = world();
+    for dir in [".claude/skills", ".agents/skills"] {
+        for i in 0..2_001 {
+            let d = w.home.join(dir).join(format!("s{i:04}"));
+            fs::create_dir_all(&d).unwrap();
+            fs::write(d.join("SKILL.md"), format!("---\nname: s{i:04}\ndescription: d\n---\nb\n")).unwrap();
+        }
+    }
+    let (code, out, err) = w.run(&["list", "--agent", "claude-code", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let under = |r: &&serde_json::Value| r["path"].as_str().unwrap().contains(".claude/skills/");
+    assert_eq!(rows.as_array().unwrap().iter().filter(under).count(), 2_001);
+    assert!(err.is_empty(), "{err}");
+    let (code, out, err) = w.run(&["list", "--agent", "codex", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 2_000);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("Codex reads at most 2000 folders there"), "{err}");
+}

@@ -233,22 +233,18 @@ fn subdirs(base: &Path, newest_first: bool) -> Vec<PathBuf> {
     found.into_iter().map(|(_, p)| p).collect()
 }
 
-/// Codex's bound on one root (loader.rs: at most 2,000 directories).
-const MAX_DIRS: usize = 2000;
+/// skilltui's own bound on the folders one location's walk looks at, for
+/// an agent that documents none (Codex's is `Agent::max_dirs`): a cloned
+/// repository's skill dir with a million folders stays bounded.
+pub const MAX_FOLDERS: usize = 100_000;
 
-/// The skill folders (each holding a SKILL.md file) of `dir`, sorted by
-/// name, `depth` levels down. A deep scan skips names starting with `.`
-/// (Codex's rule; one level is what the other agents read). Links are followed unless the agent says it does not.
-pub fn skill_folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> {
-    folders(dir, depth, links)
-        .into_iter()
-        .filter(|f| f.join("SKILL.md").is_file())
-        .collect()
-}
-
-/// Every folder [`skill_folders`] looks into, in its order, SKILL.md or
-/// not: a caller that opens each SKILL.md anyway skips the stat.
-pub fn folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> {
+/// Every folder a location's walk looks into, in its order (breadth
+/// first, sorted by name in each folder), SKILL.md or not, `depth` levels
+/// down, at most `max` of them; `true` when `max` cut the walk short. A
+/// deep scan skips names starting with `.` (Codex's rule; one level is
+/// what the other agents read). Links are followed unless the agent says
+/// it does not.
+pub fn folders(dir: &Path, depth: usize, links: Symlinks, max: usize) -> (Vec<PathBuf>, bool) {
     let mut out = Vec::new();
     let mut level = vec![dir.to_path_buf()];
     for _ in 0..depth.max(1) {
@@ -258,8 +254,8 @@ pub fn folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> {
         let mut next = Vec::new();
         for parent in &level {
             for child in children(parent, links, depth > 1) {
-                if out.len() == MAX_DIRS {
-                    return out;
+                if out.len() == max {
+                    return (out, true);
                 }
                 out.push(child.clone());
                 next.push(child);
@@ -267,7 +263,7 @@ pub fn folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> {
         }
         level = next;
     }
-    out
+    (out, false)
 }
 
 fn children(dir: &Path, links: Symlinks, skip_dots: bool) -> Vec<PathBuf> {
