@@ -592,3 +592,20 @@ fn only_codex_stops_at_2000_folders_and_one_warning_says_so() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("Codex reads at most 2000 folders there"), "{err}");
 }
+
+// Issue 22 hole 14. Before: `agent disable` deleted the link and wrote
+// the record, then failed on the lock: the change half made.
+#[test]
+fn an_unparseable_lock_stops_agent_disable_before_anything_is_touched() {
+    let w = world();
+    let (code, _, err) = w.run(&["agent", "enable", "claude-code", "x"]);
+    assert_eq!(code, 0, "{err}");
+    let link = w.home.join(".claude/skills/x");
+    let record = fs::read(w.record()).unwrap();
+    fs::write(w.cao.join("skilltui.lock"), "version = 1\n[skills.x]\nsource = \n").unwrap();
+    let (code, _, err) = w.run(&["agent", "disable", "claude-code", "x"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.starts_with("error: ") && err.contains("skilltui.lock"), "{err}");
+    assert_eq!(fs::read_link(&link).unwrap(), w.cao.join("skills/x"));
+    assert_eq!(fs::read(w.record()).unwrap(), record);
+}

@@ -228,6 +228,62 @@ impl Turn {
     }
 }
 
+/// What one read of a file shared by writers gave: the bytes it held and
+/// the bytes to write over them (`None`: nothing to change).
+pub struct Reread {
+    pub read: Vec<u8>,
+    pub new: Option<Vec<u8>>,
+}
+
+/// How often [`rewrite`] reads the file again after losing a race with
+/// another writer before it gives up. Each lost race is another writer's
+/// won one, so N writers at once need at most N tries: this bounds a
+/// pathological case (a file rewritten nonstop), not a busy team.
+const REWRITE_TRIES: usize = 1000;
+
+/// Rewrites a file several processes change (the lock, the record of what
+/// skilltui gave agents): under the folder's [`Turn`], `step` reads the
+/// file and merges this process's changes over what it holds now, and the
+/// result is written only over the bytes read. A writer that takes no turn
+/// (an editor) makes the write fail: `step` reads and merges again. So no
+/// change of another writer is ever lost, and none of ours.
+pub fn rewrite(path: &Path, mut step: impl FnMut() -> Result<Reread, String>) -> Result<(), String> {
+    // Without a turn (no folder, or no flock there) the write's own check
+    // alone guards.
+    let turn = Turn::for_file(path).ok();
+    for attempt in 0..REWRITE_TRIES {
+        let Reread { read, new } = step()?;
+        let Some(new) = new else {
+            return Ok(());
+        };
+        let written = match &turn {
+            Some(turn) => turn.atomic_write(path, &new, Some(&read)),
+            None => atomic_write(path, &new, Some(&read)),
+        };
+        match written {
+            Ok(()) => return Ok(()),
+            Err(WriteError::ChangedOnDisk(_)) => back_off(attempt),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(format!(
+        "{} kept changing while skilltui wrote it ({REWRITE_TRIES} tries)",
+        path.display()
+    ))
+}
+
+/// A short wait, different for each process and growing a little with the
+/// tries, so writers that keep colliding fall out of step.
+fn back_off(attempt: usize) {
+    let jitter = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| {
+            d.subsec_nanos() as u64 ^ u64::from(std::process::id())
+        });
+    let micros = 200 + jitter % 2000 + 100 * attempt.min(50) as u64;
+    std::thread::sleep(Duration::from_micros(micros));
+}
+
 /// The folder a file is written in (`.` for a bare name).
 fn folder_of(path: &Path) -> &Path {
     path.parent()

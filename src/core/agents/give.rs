@@ -22,7 +22,7 @@ use crate::core::sources::{lock, remote};
 
 pub const FILE_NAME: &str = "skilltui-agents.json";
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     Link,
@@ -30,7 +30,7 @@ pub enum Kind {
 }
 
 /// One link or copy skilltui made.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Target {
     pub agent: String,
     pub skill: String,
@@ -49,9 +49,9 @@ pub struct Target {
 pub struct Record {
     #[serde(default)]
     pub targets: Vec<Target>,
-    /// The bytes read, so a write never overwrites another writer's.
+    /// The targets as read: a write carries over only what changed since.
     #[serde(skip)]
-    read: Vec<u8>,
+    read_targets: Vec<Target>,
 }
 
 /// At most this much record is read: a hostile file stays bounded.
@@ -64,9 +64,16 @@ impl Record {
 
     /// The record; a missing file is an empty one.
     pub fn read(home: &Home) -> Result<Record, String> {
+        Ok(Record::read_bytes(home)?.0)
+    }
+
+    /// The record and the bytes it was read from.
+    fn read_bytes(home: &Home) -> Result<(Record, Vec<u8>), String> {
         let path = Record::path(home);
         let bytes = match fs::metadata(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Record::default()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok((Record::default(), Vec::new()));
+            }
             Ok(m) if m.len() > MAX_RECORD => {
                 return Err(format!(
                     "{} is too large to be skilltui's record",
@@ -78,16 +85,53 @@ impl Record {
         };
         let mut record: Record = serde_json::from_slice(&bytes)
             .map_err(|e| format!("{} is not valid JSON ({e}): fix or move it", path.display()))?;
-        record.read = bytes;
-        Ok(record)
+        record.read_targets = record.targets.clone();
+        Ok((record, bytes))
     }
 
+    /// Writes the targets this process added, changed or dropped since it
+    /// read the record over what the file holds now, under the folder's
+    /// turn, as the lock is written: twelve `agent disable`s at once each
+    /// keep the others' changes.
     pub fn write(&mut self, home: &Home) -> Result<(), String> {
-        let mut bytes = serde_json::to_vec_pretty(self).map_err(|e| e.to_string())?;
-        bytes.push(b'\n');
-        fsops::atomic_write(&Record::path(home), &bytes, Some(&self.read))?;
-        self.read = bytes;
+        let mut merged = None;
+        fsops::rewrite(&Record::path(home), || {
+            let (now, read) = Record::read_bytes(home)?;
+            let targets = self.changes_over(now.targets);
+            let mut bytes = serde_json::to_vec_pretty(&Record {
+                targets: targets.clone(),
+                read_targets: Vec::new(),
+            })
+            .map_err(|e| e.to_string())?;
+            bytes.push(b'\n');
+            let new = (bytes != read).then_some(bytes);
+            merged = Some(targets);
+            Ok(fsops::Reread { read, new })
+        })?;
+        if let Some(targets) = merged {
+            self.read_targets = targets.clone();
+            self.targets = targets;
+        }
         Ok(())
+    }
+
+    /// `theirs` with the targets added or changed here since the read put
+    /// in (by path), and those dropped here taken out.
+    fn changes_over(&self, mut theirs: Vec<Target>) -> Vec<Target> {
+        use std::collections::HashSet;
+        let ours: HashSet<&PathBuf> = self.targets.iter().map(|t| &t.path).collect();
+        let dropped: HashSet<&PathBuf> = (self.read_targets.iter())
+            .map(|t| &t.path)
+            .filter(|p| !ours.contains(p))
+            .collect();
+        let read: HashSet<&Target> = self.read_targets.iter().collect();
+        let changed: Vec<&Target> = (self.targets.iter())
+            .filter(|t| !read.contains(t))
+            .collect();
+        let replaced: HashSet<&PathBuf> = changed.iter().map(|t| &t.path).collect();
+        theirs.retain(|t| !dropped.contains(&t.path) && !replaced.contains(&t.path));
+        theirs.extend(changed.into_iter().cloned());
+        theirs
     }
 
     pub fn of(&self, agent: &str, skill: &str) -> impl Iterator<Item = &Target> {
@@ -357,8 +401,12 @@ pub fn remove_everywhere(
     Ok((removed, taken))
 }
 
-/// Takes back the targets `pick` selects, then records the rest. Only an
-/// entry [`plausible`] for `agents` is ever deleted.
+/// Takes back the targets `pick` selects. The record is written first
+/// (merged with other writers'), so a run that stops halfway leaves a
+/// link or copy no longer tracked, never a tracked one that `sync` would
+/// bring back; the lock is checked before, so a lock that cannot be
+/// noted in stops it before anything is touched. Only an entry
+/// [`plausible`] for `agents` is ever deleted.
 pub fn disable_where(
     home: &Home,
     agents: &[Agent],
@@ -366,12 +414,13 @@ pub fn disable_where(
     pick: &dyn Fn(&Target) -> bool,
 ) -> Result<Vec<(Target, Taken)>, String> {
     let mut record = Record::read(home)?;
-    let (chosen, kept): (Vec<Target>, Vec<Target>) =
-        record.targets.drain(..).partition(|t| pick(t));
-    record.targets = kept;
+    let chosen: Vec<Target> = record.targets.iter().filter(|t| pick(t)).cloned().collect();
     if chosen.is_empty() {
         return Ok(Vec::new());
     }
+    lock::Lock::read(&lock::default_path(home))?;
+    record.targets.retain(|t| !pick(t));
+    record.write(home)?;
     let done: Vec<(Target, Taken)> = chosen
         .into_iter()
         .map(|t| {
@@ -383,7 +432,6 @@ pub fn disable_where(
             (t, taken)
         })
         .collect();
-    record.write(home)?;
     for (t, taken) in &done {
         if matches!(taken, Taken::Removed(_) | Taken::Gone(_)) {
             lock::note_agent(home, &t.skill, &lock_label(t), false)?;

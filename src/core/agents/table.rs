@@ -11,7 +11,7 @@ use crate::core::fsops;
 const BUILT_IN: &str = include_str!("agents.toml");
 
 /// Where a location sits: the agent's own kinds of place.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
     Project,
