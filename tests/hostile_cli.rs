@@ -609,3 +609,101 @@ fn an_unparseable_lock_stops_agent_disable_before_anything_is_touched() {
     assert_eq!(fs::read_link(&link).unwrap(), w.cao.join("skills/x"));
     assert_eq!(fs::read(w.record()).unwrap(), record);
 }
+
+// Issue 22 hole 8. Before: a relative CLAUDE_CONFIG_DIR made a link the
+// record named relatively, which `remove` then never took back; a user
+// location `{cao_store}/x` made a folder named `{cao_store}` in the cwd.
+#[test]
+fn agent_dirs_are_absolute_or_refused() {
+    let w = world();
+    let run = |env: &[(&str, &str)], args: &[&str]| {
+        let mut c = w.command(&w.cwd, &w.home, args);
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c.output().unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let rel = [("CLAUDE_CONFIG_DIR", "cfg")];
+    let (code, err) = run(&rel, &["agent", "enable", "claude-code", "x"]);
+    assert_eq!(code, 0, "{err}");
+    let link = w.cwd.join("cfg/skills/x");
+    assert_eq!(fs::read_link(&link).unwrap(), w.cao.join("skills/x"));
+    let record = fs::read_to_string(w.record()).unwrap();
+    assert!(record.contains(link.to_str().unwrap()), "{record}");
+    let (code, err) = run(&rel, &["remove", "x"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(fs::symlink_metadata(&link).is_err(), "{err}");
+
+    fs::create_dir_all(w.cao.join("skills/y")).unwrap();
+    fs::write(w.cao.join("skills/y/SKILL.md"), "---\nname: y\ndescription: d\n---\nb\n").unwrap();
+    fs::write(
+        w.user_agents().join("store.toml"),
+        evil_agent("instore", "{cao_store}/x", "{project}/.instore"),
+    )
+    .unwrap();
+    let (code, err) = run(&[], &["agent", "enable", "instore", "y"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("CAO's home or store"), "{err}");
+    assert!(fs::symlink_metadata(w.cwd.join("{cao_store}")).is_err());
+    assert!(fs::symlink_metadata(w.cao.join("skills/x/y")).is_err());
+}
+
+// Issue 22 hole 9. Before: the project dir of a working directory whose
+// name is not UTF-8 was written with U+FFFD in its place: a new, wrong
+// folder.
+#[test]
+fn a_project_dir_under_a_non_utf8_cwd_is_that_dir() {
+    use std::os::unix::ffi::OsStrExt;
+    let w = world();
+    let odd = w.root.join(std::ffi::OsStr::from_bytes(b"proj\xff"));
+    fs::create_dir_all(&odd).unwrap();
+    let args = ["agent", "enable", "claude-code", "x", "--scope", "project"];
+    let (code, _, err) = w.run_in(&odd, &w.home, &args);
+    assert_eq!(code, 0, "{err}");
+    assert!(fs::read_link(odd.join(".claude/skills/x")).is_ok(), "{err}");
+    let names: Vec<_> = fs::read_dir(&w.root).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(!names.iter().any(|n| n.to_string_lossy().contains('\u{fffd}') && n.as_bytes() != b"proj\xff"), "{names:?}");
+    let args = ["agent", "disable", "claude-code", "x", "--scope", "project"];
+    let (code, _, err) = w.run_in(&odd, &w.home, &args);
+    assert_eq!(code, 0, "{err}");
+    assert!(fs::symlink_metadata(odd.join(".claude/skills/x")).is_err());
+}
+
+// Issue 22 hole 12. Before: `~/.` passed the check that a location is
+// not the home folder, and `agent enable` linked a skill into `$HOME`.
+#[test]
+fn a_location_of_the_home_folder_written_oddly_is_still_refused() {
+    let w = world();
+    fs::write(
+        w.user_agents().join("home.toml"),
+        evil_agent("homey", "~/.", "{project}/.homey"),
+    )
+    .unwrap();
+    let (code, _, err) = w.run(&["agent", "enable", "homey", "x"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("the home folder"), "{err}");
+    assert!(fs::symlink_metadata(w.home.join("x")).is_err());
+}
+
+// Issue 22 hole 13. Before: a project's `.claude` linking out of the
+// project was written through: the link landed in the folder it leads to.
+#[test]
+fn a_project_skill_dir_linking_out_of_the_project_is_not_written_through() {
+    let w = world();
+    let elsewhere = w.root.join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, w.cwd.join(".claude")).unwrap();
+    let args = ["agent", "enable", "claude-code", "x", "--scope", "project"];
+    let (code, _, err) = w.run(&args);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("leads out of the project") && err.contains(elsewhere.to_str().unwrap()),
+        "{err}"
+    );
+    assert!(fs::read_dir(&elsewhere).unwrap().next().is_none());
+}

@@ -36,13 +36,48 @@ pub struct Target {
     pub skill: String,
     pub scope: Scope,
     /// The link or folder made.
+    #[serde(with = "path_bytes")]
     pub path: PathBuf,
     pub kind: Kind,
     /// The store folder linked to or copied from.
+    #[serde(with = "path_bytes")]
     pub from: PathBuf,
     /// A copy's content hash when it was written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash: Option<String>,
+}
+
+/// A path in the record: text when it is UTF-8, else its bytes (a JSON
+/// array), so a project under a folder whose name is not UTF-8 is
+/// recorded as itself, never as a lossy copy of its name.
+mod path_bytes {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    use std::path::PathBuf;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Form {
+        Text(String),
+        Bytes(Vec<u8>),
+    }
+
+    pub fn serialize<S: Serializer>(p: &PathBuf, s: S) -> Result<S::Ok, S::Error> {
+        match p.to_str() {
+            Some(t) => Form::Text(t.to_string()),
+            None => Form::Bytes(p.as_os_str().as_bytes().to_vec()),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PathBuf, D::Error> {
+        Ok(match Form::deserialize(d)? {
+            Form::Text(t) => PathBuf::from(t),
+            Form::Bytes(b) => PathBuf::from(OsString::from_vec(b)),
+        })
+    }
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -203,25 +238,78 @@ const GIVEN_SCOPES: [Scope; 2] = [Scope::User, Scope::Project];
 
 /// The dir where `agent` gets skills at `scope`: its first location of
 /// that scope, with `{project}` the working directory (the git root for
-/// agents that read only the root).
+/// agents that read only the root), absolute. Refused: any scope but user
+/// and project; `/`, the user's home, CAO's home or one of its skill dirs
+/// (a user's agent file saying `/.` or `{cao_store}`); and a project dir
+/// that, through a link, leads out of the project.
 pub fn target_dir(agent: &Agent, ctx: &Ctx, scope: Scope) -> Result<PathBuf, String> {
     if agent.parser == Parser::Cao {
         return Err("CAO's skills are the store itself: use `skilltui add`".into());
     }
     let loc = give_location(agent, scope)
+        .filter(|_| GIVEN_SCOPES.contains(&scope))
         .ok_or_else(|| format!("{} has no {} skill dir", agent.name, scope.label()))?;
-    if let Some(dir) = scan::env_dir(loc, ctx) {
-        return Ok(dir);
-    }
     let base = match loc.walk {
         Walk::GitRoot => ctx.git_root().unwrap_or_else(|| ctx.cwd.clone()),
         _ => ctx.cwd.clone(),
     };
-    let path = loc.path.replace("{project}", &base.to_string_lossy());
-    scan::template(&path, ctx)
-        .into_iter()
-        .next()
-        .ok_or_else(|| format!("{}'s {} dir is not set", agent.name, scope.label()))
+    let dir = match scan::env_dir(loc, ctx) {
+        Some(dir) => dir,
+        None => scan::with_project(&loc.path, &base, ctx)
+            .into_iter()
+            .next()
+            .ok_or_else(|| format!("{}'s {} dir is not set", agent.name, scope.label()))?,
+    };
+    never_there(agent, ctx, &dir)?;
+    if scope == Scope::Project && loc.path.starts_with("{project}") {
+        stays_in_project(&dir, &base)?;
+    }
+    Ok(dir)
+}
+
+/// Refuses a skill dir that is `/` or the user's home, or is in CAO's
+/// home or one of its skill dirs: giving there would write among what is
+/// not the agent's. Compared as written and with links resolved.
+fn never_there(agent: &Agent, ctx: &Ctx, dir: &Path) -> Result<(), String> {
+    let real = fsops::absolute(dir);
+    let is = |f: &Path| dir == f || real == fsops::absolute(f);
+    let under = |f: &Path| dir.starts_with(f) || real.starts_with(fsops::absolute(f));
+    let cao = ctx.cao.iter().flat_map(|h| {
+        std::iter::once(h.root.clone()).chain(h.skill_search_dirs())
+    });
+    let bad = is(Path::new("/")) || is(&ctx.user_home) || cao.into_iter().any(|d| under(&d));
+    if bad {
+        return Err(format!(
+            "{}'s skill dir {} is /, the home folder, or in CAO's home or store: skilltui never gives skills there; fix the agent's location",
+            agent.id,
+            dir.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a project skill dir (`skills`, `.claude/skills`) that is, or
+/// sits under, a link leading out of the project: a cloned repository's
+/// `skills -> ~/.ssh` must not be written through.
+fn stays_in_project(dir: &Path, project: &Path) -> Result<(), String> {
+    let project_real = fsops::absolute(project);
+    let mut at = dir;
+    // The deepest part of the dir that exists is what a write goes through.
+    while fs::symlink_metadata(at).is_err() {
+        match at.parent() {
+            Some(p) if p.starts_with(project) => at = p,
+            _ => return Ok(()),
+        }
+    }
+    let real = fsops::absolute(at);
+    if real.starts_with(&project_real) {
+        return Ok(());
+    }
+    Err(format!(
+        "{} leads out of the project (to {}): skilltui does not give skills through it",
+        at.display(),
+        real.display()
+    ))
 }
 
 /// What giving did.
@@ -865,6 +953,28 @@ mod tests {
         other.scope = Scope::Project;
         other.path = PathBuf::from("/some/other/proj/.claude/skills/x");
         assert!(plausible(&other, &w.home, &agents, &w.ctx));
+    }
+
+    // Issue 22 hole 12: `/.` is `/`, `~/.` the home, `{cao_store}/.` the
+    // store: each refused before anything is written.
+    #[test]
+    fn odd_spellings_of_root_home_and_store_are_refused() {
+        let w = world();
+        for path in ["/.", "//", "/./", "~/.", "~/./", "{cao_store}/.", "{cao_home}/x"] {
+            let mut a = agent("claude-code");
+            a.locations = vec![table::Location {
+                path: path.into(),
+                scope: Scope::User,
+                walk: Walk::Cwd,
+                env: None,
+                env_suffix: None,
+                depth: 1,
+                newest_first: false,
+                source: "test".into(),
+            }];
+            let e = target_dir(&a, &w.ctx, Scope::User).unwrap_err();
+            assert!(e.contains("never gives skills there"), "{path}: {e}");
+        }
     }
 
     #[test]
