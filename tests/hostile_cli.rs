@@ -610,6 +610,51 @@ fn an_unparseable_lock_stops_agent_disable_before_anything_is_touched() {
     assert_eq!(fs::read(w.record()).unwrap(), record);
 }
 
+fn record_targets(w: &World, targets: &[serde_json::Value]) {
+    let record = serde_json::json!({ "targets": targets });
+    fs::write(w.record(), serde_json::to_vec(&record).unwrap()).unwrap();
+}
+
+fn target(agent: &str, scope: &str, path: &Path, kind: &str, from: &Path) -> serde_json::Value {
+    let skill = path.file_name().unwrap().to_str().unwrap();
+    serde_json::json!({
+        "agent": agent, "skill": skill, "scope": scope,
+        "path": path, "kind": kind, "from": from,
+    })
+}
+
+// Issue 22 hole 6. Before: `sync` made `~/.ssh/skills/x` (CLEO's project
+// dir is `skills`, and any path ending so passed), recreated a project
+// folder that was gone, and stopped at the first entry it could not make.
+#[test]
+fn sync_restores_only_in_the_agents_own_dirs_and_goes_on_past_a_failure() {
+    let w = world();
+    let from = w.cao.join("skills/x");
+    fs::write(w.home.join(".kiro"), "a file where Kiro's dir would be").unwrap();
+    let amp = w.home.join(".config/agents/skills/x");
+    let gone = w.root.join("gone/.claude/skills/x");
+    let ssh = w.home.join(".ssh/skills/x");
+    record_targets(
+        &w,
+        &[
+            target("kiro-cli", "user", &w.home.join(".kiro/skills/x"), "link", &from),
+            target("cleo", "project", &ssh, "link", &from),
+            target("claude-code", "project", &gone, "link", &from),
+            target("claude-code", "admin", &w.home.join(".claude/skills/x"), "link", &from),
+            target("amp", "user", &amp, "link", &from),
+        ],
+    );
+    let (code, out, err) = w.run(&["sync"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(fs::read_link(&amp).unwrap(), from, "{out}{err}");
+    assert!(fs::symlink_metadata(w.home.join(".ssh")).is_err(), "{out}");
+    assert!(fs::symlink_metadata(w.root.join("gone")).is_err(), "{out}");
+    assert!(fs::symlink_metadata(w.home.join(".claude")).is_err(), "{out}");
+    let failed: Vec<&str> = err.lines().filter(|l| l.contains(".kiro")).collect();
+    assert_eq!(failed.len(), 1, "{err}");
+    assert!(failed[0].starts_with("warning: cannot create"), "{err}");
+}
+
 // Issue 22 hole 8. Before: a relative CLAUDE_CONFIG_DIR made a link the
 // record named relatively, which `remove` then never took back; a user
 // location `{cao_store}/x` made a folder named `{cao_store}` in the cwd.
@@ -706,4 +751,21 @@ fn a_project_skill_dir_linking_out_of_the_project_is_not_written_through() {
         "{err}"
     );
     assert!(fs::read_dir(&elsewhere).unwrap().next().is_none());
+}
+
+// Issue 22 hole 11. Before: the copy's hash stopped at depth 32, so a
+// file the user put deeper was deleted with the copy by `agent disable`.
+#[test]
+fn a_copy_holding_a_file_deeper_than_the_hash_goes_is_kept() {
+    let w = world();
+    let (code, _, err) = w.run(&["agent", "enable", "kiro-cli", "x"]);
+    assert_eq!(code, 0, "{err}");
+    let copy = w.home.join(".kiro/skills/x");
+    let deep = (0..40).fold(copy.clone(), |p, i| p.join(format!("d{i}")));
+    fs::create_dir_all(&deep).unwrap();
+    fs::write(deep.join("mine.txt"), "the user's").unwrap();
+    let (code, _, err) = w.run(&["agent", "disable", "kiro-cli", "x"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("left in place"), "{err}");
+    assert_eq!(fs::read_to_string(deep.join("mine.txt")).unwrap(), "the user's");
 }

@@ -196,7 +196,7 @@ pub fn plausible(t: &Target, home: &Home, agents: &[Agent], ctx: &Ctx) -> bool {
             && p.components()
                 .all(|c| matches!(c, Component::RootDir | Component::Normal(_)))
     };
-    if name != t.skill || !plain(&t.path) || !plain(&t.from) {
+    if name != t.skill || !plain(&t.path) || !plain(&t.from) || !GIVEN_SCOPES.contains(&t.scope) {
         return false;
     }
     let from_store = t
@@ -368,7 +368,7 @@ pub fn enable(
         }
         Kind::Copy => {
             let staged = fsops::stage_copy(&from, &dir, name)?;
-            let hash = folder_hash(&staged.path());
+            let hash = staged_hash(&staged.path())?;
             fsops::install_new(staged, &dest)?;
             Some(hash)
         }
@@ -402,10 +402,7 @@ fn lock_label(t: &Target) -> String {
 pub fn still_ours(t: &Target) -> bool {
     match t.kind {
         Kind::Link => fs::read_link(&t.path).is_ok_and(|p| p == t.from),
-        Kind::Copy => {
-            fs::symlink_metadata(&t.path).is_ok_and(|m| m.is_dir())
-                && t.hash.as_deref() == Some(folder_hash(&t.path).as_str())
-        }
+        Kind::Copy => same_copy(t.hash.as_deref(), &t.path),
     }
 }
 
@@ -454,8 +451,7 @@ fn take_back_copy(t: &Target) -> Taken {
     if fs::rename(&t.path, &aside).is_err() {
         return Taken::LeftChanged(t.path.clone());
     }
-    let same = fs::symlink_metadata(&aside).is_ok_and(|m| m.is_dir())
-        && t.hash.as_deref() == Some(folder_hash(&aside).as_str());
+    let same = same_copy(t.hash.as_deref(), &aside);
     if same {
         drop(trash);
         return Taken::Removed(t.path.clone());
@@ -562,43 +558,57 @@ pub fn disable(
     })
 }
 
-/// `sync`: makes again every recorded link or copy that is missing (only
-/// entries [`plausible`] for `agents`), then gives what the lock's `agents`
-/// name and this home has not given yet. Returns the paths made, and what
-/// could not be given.
+/// `sync`: makes again every recorded link or copy that is missing, only
+/// where skilltui would give that skill from here (the agent's own user
+/// dir, or its dir in this project: never a project folder that is gone,
+/// never a dir a hand-edited record names), then gives what the lock's
+/// `agents` name and this home has not given yet. Returns the paths made,
+/// and one line per entry that could not be made (the rest go on).
 pub fn restore(
     home: &Home,
     agents: &[Agent],
     ctx: &Ctx,
 ) -> Result<(Vec<PathBuf>, Vec<String>), String> {
     let mut record = Record::read(home)?;
-    let mut restored = Vec::new();
+    let (mut restored, mut problems) = (Vec::new(), Vec::new());
     for t in &mut record.targets {
-        if fs::symlink_metadata(&t.path).is_ok()
-            || !t.from.is_dir()
-            || !plausible(t, home, agents, ctx)
-        {
+        if fs::symlink_metadata(&t.path).is_ok() || !t.from.is_dir() {
             continue;
         }
-        let Some(dir) = t.path.parent() else { continue };
-        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        match t.kind {
-            Kind::Link => std::os::unix::fs::symlink(&t.from, &t.path)
-                .map_err(|e| format!("cannot link {}: {e}", t.path.display()))?,
-            Kind::Copy => {
-                let staged = fsops::stage_copy(&t.from, dir, &t.skill)?;
-                t.hash = Some(folder_hash(&staged.path()));
-                fsops::install_new(staged, &t.path)?;
-            }
+        let Some(agent) = agents.iter().find(|a| a.id == t.agent) else {
+            continue;
+        };
+        let here = target_dir(agent, ctx, t.scope).ok();
+        if !plausible(t, home, agents, ctx) || t.path.parent() != here.as_deref() {
+            continue;
         }
-        restored.push(t.path.clone());
+        match make_again(t) {
+            Ok(()) => restored.push(t.path.clone()),
+            Err(e) => problems.push(e),
+        }
     }
     if !restored.is_empty() {
         record.write(home)?;
     }
-    let (given, problems) = give_as_locked(home, agents, ctx)?;
+    let (given, more) = give_as_locked(home, agents, ctx)?;
     restored.extend(given);
+    problems.extend(more);
     Ok((restored, problems))
+}
+
+/// Makes a recorded link or copy again (a copy's hash is its new one).
+fn make_again(t: &mut Target) -> Result<(), String> {
+    let dir = t.path.parent().ok_or("a target with no folder")?;
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    match t.kind {
+        Kind::Link => std::os::unix::fs::symlink(&t.from, &t.path)
+            .map_err(|e| format!("cannot link {}: {e}", t.path.display())),
+        Kind::Copy => {
+            let staged = fsops::stage_copy(&t.from, dir, &t.skill)?;
+            t.hash = Some(staged_hash(&staged.path())?);
+            fsops::install_new(staged, &t.path)
+        }
+    }
 }
 
 /// The lock's `agents` (a teammate's, once `sync` brought their lock in)
@@ -647,17 +657,20 @@ pub fn adopt(home: &Home, folder: &Path) -> Result<store::Added, String> {
 }
 
 /// A folder's content: every file's relative path and bytes, and every
-/// link's target, in sorted order. Files are hashed as they are read, so a
-/// huge one costs no memory; a FIFO or device is never opened (it would
-/// block) and counts as something skilltui never writes.
-pub fn folder_hash(root: &Path) -> String {
+/// link's target, in sorted order, names as their bytes. Files are hashed
+/// as they are read, so a huge one costs no memory; a FIFO or device is
+/// never opened (it would block) and counts as something skilltui never
+/// writes. `None` when the hash cannot cover the whole folder (nested
+/// deeper than a copy goes, or a folder that cannot be read): such a copy
+/// counts as changed, so it is kept.
+pub fn folder_hash(root: &Path) -> Option<String> {
     let mut entries = Vec::new();
-    collect(root, root, &mut entries, 0);
+    collect(root, root, &mut entries, 0)?;
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     let mut h = Sha256::new();
     for (rel, what) in entries {
         h.update((rel.len() as u64).to_le_bytes());
-        h.update(rel.as_bytes());
+        h.update(&rel);
         match what {
             Entry::Link(to) => {
                 h.update((to.len() as u64).to_le_bytes());
@@ -667,7 +680,19 @@ pub fn folder_hash(root: &Path) -> String {
             Entry::Special => h.update(u64::MAX.to_le_bytes()),
         }
     }
-    format!("{:x}", h.finalize())
+    Some(format!("{:x}", h.finalize()))
+}
+
+/// Whether `dir` holds what a copy hashed `hash` held.
+fn same_copy(hash: Option<&str>, dir: &Path) -> bool {
+    fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir())
+        && hash.is_some_and(|h| folder_hash(dir).as_deref() == Some(h))
+}
+
+/// The hash of a copy just staged (never deeper than a copy goes).
+fn staged_hash(staged: &Path) -> Result<String, String> {
+    folder_hash(staged)
+        .ok_or_else(|| format!("cannot read back the copy at {}", staged.display()))
 }
 
 enum Entry {
@@ -689,29 +714,31 @@ fn hash_file(path: &Path, h: &mut Sha256) {
     let _ = std::io::copy(&mut (&mut file).take(meta.len()), h);
 }
 
-fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, Entry)>, depth: usize) {
-    if depth > 32 {
-        return;
+/// Lists `dir` into `out`; `None` past [`fsops::MAX_DEPTH`] (the deepest
+/// a copy goes) or where a folder cannot be read.
+fn collect(root: &Path, dir: &Path, out: &mut Vec<(Vec<u8>, Entry)>, depth: usize) -> Option<()> {
+    use std::os::unix::ffi::OsStrExt;
+    if depth > fsops::MAX_DEPTH {
+        return None;
     }
-    for e in fs::read_dir(dir).into_iter().flatten().flatten() {
+    for e in fs::read_dir(dir).ok()? {
+        let e = e.ok()?;
         let p = e.path();
-        let rel = p
-            .strip_prefix(root)
-            .unwrap_or(&p)
-            .to_string_lossy()
-            .into_owned();
+        let rel = p.strip_prefix(root).unwrap_or(&p).as_os_str().as_bytes().to_vec();
         match e.file_type() {
             Ok(t) if t.is_symlink() => {
                 let to = fs::read_link(&p).unwrap_or_default();
-                let to = to.to_string_lossy().into_owned().into_bytes();
-                out.push((format!("{rel} ->"), Entry::Link(to)));
+                let mut key = rel;
+                key.extend_from_slice(b" ->");
+                out.push((key, Entry::Link(to.as_os_str().as_bytes().to_vec())));
             }
-            Ok(t) if t.is_dir() => collect(root, &p, out, depth + 1),
+            Ok(t) if t.is_dir() => collect(root, &p, out, depth + 1)?,
             Ok(t) if t.is_file() => out.push((rel, Entry::File(p))),
             Ok(_) => out.push((rel, Entry::Special)),
-            Err(_) => {}
+            Err(_) => return None,
         }
     }
+    Some(())
 }
 
 #[cfg(test)]
