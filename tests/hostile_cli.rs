@@ -769,3 +769,30 @@ fn a_copy_holding_a_file_deeper_than_the_hash_goes_is_kept() {
     assert!(err.contains("left in place"), "{err}");
     assert_eq!(fs::read_to_string(deep.join("mine.txt")).unwrap(), "the user's");
 }
+
+// Issue 22 hole 7. Before: `show --agent cleo --set` composed the prompt
+// whole, whatever its size (a 2.6 GB allocation aborted with a
+// backtrace). Now over 16 MiB it is one error line. (Sized at 30 MB here:
+// before, exit 0 and 30 MB printed.)
+#[test]
+fn a_spawn_prompt_over_the_cap_is_one_error_line() {
+    let w = world();
+    fs::create_dir_all(w.cwd.join(".git")).unwrap();
+    fs::create_dir_all(w.cwd.join("agents/cleo-subagent")).unwrap();
+    fs::write(w.cwd.join("agents/cleo-subagent/AGENT.md"), "Base\n").unwrap();
+    let skills = w.cwd.join("skills");
+    fs::create_dir_all(skills.join("ct-big")).unwrap();
+    fs::write(
+        skills.join("ct-big/SKILL.md"),
+        format!("---\nname: ct-big\ndescription: d\n---\n{}\n", "{{A}}".repeat(30_000)),
+    )
+    .unwrap();
+    fs::write(skills.join("manifest.json"), r#"{"skills": [{"name": "ct-big"}]}"#).unwrap();
+    let value = format!("A={}", "v".repeat(1_000));
+    let (code, out, err) = w.run(&["show", "ct-big", "--agent", "cleo", "--set", &value]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty(), "{} bytes on stdout", out.len());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: the composed spawn prompt would be over 16 MiB"), "{err}");
+}
+

@@ -3,6 +3,7 @@
 //! `remove`, `sync`): each builds its output as a [`Printed`].
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
@@ -17,6 +18,7 @@ use crate::core::agents::scan::{self, Ctx};
 use crate::core::agents::table::{Parser, Scope, Table};
 use crate::core::cao::skill;
 use crate::core::cao::store::Home;
+use crate::core::fsops;
 use crate::core::text::sanitize_line;
 
 #[derive(Args, Debug)]
@@ -431,7 +433,7 @@ pub fn show(
     }
     // Read once: the agent's parse, omniforge's and cleo's outputs all
     // come from this text.
-    let text = skill::read_text(&c.path.join("SKILL.md"))?;
+    let text = discover::read_skill_md(c)?;
     let read = rules::read(agent.parser, &text, &skill::folder_name(&c.path));
     if let Some(e) = read.error.clone() {
         return Err(e);
@@ -476,11 +478,19 @@ fn cleo_spawn(
     skill_md: &str,
     values: &BTreeMap<String, String>,
 ) -> Result<String, String> {
+    const BASE: &str = "agents/cleo-subagent/AGENT.md";
     let root = ctx.git_root().unwrap_or_else(|| ctx.cwd.clone());
-    let base_path = root.join("agents/cleo-subagent/AGENT.md");
-    let base = skill::read_text(&base_path)
-        .map_err(|e| format!("{e}: seed 002's base protocol is agents/cleo-subagent/AGENT.md"))?;
-    let spawn = lints::compose_spawn(&[&base, skill_md], values);
+    let why = |e: &dyn std::fmt::Display| {
+        format!(
+            "cannot read {}: {e}: seed 002's base protocol is {BASE}",
+            root.join(BASE).display()
+        )
+    };
+    // Only the project's own file: a link out of it is never read.
+    let bytes = fsops::read_capped_inside(&root, Path::new(BASE), skill::MAX_SKILL_MD_BYTES)
+        .map_err(|e| why(&e))?;
+    let base = String::from_utf8(bytes).map_err(|_| why(&"it is not UTF-8"))?;
+    let spawn = lints::compose_spawn(&[&base, skill_md], values)?;
     let get = |k: &str| values.get(k).cloned();
     let out = json!({
         "taskId": get("TASK_ID"),
