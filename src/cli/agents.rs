@@ -165,7 +165,10 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
 pub fn list(table: &Table, ctx: &Ctx, id: &str, json: bool) -> Result<Printed, String> {
     let agent = table.find(id)?;
     let finds = discover::find(agent, ctx);
-    let mut p = Printed::default();
+    let mut p = Printed {
+        warnings: finds.warnings.clone(),
+        ..Printed::default()
+    };
     if json {
         let rows: Vec<_> = finds
             .candidates
@@ -389,7 +392,10 @@ pub fn catalog(table: &Table, ctx: &Ctx, id: &str) -> Result<Printed, String> {
     let agent = table.find(id)?;
     let finds = discover::find(agent, ctx);
     let cat = render::catalog(agent, &finds);
-    let mut p = Printed::default();
+    let mut p = Printed {
+        warnings: finds.warnings.clone(),
+        ..Printed::default()
+    };
     if let Some(text) = &cat.text {
         p.line(text);
     }
