@@ -796,3 +796,32 @@ fn a_spawn_prompt_over_the_cap_is_one_error_line() {
     assert!(err.starts_with("error: the composed spawn prompt would be over 16 MiB"), "{err}");
 }
 
+// Issue 22 hole 14. Before: `agent enable claude-code a nosuch b` stopped
+// at `nosuch` (b never given, nothing said of it); `disable` the same;
+// `remove nosuch --agent X` said nothing and exited 0.
+#[test]
+fn several_names_report_each_done_and_not_done() {
+    let w = world();
+    for n in ["a", "b"] {
+        fs::create_dir_all(w.cao.join("skills").join(n)).unwrap();
+        fs::write(
+            w.cao.join("skills").join(n).join("SKILL.md"),
+            format!("---\nname: {n}\ndescription: d\n---\nb\n"),
+        )
+        .unwrap();
+    }
+    let (code, out, err) = w.run(&["agent", "enable", "claude-code", "a", "nosuch", "b"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("a: linked") && out.contains("b: linked"), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: gave 2 of 3 skill(s) to claude-code; not: nosuch ("), "{err}");
+    assert!(fs::read_link(w.home.join(".claude/skills/b")).is_ok());
+    let (code, out, err) = w.run(&["agent", "disable", "claude-code", "a", "nosuch", "b"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("a: taken from") && out.contains("b: taken from"), "{out}");
+    assert!(err.starts_with("error: took 2 of 3 skill(s) from claude-code; not: nosuch ("), "{err}");
+    assert!(fs::symlink_metadata(w.home.join(".claude/skills/b")).is_err());
+    let (code, _, err) = w.run(&["remove", "nosuch", "--agent", "claude-code"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.starts_with("error: skilltui has not given 'nosuch' to claude-code"), "{err}");
+}

@@ -235,9 +235,10 @@ pub fn enable(
 ) -> Result<Printed, String> {
     let agent = table.find(id)?;
     let mut p = Printed::default();
+    let mut not = Vec::new();
     for name in skills {
-        match give::enable(home, agent, ctx, name, scope, copy)? {
-            Given::Made(t) => {
+        match give::enable(home, agent, ctx, name, scope, copy) {
+            Ok(Given::Made(t)) => {
                 let how = if t.kind == Kind::Link {
                     "linked"
                 } else {
@@ -249,14 +250,35 @@ pub fn enable(
                     t.path.display()
                 )));
             }
-            Given::Already(path) => p.line(&sanitize_line(&format!(
+            Ok(Given::Already(path)) => p.line(&sanitize_line(&format!(
                 "{name}: {} already has it ({})",
                 agent.id,
                 path.display()
             ))),
+            Err(e) => not.push((name.as_str(), e)),
         }
     }
+    p.failed = not_done("gave", skills.len(), &not, &agent.id);
     Ok(p)
+}
+
+/// The one error line of a command over several names that did not do
+/// them all: how many it did, then each name it did not with why (each
+/// name is still tried: `enable a nosuch b` gives `b`).
+fn not_done(verb: &str, asked: usize, not: &[(&str, String)], agent: &str) -> Option<String> {
+    match not {
+        [] => return None,
+        // One name asked: its own error, as it was.
+        [(_, why)] if asked == 1 => return Some(why.clone()),
+        _ => {}
+    }
+    let each: Vec<String> = not.iter().map(|(n, why)| format!("{n} ({why})")).collect();
+    let to = if verb == "gave" { "to" } else { "from" };
+    Some(format!(
+        "{verb} {} of {asked} skill(s) {to} {agent}; not: {}",
+        asked - not.len(),
+        each.join("; ")
+    ))
 }
 
 /// Whether agent `id` is known and has a skill dir at `scope` (`add
@@ -276,10 +298,14 @@ pub fn disable(
 ) -> Result<Printed, String> {
     let agent = table.find(id)?;
     let mut p = Printed::default();
+    let mut not = Vec::new();
     for name in skills {
-        let done = give::disable(home, agent, ctx, name, scope)?;
-        report_taken(&done, &mut p);
+        match give::disable(home, agent, ctx, name, scope) {
+            Ok(done) => report_taken(&done, &mut p),
+            Err(e) => not.push((name.as_str(), e)),
+        }
     }
+    p.failed = not_done("took", skills.len(), &not, &agent.id);
     Ok(p)
 }
 
@@ -299,6 +325,11 @@ pub fn take_back_all(
     let done = give::disable_where(home, &table.agents, ctx, &|t| {
         t.skill == name && agent.is_none_or(|a| t.agent == a)
     })?;
+    if let (Some(id), true) = (agent, done.is_empty()) {
+        return Err(format!(
+            "skilltui has not given '{name}' to {id}: nothing to take back (`skilltui list --agent {id}` lists what it finds)"
+        ));
+    }
     let mut p = Printed::default();
     report_taken(&done, &mut p);
     Ok(p)
