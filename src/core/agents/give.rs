@@ -631,6 +631,9 @@ fn give_as_locked(
                 continue;
             };
             let Some(agent) = agents.iter().find(|a| a.id == id) else {
+                problems.push(format!(
+                    "skill '{skill}' in the lock: agent label '{label}' names no agent skilltui knows: not given"
+                ));
                 continue;
             };
             let done = record

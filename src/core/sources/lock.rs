@@ -90,6 +90,29 @@ pub fn note_agent(home: &Home, skill: &str, agent: &str, given: bool) -> Result<
     lock.write()
 }
 
+/// Why an entry's agent label is not one skilltui writes (`ID:SCOPE`: an
+/// id of 1-64 letters, digits, `-`, `_` or `.`, at `user` or `project`),
+/// or `None` for a good one. Whether the id is a known agent is the
+/// agents table's to say, when the label is given.
+pub fn label_problem(label: &str) -> Option<&'static str> {
+    let Some((id, scope)) = label.split_once(':') else {
+        return Some("is not ID:SCOPE");
+    };
+    let id_ok = (1..=64).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        && id != "."
+        && id != "..";
+    if !id_ok {
+        return Some("has an agent id that is not 1-64 letters, digits, '-', '_' or '.'");
+    }
+    if !matches!(scope, "user" | "project") {
+        return Some("has a scope skilltui never gives at (only user and project)");
+    }
+    None
+}
+
 pub fn default_path(home: &Home) -> PathBuf {
     home.root.join(FILE_NAME)
 }
