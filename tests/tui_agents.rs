@@ -319,3 +319,31 @@ fn a_file_linking_out_of_its_skill_folder_is_never_shown_or_copied() {
     let copied = row.catalog.text.clone().unwrap_or_default();
     assert!(copied.contains("Has tools") && !copied.contains("SECRET"), "{copied}");
 }
+
+/// Issue 22 hole 10. Before: with no CAO profile pane 3 drew no rows, yet
+/// Enter, `j` and Space gave the first store skill to the first agent.
+#[test]
+fn with_no_profile_drawn_keys_in_pane_3_give_nothing() {
+    let tmp = tempfile::tempdir_in("/tmp").unwrap();
+    let user = tmp.path().to_path_buf();
+    let home = Home::at(tmp.path().join("home"), user.clone());
+    store::seed(&home, None).unwrap();
+    fs::create_dir_all(user.join(".config/amp")).unwrap();
+    let mut app = App::new(home, Theme::dark());
+    app.data.agent_cwd = Some(tmp.path().join("proj"));
+    app.reload();
+    assert!(app.data.profiles.is_empty());
+    assert!(app.data.agents.iter().any(|a| a.agent.id == "amp"));
+    let text = screen(&mut app, 120, 40);
+    assert!(!text.contains("◆ amp"), "the agent rows are not drawn: {text}");
+    for code in [KeyCode::Char('3'), KeyCode::Enter, KeyCode::Char('j'), KeyCode::Char(' ')] {
+        key(&mut app, code);
+    }
+    let given = user.join(".config/agents/skills");
+    assert!(
+        fs::read_dir(&given).map_or(true, |mut d| d.next().is_none()),
+        "{:?}",
+        app.status
+    );
+    assert!(!fs::exists(app.data.home.root.join("skilltui-agents.json")).unwrap());
+}
