@@ -347,3 +347,19 @@ fn with_no_profile_drawn_keys_in_pane_3_give_nothing() {
     );
     assert!(!fs::exists(app.data.home.root.join("skilltui-agents.json")).unwrap());
 }
+
+/// Issue 22 hole 14: where Codex's 2,000-folder cap cuts what it finds,
+/// pane 4 says so in one line above the list.
+#[test]
+fn a_cap_that_cuts_a_listing_is_said_in_the_finds_view() {
+    let mut f = fixture();
+    fs::create_dir_all(f.user.join(".codex")).unwrap();
+    for i in 0..2_001 {
+        skill(&f.user.join(".agents/skills"), &format!("s{i:04}"), "d");
+    }
+    f.app.reload();
+    select_agent(&mut f.app, "codex");
+    let text = screen(&mut f.app, 200, 50);
+    let said: Vec<&str> = text.lines().filter(|l| l.contains("Codex reads at most 2000")).collect();
+    assert_eq!(said.len(), 1, "{text}");
+}

@@ -266,7 +266,10 @@ pub fn toggle(
 /// their winners, invalid ones with why), then its text.
 pub fn finds_lines(row: &AgentRow, theme: &Theme) -> Vec<Line<'static>> {
     let f: &Finds = &row.finds;
-    let mut lines = Vec::new();
+    // A cap that cut the listing, a refused manifest: said first.
+    let mut lines: Vec<Line<'static>> = (f.warnings.iter())
+        .map(|w| Line::styled(format!("! {}", sanitize_line(w)), theme.warning))
+        .collect();
     for c in &f.candidates {
         let (mark, style) = match c.status {
             Status::Ok => ("✓", theme.ok),
