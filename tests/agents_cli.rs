@@ -434,15 +434,26 @@ fn twelve_parallel_enables_and_disables_all_succeed_and_the_record_stays_right()
     all("enable");
     assert_eq!(recorded(), names);
     for n in &names {
-        assert!(fs::read_link(w.home.join(".claude/skills").join(n)).is_ok(), "{n}");
+        assert!(
+            fs::read_link(w.home.join(".claude/skills").join(n)).is_ok(),
+            "{n}"
+        );
     }
     all("disable");
     assert!(recorded().is_empty(), "{:?}", recorded());
     for n in &names {
-        assert!(fs::symlink_metadata(w.home.join(".claude/skills").join(n)).is_err(), "{n}");
+        assert!(
+            fs::symlink_metadata(w.home.join(".claude/skills").join(n)).is_err(),
+            "{n}"
+        );
     }
     let (code, out, err) = w.run(&["sync"]);
     assert_eq!(code, 0, "{err}");
     assert!(!out.contains("restored"), "{out}");
-    assert!(fs::read_dir(w.home.join(".claude/skills")).unwrap().next().is_none());
+    assert!(
+        fs::read_dir(w.home.join(".claude/skills"))
+            .unwrap()
+            .next()
+            .is_none()
+    );
 }

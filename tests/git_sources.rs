@@ -1144,7 +1144,13 @@ fn a_junk_agent_label_in_a_team_lock_is_named_and_not_copied() {
             "{line}"
         );
     }
-    assert!(err.contains("agent label 'nosuch:user' names no agent"), "{err}");
+    assert!(
+        err.contains("agent label 'nosuch:user' names no agent"),
+        "{err}"
+    );
     let home_lock = f.lock();
-    assert!(!home_lock.contains("../../x") && !home_lock.contains("amp:admin"), "{home_lock}");
+    assert!(
+        !home_lock.contains("../../x") && !home_lock.contains("amp:admin"),
+        "{home_lock}"
+    );
 }

@@ -487,14 +487,21 @@ fn a_skill_md_linking_out_of_its_folder_is_invalid_and_never_read() {
     )
     .unwrap();
     let skills = w.cwd.join(".claude/skills");
-    for (folder, target) in [("y", secret.as_path()), ("env", Path::new("/proc/self/environ"))] {
+    for (folder, target) in [
+        ("y", secret.as_path()),
+        ("env", Path::new("/proc/self/environ")),
+    ] {
         fs::create_dir_all(skills.join(folder)).unwrap();
         std::os::unix::fs::symlink(target, skills.join(folder).join("SKILL.md")).unwrap();
     }
     // A link that stays inside its folder is read as before.
     let ok = skills.join("ok");
     fs::create_dir_all(ok.join("docs")).unwrap();
-    fs::write(ok.join("docs/main.md"), "---\nname: ok\ndescription: fine\n---\nOk.\n").unwrap();
+    fs::write(
+        ok.join("docs/main.md"),
+        "---\nname: ok\ndescription: fine\n---\nOk.\n",
+    )
+    .unwrap();
     std::os::unix::fs::symlink("docs/main.md", ok.join("SKILL.md")).unwrap();
     let run = |args: &[&str]| {
         let out = w
@@ -507,7 +514,10 @@ fn a_skill_md_linking_out_of_its_folder_is_invalid_and_never_read() {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
-        assert!(!text.contains("SECRET-IN"), "{args:?} printed a secret: {text}");
+        assert!(
+            !text.contains("SECRET-IN"),
+            "{args:?} printed a secret: {text}"
+        );
         (out.status.code().unwrap_or(-1), text)
     };
     let (code, out) = run(&["list", "--agent", "claude-code", "--json"]);
@@ -522,7 +532,10 @@ fn a_skill_md_linking_out_of_its_folder_is_invalid_and_never_read() {
             .unwrap_or_else(|| panic!("no row for {folder}: {rows}"));
         assert_eq!(row["status"], "invalid", "{row}");
         assert!(
-            row["error"].as_str().unwrap().contains("leads out of its folder"),
+            row["error"]
+                .as_str()
+                .unwrap()
+                .contains("leads out of its folder"),
             "{row}"
         );
     }
@@ -549,8 +562,14 @@ fn a_cleo_manifest_over_the_cap_is_refused_with_one_line() {
     fs::create_dir_all(w.cwd.join(".git")).unwrap();
     let skills = w.cwd.join("skills");
     fs::create_dir_all(skills.join("a")).unwrap();
-    fs::write(skills.join("a/SKILL.md"), "---\nname: a\ndescription: d\n---\nb\n").unwrap();
-    let entries: Vec<String> = (0..10_001).map(|i| format!(r#"{{"name":"a{i}"}}"#)).collect();
+    fs::write(
+        skills.join("a/SKILL.md"),
+        "---\nname: a\ndescription: d\n---\nb\n",
+    )
+    .unwrap();
+    let entries: Vec<String> = (0..10_001)
+        .map(|i| format!(r#"{{"name":"a{i}"}}"#))
+        .collect();
     fs::write(
         skills.join("manifest.json"),
         format!(r#"{{"skills":[{}]}}"#, entries.join(",")),
@@ -560,7 +579,8 @@ fn a_cleo_manifest_over_the_cap_is_refused_with_one_line() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.starts_with("warning: ") && err.contains("manifest.json lists 10001 skills, over the 10000"),
+        err.starts_with("warning: ")
+            && err.contains("manifest.json lists 10001 skills, over the 10000"),
         "{err}"
     );
     let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -576,7 +596,11 @@ fn only_codex_stops_at_2000_folders_and_one_warning_says_so() {
         for i in 0..2_001 {
             let d = w.home.join(dir).join(format!("s{i:04}"));
             fs::create_dir_all(&d).unwrap();
-            fs::write(d.join("SKILL.md"), format!("---\nname: s{i:04}\ndescription: d\n---\nb\n")).unwrap();
+            fs::write(
+                d.join("SKILL.md"),
+                format!("---\nname: s{i:04}\ndescription: d\n---\nb\n"),
+            )
+            .unwrap();
         }
     }
     let (code, out, err) = w.run(&["list", "--agent", "claude-code", "--json"]);
@@ -590,7 +614,10 @@ fn only_codex_stops_at_2000_folders_and_one_warning_says_so() {
     let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(rows.as_array().unwrap().len(), 2_000);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("Codex reads at most 2000 folders there"), "{err}");
+    assert!(
+        err.contains("Codex reads at most 2000 folders there"),
+        "{err}"
+    );
 }
 
 // Issue 22 hole 14. Before: `agent disable` deleted the link and wrote
@@ -602,10 +629,17 @@ fn an_unparseable_lock_stops_agent_disable_before_anything_is_touched() {
     assert_eq!(code, 0, "{err}");
     let link = w.home.join(".claude/skills/x");
     let record = fs::read(w.record()).unwrap();
-    fs::write(w.cao.join("skilltui.lock"), "version = 1\n[skills.x]\nsource = \n").unwrap();
+    fs::write(
+        w.cao.join("skilltui.lock"),
+        "version = 1\n[skills.x]\nsource = \n",
+    )
+    .unwrap();
     let (code, _, err) = w.run(&["agent", "disable", "claude-code", "x"]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.starts_with("error: ") && err.contains("skilltui.lock"), "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("skilltui.lock"),
+        "{err}"
+    );
     assert_eq!(fs::read_link(&link).unwrap(), w.cao.join("skills/x"));
     assert_eq!(fs::read(w.record()).unwrap(), record);
 }
@@ -637,10 +671,22 @@ fn sync_restores_only_in_the_agents_own_dirs_and_goes_on_past_a_failure() {
     record_targets(
         &w,
         &[
-            target("kiro-cli", "user", &w.home.join(".kiro/skills/x"), "link", &from),
+            target(
+                "kiro-cli",
+                "user",
+                &w.home.join(".kiro/skills/x"),
+                "link",
+                &from,
+            ),
             target("cleo", "project", &ssh, "link", &from),
             target("claude-code", "project", &gone, "link", &from),
-            target("claude-code", "admin", &w.home.join(".claude/skills/x"), "link", &from),
+            target(
+                "claude-code",
+                "admin",
+                &w.home.join(".claude/skills/x"),
+                "link",
+                &from,
+            ),
             target("amp", "user", &amp, "link", &from),
         ],
     );
@@ -649,7 +695,10 @@ fn sync_restores_only_in_the_agents_own_dirs_and_goes_on_past_a_failure() {
     assert_eq!(fs::read_link(&amp).unwrap(), from, "{out}{err}");
     assert!(fs::symlink_metadata(w.home.join(".ssh")).is_err(), "{out}");
     assert!(fs::symlink_metadata(w.root.join("gone")).is_err(), "{out}");
-    assert!(fs::symlink_metadata(w.home.join(".claude")).is_err(), "{out}");
+    assert!(
+        fs::symlink_metadata(w.home.join(".claude")).is_err(),
+        "{out}"
+    );
     let failed: Vec<&str> = err.lines().filter(|l| l.contains(".kiro")).collect();
     assert_eq!(failed.len(), 1, "{err}");
     assert!(failed[0].starts_with("warning: cannot create"), "{err}");
@@ -684,7 +733,11 @@ fn agent_dirs_are_absolute_or_refused() {
     assert!(fs::symlink_metadata(&link).is_err(), "{err}");
 
     fs::create_dir_all(w.cao.join("skills/y")).unwrap();
-    fs::write(w.cao.join("skills/y/SKILL.md"), "---\nname: y\ndescription: d\n---\nb\n").unwrap();
+    fs::write(
+        w.cao.join("skills/y/SKILL.md"),
+        "---\nname: y\ndescription: d\n---\nb\n",
+    )
+    .unwrap();
     fs::write(
         w.user_agents().join("store.toml"),
         evil_agent("instore", "{cao_store}/x", "{project}/.instore"),
@@ -711,8 +764,16 @@ fn a_project_dir_under_a_non_utf8_cwd_is_that_dir() {
     let (code, _, err) = w.run_in(&odd, &w.home, &args);
     assert_eq!(code, 0, "{err}");
     assert!(fs::read_link(odd.join(".claude/skills/x")).is_ok(), "{err}");
-    let names: Vec<_> = fs::read_dir(&w.root).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert!(!names.iter().any(|n| n.to_string_lossy().contains('\u{fffd}') && n.as_bytes() != b"proj\xff"), "{names:?}");
+    let names: Vec<_> = fs::read_dir(&w.root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.to_string_lossy().contains('\u{fffd}') && n.as_bytes() != b"proj\xff"),
+        "{names:?}"
+    );
     let args = ["agent", "disable", "claude-code", "x", "--scope", "project"];
     let (code, _, err) = w.run_in(&odd, &w.home, &args);
     assert_eq!(code, 0, "{err}");
@@ -767,7 +828,10 @@ fn a_copy_holding_a_file_deeper_than_the_hash_goes_is_kept() {
     let (code, _, err) = w.run(&["agent", "disable", "kiro-cli", "x"]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("left in place"), "{err}");
-    assert_eq!(fs::read_to_string(deep.join("mine.txt")).unwrap(), "the user's");
+    assert_eq!(
+        fs::read_to_string(deep.join("mine.txt")).unwrap(),
+        "the user's"
+    );
 }
 
 // Issue 22 hole 7. Before: `show --agent cleo --set` composed the prompt
@@ -784,16 +848,26 @@ fn a_spawn_prompt_over_the_cap_is_one_error_line() {
     fs::create_dir_all(skills.join("ct-big")).unwrap();
     fs::write(
         skills.join("ct-big/SKILL.md"),
-        format!("---\nname: ct-big\ndescription: d\n---\n{}\n", "{{A}}".repeat(30_000)),
+        format!(
+            "---\nname: ct-big\ndescription: d\n---\n{}\n",
+            "{{A}}".repeat(30_000)
+        ),
     )
     .unwrap();
-    fs::write(skills.join("manifest.json"), r#"{"skills": [{"name": "ct-big"}]}"#).unwrap();
+    fs::write(
+        skills.join("manifest.json"),
+        r#"{"skills": [{"name": "ct-big"}]}"#,
+    )
+    .unwrap();
     let value = format!("A={}", "v".repeat(1_000));
     let (code, out, err) = w.run(&["show", "ct-big", "--agent", "cleo", "--set", &value]);
     assert_eq!(code, 1, "{err}");
     assert!(out.is_empty(), "{} bytes on stdout", out.len());
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("error: the composed spawn prompt would be over 16 MiB"), "{err}");
+    assert!(
+        err.starts_with("error: the composed spawn prompt would be over 16 MiB"),
+        "{err}"
+    );
 }
 
 // Issue 22 hole 14. Before: `agent enable claude-code a nosuch b` stopped
@@ -812,16 +886,31 @@ fn several_names_report_each_done_and_not_done() {
     }
     let (code, out, err) = w.run(&["agent", "enable", "claude-code", "a", "nosuch", "b"]);
     assert_eq!(code, 1, "{err}");
-    assert!(out.contains("a: linked") && out.contains("b: linked"), "{out}");
+    assert!(
+        out.contains("a: linked") && out.contains("b: linked"),
+        "{out}"
+    );
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("error: gave 2 of 3 skill(s) to claude-code; not: nosuch ("), "{err}");
+    assert!(
+        err.starts_with("error: gave 2 of 3 skill(s) to claude-code; not: nosuch ("),
+        "{err}"
+    );
     assert!(fs::read_link(w.home.join(".claude/skills/b")).is_ok());
     let (code, out, err) = w.run(&["agent", "disable", "claude-code", "a", "nosuch", "b"]);
     assert_eq!(code, 1, "{err}");
-    assert!(out.contains("a: taken from") && out.contains("b: taken from"), "{out}");
-    assert!(err.starts_with("error: took 2 of 3 skill(s) from claude-code; not: nosuch ("), "{err}");
+    assert!(
+        out.contains("a: taken from") && out.contains("b: taken from"),
+        "{out}"
+    );
+    assert!(
+        err.starts_with("error: took 2 of 3 skill(s) from claude-code; not: nosuch ("),
+        "{err}"
+    );
     assert!(fs::symlink_metadata(w.home.join(".claude/skills/b")).is_err());
     let (code, _, err) = w.run(&["remove", "nosuch", "--agent", "claude-code"]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.starts_with("error: skilltui has not given 'nosuch' to claude-code"), "{err}");
+    assert!(
+        err.starts_with("error: skilltui has not given 'nosuch' to claude-code"),
+        "{err}"
+    );
 }

@@ -301,7 +301,11 @@ fn a_file_linking_out_of_its_skill_folder_is_never_shown_or_copied() {
     )
     .unwrap();
     let servers = f.user.join("servers.json");
-    fs::write(&servers, r#"{"mcpServers": {"SECRET-SERVER": {"command": "x"}}}"#).unwrap();
+    fs::write(
+        &servers,
+        r#"{"mcpServers": {"SECRET-SERVER": {"command": "x"}}}"#,
+    )
+    .unwrap();
     let leak = f.proj.join(".agents/skills/leak");
     fs::create_dir_all(&leak).unwrap();
     std::os::unix::fs::symlink(&secret, leak.join("SKILL.md")).unwrap();
@@ -317,7 +321,10 @@ fn a_file_linking_out_of_its_skill_folder_is_never_shown_or_copied() {
     // What `y` copies: the agent's model-facing text.
     let row = f.app.profiles.selected_agent(&f.app.data).unwrap();
     let copied = row.catalog.text.clone().unwrap_or_default();
-    assert!(copied.contains("Has tools") && !copied.contains("SECRET"), "{copied}");
+    assert!(
+        copied.contains("Has tools") && !copied.contains("SECRET"),
+        "{copied}"
+    );
 }
 
 /// Issue 22 hole 10. Before: with no CAO profile pane 3 drew no rows, yet
@@ -335,8 +342,16 @@ fn with_no_profile_drawn_keys_in_pane_3_give_nothing() {
     assert!(app.data.profiles.is_empty());
     assert!(app.data.agents.iter().any(|a| a.agent.id == "amp"));
     let text = screen(&mut app, 120, 40);
-    assert!(!text.contains("◆ amp"), "the agent rows are not drawn: {text}");
-    for code in [KeyCode::Char('3'), KeyCode::Enter, KeyCode::Char('j'), KeyCode::Char(' ')] {
+    assert!(
+        !text.contains("◆ amp"),
+        "the agent rows are not drawn: {text}"
+    );
+    for code in [
+        KeyCode::Char('3'),
+        KeyCode::Enter,
+        KeyCode::Char('j'),
+        KeyCode::Char(' '),
+    ] {
         key(&mut app, code);
     }
     let given = user.join(".config/agents/skills");
@@ -360,6 +375,9 @@ fn a_cap_that_cuts_a_listing_is_said_in_the_finds_view() {
     f.app.reload();
     select_agent(&mut f.app, "codex");
     let text = screen(&mut f.app, 200, 50);
-    let said: Vec<&str> = text.lines().filter(|l| l.contains("Codex reads at most 2000")).collect();
+    let said: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("Codex reads at most 2000"))
+        .collect();
     assert_eq!(said.len(), 1, "{text}");
 }

@@ -247,7 +247,10 @@ const REWRITE_TRIES: usize = 1000;
 /// result is written only over the bytes read. A writer that takes no turn
 /// (an editor) makes the write fail: `step` reads and merges again. So no
 /// change of another writer is ever lost, and none of ours.
-pub fn rewrite(path: &Path, mut step: impl FnMut() -> Result<Reread, String>) -> Result<(), String> {
+pub fn rewrite(
+    path: &Path,
+    mut step: impl FnMut() -> Result<Reread, String>,
+) -> Result<(), String> {
     // Without a turn (no folder, or no flock there) the write's own check
     // alone guards.
     let turn = Turn::for_file(path).ok();

@@ -99,10 +99,7 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
             .flatten()
             .collect();
         if agent.parser == Parser::Cleo {
-            warnings.extend(apply_manifest(
-                &place.path,
-                here.iter_mut().map(|(c, _)| c),
-            ));
+            warnings.extend(apply_manifest(&place.path, here.iter_mut().map(|(c, _)| c)));
         }
         if agent.parser == Parser::Omniforge {
             // Decision (seed 001 is silent on `priority` against layers):
@@ -124,10 +121,7 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
 fn cap_warning(agent: &Agent, dir: &Path, cap: usize) -> String {
     let whose = match agent.max_dirs {
         Some(_) => format!("{} reads", agent.name),
-        None => format!(
-            "{} documents no limit; skilltui reads",
-            agent.name
-        ),
+        None => format!("{} documents no limit; skilltui reads", agent.name),
     };
     format!(
         "{}: {whose} at most {cap} folders there; the rest are not listed",
@@ -332,10 +326,7 @@ fn cao(home: &store::Home, places: Vec<Place>) -> Finds {
 /// are looked up through a map, and a manifest over [`MAX_MANIFEST`]
 /// entries (or bytes) is refused whole: a cloned repository's manifest is
 /// a stranger's. Returns the one line saying it was refused.
-fn apply_manifest<'a>(
-    dir: &Path,
-    here: impl Iterator<Item = &'a mut Candidate>,
-) -> Option<String> {
+fn apply_manifest<'a>(dir: &Path, here: impl Iterator<Item = &'a mut Candidate>) -> Option<String> {
     let (entries, problem) = match read_manifest(dir) {
         Ok(m) => (Some(m), None),
         Err(e) => (None, Some(e)),
@@ -344,7 +335,12 @@ fn apply_manifest<'a>(
         .iter()
         .flatten()
         .rev()
-        .flat_map(|e| [&e.name, &e.id].into_iter().flatten().map(move |k| (k.as_str(), e)))
+        .flat_map(|e| {
+            [&e.name, &e.id]
+                .into_iter()
+                .flatten()
+                .map(move |k| (k.as_str(), e))
+        })
         .collect();
     for c in here {
         let folder = skill::folder_name(&c.path);
@@ -856,7 +852,10 @@ mod tests {
         let claude = find(&agent("claude-code"), &w.ctx(&[]));
         let dir = w.cwd.join(".claude/skills");
         assert_eq!(
-            claude.winners().filter(|c| c.path.starts_with(&dir)).count(),
+            claude
+                .winners()
+                .filter(|c| c.path.starts_with(&dir))
+                .count(),
             2_001
         );
         assert!(claude.warnings.is_empty(), "{:?}", claude.warnings);

@@ -53,7 +53,7 @@ pub struct Target {
 mod path_bytes {
     use std::ffi::OsString;
     use std::os::unix::ffi::{OsStrExt, OsStringExt};
-    use std::path::PathBuf;
+    use std::path::{Path, PathBuf};
 
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -64,7 +64,7 @@ mod path_bytes {
         Bytes(Vec<u8>),
     }
 
-    pub fn serialize<S: Serializer>(p: &PathBuf, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(p: &Path, s: S) -> Result<S::Ok, S::Error> {
         match p.to_str() {
             Some(t) => Form::Text(t.to_string()),
             None => Form::Bytes(p.as_os_str().as_bytes().to_vec()),
@@ -274,9 +274,10 @@ fn never_there(agent: &Agent, ctx: &Ctx, dir: &Path) -> Result<(), String> {
     let real = fsops::absolute(dir);
     let is = |f: &Path| dir == f || real == fsops::absolute(f);
     let under = |f: &Path| dir.starts_with(f) || real.starts_with(fsops::absolute(f));
-    let cao = ctx.cao.iter().flat_map(|h| {
-        std::iter::once(h.root.clone()).chain(h.skill_search_dirs())
-    });
+    let cao = ctx
+        .cao
+        .iter()
+        .flat_map(|h| std::iter::once(h.root.clone()).chain(h.skill_search_dirs()));
     let bad = is(Path::new("/")) || is(&ctx.user_home) || cao.into_iter().any(|d| under(&d));
     if bad {
         return Err(format!(
@@ -694,8 +695,7 @@ fn same_copy(hash: Option<&str>, dir: &Path) -> bool {
 
 /// The hash of a copy just staged (never deeper than a copy goes).
 fn staged_hash(staged: &Path) -> Result<String, String> {
-    folder_hash(staged)
-        .ok_or_else(|| format!("cannot read back the copy at {}", staged.display()))
+    folder_hash(staged).ok_or_else(|| format!("cannot read back the copy at {}", staged.display()))
 }
 
 enum Entry {
@@ -727,7 +727,12 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<(Vec<u8>, Entry)>, depth: usiz
     for e in fs::read_dir(dir).ok()? {
         let e = e.ok()?;
         let p = e.path();
-        let rel = p.strip_prefix(root).unwrap_or(&p).as_os_str().as_bytes().to_vec();
+        let rel = p
+            .strip_prefix(root)
+            .unwrap_or(&p)
+            .as_os_str()
+            .as_bytes()
+            .to_vec();
         match e.file_type() {
             Ok(t) if t.is_symlink() => {
                 let to = fs::read_link(&p).unwrap_or_default();
@@ -990,7 +995,15 @@ mod tests {
     #[test]
     fn odd_spellings_of_root_home_and_store_are_refused() {
         let w = world();
-        for path in ["/.", "//", "/./", "~/.", "~/./", "{cao_store}/.", "{cao_home}/x"] {
+        for path in [
+            "/.",
+            "//",
+            "/./",
+            "~/.",
+            "~/./",
+            "{cao_store}/.",
+            "{cao_home}/x",
+        ] {
             let mut a = agent("claude-code");
             a.locations = vec![table::Location {
                 path: path.into(),

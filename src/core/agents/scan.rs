@@ -178,8 +178,14 @@ pub fn template(t: &str, ctx: &Ctx) -> Vec<PathBuf> {
         ("{cao_home}", cao.map(|h| h.root.clone())),
         ("{cao_store}", cao.map(Home::skills_dir)),
     ] {
-        if let Some(rest) = t.strip_prefix(key).filter(|r| r.is_empty() || r.starts_with('/')) {
-            return base.map(|b| ctx.absolute(join_rest(b, rest))).into_iter().collect();
+        if let Some(rest) = t
+            .strip_prefix(key)
+            .filter(|r| r.is_empty() || r.starts_with('/'))
+        {
+            return base
+                .map(|b| ctx.absolute(join_rest(b, rest)))
+                .into_iter()
+                .collect();
         }
     }
     let path = if let Some(rest) = t.strip_prefix("~/") {

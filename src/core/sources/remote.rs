@@ -779,18 +779,20 @@ pub fn sync(
         entry.allow_large &= pins.skills.get(name).is_some_and(|e| e.allow_large);
         // A label that is no agent at a scope skilltui gives at is named,
         // and never copied into this home's lock.
-        entry.agents.retain(|label| match lock::label_problem(label) {
-            None => true,
-            Some(why) => {
-                warnings.push(format!(
+        entry
+            .agents
+            .retain(|label| match lock::label_problem(label) {
+                None => true,
+                Some(why) => {
+                    warnings.push(format!(
                     "skill '{}' in {}: agent label '{}' {why}: not copied into this home's lock",
                     sanitize_line(name),
                     wanted.path.display(),
                     sanitize_line(label)
                 ));
-                false
-            }
-        });
+                    false
+                }
+            });
         let entry = &entry;
         let dest = home.skills_dir().join(name);
         if !force && let Some(why) = claimed_here(home, &pins, name, entry) {
