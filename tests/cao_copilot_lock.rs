@@ -119,7 +119,7 @@ fn skilltui_locks_the_file_cao_locks() {
     let Some(py) = python() else { return };
     let s = setup();
     let theirs = run(cao(&py, &s, LOCK_PATH, &[s.target.to_str().unwrap()]));
-    let ours = locks::target_lock_path(&s.home, &s.target);
+    let ours = locks::target_lock_path(&s.home.root, &s.target);
     assert_eq!(PathBuf::from(theirs), ours);
 }
 
@@ -157,7 +157,7 @@ fn a_skilltui_refresh_waits_for_caos_lock_and_then_sees_its_write() {
 fn cao_waits_while_skilltui_holds_the_lock() {
     let Some(py) = python() else { return };
     let s = setup();
-    let held = locks::lock_target(&s.home, &s.target).unwrap();
+    let held = locks::lock_target(&s.home.root, &s.target).unwrap();
     let rewrite = || cao(&py, &s, REWRITE, &[s.target.to_str().unwrap()]);
     assert_eq!(run(rewrite()), "waited for the lock");
     drop(held);

@@ -754,6 +754,14 @@ impl App {
             );
             return self.say(Status::error(msg));
         }
+        if let Some(plugin) = self.data.listing.plugin(e) {
+            // As `cao skills remove` refuses it.
+            let msg = format!(
+                "'{}' is provided by agent plugin '{plugin}': `cao plugin remove {plugin}` removes it",
+                e.folder
+            );
+            return self.say(Status::error(msg));
+        }
         let pending = Pending::Remove {
             name: e.folder.clone(),
             path: e.checked.path.clone(),
@@ -956,15 +964,21 @@ impl App {
     pub(crate) fn install(&mut self, src: &Path, force: bool) {
         let added = store::add(&self.data.home, src, force);
         let name = added.as_ref().ok().map(|a| a.name.clone());
-        let r = added.map(|a| match a.replaced {
-            Some(d) => format!(
-                "replaced '{}': {} added, {} removed, {} changed",
-                a.name,
-                d.added.len(),
-                d.removed.len(),
-                d.changed.len()
-            ),
-            None => format!("installed '{}'", a.name),
+        let r = added.map(|a| {
+            let done = match a.replaced {
+                Some(d) => format!(
+                    "replaced '{}': {} added, {} removed, {} changed",
+                    a.name,
+                    d.added.len(),
+                    d.removed.len(),
+                    d.changed.len()
+                ),
+                None => format!("installed '{}'", a.name),
+            };
+            match a.released {
+                Some(p) => format!("{done}; agent plugin '{p}' gave the name up: it is yours now"),
+                None => done,
+            }
         });
         self.report(r);
         self.store_changed();

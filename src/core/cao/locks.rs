@@ -18,8 +18,6 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
-use crate::core::cao::store::Home;
-
 /// `DEFAULT_LOCK_TIMEOUT_SECONDS` and `_LOCK_POLL_INTERVAL_SECONDS`.
 pub const TARGET_TIMEOUT: Duration = Duration::from_secs(10);
 const TARGET_POLL: Duration = Duration::from_millis(50);
@@ -34,18 +32,19 @@ pub struct Held {
     _file: fs::File,
 }
 
-/// The lock file CAO takes before rewriting `target`.
-pub fn target_lock_path(home: &Home, target: &Path) -> PathBuf {
+/// The lock file CAO takes before rewriting `target`; `home` is the CAO
+/// home's root.
+pub fn target_lock_path(home: &Path, target: &Path) -> PathBuf {
     let resolved = resolve_lenient(target);
     let digest = Sha256::digest(resolved.as_os_str().as_encoded_bytes());
     let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
-    home.root.join("locks").join(format!("{hex}.lock"))
+    home.join("locks").join(format!("{hex}.lock"))
 }
 
 /// Waits (up to CAO's 10 s) for CAO's lock on `target`.
-pub fn lock_target(home: &Home, target: &Path) -> Result<Held, String> {
+pub fn lock_target(home: &Path, target: &Path) -> Result<Held, String> {
     let path = target_lock_path(home, target);
-    acquire(&path, TARGET_TIMEOUT, TARGET_POLL).map_err(|e| match e {
+    acquire(&path, 0o600, TARGET_TIMEOUT, TARGET_POLL).map_err(|e| match e {
         Wait::Busy => format!(
             "{} is being rewritten by another process (lock {} held for {} s): retry when it is done",
             target.display(),
@@ -57,24 +56,24 @@ pub fn lock_target(home: &Home, target: &Path) -> Result<Held, String> {
 }
 
 /// `<home>/agent-plugins/.state`, where CAO keeps plugin records and locks.
-pub fn plugin_state_dir(home: &Home) -> PathBuf {
-    home.root.join("agent-plugins").join(".state")
+pub fn plugin_state_dir(home: &Path) -> PathBuf {
+    home.join("agent-plugins").join(".state")
 }
 
 /// CAO's agent-plugin lifecycle lock, waited for as `cao skills add
 /// --force` waits (60 s), else the refusal CAO gives.
-pub fn lock_lifecycle(home: &Home) -> Result<Held, String> {
+pub fn lock_lifecycle(home: &Path) -> Result<Held, String> {
     let path = plugin_state_dir(home).join(".lifecycle.lock");
-    acquire(&path, LIFECYCLE_TIMEOUT, LIFECYCLE_POLL).map_err(|e| match e {
+    acquire(&path, 0o666, LIFECYCLE_TIMEOUT, LIFECYCLE_POLL).map_err(|e| match e {
         Wait::Busy => "refusing to replace the skill: another agent-plugin operation is in progress; nothing was changed: retry when it finishes".to_string(),
         Wait::Failed(e) => format!("cannot take CAO's agent-plugin lock {}: {e}", path.display()),
     })
 }
 
 /// CAO's agent-plugin record lock (`_store_lock`: waited for, no limit).
-pub fn lock_records(home: &Home) -> Result<Held, String> {
+pub fn lock_records(home: &Path) -> Result<Held, String> {
     let path = plugin_state_dir(home).join(".lock");
-    acquire(&path, Duration::MAX, LIFECYCLE_POLL).map_err(|e| match e {
+    acquire(&path, 0o666, Duration::MAX, LIFECYCLE_POLL).map_err(|e| match e {
         Wait::Busy => format!("{} stayed locked: retry", path.display()),
         Wait::Failed(e) => format!(
             "cannot take CAO's agent-plugin lock {}: {e}",
@@ -88,10 +87,11 @@ enum Wait {
     Failed(std::io::Error),
 }
 
-/// Opens (creating it 0600, its folder 0700) and locks `path`, polling
-/// a non-blocking `flock` as CAO does, for at most `limit`.
-fn acquire(path: &Path, limit: Duration, poll: Duration) -> Result<Held, Wait> {
-    let file = open_lock_file(path).map_err(Wait::Failed)?;
+/// Opens (creating it with `mode` less the umask, as CAO creates it, its
+/// folder 0700) and locks `path`, polling a non-blocking `flock` as CAO
+/// does, for at most `limit`.
+fn acquire(path: &Path, mode: u32, limit: Duration, poll: Duration) -> Result<Held, Wait> {
+    let file = open_lock_file(path, mode).map_err(Wait::Failed)?;
     let deadline = Instant::now().checked_add(limit);
     loop {
         match try_flock(&file) {
@@ -104,7 +104,7 @@ fn acquire(path: &Path, limit: Duration, poll: Duration) -> Result<Held, Wait> {
 }
 
 #[cfg(unix)]
-fn open_lock_file(path: &Path) -> std::io::Result<fs::File> {
+fn open_lock_file(path: &Path, mode: u32) -> std::io::Result<fs::File> {
     use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
     if let Some(dir) = path.parent() {
         fs::DirBuilder::new()
@@ -116,12 +116,12 @@ fn open_lock_file(path: &Path) -> std::io::Result<fs::File> {
         .write(true)
         .create(true)
         .truncate(false)
-        .mode(0o600)
+        .mode(mode)
         .open(path)
 }
 
 #[cfg(not(unix))]
-fn open_lock_file(path: &Path) -> std::io::Result<fs::File> {
+fn open_lock_file(path: &Path, _mode: u32) -> std::io::Result<fs::File> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir)?;
     }
@@ -176,12 +176,12 @@ mod tests {
     #[test]
     fn a_held_lock_makes_the_next_taker_wait_and_a_dropped_one_frees_it() {
         let tmp = tempfile::tempdir().unwrap();
-        let home = Home::at(tmp.path().join("home"), tmp.path().to_path_buf());
+        let home = tmp.path().join("home");
         let target = tmp.path().join("a.agent.md");
         let held = lock_target(&home, &target).unwrap();
         let path = target_lock_path(&home, &target);
-        assert!(path.starts_with(home.root.join("locks")));
-        let other = open_lock_file(&path).unwrap();
+        assert!(path.starts_with(home.join("locks")));
+        let other = open_lock_file(&path, 0o600).unwrap();
         assert!(!try_flock(&other).unwrap(), "held by the first");
         drop(held);
         assert!(try_flock(&other).unwrap(), "free once dropped");

@@ -12,6 +12,7 @@ pub mod catalog;
 pub mod editor;
 pub mod installed;
 pub mod locks;
+pub mod plugins;
 pub mod profile;
 pub mod skill;
 pub mod store;

@@ -284,7 +284,7 @@ pub fn refresh(home: &Home) -> Refreshed {
 
 /// One file, read and (when stale) rewritten while CAO's lock on it is held.
 fn refresh_one(home: &Home, block: &str, path: &Path, done: &mut Refreshed) -> Result<(), String> {
-    let _held = crate::core::cao::locks::lock_target(home, path)?;
+    let _held = crate::core::cao::locks::lock_target(&home.root, path)?;
     let b = examine(home, block, path)?;
     let Some(fresh) = &b.fresh else {
         done.skipped.push((b.path, b.skipped.unwrap_or_default()));
