@@ -308,3 +308,46 @@ with InstalledPluginStore().lifecycle_lock(5):
     assert_eq!(record["projected_skill_names"], serde_json::json!(["beta"]));
     assert_eq!(ours(&home), demo(&["beta"]));
 }
+
+/// The CLI says it too: `list` marks the plugin's skills, `remove` refuses
+/// with one line, `add --force` prints CAO's notice.
+#[test]
+fn the_cli_marks_refuses_and_takes_over_as_cao_says() {
+    let Some(bin) = venv_bin() else { return };
+    let w = World::new(bin);
+    let home = w.home("cli", "symlink");
+    let skilltui = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_skilltui"))
+            .args(args)
+            .arg("--home")
+            .arg(&home.root)
+            .env("HOME", w.tmp.path().join("user"))
+            .env("SKILLTUI_CAO", w.bin.join("cao"))
+            .output()
+            .unwrap()
+    };
+    let list = text(&skilltui(&["list"]));
+    let row = |name: &str| {
+        list.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(row("alpha").ends_with("[plugin: demo]"), "{list}");
+    assert!(!row("users").contains("plugin"), "{list}");
+    let out = skilltui(&["remove", "alpha"]);
+    assert!(!out.status.success());
+    let said = text(&out);
+    assert!(said.contains("agent plugin 'demo'"), "{said}");
+    assert_eq!(said.trim().lines().count(), 1, "{said}");
+    let mine = w.tmp.path().join("mine/alpha");
+    let out = skilltui(&["add", mine.to_str().unwrap(), "--force"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains(
+            "Skill 'alpha' was provided by agent plugin 'demo'; it is now user-owned and will win future collisions."
+        ),
+        "{}",
+        text(&out)
+    );
+}
