@@ -45,6 +45,11 @@ impl World {
         let plug = w.tmp.path().join("plug");
         skill(&plug.join("skills"), "alpha", "Alpha from the plugin");
         skill(&plug.join("skills"), "beta", "Beta from the plugin");
+        // Nested folders, for the digest a copy's marker holds.
+        fs::create_dir_all(plug.join("skills/alpha/refs/deep")).unwrap();
+        fs::write(plug.join("skills/alpha/refs/a.md"), "a").unwrap();
+        fs::write(plug.join("skills/alpha/refs/deep/b.md"), "bb").unwrap();
+        fs::write(plug.join("skills/alpha/.hidden"), "h").unwrap();
         fs::write(
             plug.join("plugin.json"),
             r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "demo", "version": "1.0.0"}"#,
