@@ -114,6 +114,8 @@ pub struct Installed {
     pub changes: Option<Changes>,
     /// True when the store already held exactly this skill.
     pub unchanged: bool,
+    /// The agent plugin that owned the replaced skill and gave it up.
+    pub released: Option<String>,
 }
 
 /// Installs the picked skills of an opened source: all are checked first
@@ -163,6 +165,7 @@ pub fn install(
                 dest,
                 changes: None,
                 unchanged: true,
+                released: None,
             });
         } else {
             let (added, changes) = added.next().expect("one added per fresh pick");
@@ -171,6 +174,7 @@ pub fn install(
                 dest: added.dest,
                 changes,
                 unchanged: false,
+                released: added.released,
             });
         }
         let last = done.last().expect("just pushed");

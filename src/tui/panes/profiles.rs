@@ -292,7 +292,11 @@ impl ProfilesPane {
             return;
         }
         let theme = look.theme;
-        let title = format!("Agents & profiles ({})", Self::rows(data));
+        let mut title = format!("Agents & profiles ({})", Self::rows(data));
+        if data.agents_refreshing {
+            // The agents shown are the last discovery's until the next ends.
+            title.push_str(" · refreshing agents");
+        }
         frame.render_widget(panes::block(look, Pane::Profiles, title), area);
         if data.profiles.is_empty() {
             // No checklist: it would belong to no profile.
