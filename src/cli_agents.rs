@@ -12,7 +12,7 @@ use crate::core::agents::lints;
 use crate::core::agents::render;
 use crate::core::agents::rules;
 use crate::core::agents::scan::{self, Ctx};
-use crate::core::agents::table::{Parser, Scope, Table};
+use crate::core::agents::table::{Certainty, Parser, Scope, Table};
 use crate::core::cao::skill;
 use crate::core::cao::store::Home;
 use crate::core::text::sanitize_line;
@@ -58,7 +58,7 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
                     .iter()
                     .map(|pl| json!({"path": pl.path.to_string_lossy(), "scope": pl.scope, "exists": pl.exists}))
                     .collect();
-                json!({
+                let mut row = json!({
                     "id": a.id,
                     "name": a.name,
                     "detected": detected,
@@ -66,7 +66,15 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
                     "symlinks": a.symlinks,
                     "source": a.source,
                     "locations": places,
-                })
+                });
+                match a.certainty() {
+                    Certainty::Verified(v) => row["verified"] = json!(v),
+                    Certainty::Documented(s) => row["documented"] = json!(s),
+                }
+                if let Some(n) = &a.no_oracle {
+                    row["no_oracle"] = json!(n);
+                }
+                row
             })
             .collect();
         p.line(&serde_json::to_string_pretty(&rows).unwrap_or_default());
@@ -75,6 +83,7 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
     for (a, places, detected) in &found {
         let mark = if *detected { "◆" } else { " " };
         p.line(&format!("{mark} {}  {}", a.id, sanitize_line(&a.name)));
+        p.line(&sanitize_line(&format!("    {}", a.certainty().line())));
         for place in places {
             let exists = if place.exists { "" } else { "  (missing)" };
             p.line(&format!(

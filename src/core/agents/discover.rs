@@ -198,7 +198,7 @@ fn read_one(agent: &Agent, folder: &Path, place: usize) -> Option<Candidate> {
         },
         shadowed_by: None,
         error: read.error.clone(),
-        hidden: read.hidden,
+        hidden: read.hidden || (agent.parser == Parser::Codex && rules::codex_hidden(folder)),
         priority: priority(&read),
         manifest: Vec::new(),
     })

@@ -142,13 +142,16 @@ fn omniforge(visible: &[&Candidate], agent: &Agent) -> Catalog {
     }
 }
 
-/// Codex (openai/codex core-skills/src/render.rs @deae88d): one line
-/// `- name: description (file: path)` per skill, ordered System, Admin,
-/// Repo, User, then name, then path; with the context window unknown the
-/// budget is 8,000 characters, each line costing its length plus a
-/// newline, and a line that does not fit is omitted whole (the source's
-/// rule; the docs also mention shortening descriptions first, which that
-/// commit does not do).
+/// Codex 0.169.0 (`codex debug prompt-input`, checked by
+/// tests/agent_oracles.rs): the block names each skill root that holds a
+/// listed skill as `rN` (roots in Codex's own root order: the places'
+/// order here), then one line `- name: description (file: rN/rel/SKILL.md)`
+/// per skill, ordered System, Admin, Repo, User, then name, then path
+/// (the ordering of openai/codex core-skills/src/render.rs). The budget is
+/// 2% of the model's context window in tokens (4 bytes a token); within it
+/// every line is whole. Over it Codex 0.169.0 shortens descriptions by an
+/// allocation skilltui does not reproduce: the text then shows whole lines
+/// and says so.
 fn codex(visible: &[&Candidate], finds: &Finds, agent: &Agent) -> Catalog {
     let rank = |s: Scope| match s {
         Scope::Builtin => 0,
@@ -160,59 +163,61 @@ fn codex(visible: &[&Candidate], finds: &Finds, agent: &Agent) -> Catalog {
     rows.sort_by(|a, b| {
         (rank(finds.scope(a)), &a.name, &a.path).cmp(&(rank(finds.scope(b)), &b.name, &b.path))
     });
-    let budget = agent.budget.as_ref().and_then(|b| b.chars).unwrap_or(8000);
-    let (mut used, mut kept, mut omitted) = (0, Vec::new(), Vec::new());
-    for c in rows {
-        let file = c.path.join("SKILL.md").to_string_lossy().replace('\\', "/");
-        let line = format!("- {}: {} (file: {file})", c.name, c.description);
-        let cost = chars(&line) + 1;
-        if used + cost <= budget {
-            used += cost;
-            kept.push(line);
-        } else {
-            omitted.push(format!("{} ({})", c.name, codex_scope(finds.scope(c))));
-        }
-    }
+    let roots = codex_roots(visible);
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|c| {
+            let alias = roots.iter().position(|&p| p == c.place).unwrap_or(0);
+            let rel = c
+                .path
+                .join("SKILL.md")
+                .strip_prefix(&finds.places[c.place].path)
+                .map(|r| r.to_string_lossy().replace('\\', "/"))
+                .unwrap_or_default();
+            match c.description.as_str() {
+                "" => format!("- {}: (file: r{alias}/{rel})", c.name),
+                d => format!("- {}: {d} (file: r{alias}/{rel})", c.name),
+            }
+        })
+        .collect();
+    let budget = agent.budget.as_ref().and_then(|b| b.tokens).unwrap_or(5440);
+    let used: usize = lines.iter().map(|l| (l.len() + 1).div_ceil(4)).sum();
     let mut actions = Vec::new();
-    if !omitted.is_empty() {
-        let total = kept.len() + omitted.len();
-        let mut names: Vec<String> = omitted.iter().take(5).cloned().collect();
-        if omitted.len() > 5 {
-            names.push(format!("{} more", omitted.len() - 5));
-        }
+    if used > budget {
         actions.push(format!(
-            "Skills list trimmed to fit the metadata budget: showing {} of {total} enabled skills ({budget} characters). Omitted skills include {}. Explicitly mention a skill by name or path if needed, or disable unused skills to reduce the list.",
-            kept.len(),
-            names.join(", ")
+            "the list costs about {used} tokens, over Codex's {budget}: Codex 0.169.0 shortens descriptions to fit (not reproduced here: the lines are shown whole)"
         ));
     }
     let text = (!visible.is_empty()).then(|| {
-        let mut t = format!("{}{}\n", formats::CODEX_HEAD, kept.join("\n"));
-        for a in &actions {
-            t.push_str(a);
+        let mut t = String::from(formats::CODEX_HEAD);
+        for (i, &place) in roots.iter().enumerate() {
+            let root = finds.places[place].path.to_string_lossy().replace('\\', "/");
+            t.push_str(&format!("- `r{i}` = `{root}`\n"));
+        }
+        t.push_str("### Available skills\n");
+        for l in &lines {
+            t.push_str(l);
             t.push('\n');
         }
-        t.push_str("### How to use skills\n…\n</skills_instructions>");
+        t.push_str("</skills_instructions>");
         t
     });
     Catalog {
         text,
-        about: "Codex render.rs @deae88d (the fixed \"How to use skills\" text is elided: …)"
-            .into(),
+        about: "Codex 0.169.0 (verified: tests/agent_oracles.rs)".into(),
         size: used,
-        unit: "chars",
+        unit: "tokens (estimated: 4 bytes a token)",
         budget: Some(budget),
         actions,
     }
 }
 
-fn codex_scope(s: Scope) -> &'static str {
-    match s {
-        Scope::Builtin => "system",
-        Scope::Admin => "admin",
-        Scope::Project => "repo",
-        Scope::User | Scope::Plugin => "user",
-    }
+/// The places holding a listed skill, in the places' order: Codex's `rN`.
+fn codex_roots(visible: &[&Candidate]) -> Vec<usize> {
+    let mut used: Vec<usize> = visible.iter().map(|c| c.place).collect();
+    used.sort_unstable();
+    used.dedup();
+    used
 }
 
 /// OpenCode (packages/opencode/src/skill/index.ts @a2cc772, `fmt`,

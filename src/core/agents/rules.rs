@@ -184,6 +184,23 @@ fn codex(text: &str, dir_name: &str) -> Read {
     }
 }
 
+/// Whether Codex keeps a skill out of the model's list: its
+/// `agents/openai.yaml` says `policy: allow_implicit_invocation: false`
+/// (the bundled `.system/review-agent` of @openai/codex 0.169.0 does;
+/// openai/codex core-skills `SkillPolicy`, `allowed_skills_for_implicit_invocation`).
+pub fn codex_hidden(folder: &std::path::Path) -> bool {
+    let Ok(bytes) = crate::core::fsops::read_capped(&folder.join("agents/openai.yaml"), 64 << 10)
+    else {
+        return false;
+    };
+    let Ok(Some(root)) = yaml::load(&String::from_utf8_lossy(&bytes)) else {
+        return false;
+    };
+    root.get("policy")
+        .and_then(|p| p.get("allow_implicit_invocation"))
+        .is_some_and(|n| matches!(n.value, Value::Bool(false)))
+}
+
 /// Gemini CLI (packages/core/src/skills/skillLoader.ts @ecab169):
 /// `/^---\r?\n([\s\S]*?)\r?\n---\r?\n([\s\S]*)/`, js-yaml, an object with
 /// string `name` and `description`; body trimmed, empty allowed.

@@ -183,6 +183,14 @@ pub struct Agent {
     #[serde(default)]
     pub show: Option<String>,
     pub source: String,
+    /// The agent and version an oracle test runs (tests/agent_oracles.rs):
+    /// set only where a test compares skilltui with the real agent.
+    #[serde(default)]
+    pub verified: Option<String>,
+    /// What the agent says when asked offline for no oracle (its CLI has
+    /// no command that lists its skills, or none was found).
+    #[serde(default)]
+    pub no_oracle: Option<String>,
     #[serde(default)]
     pub builtin_skills: Vec<String>,
     /// What the docs say each bundled skill is for.
@@ -195,6 +203,35 @@ pub struct Agent {
     pub budget: Option<Budget>,
     #[serde(default, rename = "location")]
     pub locations: Vec<Location>,
+}
+
+/// How sure the table is of an agent: checked against the agent itself,
+/// or taken from its documentation and source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Certainty<'a> {
+    /// The agent and version an oracle test runs.
+    Verified(&'a str),
+    /// The sources its facts come from.
+    Documented(&'a str),
+}
+
+impl Agent {
+    pub fn certainty(&self) -> Certainty<'_> {
+        match &self.verified {
+            Some(v) => Certainty::Verified(v),
+            None => Certainty::Documented(&self.source),
+        }
+    }
+}
+
+impl Certainty<'_> {
+    /// `verified: codex 0.169.0` or `documented: <sources>`.
+    pub fn line(&self) -> String {
+        match self {
+            Certainty::Verified(v) => format!("verified: {v}"),
+            Certainty::Documented(s) => format!("documented: {s}"),
+        }
+    }
 }
 
 #[derive(Deserialize)]
