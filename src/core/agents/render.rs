@@ -146,8 +146,8 @@ fn omniforge(visible: &[&Candidate], agent: &Agent) -> Catalog {
 /// tests/agent_oracles.rs): the block names each skill root that holds a
 /// listed skill as `rN` (roots in Codex's own root order: the places'
 /// order here), then one line `- name: description (file: rN/rel/SKILL.md)`
-/// per skill, ordered System, Admin, Repo, User, then name, then path
-/// (the ordering of openai/codex core-skills/src/render.rs). The budget is
+/// per skill, ordered System, Admin, Repo, User, then name (the ordering
+/// of openai/codex core-skills/src/render.rs), then discovery order. The budget is
 /// 2% of the model's context window in tokens (4 bytes a token); within it
 /// every line is whole. Over it Codex 0.169.0 shortens descriptions by an
 /// allocation skilltui does not reproduce: the text then shows whole lines
@@ -160,8 +160,17 @@ fn codex(visible: &[&Candidate], finds: &Finds, agent: &Agent) -> Catalog {
         Scope::User | Scope::Plugin => 3,
     };
     let mut rows: Vec<&&Candidate> = visible.iter().collect();
+    // Copies of one name keep Codex's discovery order: root by root; inside
+    // one root Codex follows the directory's read order, which no sort
+    // reproduces (here: by path; the oracle test compares such runs as
+    // sets).
     rows.sort_by(|a, b| {
-        (rank(finds.scope(a)), &a.name, &a.path).cmp(&(rank(finds.scope(b)), &b.name, &b.path))
+        (rank(finds.scope(a)), &a.name, a.place, &a.path).cmp(&(
+            rank(finds.scope(b)),
+            &b.name,
+            b.place,
+            &b.path,
+        ))
     });
     let roots = codex_roots(visible);
     let lines: Vec<String> = rows

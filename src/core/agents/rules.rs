@@ -148,11 +148,21 @@ fn codex(text: &str, dir_name: &str) -> Read {
     if !closed || fm.is_empty() {
         return Read::refused(MISSING);
     }
-    let root = match yaml::load(&fm.join("\n")) {
-        Ok(root) => root,
-        Err(e) => return Read::refused(format!("invalid YAML: {e}")),
+    let (root, fallback) = match yaml::load(&fm.join("\n")) {
+        Ok(root) => (root, None),
+        // Codex 0.169.0 loads what its YAML parser refuses when every line
+        // is `key: value` (`description: has: colon` gives `has: colon`;
+        // an indented line refuses it): tests/agent_oracles.rs.
+        Err(e) => match line_fields(&fm) {
+            Some(fields) => (None, Some(fields)),
+            None => return Read::refused(format!("invalid YAML: {e}")),
+        },
     };
     let string = |k: &str| -> Result<Option<String>, String> {
+        if let Some(fields) = &fallback {
+            let v = fields.iter().find(|(key, _)| key == k).map(|(_, v)| v);
+            return Ok(v.map(|v| crate::core::text::collapse_whitespace(v)));
+        }
         match root.as_ref().and_then(|r| r.get(k)).map(|n| &n.value) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Str(s)) => Ok(Some(crate::core::text::collapse_whitespace(s))),
@@ -182,6 +192,22 @@ fn codex(text: &str, dir_name: &str) -> Read {
         body: lines.collect::<Vec<_>>().join("\n"),
         ..Read::default()
     }
+}
+
+/// A frontmatter read line by line, where a YAML parser refuses it: each
+/// non-blank line is `key: value` with the key at the line's start (the
+/// value is what follows the first `:`, trimmed); any other line refuses
+/// the whole.
+fn line_fields(lines: &[&str]) -> Option<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for line in lines.iter().filter(|l| !l.trim().is_empty()) {
+        let (key, value) = line.split_once(':')?;
+        if key.is_empty() || key.starts_with(char::is_whitespace) {
+            return None;
+        }
+        out.push((key.trim_end().to_string(), value.trim().to_string()));
+    }
+    Some(out)
 }
 
 /// Whether Codex keeps a skill out of the model's list: its

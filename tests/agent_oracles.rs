@@ -1,0 +1,306 @@
+//! The real agents as oracles: pinned Codex and OpenCode from npm (see
+//! `oracles/npm.rs` for the versions) are asked what skills they load on
+//! generated homes full of traps (`oracles/homes.rs`), and skilltui must
+//! give the same answer, byte for byte where the agent prints text.
+//!
+//! One agent process per home. Needs npm and the registry the first time
+//! (the packages are cached under the target dir); without them each test
+//! prints why and skips. `SKILLTUI_ORACLE_SEED` moves the seed (default 1),
+//! `SKILLTUI_ORACLE_KEEP=1` keeps the homes.
+
+#[path = "oracles/homes.rs"]
+mod homes;
+#[path = "oracles/npm.rs"]
+mod npm;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const TIMEOUT: Duration = Duration::from_secs(90);
+
+fn seed() -> u64 {
+    std::env::var("SKILLTUI_ORACLE_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
+}
+
+fn installed(pkg: (&str, &str)) -> Option<PathBuf> {
+    match npm::ensure(pkg) {
+        Ok(root) => Some(root),
+        Err(why) => {
+            eprintln!("oracles: SKIPPED {}@{}: {why}", pkg.0, pkg.1);
+            None
+        }
+    }
+}
+
+/// Runs `cmd` with only the variables given, killed after [`TIMEOUT`].
+fn run(mut cmd: Command) -> Output {
+    let child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let id = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(TIMEOUT) {
+        Ok(out) => out.expect("wait"),
+        Err(_) => {
+            let _ = Command::new("kill").arg("-9").arg(id.to_string()).status();
+            panic!("timed out after {TIMEOUT:?}: {cmd:?}");
+        }
+    }
+}
+
+fn env_cmd(program: &Path, case: &homes::Case, extra: &[(&str, &Path)]) -> Command {
+    let mut cmd = Command::new(program);
+    cmd.env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("HOME", &case.home)
+        .env("XDG_CONFIG_HOME", case.home.join(".config"))
+        .current_dir(&case.cwd);
+    for (k, v) in extra {
+        cmd.env(k, v);
+    }
+    cmd
+}
+
+fn skilltui(case: &homes::Case, extra: &[(&str, &Path)], args: &[&str]) -> String {
+    let mut cmd = env_cmd(Path::new(env!("CARGO_BIN_EXE_skilltui")), case, extra);
+    cmd.arg("--home").arg(case.root.join("cao")).args(args);
+    let out = run(cmd);
+    assert!(
+        out.status.success(),
+        "skilltui {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// The `ok` rows of `list --agent ID --json` the model is shown.
+fn listed(case: &homes::Case, extra: &[(&str, &Path)], id: &str) -> Vec<Value> {
+    let out = skilltui(case, extra, &["list", "--agent", id, "--json"]);
+    let rows: Vec<Value> = serde_json::from_str(&out).expect("list JSON");
+    rows.into_iter()
+        .filter(|r| r["status"] == "ok" && r["hidden"] != true)
+        .collect()
+}
+
+fn workdir() -> tempfile::TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix("skilltui-oracles-")
+        .tempdir()
+        .expect("tempdir");
+    if std::env::var("SKILLTUI_ORACLE_KEEP").as_deref() == Ok("1") {
+        eprintln!("oracles: keeping {}", dir.path().display());
+        let _ = dir.keep();
+        return tempfile::tempdir().unwrap();
+    }
+    dir
+}
+
+/// The dirs Codex 0.169.0 reads that a test may write (not /etc).
+const CODEX_DIRS: &[&str] = &[
+    "C/.codex/skills",
+    "R/apps/.codex/skills",
+    "R/.codex/skills",
+    "~/.codex/skills",
+    "~/.agents/skills",
+    "R/.agents/skills",
+    "C/.agents/skills",
+];
+
+const CODEX_CASES: u64 = 12;
+
+#[test]
+fn codex_prompt_input_skills_block_equals_catalog_agent_codex() {
+    let Some(pkg) = installed(npm::CODEX) else {
+        return;
+    };
+    let codex = npm::bin(&pkg, "codex");
+    let tmp = workdir();
+    let base = tmp.path().canonicalize().unwrap();
+    let started = Instant::now();
+    let (mut skills, mut diffs) = (0, Vec::new());
+    for i in 0..CODEX_CASES {
+        let case = homes::generate(&base, seed() * 1000 + i, CODEX_DIRS, 18);
+        skills += case.skills;
+        let codex_home = case.home.join(".codex");
+        std::fs::create_dir_all(&codex_home).unwrap();
+        let extra = [("CODEX_HOME", codex_home.as_path())];
+        // Codex first: it writes its bundled skills to $CODEX_HOME/skills/.system.
+        let mut cmd = env_cmd(&codex, &case, &extra);
+        cmd.args(["debug", "prompt-input"]);
+        let out = run(cmd);
+        assert!(
+            out.status.success(),
+            "codex debug prompt-input: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let theirs = same_name_runs_sorted(&skills_block(&out.stdout).unwrap_or_default());
+        let ours = skilltui(&case, &extra, &["catalog", "--agent", "codex"]);
+        let ours = same_name_runs_sorted(ours.strip_suffix('\n').unwrap_or(&ours));
+        if theirs != ours {
+            diffs.push(format!(
+                "case {}: catalog differs\n--- codex\n{theirs}\n--- skilltui\n{ours}",
+                case.root.display()
+            ));
+            continue;
+        }
+        let named: BTreeSet<String> = theirs
+            .lines()
+            .filter(|l| l.starts_with("- ") && l.contains(" (file: "))
+            .filter_map(|l| l[2..].split(':').next().map(str::to_string))
+            .collect();
+        let rows: BTreeSet<String> = listed(&case, &extra, "codex")
+            .iter()
+            .map(|r| r["name"].as_str().unwrap_or_default().to_string())
+            .collect();
+        if named != rows {
+            diffs.push(format!(
+                "case {}: codex names {named:?}, list --agent codex has {rows:?}",
+                case.root.display()
+            ));
+        }
+    }
+    eprintln!(
+        "oracles: codex {}: {CODEX_CASES} generated homes, {skills} skill folders, {} differences ({:.1}s)",
+        npm::CODEX.1,
+        diffs.len(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n\n"));
+}
+
+/// The block with each run of lines naming one skill sorted: Codex lists
+/// copies of one name found in one root in its directory read order,
+/// which varies by file system (the model says so: render.rs).
+fn same_name_runs_sorted(block: &str) -> String {
+    let name = |l: &str| l.strip_prefix("- ").and_then(|r| r.split(':').next()).map(str::to_string);
+    let lines: Vec<&str> = block.lines().collect();
+    let mut out: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let mut j = i + 1;
+        while j < lines.len() && name(lines[i]).is_some() && name(lines[j]) == name(lines[i]) {
+            j += 1;
+        }
+        let mut run = lines[i..j].to_vec();
+        run.sort_unstable();
+        out.extend(run);
+        i = j;
+    }
+    out.join("\n")
+}
+
+/// The `<skills_instructions>` text of `codex debug prompt-input`'s JSON.
+fn skills_block(stdout: &[u8]) -> Option<String> {
+    let items: Vec<Value> = serde_json::from_slice(stdout).ok()?;
+    items
+        .iter()
+        .flat_map(|m| m["content"].as_array().cloned().unwrap_or_default())
+        .filter_map(|c| c["text"].as_str().map(str::to_string))
+        .find(|t| t.starts_with("<skills_instructions>"))
+}
+
+/// The dirs OpenCode 1.18.33 reads.
+const OPENCODE_DIRS: &[&str] = &[
+    "C/.opencode/skills",
+    "R/.opencode/skills",
+    "R/.agents/skills",
+    "C/.claude/skills",
+    "~/.config/opencode/skills",
+    "~/.agents/skills",
+    "~/.claude/skills",
+];
+
+const OPENCODE_CASES: u64 = 5;
+
+#[test]
+fn opencode_debug_skill_equals_list_agent_opencode() {
+    let Some(pkg) = installed(npm::OPENCODE) else {
+        return;
+    };
+    let opencode = npm::bin(&pkg, "opencode");
+    let tmp = workdir();
+    let base = tmp.path().canonicalize().unwrap();
+    let started = Instant::now();
+    let (mut skills, mut diffs) = (0, Vec::new());
+    for i in 0..OPENCODE_CASES {
+        let case = homes::generate(&base, seed() * 1000 + 500 + i, OPENCODE_DIRS, 16);
+        skills += case.skills;
+        let mut cmd = env_cmd(&opencode, &case, &[]);
+        cmd.args(["debug", "skill", "--pure"]);
+        let out = run(cmd);
+        assert!(
+            out.status.success(),
+            "opencode debug skill: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let theirs: Vec<Value> = serde_json::from_slice(&out.stdout).expect("opencode JSON");
+        let rows: Vec<Value> = {
+            let out = skilltui(&case, &[], &["list", "--agent", "opencode", "--json"]);
+            serde_json::from_str(&out).unwrap()
+        };
+        diffs.extend(opencode_diffs(&theirs, &rows).into_iter().map(|d| {
+            format!("case {}: {d}", case.root.display())
+        }));
+    }
+    eprintln!(
+        "oracles: opencode {}: {OPENCODE_CASES} generated homes, {skills} skill folders, {} differences ({:.1}s)",
+        npm::OPENCODE.1,
+        diffs.len(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}
+
+/// One line per difference between what OpenCode loaded and skilltui's
+/// rows: each name it loads must be skilltui's `ok` copy of that name, or a
+/// copy skilltui marks `may_win` (OpenCode loads dirs concurrently); each
+/// `ok` name of skilltui must be loaded.
+fn opencode_diffs(theirs: &[Value], rows: &[Value]) -> Vec<String> {
+    let location = |r: &Value| -> String {
+        let path = r["path"].as_str().unwrap_or_default();
+        match path.strip_prefix("<built-in>/") {
+            Some(_) => "<built-in>".into(),
+            None => format!("{path}/SKILL.md"),
+        }
+    };
+    let mut out = Vec::new();
+    for t in theirs {
+        let name = t["name"].as_str().unwrap_or_default();
+        let loc = t["location"].as_str().unwrap_or_default();
+        let fits = rows.iter().any(|r| {
+            r["name"] == name
+                && location(r) == loc
+                && (r["status"] == "ok" || r["may_win"] == true)
+                && (loc == "<built-in>" || r["description"] == t["description"])
+        });
+        if !fits {
+            out.push(format!(
+                "opencode loads {name} ({loc}, {:?}); skilltui has no such ok or may_win row",
+                t["description"]
+            ));
+        }
+    }
+    for r in rows.iter().filter(|r| r["status"] == "ok") {
+        if !theirs.iter().any(|t| t["name"] == r["name"]) {
+            out.push(format!(
+                "skilltui says {} loads {}; opencode does not",
+                r["name"],
+                location(r)
+            ));
+        }
+    }
+    out
+}
