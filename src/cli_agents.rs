@@ -117,6 +117,7 @@ pub fn list(table: &Table, ctx: &Ctx, id: &str, json: bool) -> Result<Printed, S
                     "shadowed_by": c.shadowed_by.as_ref().map(|p| p.to_string_lossy()),
                     "error": c.error,
                     "hidden": c.hidden,
+                    "may_win": discover::may_win(agent, c),
                 })
             })
             .collect();

@@ -96,14 +96,14 @@ fn listed(case: &homes::Case, extra: &[(&str, &Path)], id: &str) -> Vec<Value> {
 }
 
 fn workdir() -> tempfile::TempDir {
+    let keep = std::env::var("SKILLTUI_ORACLE_KEEP").as_deref() == Ok("1");
     let dir = tempfile::Builder::new()
         .prefix("skilltui-oracles-")
+        .disable_cleanup(keep)
         .tempdir()
         .expect("tempdir");
-    if std::env::var("SKILLTUI_ORACLE_KEEP").as_deref() == Ok("1") {
+    if keep {
         eprintln!("oracles: keeping {}", dir.path().display());
-        let _ = dir.keep();
-        return tempfile::tempdir().unwrap();
     }
     dir
 }
@@ -269,6 +269,8 @@ fn opencode_debug_skill_equals_list_agent_opencode() {
 /// copy skilltui marks `may_win` (OpenCode loads dirs concurrently); each
 /// `ok` name of skilltui must be loaded.
 fn opencode_diffs(theirs: &[Value], rows: &[Value]) -> Vec<String> {
+    // OpenCode's null description is skilltui's empty one.
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
     let location = |r: &Value| -> String {
         let path = r["path"].as_str().unwrap_or_default();
         match path.strip_prefix("<built-in>/") {
@@ -284,7 +286,7 @@ fn opencode_diffs(theirs: &[Value], rows: &[Value]) -> Vec<String> {
             r["name"] == name
                 && location(r) == loc
                 && (r["status"] == "ok" || r["may_win"] == true)
-                && (loc == "<built-in>" || r["description"] == t["description"])
+                && (loc == "<built-in>" || text(&r["description"]) == text(&t["description"]))
         });
         if !fits {
             out.push(format!(

@@ -82,7 +82,12 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
         if !place.exists {
             continue;
         }
-        let folders = scan::folders(&place.path, depth(agent, place), agent.symlinks);
+        let folders = scan::folders_with(
+            &place.path,
+            depth(agent, place),
+            agent.symlinks,
+            agent.locations.get(place.loc).is_some_and(|l| l.dots),
+        );
         let mut here: Vec<(Candidate, Option<FileId>)> =
             scan::par_map(&folders, &|folder: &PathBuf| {
                 read_one(agent, folder, i).map(|c| (c, file_id(folder)))
@@ -126,6 +131,13 @@ pub fn skill_files(dir: &Path, max: usize) -> Vec<PathBuf> {
         .map(|i| i.from)
         .take(max)
         .collect()
+}
+
+/// Whether the agent may load this copy instead of the one marked `ok`: an
+/// agent that loads its dirs concurrently (OpenCode) lets any valid copy of
+/// a name win, so the model says so rather than pick one.
+pub fn may_win(agent: &Agent, c: &Candidate) -> bool {
+    agent.concurrent && c.status == Status::Shadowed
 }
 
 /// A folder's (device, inode): one folder reached twice through a link
@@ -572,8 +584,10 @@ mod tests {
         std::os::unix::fs::symlink(&real, w.home.join(".codex/skills/a")).unwrap();
         let f = find(&agent("codex"), &w.ctx(&[]));
         let s = statuses(&f, "a");
-        assert_eq!(s[0], (real.clone(), Status::Ok));
-        assert_eq!(s[1].1, Status::Shadowed);
+        // Codex's root order puts $CODEX_HOME/skills first: the link is
+        // reached first, the real folder is the same file again.
+        assert_eq!(s[0], (w.home.join(".codex/skills/a"), Status::Ok));
+        assert_eq!(s[1], (real, Status::Shadowed));
     }
 
     // code.claude.com/docs/en/skills: personal beats project; the folder

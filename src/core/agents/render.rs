@@ -572,22 +572,35 @@ mod tests {
         assert!(cat.actions.is_empty());
     }
 
-    // Codex render.rs @deae88d: 8,000 characters, whole lines omitted.
+    // Codex 0.169.0 `codex debug prompt-input` (tests/agent_oracles.rs
+    // compares on generated homes): roots numbered in place order, only
+    // those holding a listed skill; entries by scope rank then name.
     #[test]
-    fn codex_omits_whole_lines_past_8000_characters() {
-        let long = "d".repeat(3000);
-        let rows: Vec<(String, Scope)> = (0..4).map(|i| (format!("s{i}"), Scope::User)).collect();
-        let f = finds(
-            &rows
+    fn codex_names_its_roots_and_lists_short_paths() {
+        let f = finds(&[
+            ("b", "desc b", Scope::User, false),
+            ("a", "", Scope::Project, false),
+            ("h", "hidden", Scope::Admin, true),
+        ]);
+        // Each skill folder inside its place.
+        let f = Finds {
+            candidates: f
+                .candidates
                 .iter()
-                .map(|(n, s)| (n.as_str(), long.as_str(), *s, false))
-                .collect::<Vec<_>>(),
-        );
+                .map(|c| Candidate {
+                    path: f.places[c.place].path.join(&c.name),
+                    ..c.clone()
+                })
+                .collect(),
+            places: f.places.clone(),
+        };
         let cat = catalog(&agent("codex"), &f);
-        assert_eq!(cat.budget, Some(8000));
-        assert!(cat.size <= 8000);
-        assert_eq!(cat.actions.len(), 1);
-        assert!(cat.actions[0].starts_with("Skills list trimmed to fit the metadata budget: showing 2 of 4 enabled skills (8000 characters). Omitted skills include s2 (user), s3 (user)."));
+        let text = cat.text.unwrap();
+        assert!(text.ends_with(
+            "### Skill roots\n- `r0` = `/p0`\n- `r1` = `/p1`\n### Available skills\n- a: (file: r0/a/SKILL.md)\n- b: desc b (file: r1/b/SKILL.md)\n</skills_instructions>"
+        ), "{text}");
+        assert_eq!(cat.budget, Some(5440));
+        assert!(cat.actions.is_empty());
     }
 
     // code.claude.com/docs/en/skills: 1,536 per entry; names always stay.

@@ -298,10 +298,15 @@ fn claude(text: &str, dir_name: &str) -> Read {
 /// absent or a string. Without one it loads but `fmt` leaves it out of
 /// the list. The docs' name pattern is not enforced by the code.
 fn opencode(text: &str) -> Read {
+    // opencode-ai 1.18.33 reads a SKILL.md that opens with a BOM
+    // (tests/agent_oracles.rs).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let norm = Normalized::new(text);
     let fm = match frontmatter::parse(&norm.text) {
         Ok(fm) => fm,
-        Err(e) => return Read::refused(e.to_string()),
+        // OpenCode 1.18.33 loads `description: has: colon` as `has: colon`
+        // (tests/agent_oracles.rs): the line-by-line reading.
+        Err(e) => return opencode_lines(&norm.text).unwrap_or_else(|| Read::refused(e.to_string())),
     };
     let Some(name) = fm.get("name").and_then(|n| n.value.as_str()) else {
         return Read::refused("frontmatter has no string `name`");
@@ -319,6 +324,26 @@ fn opencode(text: &str) -> Read {
         body: fm.body,
         ..Read::default()
     }
+}
+
+/// OpenCode's reading of a frontmatter its YAML parser refuses: `---`,
+/// lines of `key: value`, `---`, then the body.
+fn opencode_lines(text: &str) -> Option<Read> {
+    let rest = text.strip_prefix("---\n")?;
+    let end = rest.find("\n---")?;
+    let lines: Vec<&str> = rest[..end].lines().collect();
+    let fields = line_fields(&lines)?;
+    let get = |k: &str| fields.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+    let name = get("name")?;
+    let description = get("description");
+    let body = rest[end + 4..].trim_start_matches(['\r', '\n']).to_string();
+    Some(Read {
+        name: Some(name),
+        hidden: description.is_none(),
+        description,
+        body,
+        ..Read::default()
+    })
 }
 
 /// The Agent Skills baseline (agentskills.io): frontmatter with non-empty

@@ -249,6 +249,11 @@ pub fn skill_folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> 
 /// Every folder [`skill_folders`] looks into, in its order, SKILL.md or
 /// not: a caller that opens each SKILL.md anyway skips the stat.
 pub fn folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> {
+    folders_with(dir, depth, links, false)
+}
+
+/// [`folders`], entering `.` folders on a deep scan when `dots` is set.
+pub fn folders_with(dir: &Path, depth: usize, links: Symlinks, dots: bool) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut level = vec![dir.to_path_buf()];
     for _ in 0..depth.max(1) {
@@ -257,7 +262,7 @@ pub fn folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> {
         }
         let mut next = Vec::new();
         for parent in &level {
-            for child in children(parent, links, depth > 1) {
+            for child in children(parent, links, depth > 1 && !dots) {
                 if out.len() == MAX_DIRS {
                     return out;
                 }

@@ -139,6 +139,10 @@ pub struct Location {
     /// `*` expansions newest first (seed 001: last-installed plugin wins).
     #[serde(default)]
     pub newest_first: bool,
+    /// A deep scan also enters folders whose name starts with `.`
+    /// (OpenCode's external `**/SKILL.md` scans).
+    #[serde(default)]
+    pub dots: bool,
     pub source: String,
 }
 
@@ -191,6 +195,11 @@ pub struct Agent {
     /// no command that lists its skills, or none was found).
     #[serde(default)]
     pub no_oracle: Option<String>,
+    /// The agent loads its dirs concurrently: which of two clashing copies
+    /// wins varies between runs (OpenCode).
+    #[serde(default)]
+    pub concurrent: bool,
+
     #[serde(default)]
     pub builtin_skills: Vec<String>,
     /// What the docs say each bundled skill is for.
