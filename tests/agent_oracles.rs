@@ -29,11 +29,18 @@ fn seed() -> u64 {
         .unwrap_or(1)
 }
 
+/// A line on the real stderr, past the test harness's capture: the
+/// counts and a skip's reason show in every run.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
 fn installed(pkg: (&str, &str)) -> Option<PathBuf> {
     match npm::ensure(pkg) {
         Ok(root) => Some(root),
         Err(why) => {
-            eprintln!("oracles: SKIPPED {}@{}: {why}", pkg.0, pkg.1);
+            say(&format!("oracles: SKIPPED {}@{}: {why}", pkg.0, pkg.1));
             None
         }
     }
@@ -172,12 +179,12 @@ fn codex_prompt_input_skills_block_equals_catalog_agent_codex() {
             ));
         }
     }
-    eprintln!(
+    say(&format!(
         "oracles: codex {}: {CODEX_CASES} generated homes, {skills} skill folders, {} differences ({:.1}s)",
         npm::CODEX.1,
         diffs.len(),
         started.elapsed().as_secs_f64()
-    );
+    ));
     assert!(diffs.is_empty(), "{}", diffs.join("\n\n"));
 }
 
@@ -185,7 +192,11 @@ fn codex_prompt_input_skills_block_equals_catalog_agent_codex() {
 /// copies of one name found in one root in its directory read order,
 /// which varies by file system (the model says so: render.rs).
 fn same_name_runs_sorted(block: &str) -> String {
-    let name = |l: &str| l.strip_prefix("- ").and_then(|r| r.split(':').next()).map(str::to_string);
+    let name = |l: &str| {
+        l.strip_prefix("- ")
+            .and_then(|r| r.split(':').next())
+            .map(str::to_string)
+    };
     let lines: Vec<&str> = block.lines().collect();
     let mut out: Vec<&str> = Vec::new();
     let mut i = 0;
@@ -251,16 +262,18 @@ fn opencode_debug_skill_equals_list_agent_opencode() {
             let out = skilltui(&case, &[], &["list", "--agent", "opencode", "--json"]);
             serde_json::from_str(&out).unwrap()
         };
-        diffs.extend(opencode_diffs(&theirs, &rows).into_iter().map(|d| {
-            format!("case {}: {d}", case.root.display())
-        }));
+        diffs.extend(
+            opencode_diffs(&theirs, &rows)
+                .into_iter()
+                .map(|d| format!("case {}: {d}", case.root.display())),
+        );
     }
-    eprintln!(
+    say(&format!(
         "oracles: opencode {}: {OPENCODE_CASES} generated homes, {skills} skill folders, {} differences ({:.1}s)",
         npm::OPENCODE.1,
         diffs.len(),
         started.elapsed().as_secs_f64()
-    );
+    ));
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }
 
@@ -305,4 +318,166 @@ fn opencode_diffs(theirs: &[Value], rows: &[Value]) -> Vec<String> {
         }
     }
     out
+}
+
+/// The dirs Gemini CLI reads (workspace trusted).
+const GEMINI_DIRS: &[&str] = &[
+    "C/.agents/skills",
+    "C/.gemini/skills",
+    "~/.agents/skills",
+    "~/.gemini/skills",
+];
+
+const GEMINI_CASES: u64 = 8;
+
+#[test]
+fn gemini_cli_core_skills_equal_list_and_catalog_agent_gemini() {
+    let Some(pkg) = installed(npm::GEMINI) else {
+        return;
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracles/gemini_skills.mjs");
+    let tmp = workdir();
+    let base = tmp.path().canonicalize().unwrap();
+    let started = Instant::now();
+    let (mut skills, mut diffs, mut reordered) = (0, Vec::new(), 0);
+    for i in 0..GEMINI_CASES {
+        let case = homes::generate(&base, seed() * 1000 + 700 + i, GEMINI_DIRS, 16);
+        skills += case.skills;
+        // Even cases move the home's skill dirs under GEMINI_CLI_HOME.
+        let alt = case.root.join("gemini-home");
+        let moved = i % 2 == 0;
+        if moved {
+            std::fs::create_dir_all(&alt).unwrap();
+            for d in [".gemini", ".agents"] {
+                if case.home.join(d).exists() {
+                    std::fs::rename(case.home.join(d), alt.join(d)).unwrap();
+                }
+            }
+        }
+        let extra: Vec<(&str, &Path)> = if moved {
+            vec![("GEMINI_CLI_HOME", alt.as_path())]
+        } else {
+            Vec::new()
+        };
+        let mut cmd = env_cmd(Path::new("node"), &case, &extra);
+        cmd.arg(&script).arg(&pkg);
+        let out = run(cmd);
+        assert!(
+            out.status.success(),
+            "node gemini_skills.mjs: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let theirs: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "gemini_skills.mjs printed no JSON ({e}): {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        let builtin = theirs["builtin"].as_str().unwrap_or_default().to_string();
+        let as_ours = |s: &str| s.replace(&builtin, "<built-in>");
+        let prompt = dir_runs_sorted(&as_ours(theirs["prompt"].as_str().unwrap_or_default()));
+        let ours = skilltui(&case, &extra, &["catalog", "--agent", "gemini-cli"]);
+        let ours = dir_runs_sorted(ours.strip_suffix('\n').unwrap_or(&ours));
+        if prompt != ours {
+            // Gemini puts each name where it was first loaded, inside a dir
+            // in its file search's order: with a link or a clash in a dir,
+            // that place is the file system's choice. The entries must
+            // still be the same.
+            if entries_sorted(&prompt) == entries_sorted(&ours) {
+                reordered += 1;
+            } else {
+                diffs.push(format!(
+                    "case {}: catalog differs\n--- gemini-cli-core\n{prompt}\n--- skilltui\n{ours}",
+                    case.root.display()
+                ));
+            }
+        }
+        let loaded: BTreeSet<(String, String, String)> = theirs["skills"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| {
+                (
+                    s["name"].as_str().unwrap_or_default().to_string(),
+                    s["description"].as_str().unwrap_or_default().to_string(),
+                    as_ours(s["location"].as_str().unwrap_or_default()),
+                )
+            })
+            .collect();
+        let rows: BTreeSet<(String, String, String)> = listed(&case, &extra, "gemini-cli")
+            .iter()
+            .map(|r| {
+                (
+                    r["name"].as_str().unwrap_or_default().to_string(),
+                    r["description"].as_str().unwrap_or_default().to_string(),
+                    format!("{}/SKILL.md", r["path"].as_str().unwrap_or_default()),
+                )
+            })
+            .collect();
+        if loaded != rows {
+            diffs.push(format!(
+                "case {}: gemini loads {:?}\nskilltui ok rows {:?}",
+                case.root.display(),
+                loaded.difference(&rows).collect::<Vec<_>>(),
+                rows.difference(&loaded).collect::<Vec<_>>()
+            ));
+        }
+    }
+    say(&format!(
+        "oracles: gemini-cli-core {}: {GEMINI_CASES} generated homes, {skills} skill folders, {} differences, {reordered} catalogs equal up to the file system's order ({:.1}s)",
+        npm::GEMINI.1,
+        diffs.len(),
+        started.elapsed().as_secs_f64()
+    ));
+    assert!(diffs.is_empty(), "{}", diffs.join("\n\n"));
+}
+
+/// The prompt's text around its entries, then its entries sorted.
+fn entries_sorted(prompt: &str) -> (String, Vec<String>) {
+    let mut parts = prompt.split("\n  <skill>");
+    let head = parts.next().unwrap_or_default().to_string();
+    let mut entries: Vec<String> = parts.map(str::to_string).collect();
+    entries.sort();
+    (head, entries)
+}
+
+/// The prompt with each run of `<skill>` entries from one skills dir
+/// sorted: Gemini lists a dir's skills in its file search's order, which
+/// is the file system's (the model says so: render.rs).
+fn dir_runs_sorted(prompt: &str) -> String {
+    let Some(start) = prompt.find("  <skill>") else {
+        return prompt.to_string();
+    };
+    let end = prompt
+        .rfind("  </skill>")
+        .map_or(prompt.len(), |e| e + "  </skill>".len());
+    let entries: Vec<&str> = prompt[start..end].split("\n  <skill>").collect();
+    let dir = |e: &str| {
+        let loc = e.split("<location>").nth(1).unwrap_or("");
+        if loc.starts_with("<built-in>") {
+            return "<built-in>".to_string();
+        }
+        loc.rfind("/skills/").map_or(loc, |i| &loc[..i]).to_string()
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < entries.len() {
+        let mut j = i + 1;
+        while j < entries.len() && dir(entries[j]) == dir(entries[i]) {
+            j += 1;
+        }
+        let mut run: Vec<String> = entries[i..j]
+            .iter()
+            .map(|e| e.trim_start_matches("  <skill>").to_string())
+            .collect();
+        run.sort();
+        out.extend(run);
+        i = j;
+    }
+    format!(
+        "{}  <skill>{}{}",
+        &prompt[..start],
+        out.join("\n  <skill>"),
+        &prompt[end..]
+    )
 }

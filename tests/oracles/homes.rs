@@ -43,21 +43,55 @@ const SHARED: &[&str] = &["shared-a", "shared-b", "shared-c"];
 fn text(rng: &mut Rng, folder: &str, name: &str) -> (String, &'static str) {
     let desc = format!("does {folder} things");
     match rng.below(14) {
-        0 => (format!("---\nname: {name}\ndescription: has: colon\n---\nbody\n"), "colon"),
-        1 => (format!("---\r\nname: {name}\r\ndescription: {desc}\r\n---\r\nbody\r\n"), "crlf"),
-        2 => (format!("\u{feff}---\nname: {name}\ndescription: {desc}\n---\nbody\n"), "bom"),
-        3 => (format!("---\nname: {name}\ndescription: {desc}\n---\n"), "empty body"),
-        4 => (format!("---\nname: {name}\n---\nFirst paragraph\nof {folder}.\n\nSecond.\n"), "no description"),
+        0 => (
+            format!("---\nname: {name}\ndescription: has: colon\n---\nbody\n"),
+            "colon",
+        ),
+        1 => (
+            format!("---\r\nname: {name}\r\ndescription: {desc}\r\n---\r\nbody\r\n"),
+            "crlf",
+        ),
+        2 => (
+            format!("\u{feff}---\nname: {name}\ndescription: {desc}\n---\nbody\n"),
+            "bom",
+        ),
+        3 => (
+            format!("---\nname: {name}\ndescription: {desc}\n---\n"),
+            "empty body",
+        ),
+        4 => (
+            format!("---\nname: {name}\n---\nFirst paragraph\nof {folder}.\n\nSecond.\n"),
+            "no description",
+        ),
         5 => (
-            format!("---\nname: {name}\ndescription: {desc}\nwhen_to_use: when {folder} is asked\n---\nbody\n"),
+            format!(
+                "---\nname: {name}\ndescription: {desc}\nwhen_to_use: when {folder} is asked\n---\nbody\n"
+            ),
             "when_to_use",
         ),
-        6 => (format!("---\nname: {name}\ndescription: \"quoted: {desc}\"\n---\nbody\n"), "quoted colon"),
-        7 => (format!("# {folder}\n\nNo frontmatter at all.\n"), "no frontmatter"),
-        8 => (format!("---\nname: {name}\ndescription: >\n  folded {desc}\n  on two lines\n---\nbody\n"), "folded"),
+        6 => (
+            format!("---\nname: {name}\ndescription: \"quoted: {desc}\"\n---\nbody\n"),
+            "quoted colon",
+        ),
+        7 => (
+            format!("# {folder}\n\nNo frontmatter at all.\n"),
+            "no frontmatter",
+        ),
+        8 => (
+            format!(
+                "---\nname: {name}\ndescription: >\n  folded {desc}\n  on two lines\n---\nbody\n"
+            ),
+            "folded",
+        ),
         9 => (format!("---\ndescription: {desc}\n---\nbody\n"), "no name"),
-        10 => (format!("---\nname: [a, b]\ndescription: {desc}\n---\nbody\n"), "list name"),
-        _ => (format!("---\nname: {name}\ndescription: {desc}\n---\n# {name}\n\nbody\n"), "plain"),
+        10 => (
+            format!("---\nname: [a, b]\ndescription: {desc}\n---\nbody\n"),
+            "list name",
+        ),
+        _ => (
+            format!("---\nname: {name}\ndescription: {desc}\n---\n# {name}\n\nbody\n"),
+            "plain",
+        ),
     }
 }
 

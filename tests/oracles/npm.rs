@@ -1,6 +1,6 @@
 //! The agents the oracle tests run, installed pinned from npm into
 //! `<target>/oracle-npm/<name>@<version>` once (the versions in one place:
-//! [`CODEX`], [`OPENCODE`]; the README's Agents section names them).
+//! [`CODEX`], [`OPENCODE`], [`GEMINI`]; the README's Agents section names them).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -10,6 +10,9 @@ use std::process::{Command, Stdio};
 pub const CODEX: (&str, &str) = ("@openai/codex", "0.169.0");
 /// `opencode-ai` 1.18.33: `opencode debug skill` prints the skills it loads.
 pub const OPENCODE: (&str, &str) = ("opencode-ai", "1.18.33");
+/// `@google/gemini-cli-core` 0.61.0: `tests/oracles/gemini_skills.mjs` runs
+/// its own skill discovery and prompt rendering.
+pub const GEMINI: (&str, &str) = ("@google/gemini-cli-core", "0.61.0");
 
 /// The package's folder with its `node_modules/.bin`, installed on first
 /// use; `Err` with the reason when npm or the registry cannot be reached
@@ -19,9 +22,7 @@ pub fn ensure(pkg: (&str, &str)) -> Result<PathBuf, String> {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let (name, version) = pkg;
     let spec = format!("{name}@{version}");
-    let root = target_dir()
-        .join("oracle-npm")
-        .join(spec.replace('/', "+"));
+    let root = target_dir().join("oracle-npm").join(spec.replace('/', "+"));
     let marker = root.join(".skilltui-oracle-ready");
     if std::fs::read_to_string(&marker).is_ok_and(|s| s.trim() == spec) {
         return Ok(root);
@@ -42,15 +43,27 @@ pub fn ensure(pkg: (&str, &str)) -> Result<PathBuf, String> {
     if !view.status.success() {
         return Err(format!(
             "the registry does not answer `npm view {spec}`: {}",
-            String::from_utf8_lossy(&view.stderr).lines().last().unwrap_or("")
+            String::from_utf8_lossy(&view.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
         ));
     }
-    eprintln!("oracles: installing {spec} into {} (one time)", root.display());
+    eprintln!(
+        "oracles: installing {spec} into {} (one time)",
+        root.display()
+    );
     let tmp = root.with_extension(format!("tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
     let st = Command::new("npm")
-        .args(["install", "--no-audit", "--no-fund", "--no-save", "--prefix"])
+        .args([
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--no-save",
+            "--prefix",
+        ])
         .arg(&tmp)
         .arg(&spec)
         .stdout(Stdio::null())

@@ -82,12 +82,16 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
         if !place.exists {
             continue;
         }
-        let folders = scan::folders_with(
+        let loc = agent.locations.get(place.loc);
+        let mut folders = scan::folders_with(
             &place.path,
             depth(agent, place),
             agent.symlinks,
-            agent.locations.get(place.loc).is_some_and(|l| l.dots),
+            loc.and_then(|l| l.dots),
         );
+        if loc.is_some_and(|l| l.root_skill) {
+            folders.insert(0, place.path.clone());
+        }
         let mut here: Vec<(Candidate, Option<FileId>)> =
             scan::par_map(&folders, &|folder: &PathBuf| {
                 read_one(agent, folder, i).map(|c| (c, file_id(folder)))

@@ -58,8 +58,9 @@ pub const AMP_HEAD: &str = "The following skills provide specialized instruction
 /// `SKILLS_INTRO_WITH_ALIASES`).
 pub const CODEX_HEAD: &str = "<skills_instructions>\n## Skills\nA skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and a short path that can be expanded into an absolute path using the skill roots table.\n### Skill roots\n";
 
-/// Gemini CLI's system prompt section (`renderAgentSkills`,
-/// google-gemini/gemini-cli packages/core; newer wording).
+/// Gemini CLI's system prompt section (`renderAgentSkills` of
+/// @google/gemini-cli-core 0.61.0 dist/src/prompts/snippets.js, the modern
+/// models' wording).
 pub const GEMINI_HEAD: &str = "# Available Agent Skills\n\nYou have access to the following specialized skills. To activate a skill and receive its detailed instructions, call the `activate_skill` tool with the skill's name.\n\n<available_skills>\n";
 
 /// Claude Code's skill listing: NOT documented by Anthropic; the header

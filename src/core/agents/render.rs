@@ -43,7 +43,7 @@ pub fn catalog(agent: &Agent, finds: &Finds) -> Catalog {
         Some("omniforge") => omniforge(&visible, agent),
         Some("codex") => codex(&visible, finds, agent),
         Some("opencode") => opencode(&visible),
-        Some("gemini") => gemini(&visible),
+        Some("gemini") => gemini(finds),
         Some("claude") => claude(&visible, agent),
         _ => Catalog {
             about: format!("{} documents no model-facing skills text", agent.name),
@@ -200,7 +200,10 @@ fn codex(visible: &[&Candidate], finds: &Finds, agent: &Agent) -> Catalog {
     let text = (!visible.is_empty()).then(|| {
         let mut t = String::from(formats::CODEX_HEAD);
         for (i, &place) in roots.iter().enumerate() {
-            let root = finds.places[place].path.to_string_lossy().replace('\\', "/");
+            let root = finds.places[place]
+                .path
+                .to_string_lossy()
+                .replace('\\', "/");
             t.push_str(&format!("- `r{i}` = `{root}`\n"));
         }
         t.push_str("### Available skills\n");
@@ -270,14 +273,30 @@ fn escape_html(s: &str) -> String {
         .replace('\'', "&#39;")
 }
 
-/// Gemini CLI (`renderAgentSkills`): entries joined by a newline; none
-/// gives nothing. Decision: entries in load order (lowest precedence
-/// first), the reverse of the table's.
-fn gemini(visible: &[&Candidate]) -> Catalog {
-    let text = (!visible.is_empty()).then(|| {
-        let list: Vec<String> = visible
+/// Gemini CLI (@google/gemini-cli-core 0.61.0 dist/src/prompts/snippets.js
+/// `renderAgentSkills`, trimmed): entries joined by a newline; none gives
+/// nothing. The order is its skill map's (skillManager.js
+/// `addSkillsWithPrecedence`): dirs in load order (lowest precedence
+/// first), each name where it was first loaded, holding the copy that won.
+/// Inside one dir Gemini follows its file search (glob), whose order is
+/// the file system's: here by path.
+fn gemini(finds: &Finds) -> Catalog {
+    let mut seen = std::collections::HashSet::new();
+    let mut entries: Vec<&Candidate> = Vec::new();
+    for place in (0..finds.places.len()).rev() {
+        let loaded = finds
+            .candidates
             .iter()
-            .rev()
+            .filter(|c| c.place == place && c.status != crate::core::cao::store::Status::Invalid);
+        for c in loaded {
+            if seen.insert(c.name.as_str()) {
+                entries.extend(finds.winner(&c.name).filter(|w| !w.hidden));
+            }
+        }
+    }
+    let text = (!entries.is_empty()).then(|| {
+        let list: Vec<String> = entries
+            .iter()
             .map(|c| {
                 format!(
                     "  <skill>\n    <name>{}</name>\n    <description>{}</description>\n    <location>{}</location>\n  </skill>",
@@ -292,7 +311,7 @@ fn gemini(visible: &[&Candidate]) -> Catalog {
     Catalog {
         size: text.as_deref().map_or(0, chars),
         text,
-        about: "Gemini CLI renderAgentSkills (from its source; wording varies by version)".into(),
+        about: "Gemini CLI (gemini-cli-core 0.61.0 renderAgentSkills; verified: tests/agent_oracles.rs); inside one dir Gemini orders skills as its file search finds them, which varies with the file system".into(),
         unit: "chars",
         ..Catalog::default()
     }

@@ -227,35 +227,81 @@ pub fn codex_hidden(folder: &std::path::Path) -> bool {
         .is_some_and(|n| matches!(n.value, Value::Bool(false)))
 }
 
-/// Gemini CLI (packages/core/src/skills/skillLoader.ts @ecab169):
-/// `/^---\r?\n([\s\S]*?)\r?\n---\r?\n([\s\S]*)/`, js-yaml, an object with
-/// string `name` and `description`; body trimmed, empty allowed.
+/// Gemini CLI (@google/gemini-cli-core 0.61.0
+/// dist/src/skills/skillLoader.js, `loadSkillFromFile`):
+/// `/^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n([\s\S]*))?/` (the body is
+/// optional; a BOM fails it), then js-yaml with string `name` and
+/// `description`, else the line reader (`gemini_lines`); the name has each
+/// of `:\/<>*?"|` replaced by `-`; the body trimmed.
 fn gemini(text: &str) -> Read {
-    static RE: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"\A---\r?\n((?s:.)*?)\r?\n---\r?\n((?s:.)*)").expect("regex"));
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\A---\r?\n((?s:.)*?)\r?\n---(?:\r?\n((?s:.)*))?").expect("regex")
+    });
     let Some(caps) = RE.captures(text) else {
         return Read::refused("no frontmatter (skipped)");
     };
-    let root = match yaml::load(&caps[1]) {
-        Ok(root) => root,
-        Err(e) => return Read::refused(format!("invalid YAML: {e}")),
-    };
+    let fm = &caps[1];
+    // js-yaml keeps a block scalar's final line break at the end of the
+    // input (`>` or `|` as the last field gives `text\n`): the newline the
+    // regex left out is put back.
+    let root = yaml::load(&format!("{fm}\n")).ok().flatten();
     let s = |k: &str| {
         root.as_ref()
             .and_then(|r| r.get(k))
             .and_then(|n| n.value.as_str())
             .map(str::to_string)
     };
-    match (s("name"), s("description")) {
-        (Some(name), Some(description)) => Read {
-            name: Some(name),
-            description: Some(description),
-            frontmatter: root,
-            body: caps[2].trim().to_string(),
-            ..Read::default()
-        },
-        _ => Read::refused("name and description must both be strings (skipped)"),
+    let fields = match (s("name"), s("description")) {
+        (Some(n), Some(d)) => Some((n, d)),
+        _ => gemini_lines(fm),
+    };
+    let Some((name, description)) = fields else {
+        return Read::refused("no string name and description (skipped)");
+    };
+    let name = name
+        .chars()
+        .map(|c| if ":\\/<>*?\"|".contains(c) { '-' } else { c })
+        .collect();
+    Read {
+        name: Some(name),
+        description: Some(description),
+        frontmatter: root,
+        body: caps.get(2).map_or("", |m| m.as_str()).trim().to_string(),
+        ..Read::default()
     }
+}
+
+/// Gemini's `parseSimpleFrontmatter` (skillLoader.js 0.61.0): the last
+/// line `name: x` (leading blanks allowed) gives the name; a line
+/// `description: x` and the indented lines after it, trimmed and joined by
+/// a space (empty parts dropped), the description; both are needed.
+fn gemini_lines(fm: &str) -> Option<(String, String)> {
+    let lines: Vec<&str> = fm
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    let (mut name, mut description) = (None, None);
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i].trim_start();
+        if let Some(v) = line.strip_prefix("name:") {
+            name = Some(v.trim().to_string());
+        } else if let Some(v) = line.strip_prefix("description:") {
+            let mut parts = vec![v.trim().to_string()];
+            while let Some(next) = lines.get(i + 1) {
+                let indented = next.starts_with([' ', '\t']) && !next.trim().is_empty();
+                if !indented {
+                    break;
+                }
+                parts.push(next.trim().to_string());
+                i += 1;
+            }
+            parts.retain(|p| !p.is_empty());
+            description = Some(parts.join(" "));
+        }
+        i += 1;
+    }
+    Some((name?, description?))
 }
 
 /// Claude Code (https://code.claude.com/docs/en/skills, Frontmatter
@@ -306,7 +352,9 @@ fn opencode(text: &str) -> Read {
         Ok(fm) => fm,
         // OpenCode 1.18.33 loads `description: has: colon` as `has: colon`
         // (tests/agent_oracles.rs): the line-by-line reading.
-        Err(e) => return opencode_lines(&norm.text).unwrap_or_else(|| Read::refused(e.to_string())),
+        Err(e) => {
+            return opencode_lines(&norm.text).unwrap_or_else(|| Read::refused(e.to_string()));
+        }
     };
     let Some(name) = fm.get("name").and_then(|n| n.value.as_str()) else {
         return Read::refused("frontmatter has no string `name`");
@@ -333,7 +381,12 @@ fn opencode_lines(text: &str) -> Option<Read> {
     let end = rest.find("\n---")?;
     let lines: Vec<&str> = rest[..end].lines().collect();
     let fields = line_fields(&lines)?;
-    let get = |k: &str| fields.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+    let get = |k: &str| {
+        fields
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.clone())
+    };
     let name = get("name")?;
     let description = get("description");
     let body = rest[end + 4..].trim_start_matches(['\r', '\n']).to_string();
@@ -471,17 +524,26 @@ mod tests {
         );
     }
 
-    // gemini-cli skillLoader.ts @ecab169.
+    // @google/gemini-cli-core 0.61.0 skillLoader.js.
     #[test]
-    fn gemini_needs_string_name_and_description_and_accepts_crlf() {
+    fn gemini_reads_lines_where_yaml_fails_and_sanitises_the_name() {
         assert!(
             gemini("---\r\nname: a\r\ndescription: b\r\n---\r\n")
                 .error
                 .is_none()
         );
         assert!(gemini("---\nname: a\n---\nx").error.is_some());
+        // The issue's case: YAML refuses it, the line reader loads it.
+        let r = gemini("---\nname: a:b\ndescription: has: colon\n---");
+        assert_eq!(r.name.as_deref(), Some("a-b"));
+        assert_eq!(r.description.as_deref(), Some("has: colon"));
+        assert_eq!(r.body, "");
+        // A number is not a string to js-yaml; the line reader takes it.
+        let r = gemini("---\nname: 1\ndescription: |\n  two\n  lines\n---\nx");
+        assert_eq!(r.name.as_deref(), Some("1"));
+        assert_eq!(r.description.as_deref(), Some("| two lines"));
         assert!(
-            gemini("---\nname: 1\ndescription: b\n---\nx")
+            gemini("\u{feff}---\nname: a\ndescription: b\n---\n")
                 .error
                 .is_some()
         );

@@ -249,11 +249,13 @@ pub fn skill_folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> 
 /// Every folder [`skill_folders`] looks into, in its order, SKILL.md or
 /// not: a caller that opens each SKILL.md anyway skips the stat.
 pub fn folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> {
-    folders_with(dir, depth, links, false)
+    folders_with(dir, depth, links, None)
 }
 
-/// [`folders`], entering `.` folders on a deep scan when `dots` is set.
-pub fn folders_with(dir: &Path, depth: usize, links: Symlinks, dots: bool) -> Vec<PathBuf> {
+/// [`folders`], entering `.` folders or not as `dots` says (unset: only
+/// on a one-level scan).
+pub fn folders_with(dir: &Path, depth: usize, links: Symlinks, dots: Option<bool>) -> Vec<PathBuf> {
+    let skip_dots = !dots.unwrap_or(depth <= 1);
     let mut out = Vec::new();
     let mut level = vec![dir.to_path_buf()];
     for _ in 0..depth.max(1) {
@@ -262,7 +264,7 @@ pub fn folders_with(dir: &Path, depth: usize, links: Symlinks, dots: bool) -> Ve
         }
         let mut next = Vec::new();
         for parent in &level {
-            for child in children(parent, links, depth > 1 && !dots) {
+            for child in children(parent, links, skip_dots) {
                 if out.len() == MAX_DIRS {
                     return out;
                 }

@@ -139,10 +139,14 @@ pub struct Location {
     /// `*` expansions newest first (seed 001: last-installed plugin wins).
     #[serde(default)]
     pub newest_first: bool,
-    /// A deep scan also enters folders whose name starts with `.`
-    /// (OpenCode's external `**/SKILL.md` scans).
+    /// Whether the scan enters folders whose name starts with `.`; unset:
+    /// one level does, a deep scan does not (Codex's rule).
     #[serde(default)]
-    pub dots: bool,
+    pub dots: Option<bool>,
+    /// The location itself may be a skill (a `SKILL.md` in it: Gemini's
+    /// `SKILL.md` glob pattern).
+    #[serde(default)]
+    pub root_skill: bool,
     pub source: String,
 }
 
