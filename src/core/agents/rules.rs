@@ -307,23 +307,27 @@ fn gemini_lines(fm: &str) -> Option<(String, String)> {
 /// Claude Code (https://code.claude.com/docs/en/skills, Frontmatter
 /// reference): every field optional, unparseable YAML still loads with no
 /// fields, the command name is the folder's, the description defaults to
-/// the first non-empty Markdown line. Nothing is refused.
+/// the first paragraph of the body. Nothing is refused.
 fn claude(text: &str, dir_name: &str) -> Read {
     let norm = Normalized::new(text);
     let (root, body) = match frontmatter::parse(&norm.text) {
         Ok(fm) => (fm.metadata().cloned(), fm.body),
         Err(_) => (None, norm.text.clone()),
     };
-    let description = root
-        .as_ref()
-        .and_then(|r| r.get("description"))
-        .and_then(|n| n.value.as_str())
-        .map(str::to_string)
-        .or_else(|| {
-            body.lines()
-                .map(str::trim)
-                .find(|l| !l.is_empty())
-                .map(str::to_string)
+    let field = |k: &str| {
+        root.as_ref()
+            .and_then(|r| r.get(k))
+            .and_then(|n| n.value.as_str())
+            .map(str::to_string)
+    };
+    // The listing's text is `description` plus `when_to_use` (Frontmatter
+    // reference: "Appended to description in the skill listing"; joined by
+    // a space: decision); with no description, the first paragraph.
+    let description = field("description")
+        .or_else(|| first_paragraph(&body))
+        .map(|d| match field("when_to_use") {
+            Some(w) if !w.trim().is_empty() => format!("{d} {w}"),
+            _ => d,
         });
     let hidden = root
         .as_ref()
@@ -337,6 +341,18 @@ fn claude(text: &str, dir_name: &str) -> Read {
         body,
         ..Read::default()
     }
+}
+
+/// The body's first paragraph (lines up to the first blank line, each
+/// trimmed, joined by a space), `None` for an empty body.
+fn first_paragraph(body: &str) -> Option<String> {
+    let lines: Vec<&str> = body
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| !l.is_empty())
+        .collect();
+    (!lines.is_empty()).then(|| lines.join(" "))
 }
 
 /// OpenCode (packages/opencode/src/skill/index.ts @a2cc772,
@@ -552,9 +568,11 @@ mod tests {
     // code.claude.com/docs/en/skills Frontmatter reference.
     #[test]
     fn claude_loads_anything_under_the_folder_name() {
-        let r = claude("# Title line\n\nbody", "deploy");
+        let r = claude("\n# Title line\nsecond line\n\nbody", "deploy");
         assert_eq!(r.name.as_deref(), Some("deploy"));
-        assert_eq!(r.description.as_deref(), Some("# Title line"));
+        assert_eq!(r.description.as_deref(), Some("# Title line second line"));
+        let r = claude("---\ndescription: d\nwhen_to_use: w\n---\nx", "deploy");
+        assert_eq!(r.description.as_deref(), Some("d w"));
         let r = claude("---\nname: other\ndescription: d\n---\nx", "deploy");
         assert_eq!(r.name.as_deref(), Some("deploy"));
         assert!(r.error.is_none());
