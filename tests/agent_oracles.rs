@@ -481,3 +481,79 @@ fn dir_runs_sorted(prompt: &str) -> String {
         &prompt[end..]
     )
 }
+
+/// `agents --verify` runs the real Codex and OpenCode found on PATH: on a
+/// generated home they agree with skilltui; behind a PATH wrapper that
+/// edits Codex's answer (a skill root moved), the edited line is reported
+/// as one line each side, with the version.
+#[test]
+fn agents_verify_reports_agreement_and_a_planted_difference() {
+    let (Some(codex), Some(opencode)) = (installed(npm::CODEX), installed(npm::OPENCODE)) else {
+        return;
+    };
+    let tmp = workdir();
+    let base = tmp.path().canonicalize().unwrap();
+    let case = homes::generate(
+        &base,
+        seed() * 1000 + 900,
+        &["C/.agents/skills", "~/.agents/skills"],
+        8,
+    );
+    let codex_home = case.home.join(".codex");
+    std::fs::create_dir_all(&codex_home).unwrap();
+    let bin = base.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(npm::bin(&codex, "codex"), bin.join("codex")).unwrap();
+    std::os::unix::fs::symlink(npm::bin(&opencode, "opencode"), bin.join("opencode")).unwrap();
+    let path = std::ffi::OsString::from(format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display()));
+    let extra = [
+        ("CODEX_HOME", codex_home.as_path()),
+        ("PATH", Path::new(&path)),
+    ];
+    let out = skilltui(&case, &extra, &["agents", "--verify"]);
+    assert!(
+        out.contains("codex (codex-cli 0.169.0): agrees with skilltui"),
+        "{out}"
+    );
+    assert!(
+        out.contains("opencode (1.18.33): agrees with skilltui"),
+        "{out}"
+    );
+
+    // The planted difference: the first skill root Codex names is moved
+    // (sed edits the first match of the one-line JSON).
+    let wrapped = base.join("wrapped");
+    std::fs::create_dir_all(&wrapped).unwrap();
+    let script = format!(
+        "#!/bin/sh\nif [ \"$1\" = debug ]; then \"{}\" \"$@\" | sed 's/` = `/` = `\\/planted/'; else exec \"{}\" \"$@\"; fi\n",
+        npm::bin(&codex, "codex").display(),
+        npm::bin(&codex, "codex").display()
+    );
+    std::fs::write(wrapped.join("codex"), script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        wrapped.join("codex"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let path = std::ffi::OsString::from(format!(
+        "{}:/usr/local/bin:/usr/bin:/bin",
+        wrapped.display()
+    ));
+    let extra = [
+        ("CODEX_HOME", codex_home.as_path()),
+        ("PATH", Path::new(&path)),
+    ];
+    let out = skilltui(&case, &extra, &["agents", "--verify", "codex"]);
+    let planted: Vec<&str> = out.lines().filter(|l| l.contains("/planted/")).collect();
+    assert_eq!(planted.len(), 1, "{out}");
+    assert!(
+        planted[0].starts_with("  codex shows:    - `r0` = `/planted/"),
+        "{out}"
+    );
+    assert!(
+        out.starts_with("codex (codex-cli 0.169.0): 2 differences\n"),
+        "{out}"
+    );
+    assert!(out.contains("  skilltui shows: - `r0` = `/"), "{out}");
+}

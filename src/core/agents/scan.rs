@@ -319,14 +319,16 @@ pub fn detected(agent: &Agent, ctx: &Ctx) -> bool {
 }
 
 fn on_path(binary: &str, ctx: &Ctx) -> bool {
+    which(binary, ctx).is_some()
+}
+
+/// The first executable file `binary` in the context's `PATH`.
+pub fn which(binary: &str, ctx: &Ctx) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
-    let Some(path) = ctx.var("PATH") else {
-        return false;
-    };
-    std::env::split_paths(path).any(|d| {
-        fs::metadata(d.join(binary))
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    })
+    let path = ctx.var("PATH")?;
+    std::env::split_paths(path)
+        .map(|d| d.join(binary))
+        .find(|p| fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0))
 }
 
 /// `f` over `items` on up to 8 threads, results in order (a thousand
