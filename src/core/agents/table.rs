@@ -245,6 +245,14 @@ impl Certainty<'_> {
             Certainty::Documented(s) => format!("documented: {s}"),
         }
     }
+
+    /// One short line for a narrow pane: the sources stay in `agents`.
+    pub fn short(&self) -> String {
+        match self {
+            Certainty::Verified(v) => format!("verified: {v}"),
+            Certainty::Documented(_) => "documented: sources in `skilltui agents`".into(),
+        }
+    }
 }
 
 #[derive(Deserialize)]
