@@ -128,7 +128,8 @@ pub fn generate(base: &Path, seed: u64, dirs: &[&str], n: usize) -> Case {
     let mut written: Vec<PathBuf> = Vec::new();
     let mut skills = 0;
     for i in 0..n {
-        let dir = place(*rng.pick(dirs));
+        let dir: &str = rng.pick::<&str>(dirs);
+        let dir = place(dir);
         let folder = format!("s{seed}-{i}");
         let name = if rng.below(4) == 0 {
             rng.pick(SHARED).to_string()

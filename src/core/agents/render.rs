@@ -530,7 +530,11 @@ mod tests {
                 manifest: Vec::new(),
             })
             .collect();
-        Finds { places, candidates }
+        Finds {
+            places,
+            candidates,
+            ..Finds::default()
+        }
     }
 
     // Seed 003 "Available Skills Prompt": exact bytes, hidden skills out,
@@ -637,6 +641,7 @@ mod tests {
                 })
                 .collect(),
             places: f.places.clone(),
+            ..Finds::default()
         };
         let cat = catalog(&agent("codex"), &f);
         let text = cat.text.unwrap();
