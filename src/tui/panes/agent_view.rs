@@ -127,6 +127,10 @@ pub fn detail(row: &AgentRow, scope: Scope, theme: &Theme) -> Text<'static> {
             ),
             theme.dim,
         ),
+        Line::styled(
+            sanitize_line(&a.certainty().short()).into_owned(),
+            theme.dim,
+        ),
     ])
 }
 
