@@ -6,7 +6,7 @@
 //! frontmatter (no name, no description, `description: has: colon`, a
 //! numeric name, CRLF, an empty body).
 //!
-//! The binary is installed once into `<target>/oracles/kilo-VERSION` with
+//! The binary (pinned in tests/oracles/npm.rs) is installed once with
 //! `npm install`; without npm, or when the registry cannot be reached, the
 //! test says so on stderr and skips. `SKILLTUI_KILO_HOMES` sets how many
 //! homes are generated (default 8), `SKILLTUI_KILO_SEED` the seed.
@@ -19,9 +19,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// The pinned Kilo CLI (its linux-x64 build; `@kilocode/cli` 7.8.1 had no
-/// such build published).
-const KILO: &str = "@kilocode/cli-linux-x64@7.7.9";
+#[allow(dead_code)]
+#[path = "oracles/npm.rs"]
+mod npm;
+
 const RUN_TIMEOUT: Duration = Duration::from_secs(90);
 
 /// The dirs Kilo was seen to read, as `(base, rest)`: base `h` is the
@@ -49,46 +50,10 @@ fn kilo_binary() -> Option<PathBuf> {
         eprintln!("oracle_kilo: SKIPPED: the pinned build is linux-x64 only");
         return None;
     }
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
-    let version = KILO.rsplit('@').next().unwrap_or("x");
-    let dir = target.join("oracles").join(format!("kilo-{version}"));
-    let bin = dir.join("node_modules/@kilocode/cli-linux-x64/bin/kilo");
-    if bin.is_file() {
-        return Some(bin);
-    }
-    let scratch = target
-        .join("oracles")
-        .join(format!("kilo-{version}.{}", std::process::id()));
-    let _ = fs::remove_dir_all(&scratch);
-    fs::create_dir_all(&scratch).ok()?;
-    let status = Command::new("npm")
-        .args([
-            "install",
-            "--no-audit",
-            "--no-fund",
-            "--ignore-scripts",
-            "--prefix",
-        ])
-        .arg(&scratch)
-        .arg(KILO)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .status();
-    match status {
-        Ok(s) if s.success() => {
-            let _ = fs::rename(&scratch, &dir);
-            let _ = fs::remove_dir_all(&scratch);
-            bin.is_file().then_some(bin)
-        }
-        other => {
-            let _ = fs::remove_dir_all(&scratch);
-            eprintln!(
-                "oracle_kilo: SKIPPED: `npm install {KILO}` failed ({other:?}); npm and its registry are needed"
-            );
+    match npm::ensure(npm::KILO) {
+        Ok(root) => Some(root.join("node_modules/@kilocode/cli-linux-x64/bin/kilo")),
+        Err(why) => {
+            eprintln!("oracle_kilo: SKIPPED: {why}");
             None
         }
     }

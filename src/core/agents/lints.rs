@@ -178,8 +178,13 @@ fn seed_003(fm: &Rc<Node>, read: &Read, folder: &Path, r: &mut Report) {
         }
     }
     mcp_servers(folder, r);
-    let tools: Vec<String> = std::fs::read_dir(folder.join("toolbox"))
+    // Listed only when the folder's own: a `toolbox` link to `~/.ssh`
+    // would print the names there.
+    let toolbox = folder.join("toolbox");
+    let own = fsops::absolute(&toolbox).starts_with(fsops::absolute(folder));
+    let tools: Vec<String> = std::fs::read_dir(&toolbox)
         .into_iter()
+        .filter(|_| own)
         .flatten()
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -303,7 +308,7 @@ pub fn manifest_lints(entry: &Json) -> Vec<String> {
 
 /// Seed 003: `mcp.json` `{"mcpServers": {NAME: {"command", "args", ...}}}`.
 fn mcp_servers(folder: &Path, r: &mut Report) {
-    let Ok(bytes) = fsops::read_capped(&folder.join("mcp.json"), 16 << 20) else {
+    let Ok(bytes) = fsops::read_capped_inside(folder, Path::new("mcp.json"), 16 << 20) else {
         return;
     };
     match serde_json::from_slice::<Json>(&bytes) {
@@ -344,7 +349,11 @@ pub struct Spawn {
 /// protocol, then the skill's SKILL.md as its conditional protocol when it
 /// has one (a body that is not blank); the frontmatter was loaded in step
 /// 2 and is not injected. Decision: parts are joined by `\n\n---\n\n`.
-pub fn compose_cleo(base: &str, skill_body: &str, values: &BTreeMap<String, String>) -> Spawn {
+pub fn compose_cleo(
+    base: &str,
+    skill_body: &str,
+    values: &BTreeMap<String, String>,
+) -> Result<Spawn, String> {
     let mut parts = vec![base];
     if !skill_body.trim().is_empty() {
         parts.push(skill_body);
@@ -357,30 +366,53 @@ pub fn compose_cleo(base: &str, skill_body: &str, values: &BTreeMap<String, Stri
 /// only when no `{{…}}` of any case or spacing is left; `unresolved`
 /// lists each one left once, in the order first met (ours: seed 002 names
 /// only `tokenResolution.fullyResolved`).
-pub fn compose_spawn(parts: &[&str], values: &BTreeMap<String, String>) -> Spawn {
+pub fn compose_spawn(parts: &[&str], values: &BTreeMap<String, String>) -> Result<Spawn, String> {
     static TOKEN: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"\{\{([A-Za-z0-9_]+)\}\}").expect("regex"));
     static ANY: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\{\{[^{}]*\}\}").expect("regex"));
     let joined = parts.join("\n\n---\n\n");
-    let prompt = TOKEN
-        .replace_all(&joined, |c: &regex::Captures| {
-            values
-                .get(&c[1])
-                .cloned()
-                .unwrap_or_else(|| c[0].to_string())
-        })
-        .into_owned();
-    let mut unresolved: Vec<String> = Vec::new();
-    for m in ANY.find_iter(&prompt) {
-        if !unresolved.iter().any(|u| u == m.as_str()) {
-            unresolved.push(m.as_str().to_string());
+    // Built piece by piece and stopped at the cap: a value repeated by a
+    // million tokens must not be allocated first.
+    let mut prompt = String::new();
+    let mut last = 0;
+    for c in TOKEN.captures_iter(&joined) {
+        let whole = c.get(0).expect("a match");
+        let value = values.get(&c[1]).map_or(whole.as_str(), String::as_str);
+        if prompt.len() + (whole.start() - last) + value.len() > MAX_SPAWN_BYTES {
+            return Err(spawn_too_large());
         }
+        prompt.push_str(&joined[last..whole.start()]);
+        prompt.push_str(value);
+        last = whole.end();
     }
-    Spawn {
+    if prompt.len() + (joined.len() - last) > MAX_SPAWN_BYTES {
+        return Err(spawn_too_large());
+    }
+    prompt.push_str(&joined[last..]);
+    // Any `{{…}}` left, of any case or spacing, each once in the order met.
+    let mut seen = std::collections::HashSet::new();
+    let unresolved: Vec<String> = ANY
+        .find_iter(&prompt)
+        .map(|m| m.as_str())
+        .filter(|t| seen.insert(*t))
+        .map(str::to_string)
+        .collect();
+    Ok(Spawn {
         fully_resolved: unresolved.is_empty(),
         prompt,
         unresolved,
-    }
+    })
+}
+
+/// The most a composed spawn prompt may hold (the SKILL.md limit): what
+/// an agent would be handed, not gigabytes.
+pub const MAX_SPAWN_BYTES: usize = crate::core::cao::skill::MAX_SKILL_MD_BYTES as usize;
+
+fn spawn_too_large() -> String {
+    format!(
+        "the composed spawn prompt would be over {} MiB: shorten the --set values or the SKILL.md's {{{{TOKEN}}}}s",
+        MAX_SPAWN_BYTES >> 20
+    )
 }
 
 #[cfg(test)]
@@ -464,13 +496,13 @@ mod tests {
             .into_iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        let s = compose_spawn(&["Base {{TASK_ID}}", "Skill {{DATE}}", "Cond"], &values);
+        let s = compose_spawn(&["Base {{TASK_ID}}", "Skill {{DATE}}", "Cond"], &values).unwrap();
         assert_eq!(
             s.prompt,
             "Base T1234\n\n---\n\nSkill 2026-01-27\n\n---\n\nCond"
         );
         assert!(s.fully_resolved);
-        let s = compose_spawn(&["{{TASK_ID}} {{SESSION_ID}}"], &values);
+        let s = compose_spawn(&["{{TASK_ID}} {{SESSION_ID}}"], &values).unwrap();
         assert!(!s.fully_resolved);
         assert_eq!(s.unresolved, vec!["{{SESSION_ID}}"]);
     }
@@ -484,7 +516,11 @@ mod tests {
             .into_iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        assert!(compose_spawn(&["{{TASK_ID}}"], &values).fully_resolved);
+        assert!(
+            compose_spawn(&["{{TASK_ID}}"], &values)
+                .unwrap()
+                .fully_resolved
+        );
         for left in [
             "{{task_id}}",
             "{{ TASK_ID }}",
@@ -492,7 +528,7 @@ mod tests {
             "{{ x y }}",
             "{{}}",
         ] {
-            let s = compose_spawn(&["{{TASK_ID}} ", left], &values);
+            let s = compose_spawn(&["{{TASK_ID}} ", left], &values).unwrap();
             assert!(!s.fully_resolved, "{left}");
             assert_eq!(s.unresolved, vec![left.to_string()]);
         }
@@ -506,7 +542,8 @@ mod tests {
         let s = compose_spawn(
             &["{{A}} {{B}} {{A}}", "{{B}} {{C}} {{A}}"],
             &BTreeMap::new(),
-        );
+        )
+        .unwrap();
         assert_eq!(s.unresolved, vec!["{{A}}", "{{B}}", "{{C}}"]);
     }
 
@@ -522,7 +559,7 @@ mod tests {
             "---\nname: ct-a\ndescription: d\n---\nDo {{X}}.\n",
             "ct-a",
         );
-        let s = compose_cleo("Base", &read.body, &v);
+        let s = compose_cleo("Base", &read.body, &v).unwrap();
         assert_eq!(s.prompt, "Base\n\n---\n\nDo {{X}}.");
         assert!(!s.prompt.contains("name: ct-a"));
         let empty = rules::read(
@@ -530,7 +567,10 @@ mod tests {
             "---\nname: ct-a\ndescription: d\n---\n\n",
             "ct-a",
         );
-        assert_eq!(compose_cleo("Base", &empty.body, &v).prompt, "Base");
+        assert_eq!(
+            compose_cleo("Base", &empty.body, &v).unwrap().prompt,
+            "Base"
+        );
     }
 
     // Seed 002 (002_96e9444bd1dc5d06.txt) Skill Taxonomy: "skills[].tier:

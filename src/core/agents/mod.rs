@@ -8,7 +8,8 @@
 //! agent and the source of what is given) and `sources/` (`remove`, and
 //! the lock's record of who was given what); nothing above it. The modules,
 //! each using only those before it: `table`, `scan`, `rules`, `discover`,
-//! `formats`, `lints`, `render`, `reach`, `give`.
+//! `formats`, `lints`, `render`, `reach`, `give`, `verify` (runs the agent
+//! itself where it can list its skills).
 
 pub mod table;
 
@@ -24,3 +25,5 @@ pub mod render;
 pub mod reach;
 
 pub mod give;
+
+pub mod verify;
