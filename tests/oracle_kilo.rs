@@ -255,3 +255,61 @@ fn kilo_loads_what_skilltui_says_kilo_loads() {
     );
     assert!(differences.is_empty(), "{}", differences.join("\n"));
 }
+
+/// `skilltui agents --verify kilo` runs the installed Kilo from the working
+/// directory and agrees; with a copy only skilltui expects planted (a
+/// wrapper drops it from Kilo's answer), the difference is one line.
+#[test]
+fn agents_verify_runs_kilo_and_reports_a_planted_difference() {
+    let Some(bin) = kilo_binary() else {
+        return;
+    };
+    // A home with no copies of one name in a config dir's `skill/` and
+    // `skills/` (Kilo orders those differently run to run).
+    let tmp = tempfile::tempdir().unwrap();
+    let h = Home {
+        home: tmp.path().join("home"),
+        proj: tmp.path().join("proj"),
+        _tmp: tmp,
+    };
+    fs::create_dir_all(h.proj.join(".git")).unwrap();
+    for (dir, name, trap) in [
+        (h.home.join(".agents/skills"), "shared", 0),
+        (h.proj.join(".agents/skills"), "shared", 2),
+        (h.home.join(".kilo/skills"), "mine", 1),
+        (h.proj.join(".kilo/skills"), "planted", 0),
+    ] {
+        let skill = dir.join(name);
+        fs::create_dir_all(&skill).unwrap();
+        fs::write(skill.join("SKILL.md"), skill_md(trap, name, "v")).unwrap();
+    }
+    let run = |path_dir: &Path| {
+        output(
+            env_of(&mut Command::new(env!("CARGO_BIN_EXE_skilltui")), &h)
+                .env("PATH", format!("{}:/usr/bin:/bin", path_dir.display()))
+                .arg("--home")
+                .arg(h.home.join("cao"))
+                .args(["agents", "--verify", "kilo"]),
+        )
+    };
+    let out = run(bin.parent().unwrap());
+    assert!(out.contains("): agrees with skilltui"), "{out}");
+    assert!(out.starts_with("kilo ("), "{out}");
+    // A `kilo` that forgets the planted skill.
+    let wrap = h.home.join("wrap");
+    fs::create_dir_all(&wrap).unwrap();
+    let script = format!(
+        "#!/bin/sh\nif [ \"$1\" = debug ]; then\n  {} \"$@\" | python3 -c 'import json,sys; print(json.dumps([s for s in json.load(sys.stdin) if s[\"name\"] != \"planted\"]))'\nelse\n  exec {} \"$@\"\nfi\n",
+        bin.display(),
+        bin.display()
+    );
+    fs::write(wrap.join("kilo"), script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(wrap.join("kilo"), fs::Permissions::from_mode(0o755)).unwrap();
+    let out = run(&wrap);
+    assert!(out.contains("1 differences"), "{out}");
+    assert!(
+        out.contains("skilltui expects planted from ") && out.contains("; kilo does not load it"),
+        "{out}"
+    );
+}

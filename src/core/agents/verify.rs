@@ -4,7 +4,8 @@
 //! skilltui's model, one line per difference. The commands are the ones
 //! the oracle tests run (tests/agent_oracles.rs): `codex debug
 //! prompt-input` (its `<skills_instructions>` block against the catalog)
-//! and `opencode debug skill` (name and location of each skill loaded).
+//! and `opencode debug skill` / `kilo debug skill` (name and location of each
+//! skill loaded).
 
 use std::io::Read;
 use std::path::Path;
@@ -38,7 +39,9 @@ impl Probe {
     pub fn of(agent: &Agent) -> Option<Probe> {
         match agent.id.as_str() {
             "codex" => Some(Probe::CodexPromptInput),
-            "opencode" => Some(Probe::OpencodeDebugSkill),
+            // Kilo Code is an OpenCode fork: `kilo debug skill` prints the
+            // same list (checked by tests/oracle_kilo.rs).
+            "opencode" | "kilo" => Some(Probe::OpencodeDebugSkill),
             _ => None,
         }
     }
@@ -166,7 +169,7 @@ fn codex(agent: &Agent, finds: &Finds, out: &str) -> Result<Vec<String>, String>
 /// each `ok` name must be loaded.
 fn opencode(agent: &Agent, finds: &Finds, out: &str) -> Result<Vec<String>, String> {
     let loaded: Vec<Value> = serde_json::from_str(out)
-        .map_err(|e| format!("opencode debug skill: not the JSON expected ({e})"))?;
+        .map_err(|e| format!("{} debug skill: not the JSON expected ({e})", agent.id))?;
     let location = |path: &Path| -> String {
         if path.starts_with(scan::BUILT_IN) {
             scan::BUILT_IN.to_string()
@@ -174,25 +177,30 @@ fn opencode(agent: &Agent, finds: &Finds, out: &str) -> Result<Vec<String>, Stri
             path.join("SKILL.md").to_string_lossy().into_owned()
         }
     };
+    // Kilo names its bundled skills' location `builtin`.
+    let same = |ours: &str, theirs: &str| {
+        ours == theirs || (ours == scan::BUILT_IN && theirs == "builtin")
+    };
+    let id = &agent.id;
     let mut lines = Vec::new();
     for skill in &loaded {
         let name = skill["name"].as_str().unwrap_or_default();
         let loc = skill["location"].as_str().unwrap_or_default();
         let known = finds.candidates.iter().any(|c| {
             c.name == name
-                && location(&c.path) == loc
+                && same(&location(&c.path), loc)
                 && (c.status == crate::core::cao::store::Status::Ok || discover::may_win(agent, c))
         });
         if !known {
             lines.push(format!(
-                "opencode loads {name} from {loc}; skilltui does not expect it"
+                "{id} loads {name} from {loc}; skilltui does not expect it"
             ));
         }
     }
     for c in finds.winners() {
         if !loaded.iter().any(|s| s["name"] == c.name.as_str()) {
             lines.push(format!(
-                "skilltui expects {} from {}; opencode does not load it",
+                "skilltui expects {} from {}; {id} does not load it",
                 c.name,
                 location(&c.path)
             ));
