@@ -143,9 +143,10 @@ fn expand(agent: &Agent, loc: &Location, ctx: &Ctx) -> Vec<PathBuf> {
         "{setting:skills.path}" => (agent.skills_path.iter())
             .flat_map(|b| template(b, ctx))
             .collect(),
-        p => (ctx.walk(loc.walk).iter())
+        p if p.starts_with("{project}") => (ctx.walk(loc.walk).iter())
             .flat_map(|d| with_project(p, d, ctx))
             .collect(),
+        p => template(p, ctx),
     };
     paths
         .iter()
