@@ -2436,3 +2436,34 @@ fn u_on_a_skill_not_from_git_and_d_on_an_extra_dir_say_so_in_one_line() {
     assert!(said.ends_with("), not the store: left alone"), "{said}");
     assert!(f.app.dialog.is_none());
 }
+
+#[test]
+fn p_overrides_the_provider_of_its_own_profile_only_and_p_capital_resets_it() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "writer");
+    press(&mut f.app, "4pp");
+    let codex = Some(("codex", "explicit", "prompt"));
+    assert_eq!(f.app.catalog.heading, codex);
+    snapshot("catalog_override_120x40", &mut f, 120, 40);
+    snapshot("catalog_override_80x24", &mut f, 80, 24);
+    // Another profile shows its own provider, not the override.
+    select_profile(&mut f.app, "supervisor");
+    assert_eq!(
+        f.app.catalog.heading,
+        Some(("claude_code", "profile", "prompt"))
+    );
+    key(&mut f.app, KeyCode::Char('4'));
+    assert!(!hint_line(&mut f.app, 120, 40).contains("P own provider"));
+    // Back on writer, its override is still there; one key drops it.
+    select_profile(&mut f.app, "writer");
+    assert_eq!(f.app.catalog.heading, codex);
+    key(&mut f.app, KeyCode::Char('4'));
+    assert!(hint_line(&mut f.app, 120, 40).contains("P own provider"));
+    press(&mut f.app, "P");
+    assert_eq!(
+        f.app.catalog.heading,
+        Some(("kiro_cli", "fallback", "skill-resource"))
+    );
+    let said = f.app.status.clone().unwrap().text;
+    assert!(said.starts_with("back to the profile's own provider"), "{said}");
+}

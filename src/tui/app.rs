@@ -243,6 +243,7 @@ impl App {
             Cmd::Copy => self.catalog.agent.is_some() || self.profile_catalog(),
             Cmd::Format => self.profile_catalog(),
             Cmd::Provider => self.catalog.agent.is_none() && self.selected_profile().is_some(),
+            Cmd::ResetProvider => self.catalog.agent.is_none() && self.catalog.provider.is_some(),
             // A built-in profile: the copy is what can be toggled.
             Cmd::CopyProfile => self
                 .selected_profile()
@@ -438,6 +439,15 @@ impl App {
                 self.refresh_profile();
                 let which = self.catalog.delivering_as();
                 self.say(Status::info(format!("delivering as {which}")));
+            }
+            Cmd::ResetProvider => {
+                let had = self.catalog.reset_provider();
+                self.refresh_profile();
+                let which = self.catalog.delivering_as();
+                self.say(Status::info(match had {
+                    true => format!("back to the profile's own provider: {which}"),
+                    false => format!("already the profile's own provider: {which}"),
+                }));
             }
             Cmd::Copy => self.copy_catalog(),
             Cmd::Scope if self.focus == Pane::Profiles => {

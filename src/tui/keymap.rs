@@ -28,6 +28,8 @@ pub enum Cmd {
     Format,
     /// Catalog: deliver as the next CAO provider.
     Provider,
+    /// Catalog: back to the profile's own provider.
+    ResetProvider,
     Copy,
     Filter,
     Remove,
@@ -487,6 +489,12 @@ pub const ROWS: &[Row] = &[
         help: "Catalog: deliver as the next CAO provider (its own first)",
         binds: &[ch('p', Cmd::Provider, &[Ctx::Catalog])],
         hints: &[hint(Bar::Main, 13, 3, 3, "p provider")],
+    },
+    Row {
+        keys: "P",
+        help: "Catalog: back to the profile's own provider",
+        binds: &[ch('P', Cmd::ResetProvider, &[Ctx::Catalog])],
+        hints: &[hint(Bar::Main, 13, 1, 3, "P own provider")],
     },
     Row {
         keys: "y",

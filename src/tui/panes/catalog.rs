@@ -27,8 +27,14 @@ pub struct CatalogPane {
     /// Lines above the block: why CAO ignores the profile's frontmatter,
     /// then each pattern that matches no skill.
     pub warnings: Vec<String>,
-    /// The provider `p` chose; `None`: the profile's own (or CAO's fallback).
+    /// The provider `p` chose for the profile shown; `None`: the profile's
+    /// own (or CAO's fallback).
     pub provider: Option<&'static str>,
+    /// `p`'s choices, by profile name: each belongs to the profile it was
+    /// chosen on, so selecting another shows that one's own provider.
+    overrides: std::collections::HashMap<String, &'static str>,
+    /// The profile shown, whose override `p` and `P` change.
+    profile: Option<String>,
     /// Provider, where it came from and how it delivers, for the title.
     pub heading: Option<(&'static str, &'static str, &'static str)>,
     /// How the agent gets skills, when not (only) through the block.
@@ -57,6 +63,8 @@ impl Default for CatalogPane {
             cost: Cost::default(),
             warnings: Vec::new(),
             provider: None,
+            overrides: Default::default(),
+            profile: None,
             heading: None,
             notes: Vec::new(),
             has_catalog: true,
@@ -88,7 +96,28 @@ impl CatalogPane {
             next += 1;
         }
         self.provider = PROVIDERS.get(next).copied();
+        self.keep_override();
         self.scroll = 0;
+    }
+
+    /// `P`: the profile shown gets its own provider again; false when it
+    /// had no override.
+    pub fn reset_provider(&mut self) -> bool {
+        let had = self.provider.take().is_some();
+        self.keep_override();
+        self.scroll = 0;
+        had
+    }
+
+    /// Files `provider` under the profile shown.
+    fn keep_override(&mut self) {
+        let Some(name) = self.profile.clone() else {
+            return;
+        };
+        match self.provider {
+            Some(p) => self.overrides.insert(name, p),
+            None => self.overrides.remove(&name),
+        };
     }
 
     /// Recomputes what `row`'s agent receives, and the block's cost.
@@ -98,6 +127,8 @@ impl CatalogPane {
         self.heading = None;
         self.has_catalog = true;
         self.cost = Cost::default();
+        self.profile = row.map(|r| r.listed.name.clone());
+        self.provider = (self.profile.as_ref()).and_then(|n| self.overrides.get(n).copied());
         self.text = match row.map(|r| (&r.loaded, &r.agent)) {
             None => Err("no agent profiles found".into()),
             Some((Err(e), _)) => Err(format!("CAO cannot load this profile: {e}")),
@@ -216,14 +247,28 @@ impl CatalogPane {
             true => format!(" · {}", self.format.name()),
             false => String::new(),
         };
-        [
-            format!("Catalog · {provider} ({from}) · {how}{format}"),
-            format!("Catalog · {provider} · {how}{format}"),
-            format!("Catalog · {provider} · {how}"),
-        ]
-        .into_iter()
-        .find(|t| t.chars().count() + 6 <= width)
-        .unwrap_or_else(|| format!("Catalog · {provider}"))
+        // An override says so at every width; the widest names the key
+        // that drops it.
+        let titles = match self.provider {
+            Some(_) => [
+                format!("Catalog · {provider} (override: P resets) · {how}{format}"),
+                format!("Catalog · {provider} (override) · {how}{format}"),
+                format!("Catalog · {provider} (override) · {how}"),
+                format!("Catalog · {provider} (override)"),
+            ],
+            None => [
+                format!("Catalog · {provider} ({from}) · {how}{format}"),
+                format!("Catalog · {provider} · {how}{format}"),
+                format!("Catalog · {provider} · {how}"),
+                format!("Catalog · {provider}"),
+            ],
+        };
+        let [.., last] = &titles;
+        let last = last.clone();
+        titles
+            .into_iter()
+            .find(|t| t.chars().count() + 6 <= width)
+            .unwrap_or(last)
     }
 
     pub fn render(&self, frame: &mut Frame, area: Rect, look: &Look) {
