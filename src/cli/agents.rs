@@ -1,11 +1,13 @@
-//! The CLI's agent commands (`agents`, `list --agent`, `agent …`,
-//! `catalog --agent`, `show --agent`): each builds its output as text for
-//! `cli` to print, so this file needs nothing from `cli`.
+//! The agent commands (`agents`, `agent …`) and the agent side of others
+//! (`list --agent`, `catalog --agent`, `show --agent`, `add --agent`,
+//! `remove`, `sync`): each builds its output as a [`Printed`].
 
 use std::collections::BTreeMap;
 
+use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
 
+use super::output::{Outcome, Output, Printed, printed};
 use crate::core::agents::discover::{self, Finds};
 use crate::core::agents::give::{self, Given, Kind, Taken};
 use crate::core::agents::lints;
@@ -17,20 +19,89 @@ use crate::core::cao::skill;
 use crate::core::cao::store::Home;
 use crate::core::text::sanitize_line;
 
-/// What a command prints: stdout text, and warnings for stderr.
-#[derive(Default)]
-pub struct Printed {
-    pub out: String,
-    pub warnings: Vec<String>,
-    /// Plain lines for stderr (facts, not warnings).
-    pub notes: Vec<String>,
+#[derive(Args, Debug)]
+pub struct AgentsArgs {
+    #[arg(long)]
+    json: bool,
 }
 
-impl Printed {
-    fn line(&mut self, s: &str) {
-        self.out.push_str(s);
-        self.out.push('\n');
+#[derive(Subcommand, Debug)]
+pub enum AgentCommand {
+    /// Link (or copy) store skills into the agent's skill dir
+    Enable {
+        agent: String,
+        #[arg(required = true)]
+        skills: Vec<String>,
+        #[arg(long, value_enum, default_value_t = ScopeArg::User)]
+        scope: ScopeArg,
+        /// Copy instead of linking
+        #[arg(long)]
+        copy: bool,
+    },
+    /// Take back links or copies skilltui made (never anything else)
+    Disable {
+        agent: String,
+        #[arg(required = true)]
+        skills: Vec<String>,
+        /// Only this scope (default: every scope)
+        #[arg(long, value_enum)]
+        scope: Option<ScopeArg>,
+    },
+    /// Copy a skill folder the user made in the agent's dirs into the store
+    Adopt {
+        agent: String,
+        #[arg(required = true)]
+        skills: Vec<String>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ScopeArg {
+    User,
+    Project,
+}
+
+impl ScopeArg {
+    pub fn scope(self) -> Scope {
+        match self {
+            ScopeArg::User => Scope::User,
+            ScopeArg::Project => Scope::Project,
+        }
     }
+}
+
+/// `skilltui agents [--json]`.
+pub fn run_agents(home: &Home, args: &AgentsArgs, out: &mut Output) -> Outcome {
+    with_table(home, out, |table, ctx| Ok(agents(table, ctx, args.json)))
+}
+
+/// `skilltui agent enable|disable|adopt`.
+pub fn run(home: &Home, cmd: &AgentCommand, out: &mut Output) -> Outcome {
+    with_table(home, out, |table, ctx| match cmd {
+        AgentCommand::Enable {
+            agent,
+            skills,
+            scope,
+            copy,
+        } => enable(home, table, ctx, agent, skills, scope.scope(), *copy),
+        AgentCommand::Disable {
+            agent,
+            skills,
+            scope,
+        } => disable(home, table, ctx, agent, skills, scope.map(ScopeArg::scope)),
+        AgentCommand::Adopt { agent, skills } => adopt(home, table, ctx, agent, skills),
+    })
+}
+
+/// Opens the table, builds a command's output over it, and prints the
+/// table's problems with it (nothing when the command fails).
+pub fn with_table(
+    home: &Home,
+    out: &mut Output,
+    build: impl FnOnce(&Table, &Ctx) -> Result<Printed, String>,
+) -> Outcome {
+    let (table, ctx, warnings) = open(home);
+    printed(warnings, build(&table, &ctx)?, out)
 }
 
 /// The table and the process's context, with the table's problems as
