@@ -2467,3 +2467,40 @@ fn p_overrides_the_provider_of_its_own_profile_only_and_p_capital_resets_it() {
     let said = f.app.status.clone().unwrap().text;
     assert!(said.starts_with("back to the profile's own provider"), "{said}");
 }
+
+#[test]
+fn h_left_and_esc_back_out_of_the_preview_and_the_file_list_to_where_enter_came_from() {
+    use skilltui::tui::panes::preview::View;
+    let mut f = fixture();
+    skill_with_files(&f.root);
+    f.app.reload();
+    select_folder(&mut f.app, "pdf");
+    for back in [KeyCode::Char('h'), KeyCode::Left, KeyCode::Esc] {
+        key(&mut f.app, KeyCode::Enter);
+        assert_eq!(f.app.focus, Pane::Preview);
+        // Enter in the list opens a file; each back key goes one step out.
+        press(&mut f.app, "oG");
+        key(&mut f.app, KeyCode::Enter);
+        assert!(matches!(f.app.preview.view, View::File(_)));
+        snapshot("preview_file_opened_80x24", &mut f, 80, 24);
+        key(&mut f.app, back);
+        assert_eq!(f.app.preview.view, View::Files);
+        key(&mut f.app, back);
+        assert_eq!(f.app.preview.view, View::Skill);
+        assert_eq!(f.app.focus, Pane::Preview);
+        key(&mut f.app, back);
+        assert_eq!(f.app.focus, Pane::Skills, "{back:?}");
+        snapshot("preview_backed_out_80x24", &mut f, 80, 24);
+    }
+    // `o` from the Skills list: backing out of the file list returns there.
+    press(&mut f.app, "o");
+    assert_eq!(
+        (f.app.focus, f.app.preview.view),
+        (Pane::Preview, View::Files)
+    );
+    key(&mut f.app, KeyCode::Char('h'));
+    assert_eq!(
+        (f.app.focus, f.app.preview.view),
+        (Pane::Skills, View::Skill)
+    );
+}

@@ -464,6 +464,7 @@ impl App {
             }
             Cmd::Search => self.preview.start_search(),
             Cmd::Files => {
+                self.preview.files_from_skills = self.focus == Pane::Skills;
                 self.focus = Pane::Preview;
                 let folder = self.selected_entry().map(|e| e.checked.path.clone());
                 if let Some(why) = self.preview.toggle_files(folder.as_deref()) {
@@ -489,7 +490,13 @@ impl App {
                 skills_pane::Action::Open => self.focus = Pane::Preview,
                 skills_pane::Action::None => {}
             },
-            Pane::Preview => self.preview.on_cmd(cmd),
+            // Back out of the preview: the only way in by Enter (or `o`)
+            // is from the Skills list.
+            Pane::Preview => {
+                if self.preview.on_cmd(cmd) {
+                    self.focus = Pane::Skills;
+                }
+            }
             Pane::Profiles => {
                 let action = self.profiles.on_cmd(cmd, &self.data);
                 self.profiles_action(action);

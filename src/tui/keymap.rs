@@ -370,14 +370,15 @@ pub const ROWS: &[Row] = &[
         ],
     },
     Row {
-        keys: "o, Enter, Esc (preview)",
-        help: "the skill's other files: list them, open one, go back",
+        keys: "o, Enter / →, Esc / ← / h (preview)",
+        help: "the skill's other files: list them, open one; back out to where you came from",
         binds: &[
             ch('o', Cmd::Files, SKILL_PANES),
             key(KeyCode::Enter, Cmd::Open, &[Ctx::Preview]),
             key(KeyCode::Right, Cmd::Open, &[Ctx::Preview]),
             key(KeyCode::Esc, Cmd::Back, &[Ctx::Preview]),
             key(KeyCode::Left, Cmd::Back, &[Ctx::Preview]),
+            ch('h', Cmd::Back, &[Ctx::Preview]),
         ],
         hints: &[hint(Bar::Main, 14, 2, 3, "o files")],
     },

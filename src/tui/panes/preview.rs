@@ -52,6 +52,9 @@ pub struct PreviewPane {
     pub view: View,
     /// The cursor in the file list.
     pub file_sel: usize,
+    /// `o` opened the file list from the Skills pane: backing out of the
+    /// list goes straight back there.
+    pub files_from_skills: bool,
     /// The files of the folder shown: (folder, rows, cut short), listed
     /// once per selection and again after a reload.
     files: Option<(PathBuf, Vec<FileRow>, bool)>,
@@ -72,7 +75,9 @@ pub enum View {
 }
 
 impl PreviewPane {
-    pub fn on_cmd(&mut self, cmd: Cmd) {
+    /// A command in this pane; true when it backs out of the pane, to
+    /// where Enter (or `o`) came from.
+    pub fn on_cmd(&mut self, cmd: Cmd) -> bool {
         match cmd {
             Cmd::Move(m) if self.view != View::Files => {
                 self.scroll = panes::scroll(self.scroll, m, panes::page(panes::inner(self.area)));
@@ -82,12 +87,14 @@ impl PreviewPane {
                 self.show_row(row);
             }
             Cmd::Back if self.search.is_active() => self.search.clear(),
-            _ => self.files_cmd(cmd),
+            _ => return self.files_cmd(cmd),
         }
+        false
     }
 
-    /// Moves, Enter and Esc in the file list and in an opened file.
-    fn files_cmd(&mut self, cmd: Cmd) {
+    /// Moves, Enter and Esc in the file list and in an opened file; true
+    /// when Esc leaves the pane.
+    fn files_cmd(&mut self, cmd: Cmd) -> bool {
         let len = self.file_rows().len();
         match (self.view, cmd) {
             (View::Files, Cmd::Move(m)) => {
@@ -104,9 +111,14 @@ impl PreviewPane {
                 self.scroll = 0;
             }
             (View::File(_), Cmd::Back) => self.view = View::Files,
-            (View::Files, Cmd::Back) => self.show_skill(),
+            (View::Files, Cmd::Back) => {
+                self.show_skill();
+                return std::mem::take(&mut self.files_from_skills);
+            }
+            (View::Skill, Cmd::Back) => return true,
             _ => {}
         }
+        false
     }
 
     /// `o`: the file list, or back to SKILL.md from it; a message when
