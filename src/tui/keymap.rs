@@ -370,7 +370,7 @@ pub const ROWS: &[Row] = &[
         ],
     },
     Row {
-        keys: "o, Enter / →, Esc / ← / h (preview)",
+        keys: "o Enter → Esc ← h (preview)",
         help: "the skill's other files: list them, open one; back out to where you came from",
         binds: &[
             ch('o', Cmd::Files, SKILL_PANES),
