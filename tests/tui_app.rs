@@ -1982,10 +1982,12 @@ fn the_profile_list_gets_the_rows_it_needs_while_choosing() {
     assert_eq!(list, 10.min(inner - 8), "inner {inner}");
     assert!(list > 5);
     snapshot("profiles_list_120x40", &mut f, 120, 40);
-    // In the checklist, the checkboxes get the room back.
+    // In the checklist, the checkboxes get the pane: the profile is named
+    // on the one line of detail above them.
     key(&mut f.app, KeyCode::Enter);
     render(&mut f.app, 120, 40);
-    assert!(f.app.profiles.list_area.height < list);
+    assert_eq!(f.app.profiles.list_area.height, 0);
+    assert_eq!(f.app.profiles.checklist_area.height, inner - 1);
 }
 
 #[test]
@@ -2155,9 +2157,11 @@ fn a_checklist_says_when_its_provider_ignores_the_list_and_still_toggles() {
         s.contains("kiro_cli ignores the skills: list; it gets"),
         "{s}"
     );
-    // The list yields room for the note too: the checklist keeps what the
-    // list's third and the detail leave (4 of the 16 rows), not one row.
-    assert_eq!(f.app.profiles.checklist_area.height, 4, "{s}");
+    // The checklist takes the pane but for the folded detail and the note.
+    let inner = f.app.areas.profiles.height - 2;
+    let above = f.app.profiles.checklist_area.y - f.app.areas.profiles.y - 1;
+    assert!(above <= 3, "{s}");
+    assert_eq!(f.app.profiles.checklist_area.height, inner - above, "{s}");
     snapshot("checklist_kiro_ignores_the_list_120x40", &mut f, 120, 40);
     snapshot("checklist_kiro_ignores_the_list_80x24", &mut f, 80, 24);
     // The fallback is kiro too; copilot gets the baked catalog.
@@ -2503,4 +2507,62 @@ fn h_left_and_esc_back_out_of_the_preview_and_the_file_list_to_where_enter_came_
         (f.app.focus, f.app.preview.view),
         (Pane::Skills, View::Skill)
     );
+}
+
+#[test]
+fn the_remove_dialog_counts_the_profiles_that_get_the_skill_through_having_no_list() {
+    let mut f = fixture();
+    select_folder(&mut f.app, "code-style");
+    press(&mut f.app, "d");
+    let Some(Dialog::Confirm(Confirm {
+        pending: Pending::Remove { unlisted, .. },
+    })) = &f.app.dialog
+    else {
+        panic!("remove dialog")
+    };
+    // writer and the fake CAO's built-ins have no list; supervisor has one.
+    assert!(unlisted.iter().any(|n| n == "writer"), "{unlisted:?}");
+    assert!(!unlisted.iter().any(|n| n == "supervisor"), "{unlisted:?}");
+    let n = unlisted.len();
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(
+        text.contains(&format!("{n} profiles have no skills: list and get it")),
+        "{text}"
+    );
+    snapshot("remove_counts_unlisted_120x40", &mut f, 120, 40);
+    snapshot("remove_counts_unlisted_80x24", &mut f, 80, 24);
+}
+
+#[test]
+fn a_checklist_takes_the_pane_and_keeps_its_own_cursor_and_a_missing_skill_can_be_unticked() {
+    let mut f = fixture();
+    fs::write(
+        f.root.join("agent-store/reviewer.md"),
+        "---\nname: reviewer\ndescription: d\nskills: [nosuch, python-testing]\n---\nR.\n",
+    )
+    .unwrap();
+    f.app.reload();
+    select_profile(&mut f.app, "supervisor");
+    snapshot("checklist_full_height_120x40", &mut f, 120, 40);
+    snapshot("checklist_full_height_80x24", &mut f, 80, 24);
+    render(&mut f.app, 120, 40);
+    // The profile list makes way; the detail is one line.
+    let inner = f.app.areas.profiles.height - 2;
+    assert_eq!(f.app.profiles.checklist_area.height, inner - 1);
+    // Each checklist keeps its cursor; one not opened yet starts on top.
+    press(&mut f.app, "jjj");
+    assert_eq!(f.app.profiles.check_sel, 3);
+    select_profile(&mut f.app, "writer");
+    assert_eq!(f.app.profiles.check_sel, 0);
+    select_profile(&mut f.app, "supervisor");
+    assert_eq!(f.app.profiles.check_sel, 3);
+    // `skills: [nosuch, ...]`: a row marked missing, after the skills.
+    select_profile(&mut f.app, "reviewer");
+    assert_eq!(f.app.profiles.missing, ["nosuch"]);
+    press(&mut f.app, "G");
+    snapshot("checklist_missing_skill_120x40", &mut f, 120, 40);
+    key(&mut f.app, KeyCode::Char(' '));
+    let text = fs::read_to_string(f.root.join("agent-store/reviewer.md")).unwrap();
+    assert!(!text.contains("nosuch") && text.contains("python-testing"), "{text}");
+    assert!(f.app.profiles.missing.is_empty());
 }

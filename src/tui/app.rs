@@ -599,11 +599,9 @@ impl App {
             self.report(result);
             return self.reload();
         }
-        let Some(skill) = self
-            .data
-            .valid_skill(self.profiles.check_sel)
-            .map(|e| e.folder.clone())
-        else {
+        let n = self.profiles.check_sel;
+        let listed = self.profiles.missing_at(&self.data, n).map(String::from);
+        let Some(skill) = (self.data.valid_skill(n).map(|e| e.folder.clone())).or(listed) else {
             return;
         };
         let Some(row) = self.selected_profile() else {
@@ -703,6 +701,7 @@ impl App {
             path: e.checked.path.clone(),
             listed_by: self.profiles_listing(&e.folder),
             given_to: self.given_to(&e.folder),
+            unlisted: self.profiles_without_list(),
         };
         self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
     }
@@ -746,6 +745,15 @@ impl App {
             Some(format!("{} (via {pattern})", row.listed.name))
         };
         self.data.profiles.iter().filter_map(listing).collect()
+    }
+
+    /// The profiles that load and have no `skills:` list: CAO offers them
+    /// every skill.
+    fn profiles_without_list(&self) -> Vec<String> {
+        let rows = self.data.profiles.iter();
+        rows.filter(|r| r.loaded.as_ref().is_ok_and(|p| p.skills.is_none()))
+            .map(|r| r.listed.name.clone())
+            .collect()
     }
 
     fn open_edit(&mut self) {

@@ -119,6 +119,16 @@ pub fn detail(row: &AgentRow, scope: Scope, theme: &Theme) -> Text<'static> {
     ])
 }
 
+/// The detail folded to one line over the agent's checklist.
+pub fn folded(row: &AgentRow, scope: Scope, theme: &Theme, width: usize) -> Text<'static> {
+    let text = format!(
+        "◆ {} · scope: {} (s switches)",
+        sanitize_line(&row.agent.id),
+        scope.label()
+    );
+    Text::from(Line::styled(panes::elide_right(&text, width), theme.accent))
+}
+
 /// One checklist row of an agent.
 pub enum Check {
     /// A store skill: given by skilltui at this scope, a folder the user

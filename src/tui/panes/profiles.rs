@@ -63,6 +63,14 @@ pub struct ProfilesPane {
     /// The selected agent's checklist at `agent_scope`, built with `rule`
     /// on each refresh (it stats the agent's dir): frames and keys read it.
     pub agent_checks: Vec<agent_view::Check>,
+    /// Names the selected profile's list holds that no valid skill has:
+    /// rows after the skills, ticked, so that Space can take them out.
+    pub missing: Vec<String>,
+    /// Each checklist's (cursor, scroll), by `checklist_key`: a checklist
+    /// opens where it was left, a new one at its top.
+    cursors: std::collections::HashMap<String, (usize, usize)>,
+    /// The checklist `check_sel` and `check_offset` belong to.
+    cursor_of: Option<String>,
 }
 
 /// The selected profile's `skills:` value, ready to tick a skill.
@@ -146,8 +154,36 @@ impl ProfilesPane {
     fn checks(&self, data: &Data) -> usize {
         match self.selected_agent(data) {
             Some(_) => self.agent_checks.len(),
-            None => data.valid.len(),
+            None => data.valid.len() + self.missing.len(),
         }
+    }
+
+    /// The listed name of checklist row `n` that no valid skill has.
+    pub fn missing_at(&self, data: &Data, n: usize) -> Option<&str> {
+        let i = n.checked_sub(data.valid.len())?;
+        self.missing.get(i).map(String::as_str)
+    }
+
+    /// Whose checklist the cursor is in: a profile's or an agent's.
+    fn checklist_key(&self, data: &Data) -> Option<String> {
+        match self.selected_agent(data) {
+            Some(a) => Some(format!("agent {}", a.agent.id)),
+            None => (self.selected(data)).map(|r| format!("profile {}", r.listed.name)),
+        }
+    }
+
+    /// Keeps the cursor of the checklist left and takes up the one shown.
+    fn switch_cursor(&mut self, data: &Data) {
+        let key = self.checklist_key(data);
+        if key == self.cursor_of {
+            return;
+        }
+        if let Some(old) = self.cursor_of.take() {
+            (self.cursors).insert(old, (self.check_sel, self.check_offset));
+        }
+        let kept = key.as_ref().and_then(|k| self.cursors.get(k)).copied();
+        (self.check_sel, self.check_offset) = kept.unwrap_or((0, 0));
+        self.cursor_of = key;
     }
 
     /// `s` in an agent's checklist: user <-> project.
@@ -214,27 +250,35 @@ impl ProfilesPane {
             .selected_agent(data)
             .map(|a| agent_view::checklist(data, a, self.agent_scope))
             .unwrap_or_default();
+        self.missing = match (self.selected_agent(data), self.selected(data)) {
+            (None, Some(row)) => missing(data, row),
+            _ => Vec::new(),
+        };
+        self.switch_cursor(data);
         self.check_sel = self.check_sel.min(self.checks(data).saturating_sub(1));
         self.rule = Rule::new(self.selected(data));
     }
 
-    /// How the selected profile gets the `n`th valid skill.
+    /// How the selected profile gets checklist row `n`: a valid skill, or
+    /// a listed name no skill has (listed by name, so `Exact`).
     pub fn tick(&self, data: &Data, n: usize) -> Tick {
-        data.valid_skill(n)
-            .map_or(Tick::Off, |e| self.rule.tick(&e.folder))
+        match data.valid_skill(n) {
+            Some(e) => self.rule.tick(&e.folder),
+            None if self.missing_at(data, n).is_some() => Tick::Exact,
+            None => Tick::Off,
+        }
     }
 
     /// Rows for the profile list. Choosing a profile, it gets what it
     /// needs, leaving `BELOW_LIST` rows for the detail and the checklist;
-    /// in the checklist it keeps a third, or what a short checklist leaves.
-    fn list_height(&self, data: &Data, height: u16, detail_height: u16) -> u16 {
+    /// in the checklist, none: the folded detail names the profile and
+    /// the checklist takes the pane.
+    fn list_height(&self, data: &Data, height: u16) -> u16 {
         let rows = Self::rows(data).min(usize::from(u16::MAX)) as u16;
-        if !self.in_checklist() {
-            return rows.clamp(1, height.saturating_sub(BELOW_LIST).max(1));
+        match self.in_checklist() {
+            true => 0,
+            false => rows.clamp(1, height.saturating_sub(BELOW_LIST).max(1)),
         }
-        let checks = self.checks(data).min(usize::from(u16::MAX)) as u16;
-        let spare = height.saturating_sub(detail_height.saturating_add(checks));
-        rows.clamp(1, (height / 3).max(spare).max(1))
     }
 
     /// Splits the pane into list, detail and checklist, and scrolls both
@@ -247,14 +291,17 @@ impl ProfilesPane {
         }
         let inner = panes::inner(area);
         let detail = self.detail_of(data, theme, usize::from(inner.width));
-        // The path and the skills line wrap rather than hide each other.
-        let detail_height =
-            panes::wrapped_height(&detail.lines, inner.width).clamp(2, (inner.height / 3).max(2));
+        // The path and the skills line wrap rather than hide each other;
+        // folded over a checklist, the detail is one line.
+        let detail_height = match self.in_checklist() {
+            true => detail.lines.len().min(2) as u16,
+            false => panes::wrapped_height(&detail.lines, inner.width)
+                .clamp(2, (inner.height / 3).max(2)),
+        };
         let note = self.note(data, theme);
-        let note_height = note.map_or(0, |n| panes::wrapped_height(&[n], inner.width).min(3));
-        // The note is part of what stands above the checklist.
-        let above = detail_height + note_height;
-        let list_height = self.list_height(data, inner.height, above);
+        let most = if self.in_checklist() { 2 } else { 3 };
+        let note_height = note.map_or(0, |n| panes::wrapped_height(&[n], inner.width).min(most));
+        let list_height = self.list_height(data, inner.height);
         [
             self.list_area,
             self.detail_area,
@@ -343,11 +390,36 @@ impl ProfilesPane {
         ))
     }
 
+    /// In a checklist, folded to one line: the checklist takes the rest.
     fn detail_of(&self, data: &Data, theme: &Theme, width: usize) -> Text<'static> {
-        match self.selected_agent(data) {
-            Some(a) => agent_view::detail(a, self.agent_scope, theme),
-            None => detail(self.selected(data), theme, width),
+        match (self.selected_agent(data), self.in_checklist()) {
+            (Some(a), true) => agent_view::folded(a, self.agent_scope, theme, width),
+            (Some(a), false) => agent_view::detail(a, self.agent_scope, theme),
+            (None, true) => folded(self.selected(data), theme, width),
+            (None, false) => detail(self.selected(data), theme, width),
         }
+    }
+
+    /// A valid skill's row: its box, its name and the patterns offering it.
+    fn check_line(&self, name: &str, folder: &str, theme: &Theme) -> Line<'static> {
+        let tick = self.rule.tick(folder);
+        let (box_, style) = match tick {
+            Tick::Off => ("[ ]", theme.checkbox_off),
+            Tick::Exact => ("[x]", theme.checkbox_on),
+            Tick::Pattern(_) => ("[*]", theme.pattern_match),
+            Tick::All => ("[x]", theme.dim),
+        };
+        let mut spans = vec![
+            Span::styled(format!("{box_} "), style),
+            Span::raw(sanitize_line(name).into_owned()),
+        ];
+        if let Tick::Pattern(p) = &tick {
+            spans.push(Span::styled(
+                format!("  via {}", sanitize_line(&p.join(", "))),
+                theme.pattern_match,
+            ));
+        }
+        Line::from(spans)
     }
 
     /// Only the rows on screen are built.
@@ -367,29 +439,12 @@ impl ProfilesPane {
             frame.render_stateful_widget(list, area, &mut state);
             return;
         }
-        let items: Vec<ListItem> = data
-            .valid_entries()
-            .skip(self.check_offset)
-            .take(usize::from(area.height))
-            .map(|e| {
-                let tick = self.rule.tick(&e.folder);
-                let (box_, style) = match tick {
-                    Tick::Off => ("[ ]", theme.checkbox_off),
-                    Tick::Exact => ("[x]", theme.checkbox_on),
-                    Tick::Pattern(_) => ("[*]", theme.pattern_match),
-                    Tick::All => ("[x]", theme.dim),
-                };
-                let mut spans = vec![
-                    Span::styled(format!("{box_} "), style),
-                    Span::raw(sanitize_line(e.name()).into_owned()),
-                ];
-                if let Tick::Pattern(p) = &tick {
-                    spans.push(Span::styled(
-                        format!("  via {}", sanitize_line(&p.join(", "))),
-                        theme.pattern_match,
-                    ));
-                }
-                ListItem::new(Line::from(spans))
+        let valid = data.valid.len();
+        let end = (valid + self.missing.len()).min(self.check_offset + usize::from(area.height));
+        let items: Vec<ListItem> = (self.check_offset.min(end)..end)
+            .map(|i| match data.valid_skill(i) {
+                Some(e) => ListItem::new(self.check_line(e.name(), &e.folder, theme)),
+                None => ListItem::new(missing_line(&self.missing[i - valid], theme)),
             })
             .collect();
         let sel = self.in_checklist().then_some(self.check_sel);
@@ -398,6 +453,50 @@ impl ProfilesPane {
         let list = List::new(items).highlight_style(theme.selected);
         frame.render_stateful_widget(list, area, &mut state);
     }
+}
+
+/// A listed name no skill has: ticked (it is listed), marked missing.
+fn missing_line(name: &str, theme: &Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::styled("[x] ", theme.checkbox_on),
+        Span::raw(sanitize_line(name).into_owned()),
+        Span::styled("  missing: no such skill", theme.error),
+    ])
+}
+
+/// The names `row`'s list holds that no valid skill has (CAO warns and
+/// goes on); patterns are not names, so they are left to the Catalog's
+/// warning.
+fn missing(data: &Data, row: &ProfileRow) -> Vec<String> {
+    let Ok(p) = &row.loaded else {
+        return Vec::new();
+    };
+    let selection = crate::core::cao::catalog::select(&data.listing, p.skills.as_deref());
+    (selection.unmatched.into_iter())
+        .filter(|n| crate::core::cao::store::check_name(n).is_ok())
+        .collect()
+}
+
+/// The detail folded to one line, over a checklist that takes the rest
+/// of the pane: whose checklist it is and how it is delivered.
+fn folded(row: Option<&ProfileRow>, theme: &Theme, width: usize) -> Text<'static> {
+    let Some(row) = row else {
+        return Text::default();
+    };
+    let mut text = format!("▸ {}", sanitize_line(&row.listed.name));
+    if let Some((provider, source, kind)) = row.delivery {
+        text.push_str(&format!(" · {provider} ({}) · {}", source.label(), kind.label()));
+    }
+    if row.listed.location.path.is_none() {
+        text.push_str(" · built-in (c copies it)");
+    }
+    let mut lines = vec![Line::styled(panes::elide_right(&text, width), theme.accent)];
+    // Why the ticks are not what CAO reads stays in view.
+    if let Some(why) = row.loaded.as_ref().ok().and_then(|p| p.unread_frontmatter()) {
+        let why = format!("! {}", sanitize_line(&why));
+        lines.push(Line::styled(panes::elide_right(&why, width), theme.warning));
+    }
+    Text::from(lines)
 }
 
 /// ` 'x' is not CAO's` when the profile names a provider CAO does not know.
