@@ -460,7 +460,7 @@ fn missing_line(name: &str, theme: &Theme) -> Line<'static> {
     Line::from(vec![
         Span::styled("[x] ", theme.checkbox_on),
         Span::raw(sanitize_line(name).into_owned()),
-        Span::styled("  missing: no such skill", theme.error),
+        Span::styled("  missing", theme.error),
     ])
 }
 
