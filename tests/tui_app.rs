@@ -2566,3 +2566,59 @@ fn a_checklist_takes_the_pane_and_keeps_its_own_cursor_and_a_missing_skill_can_b
     assert!(!text.contains("nosuch") && text.contains("python-testing"), "{text}");
     assert!(f.app.profiles.missing.is_empty());
 }
+
+/// What the stand-in system clipboard was last given.
+static CLIPPED: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+struct Recorder;
+
+impl skilltui::tui::clipboard::SystemClipboard for Recorder {
+    fn set_text(&mut self, text: &str) -> Result<(), String> {
+        *CLIPPED.lock().unwrap() = text.to_string();
+        Ok(())
+    }
+}
+
+#[test]
+fn y_in_the_skills_pane_copies_the_skills_path_and_each_hint_says_what_y_copies() {
+    use skilltui::tui::clipboard::{ClipEnv, Clipboard, SystemClipboard};
+    let mut f = fixture();
+    let env = ClipEnv {
+        display: true,
+        ssh: false,
+        tmux: false,
+    };
+    f.app.clipboard = Clipboard::with_opener(env, || Ok(Box::new(Recorder) as Box<dyn SystemClipboard>));
+    select_folder(&mut f.app, "code-style");
+    assert!(hint_line(&mut f.app, 120, 40).contains("y copy path"));
+    press(&mut f.app, "y");
+    let path = f.root.join("skills/code-style").display().to_string();
+    assert_eq!(*CLIPPED.lock().unwrap(), path);
+    assert!(said(&f.app).contains("system clipboard"));
+    // In the Catalog, y copies the block, and says so.
+    select_profile(&mut f.app, "supervisor");
+    key(&mut f.app, KeyCode::Char('4'));
+    assert!(hint_line(&mut f.app, 120, 40).contains("y copy catalog"));
+    press(&mut f.app, "y");
+    assert!(CLIPPED.lock().unwrap().contains("## Available Skills"));
+}
+
+#[test]
+fn a_new_slash_selects_the_kept_query_so_that_typing_replaces_it() {
+    let mut f = fixture();
+    press(&mut f.app, "/code");
+    key(&mut f.app, KeyCode::Enter);
+    key(&mut f.app, KeyCode::Char('3'));
+    press(&mut f.app, "/");
+    assert_eq!(f.app.mode, Mode::Filter);
+    assert!(f.app.skills.filter.is_selected());
+    snapshot("filter_selected_80x24", &mut f, 80, 24);
+    press(&mut f.app, "pyt");
+    assert_eq!(f.app.skills.filter.as_str(), "pyt");
+    key(&mut f.app, KeyCode::Enter);
+    // An arrow keeps the query to edit it.
+    press(&mut f.app, "/");
+    key(&mut f.app, KeyCode::End);
+    press(&mut f.app, "h");
+    assert_eq!(f.app.skills.filter.as_str(), "pyth");
+}

@@ -234,7 +234,7 @@ impl App {
     pub fn can(&self, cmd: Cmd) -> bool {
         let entry = self.selected_entry();
         match cmd {
-            Cmd::Edit | Cmd::Files => entry.is_some(),
+            Cmd::Edit | Cmd::Files | Cmd::CopyPath => entry.is_some(),
             Cmd::Remove => entry.is_some_and(|e| self.data.in_store(e)),
             Cmd::Update => entry.is_some_and(|e| self.data.pin(e).is_some()),
             Cmd::CheckAll => !self.data.pins.is_empty(),
@@ -450,6 +450,7 @@ impl App {
                 }));
             }
             Cmd::Copy => self.copy_catalog(),
+            Cmd::CopyPath => self.copy_path(),
             Cmd::Scope if self.focus == Pane::Profiles => {
                 if self.profiles.selected_agent(&self.data).is_some()
                     && let Some(scope) = self.profiles.switch_scope()
@@ -458,9 +459,12 @@ impl App {
                     self.say(Status::info(format!("agent scope: {}", scope.label())));
                 }
             }
+            // A new `/` starts a new query: the kept one is selected, so
+            // typing replaces it (an arrow key keeps it to edit).
             Cmd::Filter => {
                 self.focus = Pane::Skills;
                 self.mode = Mode::Filter;
+                self.skills.filter.select_all();
             }
             Cmd::Search => self.preview.start_search(),
             Cmd::Files => {
@@ -566,8 +570,22 @@ impl App {
             Ok(_) => return self.say(Status::error("the catalog is empty: nothing to copy")),
             Err(e) => return self.say(Status::error(e)),
         };
+        self.copy_text(&text);
+    }
+
+    /// `y` in the Skills pane and the Preview: the selected skill's folder.
+    fn copy_path(&mut self) {
+        let Some(e) = self.selected_entry() else {
+            return self.say(no_skill());
+        };
+        let path = e.checked.path.display().to_string();
+        self.copy_text(&path);
+    }
+
+    /// Puts `text` on a clipboard and says which one got it.
+    fn copy_text(&mut self, text: &str) {
         let n = text.chars().count();
-        let status = match self.clipboard.copy(&text) {
+        let status = match self.clipboard.copy(text) {
             CopyOutcome::System => {
                 Status::info(format!("copied {n} characters to the system clipboard"))
             }
@@ -588,6 +606,7 @@ impl App {
         };
         self.say(status);
     }
+
 
     /// Space on a checkbox: enable or disable through the core's editor.
     pub fn toggle_selected(&mut self) {

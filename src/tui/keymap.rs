@@ -31,6 +31,8 @@ pub enum Cmd {
     /// Catalog: back to the profile's own provider.
     ResetProvider,
     Copy,
+    /// `y` in the Skills pane and the Preview: the skill's folder.
+    CopyPath,
     Filter,
     Remove,
     Edit,
@@ -498,13 +500,22 @@ pub const ROWS: &[Row] = &[
         hints: &[hint(Bar::Main, 13, 1, 3, "P own provider")],
     },
     Row {
+        keys: "y (skills, preview)",
+        help: "copy the selected skill's folder path to the clipboard",
+        binds: &[ch('y', Cmd::CopyPath, SKILL_PANES)],
+        hints: &[
+            hint(Bar::Main, 10, 1, 1, "y path"),
+            hint(Bar::Main, 10, 2, 3, "y copy path"),
+        ],
+    },
+    Row {
         keys: "y",
-        help: "copy the catalog block",
+        help: "copy the catalog block (an agent's text) to the clipboard",
         binds: &[ch('y', Cmd::Copy, PANES)],
         hints: &[
-            hint(Bar::Main, 10, 1, 3, "y copy"),
-            hint(Bar::Checklist, 3, 1, 1, "y copy"),
-            hint(Bar::Agent, 3, 1, 1, "y copy"),
+            hint(Bar::Main, 10, 1, 3, "y copy catalog"),
+            hint(Bar::Checklist, 3, 1, 1, "y copy catalog"),
+            hint(Bar::Agent, 3, 1, 1, "y copy text"),
         ],
     },
     Row {
@@ -792,7 +803,7 @@ mod tests {
         );
         assert_eq!(
             hints(Ctx::AgentChecklist, 1, &ANY),
-            " Space give or take the skill  ← back to the list  s scope  y copy  ? help"
+            " Space give or take the skill  ← back to the list  s scope  y copy text  ? help"
         );
         for ctx in PANES {
             for t in 1..=tiers(*ctx, &ANY) {

@@ -193,10 +193,12 @@ impl SkillsPane {
         let [filter_area, list_area] = self.split(area, filtering);
         if self.shows_filter(filtering) {
             let cursor = if filtering { "▏" } else { "" };
-            let line = Line::from(vec![
-                Span::styled("/", theme.accent),
-                Span::raw(with_cursor(&self.filter, cursor)),
-            ]);
+            // Selected, the query shows as the selection typing replaces.
+            let query = match self.filter.is_selected() {
+                true => Span::styled(sanitize_line(self.filter.as_str()).into_owned(), theme.selected),
+                false => Span::raw(with_cursor(&self.filter, cursor)),
+            };
+            let line = Line::from(vec![Span::styled("/", theme.accent), query]);
             frame.render_widget(Paragraph::new(line), filter_area);
         }
         let hint = if listing.entries.is_empty() {
