@@ -2622,3 +2622,85 @@ fn a_new_slash_selects_the_kept_query_so_that_typing_replaces_it() {
     press(&mut f.app, "h");
     assert_eq!(f.app.skills.filter.as_str(), "pyth");
 }
+
+/// Every count a frame's borders show at `w`x`h`, as (text, row).
+fn border_counts(app: &mut App, w: u16, h: u16) -> Vec<String> {
+    let t = render(app, w, h);
+    let text = format!("{}", t.backend());
+    let count = regex::Regex::new(r"-?\d+(-\d+)?/-?\d+|\(-?\d+(/-?\d+)?\)").unwrap();
+    count.find_iter(&text).map(|m| m.as_str().to_string()).collect()
+}
+
+#[test]
+fn at_tiny_sizes_no_border_shows_a_negative_or_nonsense_count() {
+    let f = fixture();
+    let states: [&dyn Fn(&mut App); 4] = [
+        &|a| press(a, "2"),
+        &|a| press(a, "4"),
+        &|a| press(a, "3"),
+        &|a| {
+            press(a, "2");
+            key(a, KeyCode::End)
+        },
+    ];
+    for state in states {
+        let mut app = App::new(f.app.data.home.clone(), Theme::dark());
+        state(&mut app);
+        for w in 1..=40 {
+            for h in 1..=12 {
+                let screen = format!("{}", render(&mut app, w, h).backend());
+                let cut = regex::Regex::new(r"\(\d[\d/]*([^\d/)]|$)").unwrap();
+                assert!(!cut.is_match(&screen), "a cut count at {w}x{h}\n{screen}");
+                for c in border_counts(&mut app, w, h) {
+                    let nums: Vec<i64> = regex::Regex::new(r"-?\d+")
+                        .unwrap()
+                        .find_iter(&c)
+                        .map(|m| m.as_str().trim_start_matches('-').parse().unwrap())
+                        .collect();
+                    assert!(!c.contains("(-") && !c.contains("/-"), "{c} at {w}x{h}");
+                    // `a-b/n`: a row range inside the total.
+                    if c.contains('-') && nums.len() == 3 {
+                        let (a, b, n) = (nums[0], nums[1], nums[2]);
+                        let screen = format!("{}", render(&mut app, w, h).backend());
+                        assert!(1 <= a && a <= b && b <= n, "{c} at {w}x{h}\n{screen}");
+                    }
+                    // `n/m`: shown of all.
+                    if !c.contains('-') && nums.len() == 2 {
+                        assert!(nums[0] <= nums[1], "{c} at {w}x{h}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn code_is_cut_with_a_marker_paths_wrap_at_slashes_and_descriptions_end_with_an_ellipsis() {
+    let mut f = fixture();
+    let long = "x".repeat(30);
+    let dir = f.root.join("skills/wide");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(
+        dir.join("SKILL.md"),
+        format!(
+            "---\nname: wide\ndescription: A description long enough to be cut in the Skills pane at any width we draw\n---\nSee /usr/share/doc/{long}/reference/guide.md now.\n\n```sh\nrun --option-one value --option-two another-value --option-three {long}\n```\n"
+        ),
+    )
+    .unwrap();
+    f.app.reload();
+    select_folder(&mut f.app, "wide");
+    snapshot("wide_skill_80x24", &mut f, 80, 24);
+    let t = render(&mut f.app, 80, 24);
+    let text = format!("{}", t.backend());
+    // The description is cut with an ellipsis.
+    let wide = text.lines().find(|l| l.contains("wide  A description")).unwrap();
+    assert!(wide.contains("long …┃"), "{text}");
+    // The code line is cut with a marker, not broken onto a second row.
+    let lines = text.lines().map(|l| l.trim_matches('"').to_string()).collect::<Vec<_>>();
+    let run = lines.iter().position(|l| l.contains(" run --option-one")).expect("code row");
+    assert!(!lines[run + 1].contains("option-three"), "{text}");
+    assert!(lines[run].trim_end_matches(['│', '┃', ' ']).ends_with('…'), "{text}");
+    // The path breaks after a slash, never inside a folder's name.
+    assert!(lines.iter().any(|l| l.contains("/usr/share/doc/") && !l.contains("reference")), "{text}");
+    assert!(lines.iter().any(|l| l.contains("reference/guide.md")), "{text}");
+}

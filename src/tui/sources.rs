@@ -126,7 +126,10 @@ impl App {
             report.send(Report::Checked(remote::check(&home, &[])));
         });
         let n = self.data.pins.len();
-        self.say(Status::info(format!("checking {n} skills from git…")));
+        self.say(Status::info(format!(
+            "checking {} from git…",
+            crate::tui::panes::count(n, "skill")
+        )));
     }
 
     /// The checks are back: mark the Skills pane and sum them up.

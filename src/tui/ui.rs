@@ -57,8 +57,9 @@ fn render_home(frame: &mut Frame, app: &App) {
         return;
     }
     let home = &app.data.home;
-    let label = format!(" home {} ", panes::tilde(&home.root, &home.user_home));
-    let label = panes::elide_left(&label, room);
+    // The word and the last folder stay; the path is cut from the left.
+    let path = panes::tilde(&home.root, &home.user_home);
+    let label = format!(" home {} ", panes::elide_path(&path, room - 7));
     let width = u16::try_from(unicode_width::UnicodeWidthStr::width(label.as_str()))
         .unwrap_or(pane.width)
         .min(pane.width.saturating_sub(4));

@@ -92,7 +92,7 @@ pub fn list_line(row: &AgentRow, theme: &Theme) -> Line<'static> {
     Line::from(vec![
         Span::styled("◆ ", theme.accent),
         Span::raw(row.agent.id.clone()),
-        Span::styled(format!("  {n} skills"), theme.dim),
+        Span::styled(format!("  {}", panes::count(n, "skill")), theme.dim),
     ])
 }
 

@@ -45,9 +45,11 @@ pub struct CatalogPane {
     /// Byte ranges of the block's lines: a line is sanitized and styled
     /// only when it is on screen.
     spans: Vec<std::ops::Range<usize>>,
-    /// Rows each line takes wrapped at `rows_width`, measured only once the
-    /// pane is scrolled (once per catalog and width).
+    /// Rows each line takes wrapped at `rows_width` (measured once per
+    /// catalog and width), and their sum: the border shows where the view
+    /// is in them.
     rows: Vec<u16>,
+    total: u16,
     rows_width: u16,
     /// The selected agent, when the selected row is one: the pane then
     /// shows what it finds (`agent_view`).
@@ -71,6 +73,7 @@ impl Default for CatalogPane {
             area: Rect::default(),
             spans: Vec::new(),
             rows: Vec::new(),
+            total: 0,
             rows_width: 0,
             agent: None,
         }
@@ -196,8 +199,8 @@ impl CatalogPane {
         }
     }
 
-    /// Measures the wrapped block (once per catalog and width, and only
-    /// once scrolled) and clamps the scroll to it.
+    /// Measures the wrapped block (once per catalog and width) and clamps
+    /// the scroll to it.
     pub fn update(&mut self, area: Rect, theme: &Theme) {
         self.area = area;
         if let Some(row) = &self.agent {
@@ -209,7 +212,7 @@ impl CatalogPane {
             }
             return;
         }
-        if area.is_empty() || self.scroll == 0 {
+        if area.is_empty() {
             return;
         }
         let inner = panes::inner(area);
@@ -226,8 +229,8 @@ impl CatalogPane {
                 .collect();
         }
         let total: u32 = self.rows.iter().map(|&r| u32::from(r)).sum();
-        let total = total.min(u32::from(u16::MAX)) as u16;
-        self.scroll = self.scroll.min(total.saturating_sub(inner.height));
+        self.total = total.min(u32::from(u16::MAX)) as u16;
+        self.scroll = self.scroll.min(self.total.saturating_sub(inner.height));
     }
 
     /// `<provider> (<where from>) · <delivery>`.
@@ -282,18 +285,24 @@ impl CatalogPane {
         let title = self.title(usize::from(area.width));
         // The cost sits on the bottom border, where it is not cut by the title.
         let (chars, tok, bodies) = (c.block_chars, c.block_tokens, c.bodies_tokens);
+        let at = panes::position(self.scroll, panes::inner(area).height, self.total)
+            .filter(|a| a.len() + 2 <= usize::from(area.width));
+        let room = usize::from(area.width).saturating_sub(at.as_ref().map_or(0, |a| a.len() + 1));
         let cost = [
             format!(" {chars} chars ≈{tok} tok · bodies ≈{bodies} tok on demand "),
             format!(" {chars} chars ≈{tok} tok · bodies ≈{bodies} tok "),
             format!(" {chars} chars ≈{tok} tok "),
         ]
         .into_iter()
-        .find(|t| t.chars().count() + 4 <= usize::from(area.width))
+        .find(|t| t.chars().count() + 4 <= room)
         .filter(|_| self.has_catalog)
         .unwrap_or_default();
-        let block = panes::block(look, Pane::Catalog, title)
+        let mut block = panes::block(look, Pane::Catalog, title)
             .title_bottom(Line::styled(cost, look.theme.dim).right_aligned());
         let inner = block.inner(area);
+        if let Some(at) = at {
+            block = block.title_bottom(Line::styled(at, look.theme.dim));
+        }
         frame.render_widget(block, area);
         // Wrapping is per line: skip the lines wholly above the scroll and
         // draw from the first one it cuts into.

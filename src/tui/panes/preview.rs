@@ -380,7 +380,7 @@ impl PreviewPane {
         };
         let block = panes::block(look, Pane::Preview, title);
         let inner = block.inner(area);
-        let block = self.footer(block, look, inner.height);
+        let block = self.footer(block, look, area.width, inner.height);
         frame.render_widget(block, area);
         // Only the visible rows are cloned: a 500 KiB SKILL.md has thousands.
         let theme = look.theme;
@@ -403,16 +403,14 @@ impl PreviewPane {
 
     /// The border's bottom: the search on the left, the rows shown of how
     /// many on the right (`1-38/80`) when they do not all fit.
-    fn footer<'a>(&self, block: Block<'a>, look: &Look, height: u16) -> Block<'a> {
+    fn footer<'a>(&self, block: Block<'a>, look: &Look, width: u16, height: u16) -> Block<'a> {
         let theme = look.theme;
         let total = self.header.len() + self.body.lines.len();
-        let first = usize::from(self.scroll);
-        let last = (first + usize::from(height)).min(total);
-        let block = match total <= usize::from(height) {
-            true => block,
-            false => block.title_bottom(
-                Line::styled(format!(" {}-{last}/{total} ", first + 1), theme.dim).right_aligned(),
-            ),
+        let total = total.min(usize::from(u16::MAX)) as u16;
+        let fits = |a: &String| a.len() + 2 <= usize::from(width);
+        let block = match panes::position(self.scroll, height, total).filter(fits) {
+            None => block,
+            Some(at) => block.title_bottom(Line::styled(at, theme.dim).right_aligned()),
         };
         if !self.search.is_active() {
             return block;

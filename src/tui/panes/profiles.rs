@@ -13,6 +13,7 @@ use crate::core::cao::catalog::Pattern;
 use crate::core::delivery::agent::Source;
 use crate::core::text::sanitize_line;
 use crate::tui::keymap::Cmd;
+use crate::tui::markdown::{fit, wrap_line};
 use crate::tui::model::{AgentRow, Data, ProfileRow};
 use crate::tui::panes::agent_view;
 use crate::tui::panes::{self, Look, Pane};
@@ -327,6 +328,7 @@ impl ProfilesPane {
         }
         let theme = look.theme;
         let title = format!("Agents & profiles ({})", Self::rows(data));
+        let title = panes::fit_title(title, area.width);
         frame.render_widget(panes::block(look, Pane::Profiles, title), area);
         if data.profiles.is_empty() {
             // No checklist: it would belong to no profile.
@@ -430,7 +432,8 @@ impl ProfilesPane {
             let items: Vec<ListItem> = (self.agent_checks.iter())
                 .skip(self.check_offset)
                 .take(usize::from(area.height))
-                .map(|c| ListItem::new(agent_view::check_line(c, theme)))
+                .map(|c| agent_view::check_line(c, theme))
+                .map(|line| ListItem::new(fit(line, usize::from(area.width))))
                 .collect();
             let sel = self.in_checklist().then_some(self.check_sel);
             let mut state = ListState::default()
@@ -443,9 +446,10 @@ impl ProfilesPane {
         let end = (valid + self.missing.len()).min(self.check_offset + usize::from(area.height));
         let items: Vec<ListItem> = (self.check_offset.min(end)..end)
             .map(|i| match data.valid_skill(i) {
-                Some(e) => ListItem::new(self.check_line(e.name(), &e.folder, theme)),
-                None => ListItem::new(missing_line(&self.missing[i - valid], theme)),
+                Some(e) => self.check_line(e.name(), &e.folder, theme),
+                None => missing_line(&self.missing[i - valid], theme),
             })
+            .map(|line| ListItem::new(fit(line, usize::from(area.width))))
             .collect();
         let sel = self.in_checklist().then_some(self.check_sel);
         let mut state =
@@ -453,6 +457,25 @@ impl ProfilesPane {
         let list = List::new(items).highlight_style(theme.selected);
         frame.render_stateful_widget(list, area, &mut state);
     }
+}
+
+/// `skills: a, b, c` in one line of `width`: the names that fit, then
+/// how many more (never a dangling comma).
+fn skills_summary(list: &[String], width: usize) -> String {
+    let names: Vec<String> = list.iter().map(|s| sanitize_line(s).into_owned()).collect();
+    let all = format!("skills: {}", names.join(", "));
+    if all.chars().count() <= width {
+        return all;
+    }
+    for shown in (1..names.len()).rev() {
+        let more = names.len() - shown;
+        let text = format!("skills: {} … +{more}", names[..shown].join(", "));
+        if text.chars().count() <= width {
+            return text;
+        }
+    }
+    // Not even one name fits: let it wrap.
+    all
 }
 
 /// A listed name no skill has: ticked (it is listed), marked missing.
@@ -524,13 +547,12 @@ fn detail(row: Option<&ProfileRow>, theme: &Theme, width: usize) -> Text<'static
         Ok(p) => match &p.skills {
             None => Line::styled("skills: (not listed: every skill)", theme.dim),
             Some(s) if s.is_empty() => Line::styled("skills: [] (no catalog)", theme.dim),
-            Some(s) => Line::styled(
-                format!("skills: {}", sanitize_line(&s.join(", "))),
-                theme.dim,
-            ),
+            Some(s) => Line::styled(skills_summary(s, width), theme.dim),
         },
     };
-    let mut lines = vec![Line::styled(where_, theme.dim), skills];
+    // A path wraps between its folders.
+    let mut lines = wrap_line(&Line::styled(where_, theme.dim), width.max(1));
+    lines.push(skills);
     if let Some((provider, source, kind)) = row.delivery {
         lines.push(Line::from(vec![
             Span::styled("provider: ", theme.accent),

@@ -13,6 +13,7 @@ use crate::core::sources::remote;
 use crate::core::text::sanitize_line;
 use crate::tui::input::LineInput;
 use crate::tui::keymap::Cmd;
+use crate::tui::markdown::fit;
 use crate::tui::panes::{self, Look, Pane};
 
 #[derive(Default)]
@@ -189,6 +190,7 @@ impl SkillsPane {
         }
         let theme = look.theme;
         let title = format!("Skills ({}/{})", self.filtered.len(), listing.entries.len());
+        let title = panes::fit_title(title, area.width);
         frame.render_widget(panes::block(look, Pane::Skills, title), area);
         let [filter_area, list_area] = self.split(area, filtering);
         if self.shows_filter(filtering) {
@@ -239,13 +241,14 @@ impl SkillsPane {
                     style
                 };
                 let desc = e.description().lines().next().unwrap_or("");
-                ListItem::new(Line::from(vec![
+                let width = usize::from(area.width);
+                ListItem::new(fit(Line::from(vec![
                     Span::styled(format!("{} ", mark(e.status)), style),
                     Span::styled(sanitize_line(e.name()).into_owned(), name_style),
                     Span::styled(self.check_mark(e), theme.warning),
                     Span::styled(self.agent_mark(e), theme.accent),
                     Span::styled(format!("  {}", sanitize_line(desc)), theme.dim),
-                ]))
+                ]), width))
             })
             .collect();
         let mut state = ListState::default().with_selected(self.sel.checked_sub(self.offset));
