@@ -2704,3 +2704,15 @@ fn code_is_cut_with_a_marker_paths_wrap_at_slashes_and_descriptions_end_with_an_
     assert!(lines.iter().any(|l| l.contains("/usr/share/doc/") && !l.contains("reference")), "{text}");
     assert!(lines.iter().any(|l| l.contains("reference/guide.md")), "{text}");
 }
+
+#[test]
+fn at_80_columns_the_home_label_keeps_the_word_and_its_last_folder() {
+    let tmp = snapshot_tempdir();
+    let cao = fake_cao::make(tmp.path());
+    let mut app = fresh_app(tmp.path(), ".aws/cli-agent-orchestrator", &cao);
+    key(&mut app, KeyCode::Esc);
+    let text = format!("{}", render(&mut app, 80, 24).backend());
+    assert!(text.contains("home cli-agent-orchestrator"), "{text}");
+    let text = format!("{}", render(&mut app, 120, 40).backend());
+    assert!(text.contains(" home ~/.aws/cli-agent-orchestrator "), "{text}");
+}
