@@ -3,6 +3,7 @@
 //! `remove`, `sync`): each builds its output as a [`Printed`].
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
@@ -17,6 +18,7 @@ use crate::core::agents::scan::{self, Ctx};
 use crate::core::agents::table::{Parser, Scope, Table};
 use crate::core::cao::skill;
 use crate::core::cao::store::Home;
+use crate::core::fsops;
 use crate::core::text::sanitize_line;
 
 #[derive(Args, Debug)]
@@ -163,7 +165,10 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
 pub fn list(table: &Table, ctx: &Ctx, id: &str, json: bool) -> Result<Printed, String> {
     let agent = table.find(id)?;
     let finds = discover::find(agent, ctx);
-    let mut p = Printed::default();
+    let mut p = Printed {
+        warnings: finds.warnings.clone(),
+        ..Printed::default()
+    };
     if json {
         let rows: Vec<_> = finds
             .candidates
@@ -230,9 +235,10 @@ pub fn enable(
 ) -> Result<Printed, String> {
     let agent = table.find(id)?;
     let mut p = Printed::default();
+    let mut not = Vec::new();
     for name in skills {
-        match give::enable(home, agent, ctx, name, scope, copy)? {
-            Given::Made(t) => {
+        match give::enable(home, agent, ctx, name, scope, copy) {
+            Ok(Given::Made(t)) => {
                 let how = if t.kind == Kind::Link {
                     "linked"
                 } else {
@@ -244,14 +250,35 @@ pub fn enable(
                     t.path.display()
                 )));
             }
-            Given::Already(path) => p.line(&sanitize_line(&format!(
+            Ok(Given::Already(path)) => p.line(&sanitize_line(&format!(
                 "{name}: {} already has it ({})",
                 agent.id,
                 path.display()
             ))),
+            Err(e) => not.push((name.as_str(), e)),
         }
     }
+    p.failed = not_done("gave", skills.len(), &not, &agent.id);
     Ok(p)
+}
+
+/// The one error line of a command over several names that did not do
+/// them all: how many it did, then each name it did not with why (each
+/// name is still tried: `enable a nosuch b` gives `b`).
+fn not_done(verb: &str, asked: usize, not: &[(&str, String)], agent: &str) -> Option<String> {
+    match not {
+        [] => return None,
+        // One name asked: its own error, as it was.
+        [(_, why)] if asked == 1 => return Some(why.clone()),
+        _ => {}
+    }
+    let each: Vec<String> = not.iter().map(|(n, why)| format!("{n} ({why})")).collect();
+    let to = if verb == "gave" { "to" } else { "from" };
+    Some(format!(
+        "{verb} {} of {asked} skill(s) {to} {agent}; not: {}",
+        asked - not.len(),
+        each.join("; ")
+    ))
 }
 
 /// Whether agent `id` is known and has a skill dir at `scope` (`add
@@ -271,10 +298,14 @@ pub fn disable(
 ) -> Result<Printed, String> {
     let agent = table.find(id)?;
     let mut p = Printed::default();
+    let mut not = Vec::new();
     for name in skills {
-        let done = give::disable(home, agent, ctx, name, scope)?;
-        report_taken(&done, &mut p);
+        match give::disable(home, agent, ctx, name, scope) {
+            Ok(done) => report_taken(&done, &mut p),
+            Err(e) => not.push((name.as_str(), e)),
+        }
     }
+    p.failed = not_done("took", skills.len(), &not, &agent.id);
     Ok(p)
 }
 
@@ -294,6 +325,11 @@ pub fn take_back_all(
     let done = give::disable_where(home, &table.agents, ctx, &|t| {
         t.skill == name && agent.is_none_or(|a| t.agent == a)
     })?;
+    if let (Some(id), true) = (agent, done.is_empty()) {
+        return Err(format!(
+            "skilltui has not given '{name}' to {id}: nothing to take back (`skilltui list --agent {id}` lists what it finds)"
+        ));
+    }
     let mut p = Printed::default();
     report_taken(&done, &mut p);
     Ok(p)
@@ -387,7 +423,10 @@ pub fn catalog(table: &Table, ctx: &Ctx, id: &str) -> Result<Printed, String> {
     let agent = table.find(id)?;
     let finds = discover::find(agent, ctx);
     let cat = render::catalog(agent, &finds);
-    let mut p = Printed::default();
+    let mut p = Printed {
+        warnings: finds.warnings.clone(),
+        ..Printed::default()
+    };
     if let Some(text) = &cat.text {
         p.line(text);
     }
@@ -431,7 +470,7 @@ pub fn show(
     }
     // Read once: the agent's parse, omniforge's and cleo's outputs all
     // come from this text.
-    let text = skill::read_text(&c.path.join("SKILL.md"))?;
+    let text = discover::read_skill_md(c)?;
     let read = rules::read(agent.parser, &text, &skill::folder_name(&c.path));
     if let Some(e) = read.error.clone() {
         return Err(e);
@@ -476,11 +515,19 @@ fn cleo_spawn(
     skill_md: &str,
     values: &BTreeMap<String, String>,
 ) -> Result<String, String> {
+    const BASE: &str = "agents/cleo-subagent/AGENT.md";
     let root = ctx.git_root().unwrap_or_else(|| ctx.cwd.clone());
-    let base_path = root.join("agents/cleo-subagent/AGENT.md");
-    let base = skill::read_text(&base_path)
-        .map_err(|e| format!("{e}: seed 002's base protocol is agents/cleo-subagent/AGENT.md"))?;
-    let spawn = lints::compose_spawn(&[&base, skill_md], values);
+    let why = |e: &dyn std::fmt::Display| {
+        format!(
+            "cannot read {}: {e}: seed 002's base protocol is {BASE}",
+            root.join(BASE).display()
+        )
+    };
+    // Only the project's own file: a link out of it is never read.
+    let bytes = fsops::read_capped_inside(&root, Path::new(BASE), skill::MAX_SKILL_MD_BYTES)
+        .map_err(|e| why(&e))?;
+    let base = String::from_utf8(bytes).map_err(|_| why(&"it is not UTF-8"))?;
+    let spawn = lints::compose_spawn(&[&base, skill_md], values)?;
     let get = |k: &str| values.get(k).cloned();
     let out = json!({
         "taskId": get("TASK_ID"),

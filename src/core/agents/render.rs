@@ -472,7 +472,11 @@ mod tests {
                 manifest: Vec::new(),
             })
             .collect();
-        Finds { places, candidates }
+        Finds {
+            places,
+            candidates,
+            ..Finds::default()
+        }
     }
 
     // Seed 003 "Available Skills Prompt": exact bytes, hidden skills out,

@@ -11,7 +11,7 @@ use crate::core::fsops;
 const BUILT_IN: &str = include_str!("agents.toml");
 
 /// Where a location sits: the agent's own kinds of place.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
     Project,
@@ -193,6 +193,10 @@ pub struct Agent {
     pub skills_path: Vec<String>,
     #[serde(default)]
     pub budget: Option<Budget>,
+    /// The most folders the agent itself looks at under one location
+    /// (Codex: 2,000), when it documents a bound; the rest are never read.
+    #[serde(default)]
+    pub max_dirs: Option<usize>,
     #[serde(default, rename = "location")]
     pub locations: Vec<Location>,
 }
