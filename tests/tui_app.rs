@@ -482,12 +482,19 @@ fn the_editor_validates_and_refuses_stale_saves() {
     };
     assert!(edit.text().contains("changed outside"));
     ctrl(&mut f.app, 's');
-    assert!(f.app.dialog.is_none(), "saved and closed");
+    assert!(
+        matches!(f.app.dialog, Some(Dialog::Edit(_))),
+        "Ctrl-S saves and stays"
+    );
     assert!(
         fs::read_to_string(&path)
             .unwrap()
             .contains("changed outside")
     );
+    snapshot("editor_saved_80x24", &mut f, 80, 24);
+    // Saved: Esc closes at once, with nothing to ask.
+    key(&mut f.app, KeyCode::Esc);
+    assert!(f.app.dialog.is_none());
 }
 
 #[test]
@@ -1081,13 +1088,13 @@ fn esc_cancels_a_fetch_and_a_bad_source_is_one_line() {
     assert!(f.app.dialog.is_none());
     assert!(!f.root.join("skills/alpha").exists());
 
+    // A bad source: the dialog again, its error one line inside it.
     open_source(&mut f.app, "o/no-such-repo");
-    assert!(f.app.dialog.is_none());
-    let status = f.app.status.clone().unwrap();
-    assert!(
-        status.is_error() && !status.text.contains('\n'),
-        "{status:?}"
-    );
+    let Some(Dialog::Install(i)) = &f.app.dialog else {
+        panic!("the install dialog again: {:?}", f.app.status)
+    };
+    let error = i.error.clone().unwrap();
+    assert!(!error.contains('\n'), "{error}");
 }
 
 #[test]
@@ -2715,4 +2722,52 @@ fn at_80_columns_the_home_label_keeps_the_word_and_its_last_folder() {
     assert!(text.contains("home cli-agent-orchestrator"), "{text}");
     let text = format!("{}", render(&mut app, 120, 40).backend());
     assert!(text.contains(" home ~/.aws/cli-agent-orchestrator "), "{text}");
+}
+
+#[test]
+fn a_source_that_fails_brings_the_dialog_back_with_the_text_as_typed_and_the_error_inside() {
+    let mut f = fixture();
+    let _ = git_root();
+    open_source(&mut f.app, "o/no-such-repo");
+    let Some(Dialog::Install(i)) = &f.app.dialog else {
+        panic!("the install dialog again: {:?} {:?}", f.app.dialog, f.app.status)
+    };
+    assert_eq!(i.input.as_str(), "o/no-such-repo");
+    assert!(i.error.is_some());
+    snapshot("install_failed_80x24", &mut f, 80, 24);
+    snapshot("install_failed_120x40", &mut f, 120, 40);
+    // Typing clears the error; the text stays to fix.
+    key(&mut f.app, KeyCode::Backspace);
+    let Some(Dialog::Install(i)) = &f.app.dialog else {
+        panic!("still open")
+    };
+    assert!(i.error.is_none());
+    assert_eq!(i.input.as_str(), "o/no-such-rep");
+    // A folder with no skill says so inside the dialog too.
+    key(&mut f.app, KeyCode::Esc);
+    let empty = f.root.parent().unwrap().join("nothing-here");
+    fs::create_dir_all(&empty).unwrap();
+    open_source(&mut f.app, &empty.display().to_string());
+    let Some(Dialog::Install(i)) = &f.app.dialog else {
+        panic!("the install dialog again: {:?}", f.app.status)
+    };
+    assert!(i.error.as_deref().unwrap().starts_with("no skills in"), "{:?}", i.error);
+}
+
+#[test]
+fn the_pick_dialog_counts_the_picks_and_says_what_is_above_and_below() {
+    let mut f = fixture();
+    let source = many_skills_repo("thirty-more", 30);
+    open_source(&mut f.app, &source);
+    press(&mut f.app, " j ");
+    let text = format!("{}", render(&mut f.app, 80, 24).backend());
+    assert!(text.contains("30 skills in") && text.contains("2 picked"), "{text}");
+    assert!(text.contains("more below") && !text.contains("more above"), "{text}");
+    press(&mut f.app, "G");
+    let text = format!("{}", render(&mut f.app, 80, 24).backend());
+    assert!(text.contains("more above") && !text.contains("more below"), "{text}");
+    snapshot("pick_more_above_80x24", &mut f, 80, 24);
+    press(&mut f.app, "gjjjjjjjjjj");
+    let text = format!("{}", render(&mut f.app, 80, 24).backend());
+    assert!(text.contains("more above") && text.contains("more below"), "{text}");
 }

@@ -68,6 +68,9 @@ pub struct App {
     /// A folder to install whose changes to the installed skill a worker
     /// is working out (the job's id, the folder).
     pub(crate) comparing: Option<(u64, std::path::PathBuf)>,
+    /// The install dialog's text while its source is opened: a failure
+    /// brings the dialog back with it, and the error inside.
+    pub(crate) typed: Option<String>,
     /// Where agent discovery runs: on a worker in the real UI, so that no
     /// frame or key waits for it.
     pub(crate) agents_mode: AgentsMode,
@@ -173,6 +176,7 @@ impl App {
             external_edit: None,
             toggles: Vec::new(),
             comparing: None,
+            typed: None,
             agents_mode: match agents_later {
                 true => AgentsMode::Deferred,
                 false => AgentsMode::Inline,
@@ -957,7 +961,12 @@ impl App {
             Outcome::Say(status) => self.say(status),
             Outcome::Run(pending) => self.carry_out(pending),
             Outcome::Install { src, name } => self.submit_install(&src, name),
-            Outcome::Open(source) => self.open_source(source),
+            Outcome::Open(source) => {
+                if let Dialog::Install(i) = &dialog {
+                    self.typed = Some(i.input.as_str().to_string());
+                }
+                self.open_source(source)
+            }
             Outcome::InstallPicks => {
                 if let Dialog::Pick(pick) = dialog {
                     self.install_picks(pick);
@@ -965,8 +974,9 @@ impl App {
             }
             Outcome::Declined(name) => self.answer_clash(name, false),
             Outcome::Seed(names) => self.seed_in_background(names),
-            Outcome::Saved(path) => {
-                self.say(Status::info(format!("saved {}", path.display())));
+            // Ctrl-S saves and stays: the editor says so itself.
+            Outcome::Saved(_) => {
+                self.dialog = Some(dialog);
                 self.store_changed();
                 self.reload();
             }
