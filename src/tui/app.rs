@@ -132,9 +132,10 @@ impl App {
             self.data.agent_cwd.clone(),
             self.agents_gen,
         );
+        let asked = self.data.asked_agents.clone();
         self.agents_running = true;
         self.jobs.spawn(move |_, reporter| {
-            let found = agent_view::load(&home, cwd.as_deref());
+            let found = agent_view::load(&home, cwd.as_deref(), &asked);
             reporter.send(crate::tui::jobs::Report::Agents(
                 generation,
                 Box::new(found),
@@ -154,6 +155,7 @@ impl App {
                 agents_refreshing: false,
                 agent_ctx: None,
                 agent_cwd: None,
+                asked_agents: asked_agents(),
             },
             theme,
             depth: Default::default(),
@@ -228,7 +230,7 @@ impl App {
         match self.agents_mode {
             AgentsMode::Inline => {
                 (data.agent_ctx, data.agents) =
-                    agent_view::load(&data.home, data.agent_cwd.as_deref());
+                    agent_view::load(&data.home, data.agent_cwd.as_deref(), &data.asked_agents);
                 self.skills.agent_marks = agent_view::marks(&self.data.agents);
             }
             AgentsMode::Deferred => data.agents_refreshing = true,
@@ -1066,6 +1068,16 @@ impl App {
             self.preview.scroll = 0;
         }
     }
+}
+
+/// The agents `SKILLTUI_AGENTS` asks pane 3 to list, detected or not.
+fn asked_agents() -> Vec<String> {
+    let ids = std::env::var("SKILLTUI_AGENTS").unwrap_or_default();
+    ids.split(',')
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+        .map(String::from)
+        .collect()
 }
 
 /// `e`, `d` or `u` with no skill selected.
