@@ -372,7 +372,8 @@ impl ProfilesPane {
             .chain(
                 data.agents
                     .iter()
-                    .map(|a| ListItem::new(agent_view::list_line(a, theme))),
+                    .map(|a| agent_view::list_line(a, theme))
+                    .map(|line| ListItem::new(fit(line, usize::from(self.list_area.width)))),
             )
             .collect();
         let highlight = match self.within {
