@@ -2615,7 +2615,7 @@ fn a_new_slash_selects_the_kept_query_so_that_typing_replaces_it() {
     let mut f = fixture();
     press(&mut f.app, "/code");
     key(&mut f.app, KeyCode::Enter);
-    key(&mut f.app, KeyCode::Char('3'));
+    key(&mut f.app, KeyCode::Char('4'));
     press(&mut f.app, "/");
     assert_eq!(f.app.mode, Mode::Filter);
     assert!(f.app.skills.filter.is_selected());
@@ -2770,4 +2770,28 @@ fn the_pick_dialog_counts_the_picks_and_says_what_is_above_and_below() {
     press(&mut f.app, "gjjjjjjjjjj");
     let text = format!("{}", render(&mut f.app, 80, 24).backend());
     assert!(text.contains("more above") && text.contains("more below"), "{text}");
+}
+
+#[test]
+fn slash_in_pane_3_filters_its_profiles_and_agents() {
+    let mut f = fixture();
+    key(&mut f.app, KeyCode::Char('3'));
+    press(&mut f.app, "/wri");
+    assert_eq!(f.app.mode, Mode::Normal, "the Skills filter is left alone");
+    let shown = f.app.profiles.shown(&f.app.data);
+    assert_eq!(shown.len(), 1);
+    assert_eq!(f.app.selected_profile().unwrap().listed.name, "writer");
+    snapshot("profiles_filtered_120x40", &mut f, 120, 40);
+    snapshot("profiles_filtered_80x24", &mut f, 80, 24);
+    // Enter keeps it; moves stay among what it shows.
+    key(&mut f.app, KeyCode::Enter);
+    press(&mut f.app, "k");
+    assert_eq!(f.app.selected_profile().unwrap().listed.name, "writer");
+    // A new `/` selects the query: typing replaces it; Esc clears it.
+    press(&mut f.app, "/sup");
+    assert_eq!(f.app.profiles.filter.as_str(), "sup");
+    assert_eq!(f.app.selected_profile().unwrap().listed.name, "supervisor");
+    key(&mut f.app, KeyCode::Esc);
+    assert!(f.app.profiles.filter.is_empty());
+    assert_eq!(f.app.profiles.shown(&f.app.data).len(), f.app.data.profiles.len());
 }

@@ -385,7 +385,7 @@ impl App {
         if let Some(d) = &self.dialog {
             return d.ctx();
         }
-        if self.mode == Mode::Filter {
+        if self.mode == Mode::Filter || self.profiles.typing {
             return Ctx::Filter;
         }
         if self.preview.search.typing {
@@ -459,6 +459,9 @@ impl App {
     }
 
     fn filter_key(&mut self, cmd: Option<Cmd>, key: KeyEvent) {
+        if self.profiles.typing {
+            return self.profiles_filter_key(cmd, key);
+        }
         match cmd {
             Some(Cmd::Back) => {
                 self.mode = Mode::Normal;
@@ -476,6 +479,27 @@ impl App {
                 }
             }
         }
+    }
+
+    /// A key while typing pane 3's filter: as in the Skills filter.
+    fn profiles_filter_key(&mut self, cmd: Option<Cmd>, key: KeyEvent) {
+        let action = match cmd {
+            Some(Cmd::Back) => {
+                self.profiles.typing = false;
+                self.profiles.filter.clear();
+                profiles_pane::Action::None
+            }
+            Some(Cmd::Accept) => {
+                self.profiles.typing = false;
+                profiles_pane::Action::None
+            }
+            Some(Cmd::Move(m)) => {
+                self.profiles.typing = false;
+                self.profiles.on_cmd(Cmd::Move(m), &self.data)
+            }
+            _ => self.profiles.type_in_filter(key, &self.data),
+        };
+        self.profiles_action(action);
     }
 
     /// A key while typing a search in the Preview pane.
@@ -540,6 +564,11 @@ impl App {
             }
             // A new `/` starts a new query: the kept one is selected, so
             // typing replaces it (an arrow key keeps it to edit).
+            // In pane 3's list, `/` filters the profiles and agents.
+            Cmd::Filter if self.focus == Pane::Profiles && !self.profiles.in_checklist() => {
+                self.profiles.typing = true;
+                self.profiles.filter.select_all();
+            }
             Cmd::Filter => {
                 self.focus = Pane::Skills;
                 self.mode = Mode::Filter;
@@ -610,6 +639,7 @@ impl App {
         match m.kind {
             MouseEventKind::Down(_) => {
                 self.preview.search.typing = false;
+                self.profiles.typing = false;
                 self.focus = pane;
                 self.click(at);
             }

@@ -386,7 +386,7 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         keys: "/",
-        help: "fuzzy filter the skills (Enter keeps it)",
+        help: "filter: the skills (fuzzy); in pane 3's list, the profiles and agents",
         binds: &[
             ch('/', Cmd::Filter, PANES),
             key(KeyCode::Enter, Cmd::Accept, &[Ctx::Filter]),

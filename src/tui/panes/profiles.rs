@@ -12,6 +12,7 @@ use crate::core::agents::table::Scope;
 use crate::core::cao::catalog::Pattern;
 use crate::core::delivery::agent::Source;
 use crate::core::text::sanitize_line;
+use crate::tui::input::LineInput;
 use crate::tui::keymap::Cmd;
 use crate::tui::markdown::{fit, wrap_line};
 use crate::tui::model::{AgentRow, Data, ProfileRow};
@@ -72,6 +73,10 @@ pub struct ProfilesPane {
     cursors: std::collections::HashMap<String, (usize, usize)>,
     /// The checklist `check_sel` and `check_offset` belong to.
     cursor_of: Option<String>,
+    /// `/` in the list: the profiles and agents whose name holds it.
+    pub filter: LineInput,
+    /// Keys are typed into `filter`.
+    pub typing: bool,
 }
 
 /// The selected profile's `skills:` value, ready to tick a skill.
@@ -209,13 +214,49 @@ impl ProfilesPane {
         Some(self.agent_scope)
     }
 
+    /// The list rows the filter lets through, in order (all without one).
+    pub fn shown(&self, data: &Data) -> Vec<usize> {
+        let query = self.filter.as_str().to_lowercase();
+        let name = |i: usize| match data.profiles.get(i) {
+            Some(r) => r.listed.name.to_lowercase(),
+            None => (data.agents.get(i - data.profiles.len()))
+                .map_or(String::new(), |a| a.agent.id.to_lowercase()),
+        };
+        (0..Self::rows(data))
+            .filter(|&i| query.is_empty() || name(i).contains(&query))
+            .collect()
+    }
+
+    /// Where the selection is among the shown rows.
+    fn shown_at(&self, shown: &[usize]) -> Option<usize> {
+        shown.iter().position(|&i| i == self.sel)
+    }
+
+    /// A key typed into the filter: a selection it hides moves to the
+    /// first row it shows.
+    pub fn type_in_filter(&mut self, key: ratatui::crossterm::event::KeyEvent, data: &Data) -> Action {
+        if !self.filter.key(key) {
+            return Action::None;
+        }
+        let shown = self.shown(data);
+        match (self.shown_at(&shown), shown.first()) {
+            (None, Some(&first)) => self.select(first),
+            _ => Action::None,
+        }
+    }
+
     pub fn on_cmd(&mut self, cmd: Cmd, data: &Data) -> Action {
         match (self.within, cmd) {
             (Within::List, Cmd::Open) if Self::rows(data) > 0 => self.within = Within::Checklist,
             (Within::List, Cmd::Move(m)) => {
                 let page = panes::page(self.list_area);
-                let sel = panes::move_in(self.sel, Self::rows(data), m, page);
-                return self.select(sel);
+                let shown = self.shown(data);
+                let at = self.shown_at(&shown).unwrap_or(0);
+                let at = panes::move_in(at, shown.len(), m, page);
+                return match shown.get(at) {
+                    Some(&sel) => self.select(sel),
+                    None => Action::None,
+                };
             }
             (Within::Checklist, Cmd::Back) => self.within = Within::List,
             (Within::Checklist, Cmd::Toggle) => return Action::Toggle,
@@ -242,7 +283,7 @@ impl ProfilesPane {
         if self.list_area.contains(at) {
             let i = row(self.list_area, self.offset);
             self.within = Within::List;
-            if i < Self::rows(data) {
+            if let Some(&i) = self.shown(data).get(i) {
                 return self.select(i);
             }
         } else if self.checklist_area.contains(at) {
@@ -288,7 +329,7 @@ impl ProfilesPane {
     /// in the checklist, none: the folded detail names the profile and
     /// the checklist takes the pane.
     fn list_height(&self, data: &Data, height: u16) -> u16 {
-        let rows = Self::rows(data).min(usize::from(u16::MAX)) as u16;
+        let rows = self.shown(data).len().min(usize::from(u16::MAX)) as u16;
         match self.in_checklist() {
             true => 0,
             false => rows.clamp(1, height.saturating_sub(BELOW_LIST).max(1)),
@@ -328,7 +369,8 @@ impl ProfilesPane {
             Constraint::Min(0),
         ])
         .areas(inner);
-        self.offset = panes::window(self.offset, Some(self.sel), Self::rows(data), list_height);
+        let shown = self.shown(data);
+        self.offset = panes::window(self.offset, self.shown_at(&shown), shown.len(), list_height);
         let sel = self.in_checklist().then_some(self.check_sel);
         let n_checks = self.checks(data);
         self.check_offset =
@@ -340,7 +382,17 @@ impl ProfilesPane {
             return;
         }
         let theme = look.theme;
-        let title = format!("Agents & profiles ({})", Self::rows(data));
+        let shown = self.shown(data);
+        let title = match (self.typing, self.filter.is_empty()) {
+            (false, true) => format!("Agents & profiles ({})", Self::rows(data)),
+            _ => format!(
+                "Agents & profiles /{}{} ({}/{})",
+                sanitize_line(self.filter.as_str()),
+                if self.typing { "▏" } else { "" },
+                shown.len(),
+                Self::rows(data)
+            ),
+        };
         let mut title = panes::fit_title(title, area.width);
         if data.agents_refreshing {
             // The agents shown are the last discovery's until the next ends.
@@ -358,7 +410,7 @@ impl ProfilesPane {
             frame.render_widget(para, panes::inner(area));
             return;
         }
-        let items: Vec<ListItem> = data
+        let all: Vec<ListItem> = data
             .profiles
             .iter()
             .map(|r| {
@@ -376,12 +428,15 @@ impl ProfilesPane {
                     .map(|line| ListItem::new(fit(line, usize::from(self.list_area.width)))),
             )
             .collect();
+        // The filter's rows only (all of them without one).
+        let mut all: Vec<Option<ListItem>> = all.into_iter().map(Some).collect();
+        let items: Vec<ListItem> = shown.iter().filter_map(|&i| all[i].take()).collect();
         let highlight = match self.within {
             Within::Checklist => theme.accent.add_modifier(Modifier::BOLD),
             Within::List => theme.selected,
         };
         let mut state = ListState::default()
-            .with_selected(Some(self.sel))
+            .with_selected(self.shown_at(&shown))
             .with_offset(self.offset);
         let list = List::new(items).highlight_style(highlight);
         frame.render_stateful_widget(list, self.list_area, &mut state);
