@@ -461,20 +461,31 @@ fn an_agent_given_a_skill_or_asked_for_is_listed_undetected_and_can_be_taken_bac
     let home = f.app.data.home.clone();
     assert!(!f.app.data.agents.iter().any(|a| a.agent.id == "codex"));
     // skilltui gave codex a skill, though codex is not on this machine.
-    let (table, ctx) = scan::open(&home);
+    // (At project scope: Codex's user dir is under ~/.codex, which would
+    // make it detected.)
+    let (table, mut ctx) = scan::open(&home);
+    ctx.cwd = f.proj.clone();
     let codex = table.agents.iter().find(|a| a.id == "codex").unwrap();
     assert!(!scan::detected(codex, &ctx));
-    give::enable(&home, codex, &ctx, "code-style", Scope::User, false).unwrap();
+    give::enable(&home, codex, &ctx, "code-style", Scope::Project, false).unwrap();
+    assert!(!scan::detected(codex, &ctx));
     f.app.reload();
     let row = f.app.data.agents.iter().find(|a| a.agent.id == "codex");
-    assert!(row.is_some_and(|r| !r.detected), "listed, marked undetected");
+    assert!(
+        row.is_some_and(|r| !r.detected),
+        "listed, marked undetected"
+    );
     select_agent(&mut f.app, "codex");
     let text = screen(&mut f.app, 120, 40);
-    assert!(text.contains("◆ codex") && text.contains("not detected"), "{text}");
+    assert!(
+        text.contains("◆ codex") && text.contains("not detected"),
+        "{text}"
+    );
     insta::assert_snapshot!("agent_undetected_given_120x40", text);
     insta::assert_snapshot!("agent_undetected_given_80x24", screen(&mut f.app, 80, 24));
-    // Its checklist takes the skill back.
+    // Its checklist, at project scope, takes the skill back.
     key(&mut f.app, KeyCode::Enter);
+    key(&mut f.app, KeyCode::Char('s'));
     let n = f.app.data.valid_position("code-style").unwrap();
     f.app.profiles.check_sel = n;
     key(&mut f.app, KeyCode::Char(' '));

@@ -2476,7 +2476,10 @@ fn p_overrides_the_provider_of_its_own_profile_only_and_p_capital_resets_it() {
         Some(("kiro_cli", "fallback", "skill-resource"))
     );
     let said = f.app.status.clone().unwrap().text;
-    assert!(said.starts_with("back to the profile's own provider"), "{said}");
+    assert!(
+        said.starts_with("back to the profile's own provider"),
+        "{said}"
+    );
 }
 
 #[test]
@@ -2570,7 +2573,10 @@ fn a_checklist_takes_the_pane_and_keeps_its_own_cursor_and_a_missing_skill_can_b
     snapshot("checklist_missing_skill_120x40", &mut f, 120, 40);
     key(&mut f.app, KeyCode::Char(' '));
     let text = fs::read_to_string(f.root.join("agent-store/reviewer.md")).unwrap();
-    assert!(!text.contains("nosuch") && text.contains("python-testing"), "{text}");
+    assert!(
+        !text.contains("nosuch") && text.contains("python-testing"),
+        "{text}"
+    );
     assert!(f.app.profiles.missing.is_empty());
 }
 
@@ -2595,7 +2601,8 @@ fn y_in_the_skills_pane_copies_the_skills_path_and_each_hint_says_what_y_copies(
         ssh: false,
         tmux: false,
     };
-    f.app.clipboard = Clipboard::with_opener(env, || Ok(Box::new(Recorder) as Box<dyn SystemClipboard>));
+    f.app.clipboard =
+        Clipboard::with_opener(env, || Ok(Box::new(Recorder) as Box<dyn SystemClipboard>));
     select_folder(&mut f.app, "code-style");
     assert!(hint_line(&mut f.app, 120, 40).contains("y copy path"));
     press(&mut f.app, "y");
@@ -2630,14 +2637,6 @@ fn a_new_slash_selects_the_kept_query_so_that_typing_replaces_it() {
     assert_eq!(f.app.skills.filter.as_str(), "pyth");
 }
 
-/// Every count a frame's borders show at `w`x`h`, as (text, row).
-fn border_counts(app: &mut App, w: u16, h: u16) -> Vec<String> {
-    let t = render(app, w, h);
-    let text = format!("{}", t.backend());
-    let count = regex::Regex::new(r"-?\d+(-\d+)?/-?\d+|\(-?\d+(/-?\d+)?\)").unwrap();
-    count.find_iter(&text).map(|m| m.as_str().to_string()).collect()
-}
-
 #[test]
 fn at_tiny_sizes_no_border_shows_a_negative_or_nonsense_count() {
     let f = fixture();
@@ -2650,30 +2649,31 @@ fn at_tiny_sizes_no_border_shows_a_negative_or_nonsense_count() {
             key(a, KeyCode::End)
         },
     ];
+    // `(3/7)`, `(4)`, `1-38/80`, negative or not; and a count cut short.
+    let count = regex::Regex::new(r"-?\d+(-\d+)?/-?\d+|\(-?\d+(/-?\d+)?\)").unwrap();
+    let number = regex::Regex::new(r"\d+").unwrap();
+    let cut = regex::Regex::new(r"\(\d[\d/]*([^\d/)]|$)").unwrap();
     for state in states {
         let mut app = App::new(f.app.data.home.clone(), Theme::dark());
         state(&mut app);
         for w in 1..=40 {
             for h in 1..=12 {
                 let screen = format!("{}", render(&mut app, w, h).backend());
-                let cut = regex::Regex::new(r"\(\d[\d/]*([^\d/)]|$)").unwrap();
                 assert!(!cut.is_match(&screen), "a cut count at {w}x{h}\n{screen}");
-                for c in border_counts(&mut app, w, h) {
-                    let nums: Vec<i64> = regex::Regex::new(r"-?\d+")
-                        .unwrap()
-                        .find_iter(&c)
-                        .map(|m| m.as_str().trim_start_matches('-').parse().unwrap())
-                        .collect();
+                for c in count.find_iter(&screen).map(|m| m.as_str()) {
                     assert!(!c.contains("(-") && !c.contains("/-"), "{c} at {w}x{h}");
-                    // `a-b/n`: a row range inside the total.
-                    if c.contains('-') && nums.len() == 3 {
-                        let (a, b, n) = (nums[0], nums[1], nums[2]);
-                        let screen = format!("{}", render(&mut app, w, h).backend());
-                        assert!(1 <= a && a <= b && b <= n, "{c} at {w}x{h}\n{screen}");
-                    }
-                    // `n/m`: shown of all.
-                    if !c.contains('-') && nums.len() == 2 {
-                        assert!(nums[0] <= nums[1], "{c} at {w}x{h}");
+                    assert!(!c.starts_with('-'), "{c} at {w}x{h}");
+                    let nums: Vec<u64> = (number.find_iter(c))
+                        .map(|m| m.as_str().parse().unwrap())
+                        .collect();
+                    match nums[..] {
+                        // `a-b/n`: a row range inside the total.
+                        [a, b, n] => {
+                            assert!(1 <= a && a <= b && b <= n, "{c} at {w}x{h}\n{screen}")
+                        }
+                        // `n/m`: shown of all.
+                        [n, m] => assert!(n <= m, "{c} at {w}x{h}\n{screen}"),
+                        _ => {}
                     }
                 }
             }
@@ -2700,16 +2700,36 @@ fn code_is_cut_with_a_marker_paths_wrap_at_slashes_and_descriptions_end_with_an_
     let t = render(&mut f.app, 80, 24);
     let text = format!("{}", t.backend());
     // The description is cut with an ellipsis.
-    let wide = text.lines().find(|l| l.contains("wide  A description")).unwrap();
+    let wide = text
+        .lines()
+        .find(|l| l.contains("wide  A description"))
+        .unwrap();
     assert!(wide.contains("long …┃"), "{text}");
     // The code line is cut with a marker, not broken onto a second row.
-    let lines = text.lines().map(|l| l.trim_matches('"').to_string()).collect::<Vec<_>>();
-    let run = lines.iter().position(|l| l.contains(" run --option-one")).expect("code row");
+    let lines = text
+        .lines()
+        .map(|l| l.trim_matches('"').to_string())
+        .collect::<Vec<_>>();
+    let run = lines
+        .iter()
+        .position(|l| l.contains(" run --option-one"))
+        .expect("code row");
     assert!(!lines[run + 1].contains("option-three"), "{text}");
-    assert!(lines[run].trim_end_matches(['│', '┃', ' ']).ends_with('…'), "{text}");
+    assert!(
+        lines[run].trim_end_matches(['│', '┃', ' ']).ends_with('…'),
+        "{text}"
+    );
     // The path breaks after a slash, never inside a folder's name.
-    assert!(lines.iter().any(|l| l.contains("/usr/share/doc/") && !l.contains("reference")), "{text}");
-    assert!(lines.iter().any(|l| l.contains("reference/guide.md")), "{text}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("/usr/share/doc/") && !l.contains("reference")),
+        "{text}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("reference/guide.md")),
+        "{text}"
+    );
 }
 
 #[test]
@@ -2721,7 +2741,10 @@ fn at_80_columns_the_home_label_keeps_the_word_and_its_last_folder() {
     let text = format!("{}", render(&mut app, 80, 24).backend());
     assert!(text.contains("home cli-agent-orchestrator"), "{text}");
     let text = format!("{}", render(&mut app, 120, 40).backend());
-    assert!(text.contains(" home ~/.aws/cli-agent-orchestrator "), "{text}");
+    assert!(
+        text.contains(" home ~/.aws/cli-agent-orchestrator "),
+        "{text}"
+    );
 }
 
 #[test]
@@ -2730,7 +2753,10 @@ fn a_source_that_fails_brings_the_dialog_back_with_the_text_as_typed_and_the_err
     let _ = git_root();
     open_source(&mut f.app, "o/no-such-repo");
     let Some(Dialog::Install(i)) = &f.app.dialog else {
-        panic!("the install dialog again: {:?} {:?}", f.app.dialog, f.app.status)
+        panic!(
+            "the install dialog again: {:?} {:?}",
+            f.app.dialog, f.app.status
+        )
     };
     assert_eq!(i.input.as_str(), "o/no-such-repo");
     assert!(i.error.is_some());
@@ -2751,7 +2777,11 @@ fn a_source_that_fails_brings_the_dialog_back_with_the_text_as_typed_and_the_err
     let Some(Dialog::Install(i)) = &f.app.dialog else {
         panic!("the install dialog again: {:?}", f.app.status)
     };
-    assert!(i.error.as_deref().unwrap().starts_with("no skills in"), "{:?}", i.error);
+    assert!(
+        i.error.as_deref().unwrap().starts_with("no skills in"),
+        "{:?}",
+        i.error
+    );
 }
 
 #[test]
@@ -2761,15 +2791,27 @@ fn the_pick_dialog_counts_the_picks_and_says_what_is_above_and_below() {
     open_source(&mut f.app, &source);
     press(&mut f.app, " j ");
     let text = format!("{}", render(&mut f.app, 80, 24).backend());
-    assert!(text.contains("30 skills in") && text.contains("2 picked"), "{text}");
-    assert!(text.contains("more below") && !text.contains("more above"), "{text}");
+    assert!(
+        text.contains("30 skills in") && text.contains("2 picked"),
+        "{text}"
+    );
+    assert!(
+        text.contains("more below") && !text.contains("more above"),
+        "{text}"
+    );
     press(&mut f.app, "G");
     let text = format!("{}", render(&mut f.app, 80, 24).backend());
-    assert!(text.contains("more above") && !text.contains("more below"), "{text}");
+    assert!(
+        text.contains("more above") && !text.contains("more below"),
+        "{text}"
+    );
     snapshot("pick_more_above_80x24", &mut f, 80, 24);
     press(&mut f.app, "gjjjjjjjjjj");
     let text = format!("{}", render(&mut f.app, 80, 24).backend());
-    assert!(text.contains("more above") && text.contains("more below"), "{text}");
+    assert!(
+        text.contains("more above") && text.contains("more below"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -2793,5 +2835,8 @@ fn slash_in_pane_3_filters_its_profiles_and_agents() {
     assert_eq!(f.app.selected_profile().unwrap().listed.name, "supervisor");
     key(&mut f.app, KeyCode::Esc);
     assert!(f.app.profiles.filter.is_empty());
-    assert_eq!(f.app.profiles.shown(&f.app.data).len(), f.app.data.profiles.len());
+    assert_eq!(
+        f.app.profiles.shown(&f.app.data).len(),
+        f.app.data.profiles.len()
+    );
 }

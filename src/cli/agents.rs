@@ -15,7 +15,8 @@ use crate::core::agents::lints;
 use crate::core::agents::render;
 use crate::core::agents::rules;
 use crate::core::agents::scan::{self, Ctx};
-use crate::core::agents::table::{Parser, Scope, Table};
+use crate::core::agents::table::{Certainty, Parser, Scope, Table};
+use crate::core::agents::verify;
 use crate::core::cao::skill;
 use crate::core::cao::store::Home;
 use crate::core::fsops;
@@ -25,6 +26,10 @@ use crate::core::text::sanitize_line;
 pub struct AgentsArgs {
     #[arg(long)]
     json: bool,
+    /// Run each installed agent that can list its own skills (or only ID)
+    /// and show where it differs from skilltui's model here
+    #[arg(long, value_name = "ID", num_args = 0..=1, default_missing_value = "")]
+    verify: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -74,7 +79,44 @@ impl ScopeArg {
 
 /// `skilltui agents [--json]`.
 pub fn run_agents(home: &Home, args: &AgentsArgs, out: &mut Output) -> Outcome {
-    with_table(home, out, |table, ctx| Ok(agents(table, ctx, args.json)))
+    with_table(home, out, |table, ctx| match &args.verify {
+        Some(id) => verify(table, ctx, id),
+        None => Ok(agents(table, ctx, args.json)),
+    })
+}
+
+/// `skilltui agents --verify [ID]`: per agent, its version and one line
+/// per difference from skilltui's model (or `agrees`); an agent that is
+/// not installed is a note, unless it was asked for by id.
+fn verify(table: &Table, ctx: &Ctx, id: &str) -> Result<Printed, String> {
+    let agents: Vec<&crate::core::agents::table::Agent> = if id.is_empty() {
+        verify::probed(&table.agents).collect()
+    } else {
+        vec![table.find(id)?]
+    };
+    let mut p = Printed::default();
+    for agent in agents {
+        match verify::verify(agent, ctx, verify::TIMEOUT) {
+            Ok(v) if v.differences.is_empty() => p.line(&sanitize_line(&format!(
+                "{} ({}): agrees with skilltui",
+                agent.id, v.version
+            ))),
+            Ok(v) => {
+                p.line(&sanitize_line(&format!(
+                    "{} ({}): {} differences",
+                    agent.id,
+                    v.version,
+                    v.differences.len()
+                )));
+                for d in &v.differences {
+                    p.line(&sanitize_line(&format!("  {d}")));
+                }
+            }
+            Err(e) if id.is_empty() => p.notes.push(format!("{}: {e}", agent.id)),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(p)
 }
 
 /// `skilltui agent enable|disable|adopt`.
@@ -131,7 +173,7 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
                     .iter()
                     .map(|pl| json!({"path": pl.path.to_string_lossy(), "scope": pl.scope, "exists": pl.exists}))
                     .collect();
-                json!({
+                let mut row = json!({
                     "id": a.id,
                     "name": a.name,
                     "detected": detected,
@@ -139,7 +181,15 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
                     "symlinks": a.symlinks,
                     "source": a.source,
                     "locations": places,
-                })
+                });
+                match a.certainty() {
+                    Certainty::Verified(v) => row["verified"] = json!(v),
+                    Certainty::Documented(s) => row["documented"] = json!(s),
+                }
+                if let Some(n) = &a.no_oracle {
+                    row["no_oracle"] = json!(n);
+                }
+                row
             })
             .collect();
         p.line(&serde_json::to_string_pretty(&rows).unwrap_or_default());
@@ -148,6 +198,7 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
     for (a, places, detected) in &found {
         let mark = if *detected { "◆" } else { " " };
         p.line(&format!("{mark} {}  {}", a.id, sanitize_line(&a.name)));
+        p.line(&sanitize_line(&format!("    {}", a.certainty().line())));
         for place in places {
             let exists = if place.exists { "" } else { "  (missing)" };
             p.line(&format!(
@@ -184,6 +235,7 @@ pub fn list(table: &Table, ctx: &Ctx, id: &str, json: bool) -> Result<Printed, S
                     "shadowed_by": c.shadowed_by.as_ref().map(|p| p.to_string_lossy()),
                     "error": c.error,
                     "hidden": c.hidden,
+                    "may_win": discover::may_win(agent, c),
                 })
             })
             .collect();

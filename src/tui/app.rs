@@ -716,7 +716,6 @@ impl App {
         self.say(status);
     }
 
-
     /// Space on a checkbox: enable or disable through the core's editor.
     pub fn toggle_selected(&mut self) {
         if let Some(agent) = self.profiles.selected_agent(&self.data) {

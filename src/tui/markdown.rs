@@ -1017,12 +1017,16 @@ fn break_word(parts: Vec<Span<'static>>, width: usize) -> Vec<(Vec<Span<'static>
             end += 1;
         }
         if end < chars.len()
-            && let Some(slash) = (start + (end - start) / 2..end).rev().find(|&i| chars[i].0 == '/')
+            && let Some(slash) = (start + (end - start) / 2..end)
+                .rev()
+                .find(|&i| chars[i].0 == '/')
         {
             end = slash + 1;
         }
         let piece = &chars[start..end];
-        let spans = piece.iter().map(|&(c, style)| Span::styled(c.to_string(), style));
+        let spans = piece
+            .iter()
+            .map(|&(c, style)| Span::styled(c.to_string(), style));
         let w = piece.iter().map(|(c, _)| c.width().unwrap_or(0)).sum();
         out.push((coalesce(spans.collect()), w));
         start = end;

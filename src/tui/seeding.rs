@@ -17,7 +17,10 @@ impl App {
         self.jobs.seeding = true;
         let home = self.data.home.clone();
         let of = names.len();
-        self.say(Status::info(format!("seeding {}…", crate::tui::panes::count(of, "skill"))));
+        self.say(Status::info(format!(
+            "seeding {}…",
+            crate::tui::panes::count(of, "skill")
+        )));
         self.jobs.spawn(move |_, report| {
             let mut all = Seeded::default();
             for (done, name) in names.iter().enumerate() {

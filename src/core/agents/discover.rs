@@ -87,9 +87,19 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
             continue;
         }
         let cap = agent.max_dirs.unwrap_or(scan::MAX_FOLDERS);
-        let (folders, cut) = scan::folders(&place.path, depth(agent, place), agent.symlinks, cap);
+        let loc = agent.locations.get(place.loc);
+        let (mut folders, cut) = scan::folders_with(
+            &place.path,
+            depth(agent, place),
+            agent.symlinks,
+            cap,
+            loc.and_then(|l| l.dots),
+        );
         if cut {
             warnings.push(cap_warning(agent, &place.path, cap));
+        }
+        if loc.is_some_and(|l| l.root_skill) {
+            folders.insert(0, place.path.clone());
         }
         let mut here: Vec<(Candidate, Option<FileId>)> =
             scan::par_map(&folders, &|folder: &PathBuf| {
@@ -150,6 +160,13 @@ pub fn skill_files(dir: &Path, max: usize) -> Vec<PathBuf> {
         .map(|i| i.from)
         .take(max)
         .collect()
+}
+
+/// Whether the agent may load this copy instead of the one marked `ok`: an
+/// agent that loads its dirs concurrently (OpenCode) lets any valid copy of
+/// a name win, so the model says so rather than pick one.
+pub fn may_win(agent: &Agent, c: &Candidate) -> bool {
+    agent.concurrent && c.status == Status::Shadowed
 }
 
 /// A folder's (device, inode): one folder reached twice through a link
@@ -233,7 +250,7 @@ fn read_one(agent: &Agent, folder: &Path, place: usize) -> Option<Candidate> {
         },
         shadowed_by: None,
         error: read.error.clone(),
-        hidden: read.hidden,
+        hidden: read.hidden || (agent.parser == Parser::Codex && rules::codex_hidden(folder)),
         priority: priority(&read),
         manifest: Vec::new(),
     })
@@ -672,8 +689,10 @@ mod tests {
         std::os::unix::fs::symlink(&real, w.home.join(".codex/skills/a")).unwrap();
         let f = find(&agent("codex"), &w.ctx(&[]));
         let s = statuses(&f, "a");
-        assert_eq!(s[0], (real.clone(), Status::Ok));
-        assert_eq!(s[1].1, Status::Shadowed);
+        // Codex's root order puts $CODEX_HOME/skills first: the link is
+        // reached first, the real folder is the same file again.
+        assert_eq!(s[0], (w.home.join(".codex/skills/a"), Status::Ok));
+        assert_eq!(s[1], (real, Status::Shadowed));
     }
 
     // code.claude.com/docs/en/skills: personal beats project; the folder

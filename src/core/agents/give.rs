@@ -1013,6 +1013,8 @@ mod tests {
                 env_suffix: None,
                 depth: 1,
                 newest_first: false,
+                dots: None,
+                root_skill: false,
                 source: "test".into(),
             }];
             let e = target_dir(&a, &w.ctx, Scope::User).unwrap_err();

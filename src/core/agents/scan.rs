@@ -143,9 +143,10 @@ fn expand(agent: &Agent, loc: &Location, ctx: &Ctx) -> Vec<PathBuf> {
         "{setting:skills.path}" => (agent.skills_path.iter())
             .flat_map(|b| template(b, ctx))
             .collect(),
-        p => (ctx.walk(loc.walk).iter())
+        p if p.starts_with("{project}") => (ctx.walk(loc.walk).iter())
             .flat_map(|d| with_project(p, d, ctx))
             .collect(),
+        p => template(p, ctx),
     };
     paths
         .iter()
@@ -275,6 +276,19 @@ pub const MAX_FOLDERS: usize = 100_000;
 /// what the other agents read). Links are followed unless the agent says
 /// it does not.
 pub fn folders(dir: &Path, depth: usize, links: Symlinks, max: usize) -> (Vec<PathBuf>, bool) {
+    folders_with(dir, depth, links, max, None)
+}
+
+/// [`folders`], entering `.` folders or not as `dots` says (unset: only
+/// on a one-level scan).
+pub fn folders_with(
+    dir: &Path,
+    depth: usize,
+    links: Symlinks,
+    max: usize,
+    dots: Option<bool>,
+) -> (Vec<PathBuf>, bool) {
+    let skip_dots = !dots.unwrap_or(depth <= 1);
     let mut out = Vec::new();
     let mut level = vec![dir.to_path_buf()];
     for _ in 0..depth.max(1) {
@@ -283,7 +297,7 @@ pub fn folders(dir: &Path, depth: usize, links: Symlinks, max: usize) -> (Vec<Pa
         }
         let mut next = Vec::new();
         for parent in &level {
-            for child in children(parent, links, depth > 1) {
+            for child in children(parent, links, skip_dots) {
                 if out.len() == max {
                     return (out, true);
                 }
@@ -338,14 +352,16 @@ pub fn detected(agent: &Agent, ctx: &Ctx) -> bool {
 }
 
 fn on_path(binary: &str, ctx: &Ctx) -> bool {
+    which(binary, ctx).is_some()
+}
+
+/// The first executable file `binary` in the context's `PATH`.
+pub fn which(binary: &str, ctx: &Ctx) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
-    let Some(path) = ctx.var("PATH") else {
-        return false;
-    };
-    std::env::split_paths(path).any(|d| {
-        fs::metadata(d.join(binary))
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    })
+    let path = ctx.var("PATH")?;
+    std::env::split_paths(path)
+        .map(|d| d.join(binary))
+        .find(|p| fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0))
 }
 
 /// `f` over `items` on up to 8 threads, results in order (a thousand

@@ -128,7 +128,11 @@ impl Seed {
         }
         lines.extend(rows.into_iter().skip(first).take(shown));
         if cut {
-            lines.push(more_line(total - (first + shown).min(total), "below", theme));
+            lines.push(more_line(
+                total - (first + shown).min(total),
+                "below",
+                theme,
+            ));
         }
         // What the highlighted one is for, so the pick is informed.
         if let Some(d) = self.items.get(self.cursor) {

@@ -44,9 +44,7 @@ pub fn load(
         .filter(|a| a.parser != Parser::Cao)
         .map(|a| (scan::detected(&a, &ctx), a))
         .filter(|(detected, a)| {
-            *detected
-                || record.targets.iter().any(|t| t.agent == a.id)
-                || asked.iter().any(|id| *id == a.id)
+            *detected || record.targets.iter().any(|t| t.agent == a.id) || asked.contains(&a.id)
         })
         .map(|(detected, agent)| {
             let finds = discover::find(&agent, &ctx);
@@ -142,6 +140,10 @@ pub fn detail(row: &AgentRow, scope: Scope, theme: &Theme) -> Text<'static> {
                     .as_str()
                     .unwrap_or("")
             ),
+            theme.dim,
+        ),
+        Line::styled(
+            sanitize_line(&a.certainty().short()).into_owned(),
             theme.dim,
         ),
     ])

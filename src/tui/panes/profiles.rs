@@ -234,7 +234,11 @@ impl ProfilesPane {
 
     /// A key typed into the filter: a selection it hides moves to the
     /// first row it shows.
-    pub fn type_in_filter(&mut self, key: ratatui::crossterm::event::KeyEvent, data: &Data) -> Action {
+    pub fn type_in_filter(
+        &mut self,
+        key: ratatui::crossterm::event::KeyEvent,
+        data: &Data,
+    ) -> Action {
         if !self.filter.key(key) {
             return Action::None;
         }
@@ -581,14 +585,23 @@ fn folded(row: Option<&ProfileRow>, theme: &Theme, width: usize) -> Text<'static
     };
     let mut text = format!("▸ {}", sanitize_line(&row.listed.name));
     if let Some((provider, source, kind)) = row.delivery {
-        text.push_str(&format!(" · {provider} ({}) · {}", source.label(), kind.label()));
+        text.push_str(&format!(
+            " · {provider} ({}) · {}",
+            source.label(),
+            kind.label()
+        ));
     }
     if row.listed.location.path.is_none() {
         text.push_str(" · built-in (c copies it)");
     }
     let mut lines = vec![Line::styled(panes::elide_right(&text, width), theme.accent)];
     // Why the ticks are not what CAO reads stays in view.
-    if let Some(why) = row.loaded.as_ref().ok().and_then(|p| p.unread_frontmatter()) {
+    if let Some(why) = row
+        .loaded
+        .as_ref()
+        .ok()
+        .and_then(|p| p.unread_frontmatter())
+    {
         let why = format!("! {}", sanitize_line(&why));
         lines.push(Line::styled(panes::elide_right(&why, width), theme.warning));
     }

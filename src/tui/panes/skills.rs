@@ -197,7 +197,10 @@ impl SkillsPane {
             let cursor = if filtering { "▏" } else { "" };
             // Selected, the query shows as the selection typing replaces.
             let query = match self.filter.is_selected() {
-                true => Span::styled(sanitize_line(self.filter.as_str()).into_owned(), theme.selected),
+                true => Span::styled(
+                    sanitize_line(self.filter.as_str()).into_owned(),
+                    theme.selected,
+                ),
                 false => Span::raw(with_cursor(&self.filter, cursor)),
             };
             let line = Line::from(vec![Span::styled("/", theme.accent), query]);
@@ -242,14 +245,17 @@ impl SkillsPane {
                 };
                 let desc = e.description().lines().next().unwrap_or("");
                 let width = usize::from(area.width);
-                ListItem::new(fit(Line::from(vec![
-                    Span::styled(format!("{} ", mark(e.status)), style),
-                    Span::styled(sanitize_line(e.name()).into_owned(), name_style),
-                    Span::styled(self.check_mark(e), theme.warning),
-                    Span::styled(self.agent_mark(e), theme.accent),
-                    Span::styled(plugin_mark(listing, e), theme.accent),
-                    Span::styled(format!("  {}", sanitize_line(desc)), theme.dim),
-                ]), width))
+                ListItem::new(fit(
+                    Line::from(vec![
+                        Span::styled(format!("{} ", mark(e.status)), style),
+                        Span::styled(sanitize_line(e.name()).into_owned(), name_style),
+                        Span::styled(self.check_mark(e), theme.warning),
+                        Span::styled(self.agent_mark(e), theme.accent),
+                        Span::styled(plugin_mark(listing, e), theme.accent),
+                        Span::styled(format!("  {}", sanitize_line(desc)), theme.dim),
+                    ]),
+                    width,
+                ))
             })
             .collect();
         let mut state = ListState::default().with_selected(self.sel.checked_sub(self.offset));
