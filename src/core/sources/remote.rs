@@ -50,6 +50,7 @@ pub fn open(
     let mut rules = source::Rules {
         from_git: false,
         allow_large,
+        trust: false,
     };
     match source::parse(text, &home.user_home)? {
         Source::Local(path) => {
@@ -273,6 +274,7 @@ fn locked_rules(entry: &Entry, allow_large: bool) -> source::Rules {
     source::Rules {
         from_git: true,
         allow_large: allow_large || entry.allow_large,
+        trust: false,
     }
 }
 
