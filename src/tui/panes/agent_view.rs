@@ -25,9 +25,15 @@ use crate::tui::model::{AgentRow, Data};
 use crate::tui::panes::{self, Look, Pane};
 use crate::tui::theme::Theme;
 
-/// Every detected agent but CAO (CAO is what the profiles are), with
-/// what it finds from the working directory, and the context used.
-pub fn load(home: &Home, cwd: Option<&std::path::Path>) -> (Option<Ctx>, Vec<AgentRow>) {
+/// Every agent but CAO (CAO is what the profiles are) that is detected,
+/// that skilltui gave a skill to (so it can be seen and taken back), or
+/// that the user `asked` for; with what it finds from the working
+/// directory, and the context used.
+pub fn load(
+    home: &Home,
+    cwd: Option<&std::path::Path>,
+    asked: &[String],
+) -> (Option<Ctx>, Vec<AgentRow>) {
     let (table, mut ctx) = scan::open(home);
     if let Some(cwd) = cwd {
         ctx.cwd = cwd.to_path_buf();
@@ -43,15 +49,19 @@ pub fn load(home: &Home, cwd: Option<&std::path::Path>) -> (Option<Ctx>, Vec<Age
             })
             .collect()
     };
-    let detected: Vec<table::Agent> = table
+    let listed: Vec<(bool, table::Agent)> = table
         .agents
         .iter()
-        .filter(|a| a.parser != Parser::Cao && scan::detected(a, &ctx))
-        .cloned()
+        .filter(|a| a.parser != Parser::Cao)
+        .map(|a| (scan::detected(a, &ctx), a))
+        .filter(|(detected, a)| {
+            *detected || record.targets.iter().any(|t| t.agent == a.id) || asked.contains(&a.id)
+        })
+        .map(|(detected, a)| (detected, a.clone()))
         .collect();
-    let rows = detected
+    let rows = listed
         .into_iter()
-        .map(|agent| {
+        .map(|(detected, agent)| {
             let shared = shared_of(&agent);
             let finds = discover::find(&agent, &ctx);
             let catalog = render::catalog(&agent, &finds);
@@ -59,6 +69,7 @@ pub fn load(home: &Home, cwd: Option<&std::path::Path>) -> (Option<Ctx>, Vec<Age
             let reports = reports(&agent, &finds);
             AgentRow {
                 agent,
+                detected,
                 finds,
                 catalog,
                 given,
@@ -117,11 +128,15 @@ pub fn marks(rows: &[AgentRow]) -> std::collections::HashMap<String, usize> {
 /// The list row: `◆ id  n skills`.
 pub fn list_line(row: &AgentRow, theme: &Theme) -> Line<'static> {
     let n = row.finds.winners().count();
-    Line::from(vec![
+    let mut spans = vec![
         Span::styled("◆ ", theme.accent),
-        Span::raw(row.agent.id.clone()),
-        Span::styled(format!("  {n} skills"), theme.dim),
-    ])
+        Span::raw(sanitize_line(&row.agent.id).into_owned()),
+        Span::styled(format!("  {}", panes::count(n, "skill")), theme.dim),
+    ];
+    if !row.detected {
+        spans.push(Span::styled("  not detected", theme.warning));
+    }
+    Line::from(spans)
 }
 
 /// The lines under the list for an agent: its name, the scope, clash and
@@ -160,6 +175,27 @@ pub fn detail(row: &AgentRow, scope: Scope, theme: &Theme) -> Text<'static> {
         .into_iter()
         .chain(shared)
         .collect::<Vec<_>>(),
+    )
+}
+
+/// The detail folded over the agent's checklist: one line, and a second
+/// naming the other agents that read the dir it gets skills in at this
+/// scope, when any do.
+pub fn folded(row: &AgentRow, scope: Scope, theme: &Theme, width: usize) -> Text<'static> {
+    let text = format!(
+        "◆ {} · scope: {} (s switches)",
+        sanitize_line(&row.agent.id),
+        scope.label()
+    );
+    let shared = row
+        .shared
+        .iter()
+        .find(|(s, _)| *s == scope)
+        .map(|(_, line)| Line::styled(panes::elide_right(&sanitize_line(line), width), theme.dim));
+    Text::from(
+        std::iter::once(Line::styled(panes::elide_right(&text, width), theme.accent))
+            .chain(shared)
+            .collect::<Vec<_>>(),
     )
 }
 
