@@ -18,8 +18,9 @@ use crate::core::agents::render;
 use crate::core::agents::scan::{self, Ctx};
 use crate::core::agents::table::Agent;
 
-/// How long the agent may take to answer; it is killed after.
-pub const TIMEOUT: Duration = Duration::from_secs(30);
+/// How long the agent may take to answer; it is killed after (OpenCode
+/// 1.18.33 takes 5 s on an idle machine, several times that on a busy one).
+pub const TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Most bytes read from the agent's output (Codex's prompt input is tens
 /// of KiB).
