@@ -58,6 +58,9 @@ pub struct AddArgs {
     /// file, 64 MiB per skill)
     #[arg(long)]
     allow_large: bool,
+    /// Install a skill even when the audit finds something critical in it
+    #[arg(long)]
+    trust: bool,
     /// Then give the installed skills to this agent
     #[arg(long, value_name = "ID")]
     agent: Option<String>,
@@ -114,6 +117,7 @@ pub fn run_add(home: &Home, args: &AddArgs, out: &mut Output) -> Outcome {
         all: args.all,
         force: args.force,
         allow_large: args.allow_large,
+        trust: args.trust,
     };
     let scope = args.scope.scope();
     // An agent that cannot be given skills is refused before the store
@@ -232,10 +236,18 @@ struct Picking<'a> {
     all: bool,
     force: bool,
     allow_large: bool,
+    trust: bool,
 }
 
 fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Result<Vec<String>, String> {
-    let opened = remote::open(home, source, how.allow_large, &mut progress_meter(), None)?;
+    let opened = remote::open(
+        home,
+        source,
+        how.allow_large,
+        how.trust,
+        &mut progress_meter(),
+        None,
+    )?;
     let picked = match source::pick(&opened.found, how.names, how.all, &opened.label) {
         Ok(p) => p,
         Err(e) => {
@@ -262,6 +274,11 @@ fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Result<Vec
             path_shown(&f.rel),
             sanitize_line(&f.name())
         );
+    }
+    for f in &picks {
+        for w in f.audit_warnings() {
+            warn(&w);
+        }
     }
     if picks.is_empty() {
         return Err(format!(
