@@ -150,7 +150,10 @@ impl Report {
     pub fn added_since<'a>(&'a self, before: &Report) -> Vec<&'a Finding> {
         let key = |f: &Finding| (f.rule, f.file.clone(), f.excerpt.clone());
         let old: std::collections::HashSet<_> = before.findings.iter().map(key).collect();
-        self.findings.iter().filter(|f| !old.contains(&key(f))).collect()
+        self.findings
+            .iter()
+            .filter(|f| !old.contains(&key(f)))
+            .collect()
     }
 }
 
@@ -247,8 +250,7 @@ fn excerpt(line: &str, at: usize) -> String {
         .nth(EXCERPT_CHARS / 4)
         .map_or(0, |(i, _)| i);
     let mut shown = String::new();
-    let mut n = 0;
-    for c in line[start..].chars() {
+    for (n, c) in line[start..].chars().enumerate() {
         if n >= EXCERPT_CHARS {
             shown.push('…');
             break;
@@ -258,7 +260,6 @@ fn excerpt(line: &str, at: usize) -> String {
         } else {
             shown.push(c);
         }
-        n += 1;
     }
     let shown = crate::core::text::sanitize_line(shown.trim());
     if start > 0 {
