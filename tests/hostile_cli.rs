@@ -914,3 +914,45 @@ fn several_names_report_each_done_and_not_done() {
         "{err}"
     );
 }
+
+// Issue 22's second adversarial pass (by someone who did not write the
+// fixes): what the issue's 14 holes did not list.
+
+fn write_skill(dir: &Path, name: &str) {
+    fs::create_dir_all(dir).unwrap();
+    fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: {name}\ndescription: d\n---\nbody\n"),
+    )
+    .unwrap();
+}
+
+// Before: one folder holding 10 links to itself was walked 6 levels deep
+// as 10^6 folders: OpenCode's listing stopped at skilltui's 100,000-folder
+// bound after 16 s and 357 MB, Codex's at 2,000 copies of one skill (Codex
+// itself keeps a set of visited dirs and finds one).
+#[test]
+fn a_folder_of_links_to_itself_is_entered_once() {
+    let w = world();
+    let a = w.cwd.join(".agents/skills/a");
+    write_skill(&a, "a");
+    for i in 0..10 {
+        std::os::unix::fs::symlink(".", a.join(format!("l{i}"))).unwrap();
+    }
+    for agent in ["opencode", "codex"] {
+        let (code, out, err) = w.run(&["list", "--agent", agent, "--json"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(!err.contains("at most"), "{agent}: {err}");
+        let rows: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
+        let here = rows
+            .iter()
+            .filter(|r| r["path"].as_str().unwrap().contains(".agents/skills/a"))
+            .count();
+        assert!(here <= 11, "{agent}: {here} rows");
+        let ok = rows
+            .iter()
+            .filter(|r| r["name"] == "a" && r["status"] == "ok")
+            .count();
+        assert_eq!(ok, 1, "{agent}");
+    }
+}

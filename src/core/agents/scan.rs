@@ -2,7 +2,7 @@
 //! (the walk from the working directory, `~`, variables, `*`), and the
 //! skill folders inside each.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -274,7 +274,9 @@ pub const MAX_FOLDERS: usize = 100_000;
 /// down, at most `max` of them; `true` when `max` cut the walk short. A
 /// deep scan skips names starting with `.` (Codex's rule; one level is
 /// what the other agents read). Links are followed unless the agent says
-/// it does not.
+/// it does not, and each real folder is entered once (Codex keeps a set
+/// of visited dirs, loader.rs): a folder of links back to itself is a few
+/// entries, not `links^depth`.
 pub fn folders(dir: &Path, depth: usize, links: Symlinks, max: usize) -> (Vec<PathBuf>, bool) {
     folders_with(dir, depth, links, max, None)
 }
@@ -291,6 +293,7 @@ pub fn folders_with(
     let skip_dots = !dots.unwrap_or(depth <= 1);
     let mut out = Vec::new();
     let mut level = vec![dir.to_path_buf()];
+    let mut entered: HashSet<(u64, u64)> = real_id(dir).into_iter().collect();
     for _ in 0..depth.max(1) {
         if level.is_empty() {
             break;
@@ -301,13 +304,21 @@ pub fn folders_with(
                 if out.len() == max {
                     return (out, true);
                 }
-                out.push(child.clone());
-                next.push(child);
+                if real_id(&child).is_none_or(|id| entered.insert(id)) {
+                    next.push(child.clone());
+                }
+                out.push(child);
             }
         }
         level = next;
     }
     (out, false)
+}
+
+/// A folder's (device, inode), through links.
+fn real_id(dir: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata(dir).ok().map(|m| (m.dev(), m.ino()))
 }
 
 fn children(dir: &Path, links: Symlinks, skip_dots: bool) -> Vec<PathBuf> {
