@@ -956,3 +956,44 @@ fn a_folder_of_links_to_itself_is_entered_once() {
         assert_eq!(ok, 1, "{agent}");
     }
 }
+
+impl World {
+    /// [`World::run`] with these variables set on top.
+    fn run_env(&self, env: &[(&str, &str)], args: &[&str]) -> (i32, String, String) {
+        let mut c = self.command(&self.cwd, &self.home, args);
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c.output().unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+}
+
+// Before: `CLAUDE_CONFIG_DIR=..` (or `/somewhere/..`) made a link at
+// `<cwd>/../skills/x` and recorded that path; `agent disable` then took
+// the `..` for a hand-edited record, left the link and forgot it.
+#[test]
+fn an_agent_dir_variable_holding_dotdot_is_given_and_taken_back() {
+    let w = world();
+    let up = format!("{}/../proj/..", w.cwd.display());
+    for value in ["..", up.as_str()] {
+        let env = [("CLAUDE_CONFIG_DIR", value)];
+        let (code, _, err) = w.run_env(&env, &["agent", "enable", "claude-code", "x"]);
+        assert_eq!(code, 0, "{value}: {err}");
+        let link = w.root.join("skills/x");
+        assert_eq!(fs::read_link(&link).unwrap(), w.cao.join("skills/x"));
+        let record = fs::read_to_string(w.record()).unwrap();
+        assert!(!record.contains(".."), "{value}: {record}");
+        let (code, _, err) = w.run_env(&env, &["agent", "disable", "claude-code", "x"]);
+        assert_eq!(code, 0, "{value}: {err}");
+        assert!(!err.contains("warning"), "{value}: {err}");
+        assert!(
+            fs::symlink_metadata(&link).is_err(),
+            "{value}: left {link:?}"
+        );
+    }
+}

@@ -37,15 +37,28 @@ impl Ctx {
     }
 
     /// `path` absolute (a relative one is taken from the working
-    /// directory) and normalised: no `.`, no repeated `/`. A `..` is kept
-    /// (the table refuses locations that hold one).
+    /// directory) and normalised: no `.`, no repeated `/`, and a `..`
+    /// takes off the name before it, as Node's `path.resolve` does for the
+    /// agents written in it. The table refuses locations that hold a
+    /// `..`; a variable (`CLAUDE_CONFIG_DIR=..`) may, and a dir given with
+    /// one must be the plain path the record keeps and `disable` accepts.
     pub fn absolute(&self, path: PathBuf) -> PathBuf {
         let path = if path.is_absolute() {
             path
         } else {
             self.cwd.join(path)
         };
-        path.components().collect()
+        let mut out = PathBuf::new();
+        for part in path.components() {
+            match part {
+                std::path::Component::ParentDir => {
+                    out.pop();
+                }
+                std::path::Component::CurDir => {}
+                other => out.push(other),
+            }
+        }
+        out
     }
 
     fn config_home(&self) -> PathBuf {
