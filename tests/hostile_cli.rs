@@ -67,41 +67,9 @@ impl World {
         self.run_in(&self.cwd, &self.home, args)
     }
 
-    /// Runs the binary; a run still going after a minute is killed and
-    /// reported as a hang (exit -1), so a regression fails, never blocks.
+    /// Runs the binary from `cwd` with `$HOME` at `home` ([`watched`]).
     fn run_in(&self, cwd: &Path, home: &Path, args: &[&str]) -> (i32, String, String) {
-        let mut child = self
-            .command(cwd, home, args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("runs");
-        let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
-        let reader = std::thread::spawn(move || {
-            let mut s = Vec::new();
-            let _ = out.read_to_end(&mut s);
-            s
-        });
-        let err_reader = std::thread::spawn(move || {
-            let mut s = Vec::new();
-            let _ = err.read_to_end(&mut s);
-            s
-        });
-        let start = Instant::now();
-        let code = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status.code().unwrap_or(-1);
-            }
-            if start.elapsed() > Duration::from_secs(60) {
-                let _ = child.kill();
-                let _ = child.wait();
-                break -1;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        let out = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
-        let err = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
-        (code, out, err)
+        watched(self.command(cwd, home, args))
     }
 
     fn user_agents(&self) -> PathBuf {
@@ -113,6 +81,42 @@ impl World {
     fn record(&self) -> PathBuf {
         self.cao.join("skilltui-agents.json")
     }
+}
+
+/// Runs the command; one still going after a minute is killed and
+/// reported as a hang (exit -1), so a regression fails, never blocks.
+fn watched(mut command: Command) -> (i32, String, String) {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code().unwrap_or(-1);
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break -1;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let out = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
+    let err = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
+    (code, out, err)
 }
 
 fn sparse(path: &Path, len: u64) {
@@ -964,12 +968,7 @@ impl World {
         for (k, v) in env {
             c.env(k, v);
         }
-        let out = c.output().unwrap();
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+        watched(c)
     }
 }
 
@@ -996,4 +995,46 @@ fn an_agent_dir_variable_holding_dotdot_is_given_and_taken_back() {
             "{value}: left {link:?}"
         );
     }
+}
+
+/// A fake `codex` for `agents --verify`: `version` is its `--version`
+/// script, its `debug prompt-input` prints an empty list.
+fn fake_codex(w: &World, version: &str) -> String {
+    let bin = w.root.join("bin");
+    fs::create_dir_all(&bin).unwrap();
+    let script =
+        format!("#!/bin/sh\nif [ \"$1\" = --version ]; then {version}; exit 0; fi\necho '[]'\n");
+    let path = bin.join("codex");
+    fs::write(&path, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    bin.display().to_string()
+}
+
+// Before: an agent that exits but leaves a helper holding its output open
+// (`sleep 100 &`) made `agents --verify` wait for the helper, past its
+// 30 s deadline (forever for a helper that never ends); the helper was
+// left running.
+#[test]
+fn verify_does_not_wait_for_what_the_agent_left_running() {
+    let w = world();
+    let marker = w.root.join("helper-ran");
+    let bin = fake_codex(
+        &w,
+        &format!(
+            "(/bin/sleep 100; touch {}) & echo 'codex 9.9'",
+            marker.display()
+        ),
+    );
+    let (code, out, err) = w.run_env(&[("PATH", &bin)], &["agents", "--verify", "codex"]);
+    assert_ne!(code, -1, "hung: {out}{err}");
+    assert!(out.contains("codex 9.9"), "{out}{err}");
+    // The helper is a copy of the script's shell: its command line names
+    // the fake codex.
+    let codex = format!("{bin}/codex");
+    let alive = fs::read_dir("/proc").unwrap().flatten().any(|p| {
+        fs::read(p.path().join("cmdline"))
+            .is_ok_and(|c| String::from_utf8_lossy(&c).contains(&codex))
+    });
+    assert!(!alive, "the agent's helper is still running");
 }
