@@ -1038,3 +1038,26 @@ fn verify_does_not_wait_for_what_the_agent_left_running() {
     });
     assert!(!alive, "the agent's helper is still running");
 }
+
+// Before: from `/`, `agent enable ID x --scope project` (and `sync` of a
+// team lock labelling a skill `claude-code:project`) took `/` for the
+// project and made `/.claude/skills/x`.
+#[test]
+fn project_scope_from_the_root_folder_is_refused() {
+    let w = world();
+    let (code, _, err) = w.run_in(
+        Path::new("/"),
+        &w.home,
+        &["agent", "enable", "claude-code", "x", "--scope", "project"],
+    );
+    let made = Path::new("/.claude/skills/x");
+    if fs::read_link(made).is_ok_and(|to| to.starts_with(&w.cao)) {
+        let _ = fs::remove_file(made);
+        // Only empty ones: what that run made.
+        let _ = fs::remove_dir("/.claude/skills");
+        let _ = fs::remove_dir("/.claude");
+    }
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("project folder would be /"), "{err}");
+}
