@@ -286,7 +286,7 @@ fn agents_verify_runs_kilo_and_reports_a_planted_difference() {
     // A Kilo run once in this home first, as on a user's machine: its
     // first start sets up its state, which can take longer than the bound.
     kilo_rows(&bin, &h);
-    // skilltui bounds Kilo to 30 s; a machine too loaded for that is
+    // skilltui bounds Kilo in time (verify::TIMEOUT); a machine too loaded for that is
     // said, and the comparison is left to the other test.
     let run = |path_dir: &Path| -> Option<String> {
         let o = env_of(&mut Command::new(env!("CARGO_BIN_EXE_skilltui")), &h)
