@@ -16,6 +16,48 @@ pub enum Source {
     /// A skill folder or a folder of skills on this machine.
     Local(PathBuf),
     Git(GitSource),
+    /// A SKILL.md or an archive at an http(s) URL.
+    Web(WebSource),
+}
+
+/// A file at a URL that is itself a skill or an archive of skills.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebSource {
+    /// The URL without credentials: what is fetched, stored and shown.
+    pub url: String,
+    pub artifact: crate::core::sources::wellknown::Artifact,
+}
+
+/// The http(s) URL `text` names when it is a SKILL.md or an archive (and
+/// not a repository's page of one, which git fetches).
+fn web_source(text: &str) -> Option<WebSource> {
+    use crate::core::sources::{archive, wellknown::Artifact};
+    crate::core::sources::http::parts(text)?;
+    let path = text.split(['?', '#']).next().unwrap_or(text);
+    let artifact = if path.ends_with("/SKILL.md") {
+        Artifact::SkillMd
+    } else {
+        Artifact::Archive(Some(archive::Kind::of_url(path)?))
+    };
+    let scheme = URL_SCHEMES.iter().find(|s| text.starts_with(*s))?;
+    let browsed = parse_url(text, scheme).is_ok_and(|g| g.reference.is_some());
+    (!browsed).then(|| WebSource {
+        url: strip_credentials(text).into_owned(),
+        artifact,
+    })
+}
+
+/// The site a git source may also be, when it is an https (or loopback
+/// http) address that is not a known git host's and not a `.git` URL:
+/// its well-known index is asked for before git is.
+pub fn site_of(g: &GitSource) -> Option<&str> {
+    let p = crate::core::sources::http::parts(&g.url)?;
+    let git_host = ["github.com", "gitlab.com", "bitbucket.org", "codeberg.org"]
+        .iter()
+        .any(|h| p.authority.eq_ignore_ascii_case(h));
+    let plain = g.reference.is_none() && g.sub.is_empty() && !g.url.ends_with(".git");
+    (plain && !git_host && crate::core::sources::http::refuse(&g.url).is_none())
+        .then_some(g.url.as_str())
 }
 
 /// A repository, the ref asked for (`None`: its default branch) and the
@@ -56,6 +98,12 @@ fn parse_typed(text: &str, user_home: &Path) -> Result<Source, String> {
     let path_like = ["/", "./", "../", "~"].iter().any(|p| text.starts_with(p)) || text == ".";
     if path_like || fs::symlink_metadata(&as_path).is_ok() {
         return Ok(Source::Local(as_path));
+    }
+    if let Some(web) = web_source(text) {
+        if let Some(why) = crate::core::sources::http::refuse(&web.url) {
+            return Err(why);
+        }
+        return Ok(Source::Web(web));
     }
     let mut git = if let Some(scheme) = URL_SCHEMES.iter().find(|s| text.starts_with(*s)) {
         parse_url(text, scheme)?
