@@ -4,6 +4,5 @@
 //! has no terminal dependency; `cli` and `tui` are thin faces over it.
 
 pub mod cli;
-pub mod cli_agents;
 pub mod core;
 pub mod tui;

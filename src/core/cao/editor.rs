@@ -508,7 +508,7 @@ pub(crate) mod tests {
                     },
                 })
                 .collect(),
-            problems: Vec::new(),
+            ..Listing::default()
         }
     }
 

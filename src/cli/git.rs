@@ -1,0 +1,248 @@
+//! The commands over locked skills from git: `check`, `update`, `sync`,
+//! and git's progress and change listings that `add` shares.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::Args;
+use serde_json::json;
+
+use super::agents;
+use super::output::{Outcome, Output, warn};
+use crate::core::cao::store::Home;
+use crate::core::sources::changes::{self, Changes};
+use crate::core::sources::git;
+use crate::core::sources::remote;
+use crate::core::text::sanitize_line;
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    names: Vec<String>,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct UpdateArgs {
+    names: Vec<String>,
+    /// Also replace skills modified locally (their edits are lost)
+    #[arg(long)]
+    force: bool,
+    /// Lift the limits on a skill from git (skills added with
+    /// --allow-large keep it without this)
+    #[arg(long)]
+    allow_large: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct SyncArgs {
+    /// The lock file to follow (default: <home>/skilltui.lock)
+    #[arg(long, value_name = "FILE")]
+    lock: Option<PathBuf>,
+    /// Also replace skills changed locally, or installed here from
+    /// another source or from none
+    #[arg(long)]
+    force: bool,
+    /// Lift the limits on a skill from git (skills added with
+    /// --allow-large keep it without this)
+    #[arg(long)]
+    allow_large: bool,
+}
+
+/// `check [NAME…] [--json]`.
+pub fn run_check(home: &Home, args: &CheckArgs, out: &mut Output) -> Outcome {
+    check(home, &args.names, args.json, out)
+}
+
+/// `update [NAME…]`.
+pub fn run_update(home: &Home, args: &UpdateArgs, out: &mut Output) -> Outcome {
+    update(home, &args.names, (args.force, args.allow_large), out)
+}
+
+/// `sync`: the lock's skills, then the links and copies skilltui made of
+/// them for agents.
+pub fn run_sync(home: &Home, args: &SyncArgs, out: &mut Output) -> Outcome {
+    let lifts = (args.force, args.allow_large);
+    sync(home, args.lock.as_deref(), lifts, out)?;
+    agents::with_table(home, out, |table, ctx| agents::restore(home, table, ctx))
+}
+
+pub fn short(commit: &str) -> &str {
+    &commit[..commit.len().min(12)]
+}
+
+pub fn print_changes(what: &str, c: &Changes, out: &mut Output) {
+    out.line(&format!("{what}: {}", c.summary()));
+    for l in c.render() {
+        out.line(&sanitize_line(&l));
+    }
+}
+
+/// The files of `c` without their line diffs, for output that is not read
+/// on a terminal.
+pub fn files_only(c: Changes) -> Changes {
+    let changed = c
+        .changed
+        .into_iter()
+        .map(|f| changes::Changed { lines: None, ..f })
+        .collect();
+    Changes { changed, ..c }
+}
+
+/// Ctrl-C (or SIGTERM, SIGHUP) ends a command as it would, but first ends
+/// the gits it runs with their ssh and helpers: they run in a session of
+/// their own, out of the terminal's reach.
+pub fn end_git_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            git::kill_all();
+            let _ = signal_hook::low_level::emulate_default_handler(signal);
+            std::process::exit(128 + signal);
+        }
+    });
+}
+
+/// Shows git's progress on stderr when a person is watching it.
+pub fn progress_meter() -> impl FnMut(git::Progress) {
+    let tty = std::io::stderr().is_terminal();
+    move |p: git::Progress| {
+        if tty {
+            eprint!("\r\x1b[2K{}: {}%", p.phase, p.percent);
+            if p.percent == 100 {
+                eprintln!();
+            }
+        }
+    }
+}
+
+fn check(home: &Home, names: &[String], json: bool, out: &mut Output) -> Outcome {
+    let rows = remote::check(home, names)?;
+    if json {
+        let items: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                json!({
+                    "name": r.name,
+                    "status": r.status,
+                    "source": r.entry.source,
+                    "path": r.entry.path,
+                    "ref": r.entry.reference,
+                    "commit": r.entry.commit,
+                    "upstream": r.upstream,
+                    "error": r.error,
+                })
+            })
+            .collect();
+        out.line(&serde_json::to_string_pretty(&items).unwrap_or_default());
+    } else {
+        let width = rows
+            .iter()
+            .map(|r| r.name.chars().count())
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        out.line(&format!("{:width$}  {:8}  Source", "Name", "Status"));
+        for r in &rows {
+            let status = format!("{:?}", r.status).to_lowercase();
+            let at = r.entry.reference.as_deref().unwrap_or("default branch");
+            out.line(&format!(
+                "{:width$}  {status:8}  {}@{at}",
+                sanitize_line(&r.name),
+                sanitize_line(&r.entry.source)
+            ));
+        }
+    }
+    let failed = rows
+        .iter()
+        .filter_map(|r| r.error.as_ref().map(|e| (r.name.as_str(), e.as_str())));
+    for (e, names) in by_cause(failed) {
+        warn(&format!("{}: {e}", names.join(", ")));
+    }
+    if rows.is_empty() {
+        warn("no skills are locked: `skilltui add OWNER/REPO` installs and pins one");
+    }
+    Ok(())
+}
+
+/// Failures grouped by their message, in order of first appearance: an
+/// unreachable repository is one line naming its skills, not one per skill.
+fn by_cause<'a>(failed: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<(&'a str, Vec<&'a str>)> {
+    let mut causes: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (name, e) in failed {
+        match causes.iter_mut().find(|(c, _)| *c == e) {
+            Some((_, names)) => names.push(name),
+            None => causes.push((e, vec![name])),
+        }
+    }
+    causes
+}
+
+/// Prints each outcome; any failure makes the command fail after the rest
+/// ran, with one line per cause.
+fn report_outcomes(outcomes: &[remote::Outcome], verb: &str, out: &mut Output) -> Outcome {
+    let failed = outcomes.iter().filter_map(|o| {
+        o.result
+            .as_ref()
+            .err()
+            .map(|e| (o.name.as_str(), e.as_str()))
+    });
+    let causes = by_cause(failed);
+    for o in outcomes {
+        match &o.result {
+            Ok(remote::Done::Current) => out.line(&format!("{}: current", o.name)),
+            Ok(remote::Done::Installed { commit, changes }) => match changes {
+                Some(c) => {
+                    print_changes(&format!("{}: {verb} to {}", o.name, short(commit)), c, out)
+                }
+                None => out.line(&format!("{}: installed at {}", o.name, short(commit))),
+            },
+            Err(_) => {}
+        }
+    }
+    let named = |e: &str, names: &[&str]| match names {
+        [_] => e.to_string(),
+        _ => format!("{e} (skills {})", names.join(", ")),
+    };
+    match &causes[..] {
+        [] => Ok(()),
+        [(e, names)] => Err(named(e, names)),
+        _ => {
+            for (e, names) in &causes {
+                eprintln!("error: {}", sanitize_line(&named(e, names)));
+            }
+            let n: usize = causes.iter().map(|(_, names)| names.len()).sum();
+            Err(format!(
+                "{n} of {} skill(s) were not {verb}: see the lines above",
+                outcomes.len()
+            ))
+        }
+    }
+}
+
+/// `(force, allow_large)`, as given to `update` and `sync`.
+type Lifts = (bool, bool);
+
+fn update(home: &Home, names: &[String], lifts: Lifts, out: &mut Output) -> Outcome {
+    let (force, large) = lifts;
+    let outcomes = remote::update(home, names, force, large, &mut progress_meter())?;
+    if outcomes.is_empty() {
+        warn("no skills are locked: `skilltui add OWNER/REPO` installs and pins one");
+    }
+    report_outcomes(&outcomes, "updated", out)
+}
+
+fn sync(home: &Home, lock: Option<&std::path::Path>, lifts: Lifts, out: &mut Output) -> Outcome {
+    let (force, large) = lifts;
+    let synced = remote::sync(home, lock, force, large, &mut progress_meter())?;
+    for w in &synced.warnings {
+        warn(w);
+    }
+    for name in &synced.unlocked {
+        out.line(&format!("{name}: installed here but not in the lock"));
+    }
+    report_outcomes(&synced.outcomes, "synced", out)
+}

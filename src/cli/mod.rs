@@ -1,0 +1,141 @@
+//! The scriptable CLI: clap commands over the core, one module per group
+//! of commands, each with its arguments, its run functions and its output.
+//! Output a script reads goes to stdout, warnings to stderr; text from disk
+//! is sanitized when stdout is a terminal and passed through byte for byte
+//! otherwise.
+
+pub mod agents;
+pub mod delivery;
+pub mod doctor;
+pub mod git;
+pub mod output;
+pub mod profiles;
+pub mod shell;
+pub mod store;
+
+use std::path::PathBuf;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+use crate::core::cao::store::Home;
+pub use git::end_git_on_signals;
+pub use output::{Outcome, Output, warn};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "skilltui",
+    version,
+    about = "Browse, install and assign Agent Skills for CLI Agent Orchestrator (CAO)"
+)]
+pub struct Cli {
+    /// The CAO home (default: $CAO_HOME_DIR, else ~/.aws/cli-agent-orchestrator)
+    #[arg(long, global = true, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// The installed CAO: its package, its venv or its `cao` executable
+    /// (default: $SKILLTUI_CAO, else `cao` on PATH, else the uv tool and
+    /// pipx homes)
+    #[arg(long, global = true, value_name = "DIR")]
+    pub cao: Option<PathBuf>,
+    /// Colour theme for the TUI (a file in themes/ or the user's config dir)
+    #[arg(long, global = true, value_name = "NAME")]
+    pub theme: Option<String>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List valid skills (--json: every candidate folder with its status)
+    List(store::ListArgs),
+    /// Print the body CAO's load_skill returns for NAME
+    Show(store::ShowArgs),
+    /// Install skills from a folder, a folder of skills or a git repository
+    /// (owner/repo[/path][@ref], a GitHub/GitLab tree URL, any git URL[@ref])
+    Add(store::AddArgs),
+    /// Locked skills: current, outdated, modified or missing
+    Check(git::CheckArgs),
+    /// Fetch locked skills, show what changes, replace them and re-pin
+    Update(git::UpdateArgs),
+    /// Install every skill of a lock file at its pinned commit
+    Sync(git::SyncArgs),
+    /// Remove an installed skill atomically, and every link or copy
+    /// skilltui made of it for an agent
+    Remove(store::RemoveArgs),
+    /// Seed the default skills that are missing (never overwrites)
+    Init,
+    /// CAO's verdict plus Agent Skills lints, per folder
+    Validate(store::ValidateArgs),
+    /// The catalog PROFILE's agent receives under its provider (nothing
+    /// when that provider gets none: stderr says what it gets instead), or
+    /// with --agent what that agent's model is shown about skills
+    Catalog(delivery::CatalogArgs),
+    /// How PROFILE's agent receives skills under its provider
+    Delivery(delivery::DeliveryArgs),
+    /// Rewrite stale CAO-managed Copilot agent files as CAO's refresh would
+    Refresh,
+    /// Why CAO sees what it sees: home, dirs, the CAO found, warnings
+    Doctor(doctor::DoctorArgs),
+    /// Agent profiles and their skills
+    #[command(subcommand)]
+    Profile(profiles::ProfileCommand),
+    /// The agents skilltui knows: detected or not, and where each looks
+    Agents(agents::AgentsArgs),
+    /// Give store skills to an agent, or take them back
+    #[command(subcommand)]
+    Agent(agents::AgentCommand),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    Completions(shell::CompletionsArgs),
+    /// Print the man page (roff): `skilltui man > skilltui.1`
+    Man,
+}
+
+/// Runs a parsed command (the TUI is started by `main` when none is given).
+pub fn run(cli: &Cli, command: &Command) -> Outcome {
+    let outcome = dispatch(cli, command);
+    if command.changes_store() {
+        // Even a failed command may have changed part of the store.
+        let home = Home::locate(cli.home.as_deref()).with_cao(cli.cao.as_deref());
+        let _ = delivery::refresh_copilot(&home, false);
+    }
+    outcome
+}
+
+impl Command {
+    /// Changes the store or a profile: Copilot's baked catalogs go stale.
+    fn changes_store(&self) -> bool {
+        match self {
+            Command::Add(_)
+            | Command::Remove(_)
+            | Command::Update(_)
+            | Command::Sync(_)
+            | Command::Init => true,
+            Command::Profile(p) => p.changes_store(),
+            _ => false,
+        }
+    }
+}
+
+fn dispatch(cli: &Cli, command: &Command) -> Outcome {
+    let home = Home::locate(cli.home.as_deref()).with_cao(cli.cao.as_deref());
+    let out = &mut Output::stdout();
+    match command {
+        Command::List(args) => store::run_list(&home, args, out),
+        Command::Show(args) => store::run_show(&home, args, out),
+        Command::Add(args) => store::run_add(&home, args, out),
+        Command::Remove(args) => store::run_remove(&home, args, out),
+        Command::Init => store::init(&home, out),
+        Command::Validate(args) => store::run_validate(args, out),
+        Command::Check(args) => git::run_check(&home, args, out),
+        Command::Update(args) => git::run_update(&home, args, out),
+        Command::Sync(args) => git::run_sync(&home, args, out),
+        Command::Catalog(args) => delivery::run_catalog(&home, args, out),
+        Command::Delivery(args) => delivery::run_delivery(&home, args, out),
+        Command::Refresh => delivery::refresh_copilot(&home, true),
+        Command::Doctor(args) => doctor::run(&home, cli.home.as_deref(), args, out),
+        Command::Profile(cmd) => profiles::run(&home, cmd, out),
+        Command::Agents(args) => agents::run_agents(&home, args, out),
+        Command::Agent(cmd) => agents::run(&home, cmd, out),
+        Command::Completions(args) => shell::completions(args, Cli::command(), out),
+        Command::Man => shell::man(Cli::command(), out),
+    }
+}

@@ -1,0 +1,162 @@
+//! `profile list|enable|disable`: agent profiles and their skills.
+
+use clap::Subcommand;
+use serde_json::json;
+
+use super::output::{Outcome, Output};
+use crate::core::cao::editor;
+use crate::core::cao::profile;
+use crate::core::cao::store::{self, Home};
+use crate::core::error::WriteError;
+use crate::core::text::sanitize_line;
+
+#[derive(Subcommand, Debug)]
+pub enum ProfileCommand {
+    /// Profiles with their file, source and declared skills
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Add skills to the profile's `skills:` list, in place
+    Enable {
+        profile: String,
+        #[arg(required = true)]
+        skills: Vec<String>,
+    },
+    /// Remove skills from the profile's `skills:` list, in place
+    Disable {
+        profile: String,
+        #[arg(required = true)]
+        skills: Vec<String>,
+    },
+}
+
+impl ProfileCommand {
+    /// Edits a profile (Copilot's baked catalogs may go stale).
+    pub fn changes_store(&self) -> bool {
+        matches!(
+            self,
+            ProfileCommand::Enable { .. } | ProfileCommand::Disable { .. }
+        )
+    }
+}
+
+pub fn run(home: &Home, cmd: &ProfileCommand, out: &mut Output) -> Outcome {
+    match cmd {
+        ProfileCommand::List { json } => profile_list(home, *json, out),
+        ProfileCommand::Enable { profile, skills } => toggle(home, profile, skills, true, out),
+        ProfileCommand::Disable { profile, skills } => toggle(home, profile, skills, false, out),
+    }
+}
+
+fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
+    let env = profile::read_env(home);
+    let rows: Vec<_> = profile::list(home)
+        .into_iter()
+        .map(|l| {
+            let loaded = profile::load_parsed(home, &l.name, &env).map(|(p, _)| p);
+            (l, loaded)
+        })
+        .collect();
+    if json {
+        let items: Vec<_> = rows
+            .iter()
+            .map(|(l, loaded)| {
+                json!({
+                    "name": l.name,
+                    "path": l.location.path.as_ref().map(|p| p.to_string_lossy()),
+                    "source": l.location.source,
+                    "skills": loaded.as_ref().ok().map(|p| p.skills.clone()),
+                    "error": loaded.as_ref().err(),
+                    "warning": loaded.as_ref().ok().and_then(|p| p.unread_frontmatter()),
+                    "shadows": l.also_in.iter().map(|p| p.to_string_lossy()).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        out.line(&serde_json::to_string_pretty(&items).unwrap_or_default());
+        return Ok(());
+    }
+    let width = rows
+        .iter()
+        .map(|(l, _)| l.name.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(7);
+    out.line(&format!("{:width$}  {:11}  Skills", "Profile", "Source"));
+    for (l, loaded) in &rows {
+        let skills = match loaded {
+            Ok(p) if p.unread_frontmatter().is_some() => {
+                "(every skill: starts with a byte-order mark, so CAO reads no frontmatter)".into()
+            }
+            Ok(p) => match &p.skills {
+                None => "(every skill)".to_string(),
+                Some(s) if s.is_empty() => "(none)".to_string(),
+                Some(s) => s.join(", "),
+            },
+            Err(e) => format!("(fails to load: {e})"),
+        };
+        let head = format!("{:width$}  {:11}  ", l.name, l.location.source);
+        out.row(&head, &sanitize_line(&skills));
+    }
+    Ok(())
+}
+
+/// Tries of a profile edit whose file another writer changed between the
+/// read and the write: each try loads it again and plans again, and one
+/// writer wins each round, so this bounds the writers that can race.
+const TOGGLE_TRIES: usize = 64;
+
+/// Applies every change in memory, then writes once: one bad skill name
+/// leaves the file untouched. Another writer's change is never
+/// overwritten: the edit is planned again over it.
+fn toggle(home: &Home, name: &str, skills: &[String], on: bool, out: &mut Output) -> Outcome {
+    let mut tries = 1;
+    let messages = loop {
+        match toggle_once(home, name, skills, on)? {
+            Ok(messages) => break messages,
+            Err(WriteError::ChangedOnDisk(_)) if tries < TOGGLE_TRIES => tries += 1,
+            Err(e) => return Err(e.into()),
+        }
+    };
+    for m in messages {
+        out.line(&m);
+    }
+    Ok(())
+}
+
+/// One read, plan and write of [`toggle`]: a planning error, or the write's
+/// outcome with the messages to print.
+fn toggle_once(
+    home: &Home,
+    name: &str,
+    skills: &[String],
+    on: bool,
+) -> Result<Result<Vec<String>, WriteError>, String> {
+    let original = profile::load(home, name)?;
+    let listing = store::list(home, false);
+    let mut current = original.clone();
+    let mut messages = Vec::new();
+    for skill in skills {
+        let plan = if on {
+            editor::enable(home, &listing, &current, skill)?
+        } else {
+            editor::disable(home, &listing, &current, skill)?
+        };
+        messages.push(plan.message.clone());
+        if let Some(text) = plan.new_text {
+            let parsed = profile::parse_text(home, &text)?;
+            current.skills = parsed.skills;
+            current.raw = Some(text);
+        }
+    }
+    if current.raw != original.raw {
+        let plan = editor::Plan {
+            new_text: current.raw.clone(),
+            message: String::new(),
+        };
+        if let Err(e) = editor::apply(&original, &plan) {
+            return Ok(Err(e));
+        }
+    }
+    Ok(Ok(messages))
+}
