@@ -945,9 +945,6 @@ pub fn open_locked(
         let (staged, folder) = wellknown::stage_url(&url, artifact, Some(&digest), &entry.path)?;
         let found = one_found(home, &folder, name, &entry, rules)?;
         let mut opened = Opened::new(label, rules, vec![found]);
-        // The found skill sits at the root the download was opened at.
-        let mut staged = staged;
-        staged.fetched[0].rel = String::new();
         opened.web = Some(WebOrigin {
             source: entry.source,
             staged,

@@ -287,8 +287,10 @@ pub fn stage_url(
     let root = folder.join(base);
     let staged = Staged {
         dir,
+        // The returned root is what `discover` is given: the skills'
+        // folders are relative to it.
         fetched: vec![Fetched {
-            rel: name,
+            rel: String::new(),
             base: base.to_string(),
             url: url.to_string(),
             digest,
