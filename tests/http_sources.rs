@@ -143,15 +143,30 @@ impl Fixture {
 }
 
 fn serve_alpha_beta_gamma(f: &Fixture, alpha: &[u8]) {
-    let beta = tar_gz(&[("beta/SKILL.md", &skill_md("beta", "b")), ("beta/notes.md", b"n")]);
-    f.server.route("/s/alpha/SKILL.md", Reply::Ok(alpha.to_vec()));
+    let beta = tar_gz(&[
+        ("beta/SKILL.md", &skill_md("beta", "b")),
+        ("beta/notes.md", b"n"),
+    ]);
+    f.server
+        .route("/s/alpha/SKILL.md", Reply::Ok(alpha.to_vec()));
     f.server.route("/s/beta.tar.gz", Reply::Ok(beta.clone()));
-    f.server.route("/s/gamma/SKILL.md", Reply::Ok(skill_md("gamma", "g")));
+    f.server
+        .route("/s/gamma/SKILL.md", Reply::Ok(skill_md("gamma", "g")));
     f.index(&[
-        ("alpha", "skill-md", "../../s/alpha/SKILL.md", digest_of(alpha)),
+        (
+            "alpha",
+            "skill-md",
+            "../../s/alpha/SKILL.md",
+            digest_of(alpha),
+        ),
         ("beta", "archive", "/s/beta.tar.gz", digest_of(&beta)),
         // Served bytes that do not match: never written.
-        ("gamma", "skill-md", "/s/gamma/SKILL.md", digest_of(b"other")),
+        (
+            "gamma",
+            "skill-md",
+            "/s/gamma/SKILL.md",
+            digest_of(b"other"),
+        ),
     ]);
 }
 
@@ -163,13 +178,22 @@ fn a_sites_index_installs_checks_updates_and_syncs_by_digest() {
     let site = f.server.base.clone();
     let (code, out, err) = f.run(&["add", &site, "--all"], &[]);
     assert_eq!(code, 0, "{out}\n{err}");
-    assert!(err.contains("'gamma' left out") && err.contains("digest"), "{err}");
+    assert!(
+        err.contains("'gamma' left out") && err.contains("digest"),
+        "{err}"
+    );
     assert!(f.store().join("alpha/SKILL.md").is_file());
     assert!(f.store().join("beta/notes.md").is_file());
     assert!(!f.store().join("gamma").exists());
     let lock = f.lock();
-    assert!(lock.contains(&format!("url = \"{site}/s/alpha/SKILL.md\"")), "{lock}");
-    assert!(lock.contains(&format!("digest = \"{}\"", digest_of(&alpha))), "{lock}");
+    assert!(
+        lock.contains(&format!("url = \"{site}/s/alpha/SKILL.md\"")),
+        "{lock}"
+    );
+    assert!(
+        lock.contains(&format!("digest = \"{}\"", digest_of(&alpha))),
+        "{lock}"
+    );
     assert!(!lock.contains("commit"), "{lock}");
     // Asking for the bad entry by name says why it is not there.
     let err = f.fails(&["add", &site, "--skill", "gamma"], &[]);
@@ -184,16 +208,27 @@ fn a_sites_index_installs_checks_updates_and_syncs_by_digest() {
     let alpha2 = skill_md("alpha", "two");
     serve_alpha_beta_gamma(&f, &alpha2);
     let check = f.ok(&["check"]);
-    assert!(check.lines().any(|l| l.starts_with("alpha") && l.contains("outdated")), "{check}");
+    assert!(
+        check
+            .lines()
+            .any(|l| l.starts_with("alpha") && l.contains("outdated")),
+        "{check}"
+    );
     let out = f.ok(&["update", "alpha"]);
-    assert!(out.contains("alpha: updated to") && out.contains("SKILL.md"), "{out}");
+    assert!(
+        out.contains("alpha: updated to") && out.contains("SKILL.md"),
+        "{out}"
+    );
     assert_eq!(fs::read(f.store().join("alpha/SKILL.md")).unwrap(), alpha2);
     assert!(f.lock().contains(&digest_of(&alpha2)));
     assert!(f.ok(&["update"]).contains("alpha: current"));
 
     // A lock pinning the old digest is refused by name, nothing replaced.
     let err = f.fails(&["sync", "--lock", old_lock.to_str().unwrap()], &[]);
-    assert!(err.contains("the lock pins 'alpha'") && err.contains(&digest_of(&alpha2)), "{err}");
+    assert!(
+        err.contains("the lock pins 'alpha'") && err.contains(&digest_of(&alpha2)),
+        "{err}"
+    );
     assert_eq!(fs::read(f.store().join("alpha/SKILL.md")).unwrap(), alpha2);
     // A teammate with the current lock gets both from the site.
     fs::remove_dir_all(f.store().join("alpha")).unwrap();
@@ -205,7 +240,8 @@ fn a_sites_index_installs_checks_updates_and_syncs_by_digest() {
 #[test]
 fn skill_md_and_archive_urls_install_what_they_hold() {
     let f = Fixture::new();
-    f.server.route("/x/delta/SKILL.md", Reply::Ok(skill_md("delta", "d")));
+    f.server
+        .route("/x/delta/SKILL.md", Reply::Ok(skill_md("delta", "d")));
     let two = zip_of(&[
         ("pack/one/SKILL.md", &skill_md("one", "1")),
         ("pack/two/SKILL.md", &skill_md("two", "2")),
@@ -224,7 +260,10 @@ fn skill_md_and_archive_urls_install_what_they_hold() {
     assert!(lock.contains(&digest_of(&tgz)), "{lock}");
     assert_eq!(f.ok(&["check", "--json"]).matches("\"current\"").count(), 4);
     // Credentials typed into a URL are neither stored nor printed.
-    let with_token = f.server.url("/x/delta/SKILL.md").replace("http://", "http://u:TOKEN@");
+    let with_token = f
+        .server
+        .url("/x/delta/SKILL.md")
+        .replace("http://", "http://u:TOKEN@");
     let (_, out, err) = f.run(&["add", &with_token, "--force"], &[]);
     assert!(!out.contains("TOKEN") && !err.contains("TOKEN") && !f.lock().contains("TOKEN"));
     f.scratch_is_empty();
@@ -235,10 +274,16 @@ fn hostile_archives_write_nothing() {
     let f = Fixture::new();
     let slip = zip_of(&[("../../evil/SKILL.md", &skill_md("evil", "e"))]);
     f.server.route("/slip.zip", Reply::Ok(slip));
-    let bomb = tar_gz(&[("b/SKILL.md", &skill_md("b", "b")), ("b/zeros", &vec![0u8; 20 << 20])]);
+    let bomb = tar_gz(&[
+        ("b/SKILL.md", &skill_md("b", "b")),
+        ("b/zeros", &vec![0u8; 20 << 20]),
+    ]);
     f.server.route("/bomb.tar.gz", Reply::Ok(bomb));
     let many: Vec<(String, Vec<u8>)> = (0..1001).map(|i| (format!("m/f{i}"), vec![b'x'])).collect();
-    let many: Vec<(&str, &[u8])> = many.iter().map(|(p, b)| (p.as_str(), b.as_slice())).collect();
+    let many: Vec<(&str, &[u8])> = many
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
     f.server.route("/many.tgz", Reply::Ok(tar_gz(&many)));
     let err = f.fails(&["add", &f.server.url("/slip.zip")], &[]);
     assert!(err.contains("leaves its folder"), "{err}");
@@ -256,25 +301,32 @@ fn slow_endless_huge_and_junk_replies_each_end_in_one_line() {
     let f = Fixture::new();
     f.server.route(
         "/slow/SKILL.md",
-        Reply::Slow { every: Duration::from_millis(300), bytes: 100 },
+        Reply::Slow {
+            every: Duration::from_millis(300),
+            bytes: 100,
+        },
     );
     f.server.route("/endless.zip", Reply::Endless);
     f.server.route("/huge.tgz", Reply::Ok(vec![0x1f; 11 << 20]));
     let fast = [("SKILLTUI_HTTP_TIMEOUT", "1")];
     let err = f.fails(&["add", &f.server.url("/slow/SKILL.md")], &fast);
-    assert!(err.contains("within 1 s") && err.contains("SKILLTUI_HTTP_TIMEOUT"), "{err}");
+    assert!(
+        err.contains("within 1 s") && err.contains("SKILLTUI_HTTP_TIMEOUT"),
+        "{err}"
+    );
     let err = f.fails(&["add", &f.server.url("/endless.zip")], &[]);
     assert!(err.contains("more than 10 MiB"), "{err}");
     let err = f.fails(&["add", &f.server.url("/huge.tgz")], &[]);
     assert!(err.contains("more than 10 MiB"), "{err}");
-    f.server.route("/.well-known/agent-skills/index.json", Reply::Ok(b"<html>".to_vec()));
+    f.server.route(
+        "/.well-known/agent-skills/index.json",
+        Reply::Ok(b"<html>".to_vec()),
+    );
     let err = f.fails(&["add", &f.server.base], &[]);
     assert!(err.contains("not a skills index"), "{err}");
     let err = f.fails(&["add", "http://example.invalid/x/SKILL.md"], &[]);
     assert!(err.contains("plain http"), "{err}");
-    for e in [&err] {
-        assert_eq!(e.trim().lines().count(), 1, "{e}");
-    }
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
 
 #[test]
@@ -289,22 +341,54 @@ fn find_lists_by_installs_marks_installed_and_installs_through_add() {
         {"id": "o/x/pdf-pro", "name": "pdf-pro", "source": "o/x", "installs": 900},
         {"id": "e", "name": "evil\u{1b}[2J\nline", "source": "o/e\u{7}", "installs": 1},
     ]});
-    f.server.route("/api/search", Reply::Ok(serde_json::to_vec(&reply).unwrap()));
+    f.server.route(
+        "/api/search",
+        Reply::Ok(serde_json::to_vec(&reply).unwrap()),
+    );
     let out = f.ok(&["find", "pdf"]);
     let rows: Vec<&str> = out.lines().collect();
-    assert!(rows[1].starts_with("pdf-pro") && rows[2].starts_with("pdf "), "{out}");
-    assert!(!out.contains('\u{1b}') && !out.contains('\u{7}') && out.contains("evil␛[2J␊line"), "{out}");
-    assert_eq!(out.matches("skilltui add SOURCE --skill NAME").count(), 1, "{out}");
+    assert!(
+        rows[1].starts_with("pdf-pro") && rows[2].starts_with("pdf "),
+        "{out}"
+    );
+    assert!(
+        !out.contains('\u{1b}') && !out.contains('\u{7}') && out.contains("evil␛[2J␊line"),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("skilltui add SOURCE --skill NAME").count(),
+        1,
+        "{out}"
+    );
     f.ok(&["add", "o/pdfs", "--skill", "pdf"]);
     let json: serde_json::Value = serde_json::from_str(&f.ok(&["find", "pdf", "--json"])).unwrap();
-    let pdf = json.as_array().unwrap().iter().find(|h| h["name"] == "pdf").unwrap();
-    assert_eq!((pdf["installed"].as_str(), pdf["installs"].as_u64()), (Some("current"), Some(10)));
+    let pdf = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["name"] == "pdf")
+        .unwrap();
+    assert_eq!(
+        (pdf["installed"].as_str(), pdf["installs"].as_u64()),
+        (Some("current"), Some(10))
+    );
 
-    f.server.route("/api/search", Reply::Ok(b"not json\x1b[2J".to_vec()));
-    assert!(f.fails(&["find", "pdf"], &[]).contains("did not answer with search results"));
-    f.server.route("/api/search", Reply::Ok(vec![b' '; 2 << 20]));
+    f.server
+        .route("/api/search", Reply::Ok(b"not json\x1b[2J".to_vec()));
+    assert!(
+        f.fails(&["find", "pdf"], &[])
+            .contains("did not answer with search results")
+    );
+    f.server
+        .route("/api/search", Reply::Ok(vec![b' '; 2 << 20]));
     assert!(f.fails(&["find", "pdf"], &[]).contains("more than 1 MiB"));
-    f.server.route("/api/search", Reply::Slow { every: Duration::from_millis(300), bytes: 100 });
+    f.server.route(
+        "/api/search",
+        Reply::Slow {
+            every: Duration::from_millis(300),
+            bytes: 100,
+        },
+    );
     let err = f.fails(&["find", "pdf"], &[("SKILLTUI_HTTP_TIMEOUT", "1")]);
     assert!(err.contains("within 1 s"), "{err}");
     f.server.route("/api/search", Reply::Status(500));

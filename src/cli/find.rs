@@ -50,7 +50,12 @@ pub fn run(home: &Home, args: &FindArgs, out: &mut Output) -> Outcome {
     }
     // Names and sources come from the network: one line each, always.
     let name = |s: &str| sanitize_line(s).into_owned();
-    let width = hits.iter().map(|h| name(&h.name).chars().count()).max().unwrap_or(4).max(4);
+    let width = hits
+        .iter()
+        .map(|h| name(&h.name).chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
     let src_width = (hits.iter().map(|h| name(&h.source).chars().count()))
         .max()
         .unwrap_or(6)

@@ -295,7 +295,12 @@ fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Result<Vec
         .git
         .as_ref()
         .map(|g| format!(" (pinned at {})", short(&g.commit)))
-        .or_else(|| opened.web.as_ref().map(|_| " (pinned by its sha256 digest)".into()))
+        .or_else(|| {
+            opened
+                .web
+                .as_ref()
+                .map(|_| " (pinned by its sha256 digest)".into())
+        })
         .unwrap_or_default();
     for i in &installed {
         if i.unchanged {

@@ -17,7 +17,10 @@ pub enum Reply {
     Ok(Vec<u8>),
     Status(u16),
     /// A byte every `every`, `bytes` of them in all (a slow-drip body).
-    Slow { every: Duration, bytes: usize },
+    Slow {
+        every: Duration,
+        bytes: usize,
+    },
     /// Bytes for as long as the client reads (bounded by `LIFETIME`).
     Endless,
 }
@@ -125,14 +128,24 @@ fn answer(
     let alive = || !stop.load(Ordering::SeqCst) && started.elapsed() < LIFETIME;
     match reply.unwrap_or(Reply::Status(404)) {
         Reply::Ok(body) => {
-            write!(out, "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len())?;
+            write!(
+                out,
+                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            )?;
             out.write_all(&body)?;
         }
         Reply::Status(code) => {
-            write!(out, "HTTP/1.1 {code} Nope\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")?;
+            write!(
+                out,
+                "HTTP/1.1 {code} Nope\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            )?;
         }
         Reply::Slow { every, bytes } => {
-            write!(out, "HTTP/1.1 200 OK\r\nContent-Length: {bytes}\r\nConnection: close\r\n\r\n")?;
+            write!(
+                out,
+                "HTTP/1.1 200 OK\r\nContent-Length: {bytes}\r\nConnection: close\r\n\r\n"
+            )?;
             for _ in 0..bytes {
                 if !alive() {
                     break;

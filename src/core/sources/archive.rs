@@ -30,7 +30,11 @@ pub enum Kind {
 impl Kind {
     /// The archive kind a URL's path ends with (`.tar.gz`, `.tgz`, `.zip`).
     pub fn of_url(url: &str) -> Option<Kind> {
-        let path = url.split(['?', '#']).next().unwrap_or(url).to_ascii_lowercase();
+        let path = url
+            .split(['?', '#'])
+            .next()
+            .unwrap_or(url)
+            .to_ascii_lowercase();
         if path.ends_with(".tar.gz") || path.ends_with(".tgz") {
             Some(Kind::TarGz)
         } else if path.ends_with(".zip") {
@@ -344,7 +348,10 @@ mod tests {
         let (dir, r) = run(&bytes);
         r.unwrap();
         assert!(dir.path().join("s/SKILL.md").is_file());
-        assert_eq!(fs::read_link(dir.path().join("s/again.md")).unwrap(), Path::new("SKILL.md"));
+        assert_eq!(
+            fs::read_link(dir.path().join("s/again.md")).unwrap(),
+            Path::new("SKILL.md")
+        );
     }
 
     #[test]

@@ -62,14 +62,17 @@ fn host(authority: &str) -> &str {
 pub fn is_loopback(authority: &str) -> bool {
     let h = host(authority);
     h.eq_ignore_ascii_case("localhost")
-        || h.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+        || h.parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// Why skilltui will not fetch `url` over HTTP, or `None`.
 pub fn refuse(url: &str) -> Option<String> {
     let shown = shown(url);
     match parts(url) {
-        None => Some(format!("{shown} is not an http(s) URL: give https://HOST/…")),
+        None => Some(format!(
+            "{shown} is not an http(s) URL: give https://HOST/…"
+        )),
         Some(p) if p.scheme == "http" && !is_loopback(p.authority) => Some(format!(
             "{shown} is plain http: use https:// (plain http is only for this machine's own addresses)"
         )),
@@ -94,10 +97,9 @@ pub enum Failure {
 impl Failure {
     pub fn line(self, url: &str) -> String {
         match self {
-            Failure::Status(code) => format!(
-                "{} answered HTTP {code}: check the address",
-                shown(url)
-            ),
+            Failure::Status(code) => {
+                format!("{} answered HTTP {code}: check the address", shown(url))
+            }
             Failure::Other(why) => why,
         }
     }
@@ -225,12 +227,18 @@ mod tests {
     fn references_resolve_as_rfc_3986_says() {
         let base = "https://ex.com/.well-known/agent-skills/index.json";
         let r = |x| resolve(base, x);
-        assert_eq!(r("a/SKILL.md"), "https://ex.com/.well-known/agent-skills/a/SKILL.md");
+        assert_eq!(
+            r("a/SKILL.md"),
+            "https://ex.com/.well-known/agent-skills/a/SKILL.md"
+        );
         assert_eq!(r("/x/y.zip"), "https://ex.com/x/y.zip");
         assert_eq!(r("../../up.tgz"), "https://ex.com/up.tgz");
         assert_eq!(r("../../../../up.tgz"), "https://ex.com/up.tgz");
         assert_eq!(r("//cdn.ex.com/z.zip"), "https://cdn.ex.com/z.zip");
         assert_eq!(r("https://other.org/s.md"), "https://other.org/s.md");
-        assert_eq!(r("./b/./c.md"), "https://ex.com/.well-known/agent-skills/b/c.md");
+        assert_eq!(
+            r("./b/./c.md"),
+            "https://ex.com/.well-known/agent-skills/b/c.md"
+        );
     }
 }

@@ -42,7 +42,7 @@ pub struct Opened {
     /// How its skills were judged and are copied.
     pub rules: source::Rules,
     pub git: Option<GitOrigin>,
-    pub web: Option<WebOrigin>,
+    pub web: Option<Box<WebOrigin>>,
     pub found: Vec<Found>,
     /// What was left out while opening (an index entry whose digest did
     /// not match), one line each, to show beside the skills.
@@ -152,7 +152,7 @@ fn open_staged(
     }
     let mut opened = Opened::new(label, rules, found);
     opened.notes = staged.notes.clone();
-    opened.web = Some(WebOrigin { source, staged });
+    opened.web = Some(Box::new(WebOrigin { source, staged }));
     Ok(opened)
 }
 
@@ -611,7 +611,9 @@ pub fn update(
     let mut web = WebGroups::new();
     for (name, entry) in chosen {
         if entry.is_web() {
-            web.entry(entry.source.clone()).or_default().push((name, entry));
+            web.entry(entry.source.clone())
+                .or_default()
+                .push((name, entry));
             continue;
         }
         let key = (entry.source.clone(), entry.reference.clone());
@@ -941,14 +943,15 @@ pub fn open_locked(
     let label = sanitize_line(&entry.source).into_owned();
     if entry.is_web() {
         let upstream = Upstream::ask(&entry.source, entry.from_index())?;
-        let (digest, url, artifact) = upstream.find(name, entry.url.as_deref().unwrap_or_default())?;
+        let (digest, url, artifact) =
+            upstream.find(name, entry.url.as_deref().unwrap_or_default())?;
         let (staged, folder) = wellknown::stage_url(&url, artifact, Some(&digest), &entry.path)?;
         let found = one_found(home, &folder, name, &entry, rules)?;
         let mut opened = Opened::new(label, rules, vec![found]);
-        opened.web = Some(WebOrigin {
+        opened.web = Some(Box::new(WebOrigin {
             source: entry.source,
             staged,
-        });
+        }));
         return Ok(opened);
     }
     let spec = FetchSpec {

@@ -93,7 +93,12 @@ fn encode(s: &str) -> String {
 
 /// Searches the registry; results sorted by installs (most first), each
 /// marked with whether it is installed here.
-pub fn find(home: &Home, query: &str, limit: usize, owner: Option<&str>) -> Result<Vec<Hit>, String> {
+pub fn find(
+    home: &Home,
+    query: &str,
+    limit: usize,
+    owner: Option<&str>,
+) -> Result<Vec<Hit>, String> {
     let query = query.trim();
     if query.is_empty() {
         return Err("the query is empty: give words to search for".into());

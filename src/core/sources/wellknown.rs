@@ -65,10 +65,13 @@ pub fn index_url(site: &str) -> Option<String> {
     Some(format!("{}://{}{INDEX_PATH}", p.scheme, p.authority))
 }
 
+/// An index's usable entries, and a note on each one left out.
+pub type Listed = (Vec<IndexEntry>, Vec<String>);
+
 /// The site's index: `Ok(None)` when it has none (HTTP 404 or 410), so the
 /// address can be tried as a git repository; entries that cannot be used
 /// come back as notes, one line each.
-pub fn read_index(site: &str) -> Result<Option<(Vec<IndexEntry>, Vec<String>)>, String> {
+pub fn read_index(site: &str) -> Result<Option<Listed>, String> {
     let Some(url) = index_url(site) else {
         return Err(format!("{} is not an http(s) URL", http::shown(site)));
     };
@@ -81,7 +84,7 @@ pub fn read_index(site: &str) -> Result<Option<(Vec<IndexEntry>, Vec<String>)>, 
 }
 
 /// The entries of an index's bytes, and a note for each one left out.
-pub fn parse_index(bytes: &[u8], url: &str) -> Result<(Vec<IndexEntry>, Vec<String>), String> {
+pub fn parse_index(bytes: &[u8], url: &str) -> Result<Listed, String> {
     let raw: RawIndex = serde_json::from_slice(bytes).map_err(|e| {
         format!(
             "{} is not a skills index ({}): the site publishes something else there",
@@ -104,6 +107,11 @@ fn entry(r: RawEntry, index: &str) -> Result<IndexEntry, String> {
     let shown = sanitize_line(&r.name).into_owned();
     if let Err(e) = store::check_name(&r.name) {
         return Err(format!("index entry '{shown}' left out: {e}"));
+    }
+    if r.name.chars().any(char::is_control) {
+        return Err(format!(
+            "index entry '{shown}' left out: its name holds control characters"
+        ));
     }
     let artifact = match r.kind.as_str() {
         "skill-md" => Artifact::SkillMd,
@@ -166,8 +174,7 @@ pub fn materialize(
             sanitize_line(want)
         ));
     }
-    std::fs::create_dir_all(folder)
-        .map_err(|e| format!("cannot write the staging folder: {e}"))?;
+    std::fs::create_dir_all(folder).map_err(|e| format!("cannot write the staging folder: {e}"))?;
     match artifact {
         Artifact::SkillMd => std::fs::write(folder.join("SKILL.md"), &bytes)
             .map_err(|e| format!("cannot write the staging folder: {e}"))?,
@@ -327,7 +334,10 @@ fn folder_name(url: &str, artifact: Artifact) -> String {
 pub enum Upstream {
     Index(Vec<IndexEntry>),
     /// A URL alone: the digest of what it serves.
-    File { url: String, digest: String },
+    File {
+        url: String,
+        digest: String,
+    },
 }
 
 impl Upstream {
@@ -398,11 +408,21 @@ mod tests {
         let (entries, notes) = parse_index(json.as_bytes(), url).unwrap();
         let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["one", "two"]);
-        assert_eq!(entries[0].url, "https://ex.com/.well-known/agent-skills/one/SKILL.md");
-        assert_eq!(entries[1].artifact, Artifact::Archive(Some(archive::Kind::TarGz)));
+        assert_eq!(
+            entries[0].url,
+            "https://ex.com/.well-known/agent-skills/one/SKILL.md"
+        );
+        assert_eq!(
+            entries[1].artifact,
+            Artifact::Archive(Some(archive::Kind::TarGz))
+        );
         assert_eq!(notes.len(), 5, "{notes:?}");
         assert!(notes.iter().all(|n| !n.contains('\u{1b}')), "{notes:?}");
-        assert!(parse_index(b"<html>", url).unwrap_err().contains("not a skills index"));
+        assert!(
+            parse_index(b"<html>", url)
+                .unwrap_err()
+                .contains("not a skills index")
+        );
     }
 
     #[test]
