@@ -48,14 +48,18 @@ fn web_source(text: &str) -> Option<WebSource> {
 }
 
 /// The site a git source may also be, when it is an https (or loopback
-/// http) address that is not a known git host's and not a `.git` URL:
-/// its well-known index is asked for before git is.
+/// http) address that is not a known git host's, not a `.git` URL and not
+/// shaped `HOST/owner/repo`: its well-known index is asked for before git
+/// is.
 pub fn site_of(g: &GitSource) -> Option<&str> {
     let p = crate::core::sources::http::parts(&g.url)?;
     let git_host = ["github.com", "gitlab.com", "bitbucket.org", "codeberg.org"]
         .iter()
         .any(|h| p.authority.eq_ignore_ascii_case(h));
-    let plain = g.reference.is_none() && g.sub.is_empty() && !g.url.ends_with(".git");
+    // `HOST/owner/repo` is how a git server names a repository: git's.
+    let repo_shaped = p.path.trim_matches('/').split('/').count() == 2;
+    let plain =
+        g.reference.is_none() && g.sub.is_empty() && !g.url.ends_with(".git") && !repo_shaped;
     (plain && !git_host && crate::core::sources::http::refuse(&g.url).is_none())
         .then_some(g.url.as_str())
 }
@@ -629,6 +633,44 @@ mod tests {
         assert_eq!(g.fetch_url(), "https://u:TOK@github.com/o/r");
         let e = parse("https://u:TOK@github.com/o/r/tree/", Path::new("/x")).unwrap_err();
         assert!(!e.contains("TOK"), "{e}");
+    }
+
+    #[test]
+    fn skill_md_and_archive_urls_are_web_sources_and_pages_of_repos_stay_git() {
+        use crate::core::sources::{archive::Kind, wellknown::Artifact};
+        let web = |u: &str, artifact| {
+            Source::Web(WebSource {
+                url: u.into(),
+                artifact,
+            })
+        };
+        let u = "https://ex.com/s/pdf/SKILL.md";
+        assert_eq!(p(u), web(u, Artifact::SkillMd));
+        let u = "http://127.0.0.1:9/a.tgz";
+        assert_eq!(p(u), web(u, Artifact::Archive(Some(Kind::TarGz))));
+        assert_eq!(
+            p("https://t@ex.com/a.zip"),
+            web("https://ex.com/a.zip", Artifact::Archive(Some(Kind::Zip)))
+        );
+        // A repository's page of a SKILL.md is its folder, fetched by git.
+        assert!(matches!(
+            p("https://github.com/o/r/blob/main/s/SKILL.md"),
+            Source::Git(_)
+        ));
+        let e = parse("http://ex.com/a.zip", Path::new("/h")).unwrap_err();
+        assert!(e.contains("plain http"), "{e}");
+        let Source::Git(g) = p("https://skills.ex.com") else {
+            panic!("a site parses as git until its index answers");
+        };
+        assert_eq!(site_of(&g), Some("https://skills.ex.com/"));
+        for repo in [
+            "o/r",
+            "https://git.ex.com/o/r",
+            "https://git.ex.com/o/r.git",
+        ] {
+            let Source::Git(g) = p(repo) else { panic!() };
+            assert_eq!(site_of(&g), None, "{repo}");
+        }
     }
 
     #[test]
