@@ -70,6 +70,7 @@ pub fn open(
     home: &Home,
     text: &str,
     allow_large: bool,
+    trust: bool,
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&Cancel>,
 ) -> Result<Opened, String> {
@@ -77,6 +78,7 @@ pub fn open(
     let mut rules = source::Rules {
         from_git: false,
         allow_large,
+        trust,
     };
     match source::parse(text, &home.user_home)? {
         Source::Local(path) => {
@@ -356,10 +358,11 @@ pub fn remove(home: &Home, name: &str) -> Result<Removed, String> {
 
 /// How a locked skill is judged and copied when it is updated or synced:
 /// without limits when it was installed so or `allow_large` is asked now.
-fn locked_rules(entry: &Entry, allow_large: bool) -> source::Rules {
+fn locked_rules(entry: &Entry, allow_large: bool, trust: bool) -> source::Rules {
     source::Rules {
         from_git: true,
         allow_large: allow_large || entry.allow_large,
+        trust,
     }
 }
 
@@ -592,6 +595,8 @@ pub enum Done {
     Installed {
         commit: String,
         changes: Option<Changes>,
+        /// The high and critical audit findings of what was installed.
+        warnings: Vec<String>,
     },
 }
 
@@ -602,6 +607,7 @@ pub fn update(
     names: &[String],
     force: bool,
     allow_large: bool,
+    trust: bool,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Vec<Outcome>, String> {
     let mut lock = Lock::read(&lock::default_path(home))?;
@@ -623,6 +629,7 @@ pub fn update(
         let how = WebRun {
             keep_edits: !force,
             allow_large,
+            trust,
             sync: false,
         };
         apply_web(home, &mut lock, &source, &items, how, &mut out);
@@ -634,6 +641,7 @@ pub fn update(
             items: &items,
             keep_edits: !force,
             allow_large,
+            trust,
         };
         apply_group(home, &mut lock, &group, progress, &mut out);
     }
@@ -659,6 +667,8 @@ struct Group<'a> {
     keep_edits: bool,
     /// Lift the limits on every skill of the group (`--allow-large`).
     allow_large: bool,
+    /// Install skills with a critical audit finding (`--trust`).
+    trust: bool,
 }
 
 /// Fetches the group's repository once and installs each item from it.
@@ -678,7 +688,7 @@ fn apply_group(
     // skills is allowed large (the copy still holds the others to limits).
     let max_blob = items
         .iter()
-        .map(|(_, e)| max_blob(locked_rules(e, group.allow_large)))
+        .map(|(_, e)| max_blob(locked_rules(e, group.allow_large, group.trust)))
         .min()
         .flatten();
     let spec = FetchSpec {
@@ -720,7 +730,7 @@ fn install_locked(
     entry: &Entry,
     group: &Group,
 ) -> Result<(Done, Entry), String> {
-    let rules = locked_rules(entry, group.allow_large);
+    let rules = locked_rules(entry, group.allow_large, group.trust);
     let (folder, found) = locked_found(home, checkout, name, entry, rules)?;
     let pinned = |hash: String| Entry {
         commit: checkout.commit.clone(),
@@ -762,8 +772,8 @@ fn put_locked(
 ) -> Result<(Done, Entry), String> {
     let dest = home.skills_dir().join(store::check_name(name)?);
     let shown = sanitize_line(name);
-    if let Some(why) = put.found.refused {
-        return Err(why);
+    if let Some(why) = &put.found.refused {
+        return Err(why.clone());
     }
     if put.found.state == StoreState::Same {
         return Ok((Done::Current, pinned(lock::content_hash(&dest)?)));
@@ -779,6 +789,7 @@ fn put_locked(
     let done = Done::Installed {
         commit: put.version.to_string(),
         changes,
+        warnings: put.found.audit_warnings(),
     };
     Ok((done, pinned(lock::content_hash(&dest)?)))
 }
@@ -791,6 +802,8 @@ type WebGroups = BTreeMap<String, Vec<(String, Entry)>>;
 struct WebRun {
     keep_edits: bool,
     allow_large: bool,
+    /// Install skills with a critical audit finding (`--trust`).
+    trust: bool,
     /// `sync`: install exactly the digest the lock pins, or refuse.
     sync: bool,
 }
@@ -854,7 +867,7 @@ fn install_web(
         return Ok((Done::Current, entry.clone()));
     }
     let (staged, folder) = wellknown::stage_url(&url, artifact, Some(&digest), &entry.path)?;
-    let rules = locked_rules(entry, how.allow_large);
+    let rules = locked_rules(entry, how.allow_large, how.trust);
     let found = one_found(home, &folder, name, entry, rules)?;
     let fetched = &staged.fetched[0];
     let pinned = |hash: String| Entry {
@@ -939,7 +952,7 @@ pub fn open_locked(
     let (_, entry) = selected(&lock, &[name.to_string()])?
         .pop()
         .expect("one name asked, one entry or an error");
-    let rules = locked_rules(&entry, false);
+    let rules = locked_rules(&entry, false, false);
     let label = sanitize_line(&entry.source).into_owned();
     if entry.is_web() {
         let upstream = Upstream::ask(&entry.source, entry.from_index())?;
@@ -1058,6 +1071,7 @@ pub fn sync(
     lock_file: Option<&Path>,
     force: bool,
     allow_large: bool,
+    trust: bool,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Synced, String> {
     let home_path = lock::default_path(home);
@@ -1140,6 +1154,7 @@ pub fn sync(
         let how = WebRun {
             keep_edits: false,
             allow_large,
+            trust,
             sync: true,
         };
         apply_web(home, &mut pins, &source, &items, how, &mut outcomes);
@@ -1156,6 +1171,7 @@ pub fn sync(
             items: &items,
             keep_edits: false,
             allow_large,
+            trust,
         };
         apply_group(home, &mut pins, &group, progress, &mut outcomes);
     }
