@@ -8,6 +8,7 @@ pub mod agents;
 pub mod audit;
 pub mod delivery;
 pub mod doctor;
+pub mod find;
 pub mod git;
 pub mod output;
 pub mod profiles;
@@ -50,9 +51,14 @@ pub enum Command {
     List(store::ListArgs),
     /// Print the body CAO's load_skill returns for NAME
     Show(store::ShowArgs),
-    /// Install skills from a folder, a folder of skills or a git repository
-    /// (owner/repo[/path][@ref], a GitHub/GitLab tree URL, any git URL[@ref])
+    /// Install skills from a folder, a folder of skills, a git repository
+    /// (owner/repo[/path][@ref], a GitHub/GitLab tree URL, any git URL[@ref]),
+    /// a site's well-known index (https://HOST), or a SKILL.md, .tar.gz,
+    /// .tgz or .zip URL
     Add(store::AddArgs),
+    /// Search the skills.sh registry ($SKILLS_API_URL): name, source,
+    /// installs, and whether each is installed here
+    Find(find::FindArgs),
     /// Locked skills: current, outdated, modified or missing
     Check(git::CheckArgs),
     /// Fetch locked skills, show what changes, replace them and re-pin
@@ -127,6 +133,7 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
         Command::List(args) => store::run_list(&home, args, out),
         Command::Show(args) => store::run_show(&home, args, out),
         Command::Add(args) => store::run_add(&home, args, out),
+        Command::Find(args) => find::run(&home, args, out),
         Command::Remove(args) => store::run_remove(&home, args, out),
         Command::Init => store::init(&home, out),
         Command::Validate(args) => store::run_validate(args, out),

@@ -257,6 +257,9 @@ fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Result<Vec
         &mut progress_meter(),
         None,
     )?;
+    for note in &opened.notes {
+        eprintln!("{}", sanitize_line(note));
+    }
     let picked = match source::pick(&opened.found, how.names, how.all, &opened.label) {
         Ok(p) => p,
         Err(e) => {
@@ -318,6 +321,12 @@ fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Result<Vec
         .git
         .as_ref()
         .map(|g| format!(" (pinned at {})", short(&g.commit)))
+        .or_else(|| {
+            opened
+                .web
+                .as_ref()
+                .map(|_| " (pinned by its sha256 digest)".into())
+        })
         .unwrap_or_default();
     for i in &installed {
         if i.unchanged {

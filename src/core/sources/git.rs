@@ -597,9 +597,9 @@ const SCRATCH_RANDOM_LEN: usize = 6;
 /// shape is never touched.
 pub const SCRATCH_MARKER: &str = ".skilltui-git-scratch";
 
-/// A fresh scratch folder for git in the temp folder, marked as
+/// A fresh scratch folder (for git, or a download) in the temp folder, marked as
 /// skilltui's own, after the orphans of killed processes are cleared.
-fn scratch_dir() -> Result<tempfile::TempDir, String> {
+pub(crate) fn scratch_dir() -> Result<tempfile::TempDir, String> {
     let temp = std::env::temp_dir();
     remove_orphans(&temp);
     let cannot = |e: std::io::Error| format!("cannot create a scratch folder for git: {e}");

@@ -28,7 +28,8 @@ pub struct Entry {
     /// The ref asked for; absent means the default branch.
     #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
-    /// The commit installed.
+    /// The commit installed (a skill from a URL has none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub commit: String,
     /// The git tree id of the skill's folder in that commit: `check` calls
     /// the skill outdated only when its folder's tree moved, not on any
@@ -46,6 +47,36 @@ pub struct Entry {
     /// (none) in locks written before it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub agents: Vec<String>,
+    /// For a skill fetched over HTTP (not git): the artifact downloaded, a
+    /// SKILL.md or an archive. `source` is then the site whose index
+    /// lists it, or this same URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The `sha256:HEX` of that artifact as installed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+}
+
+impl Entry {
+    /// Installed over HTTP, from an index or a URL, not from git.
+    pub fn is_web(&self) -> bool {
+        self.url.is_some()
+    }
+
+    /// Listed in a site's index (`source` the site), not a URL alone.
+    pub fn from_index(&self) -> bool {
+        self.url.as_ref().is_some_and(|u| *u != self.source)
+    }
+
+    /// What it was installed at, for a message: the commit's first 12
+    /// characters, or the digest's.
+    pub fn version(&self) -> &str {
+        let v = match &self.digest {
+            Some(d) => d.strip_prefix("sha256:").unwrap_or(d),
+            None => &self.commit,
+        };
+        &v[..v.len().min(12)]
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -209,6 +240,9 @@ fn parse(bytes: &[u8]) -> Result<BTreeMap<String, Entry>, String> {
     for (name, e) in skills.iter_mut() {
         // A lock is committed: an old one's token goes at its next write.
         e.source = crate::core::text::strip_credentials(&e.source).into_owned();
+        if let Some(u) = &mut e.url {
+            *u = crate::core::text::strip_credentials(u).into_owned();
+        }
         check_entry(name, e).map_err(|why| {
             format!(
                 "skill '{}': {why}: fix the entry",
@@ -225,6 +259,9 @@ fn check_entry(name: &str, e: &Entry) -> Result<(), String> {
     if store::check_name(name)? != name {
         return Err("the name has surrounding spaces".into());
     }
+    if e.is_web() {
+        return check_web_entry(e);
+    }
     crate::core::sources::source::check_git_parts(&e.source, e.reference.as_deref(), &e.path)?;
     if !crate::core::sources::git::is_commit_id(&e.commit) {
         return Err("`commit` is not a 40-character commit id".into());
@@ -232,6 +269,29 @@ fn check_entry(name: &str, e: &Entry) -> Result<(), String> {
     let hex = |t: &String| t.len() >= 40 && t.bytes().all(|b| b.is_ascii_hexdigit());
     if e.tree.as_ref().is_some_and(|t| !hex(t)) {
         return Err("`tree` is not a git tree id".into());
+    }
+    Ok(())
+}
+
+/// A skill from HTTP: https (or loopback http) URLs, a digest, a path
+/// inside what was unpacked, and none of git's fields.
+fn check_web_entry(e: &Entry) -> Result<(), String> {
+    use crate::core::sources::{http, wellknown};
+    let url = e.url.as_deref().unwrap_or_default();
+    if let Some(why) = http::refuse(&e.source).or_else(|| http::refuse(url)) {
+        return Err(why);
+    }
+    if !e.digest.as_deref().is_some_and(wellknown::is_digest) {
+        return Err("`digest` is not sha256: and 64 hex digits".into());
+    }
+    if !e.commit.is_empty() || e.reference.is_some() || e.tree.is_some() {
+        return Err("a skill from a URL has no `commit`, `ref` or `tree`".into());
+    }
+    let climbs = std::path::Path::new(&e.path)
+        .components()
+        .any(|c| !matches!(c, std::path::Component::Normal(_)));
+    if climbs {
+        return Err("`path` leaves the folder: give a relative path without '..'".into());
     }
     Ok(())
 }
@@ -336,6 +396,8 @@ mod tests {
             hash: "sha256:00".into(),
             allow_large: false,
             agents: Vec::new(),
+            url: None,
+            digest: None,
         }
     }
 

@@ -15,6 +15,7 @@ use crate::core::sources::changes::{self, Changes};
 use crate::core::sources::git::{self, Cancel, Checkout, FetchSpec, Progress};
 use crate::core::sources::lock::{self, Entry, Lock};
 use crate::core::sources::source::{self, Found, Source, StoreState};
+use crate::core::sources::wellknown::{self, Staged, Upstream};
 use crate::core::text::{sanitize_line, strip_credentials};
 
 /// Where an opened git source came from.
@@ -26,15 +27,41 @@ pub struct GitOrigin {
     pub commit: String,
 }
 
+/// Where an opened HTTP source came from: what the lock records as its
+/// `source` (the site, or the URL itself), and what was downloaded.
+pub struct WebOrigin {
+    pub source: String,
+    pub staged: Staged,
+}
+
 /// A source opened for picking: the skills found in it, and for git the
-/// checkout they live in (removed when this is dropped).
+/// checkout they live in, for HTTP the downloads (removed when this is
+/// dropped).
 pub struct Opened {
     pub label: String,
     /// How its skills were judged and are copied.
     pub rules: source::Rules,
     pub git: Option<GitOrigin>,
+    pub web: Option<Box<WebOrigin>>,
     pub found: Vec<Found>,
+    /// What was left out while opening (an index entry whose digest did
+    /// not match), one line each, to show beside the skills.
+    pub notes: Vec<String>,
     checkout: Option<Box<Checkout>>,
+}
+
+impl Opened {
+    fn new(label: String, rules: source::Rules, found: Vec<Found>) -> Opened {
+        Opened {
+            label,
+            rules,
+            git: None,
+            web: None,
+            found,
+            notes: Vec::new(),
+            checkout: None,
+        }
+    }
 }
 
 /// Parses and opens SOURCE; a git source is fetched (reporting progress,
@@ -64,16 +91,23 @@ pub fn open(
                     .unwrap_or_else(|| format!("{} is not a folder of skills", path.display())));
             }
             let found = source::discover(&path, home, rules);
-            Ok(Opened {
-                label,
-                rules,
-                git: None,
-                found,
-                checkout: None,
-            })
+            Ok(Opened::new(label, rules, found))
+        }
+        Source::Web(w) => {
+            rules.from_git = true;
+            let (staged, root) = wellknown::stage_url(&w.url, w.artifact, None, "")?;
+            open_staged(home, label, rules, w.url, staged, &root)
         }
         Source::Git(g) => {
             rules.from_git = true;
+            if let Some(site) = source::site_of(&g)
+                && let Some((entries, notes)) = wellknown::read_index(site)?
+            {
+                let stop = || cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
+                let staged = wellknown::stage_index(&entries, notes, &stop)?;
+                let root = staged.root().to_path_buf();
+                return open_staged(home, label, rules, site.to_string(), staged, &root);
+            }
             let spec = FetchSpec {
                 url: g.fetch_url(),
                 reference: g.reference.as_deref(),
@@ -91,20 +125,37 @@ pub fn open(
             };
             let mut found = source::discover(&root, home, rules);
             refuse_not_fetched(&mut found, &checkout, &g.sub);
-            Ok(Opened {
-                label,
-                rules,
-                git: Some(GitOrigin {
-                    url: g.url,
-                    reference: g.reference,
-                    sub: g.sub,
-                    commit: checkout.commit.clone(),
-                }),
-                found,
-                checkout: Some(Box::new(checkout)),
-            })
+            let mut opened = Opened::new(label, rules, found);
+            opened.git = Some(GitOrigin {
+                url: g.url,
+                reference: g.reference,
+                sub: g.sub,
+                commit: checkout.commit.clone(),
+            });
+            opened.checkout = Some(Box::new(checkout));
+            Ok(opened)
         }
     }
+}
+
+/// The skills under `root` of what was downloaded from `source`; with
+/// none, the notes on what was left out are the error.
+fn open_staged(
+    home: &Home,
+    label: String,
+    rules: source::Rules,
+    source: String,
+    staged: Staged,
+    root: &Path,
+) -> Result<Opened, String> {
+    let found = source::discover(root, home, rules);
+    if found.is_empty() && !staged.notes.is_empty() {
+        return Err(staged.notes.join("; "));
+    }
+    let mut opened = Opened::new(label, rules, found);
+    opened.notes = staged.notes.clone();
+    opened.web = Some(Box::new(WebOrigin { source, staged }));
+    Ok(opened)
 }
 
 /// One skill installed (or left alone because the store has it as is).
@@ -195,17 +246,49 @@ pub fn install(
                     agents: (lock.skills.get(&last.name))
                         .map(|e| e.agents.clone())
                         .unwrap_or_default(),
+                    url: None,
+                    digest: None,
                 };
                 lock.skills.insert(last.name.clone(), entry);
             }
-            None => {
-                lock.skills.remove(&last.name);
-            }
+            None => match web_entry(opened, f, &last.dest) {
+                Some(entry) => {
+                    let entry = Entry {
+                        agents: (lock.skills.get(&last.name))
+                            .map(|e| e.agents.clone())
+                            .unwrap_or_default(),
+                        ..entry?
+                    };
+                    lock.skills.insert(last.name.clone(), entry);
+                }
+                None => {
+                    lock.skills.remove(&last.name);
+                }
+            },
         }
     }
     let names: Vec<&str> = done.iter().map(|i| i.name.as_str()).collect();
     lock.write().map_err(|e| unpinned(&names, &e))?;
     Ok(done)
+}
+
+/// The lock entry of a skill installed (at `dest`) from an HTTP source,
+/// or `None` when the source was not one.
+fn web_entry(opened: &Opened, f: &Found, dest: &Path) -> Option<Result<Entry, String>> {
+    let web = opened.web.as_ref()?;
+    let (fetched, path) = web.staged.artifact_of(&f.rel)?;
+    Some(lock::content_hash(dest).map(|hash| Entry {
+        source: web.source.clone(),
+        path,
+        reference: None,
+        commit: String::new(),
+        tree: None,
+        hash,
+        allow_large: opened.rules.allow_large,
+        agents: Vec::new(),
+        url: Some(fetched.url.clone()),
+        digest: Some(fetched.digest.clone()),
+    }))
 }
 
 /// The error of a lock write that failed after skills were installed: the
@@ -367,7 +450,17 @@ pub fn edited_locally(home: &Home, name: &str) -> bool {
 /// with repositories, not skills.
 pub fn check(home: &Home, names: &[String]) -> Result<Vec<CheckRow>, String> {
     let lock = Lock::read(&lock::default_path(home))?;
-    let chosen = selected(&lock, names)?;
+    let (web, chosen): (Vec<_>, Vec<_>) = selected(&lock, names)?
+        .into_iter()
+        .partition(|(_, e)| e.is_web());
+    let mut rows = check_git(home, chosen);
+    rows.extend(check_web(home, web));
+    rows.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(rows)
+}
+
+/// `check` of the skills from git.
+fn check_git(home: &Home, chosen: Vec<(String, Entry)>) -> Vec<CheckRow> {
     let keys: std::collections::BTreeSet<(String, Option<String>)> = chosen
         .iter()
         .map(|(_, e)| (e.source.clone(), e.reference.clone()))
@@ -390,7 +483,7 @@ pub fn check(home: &Home, names: &[String]) -> Result<Vec<CheckRow>, String> {
             let paths: Vec<&str> = moved[key].iter().map(String::as_str).collect();
             git::trees_at(&key.0, key.1.as_deref(), &paths)
         });
-    Ok(chosen
+    chosen
         .into_iter()
         .map(|(name, entry)| {
             let key = (entry.source.clone(), entry.reference.clone());
@@ -425,7 +518,47 @@ pub fn check(home: &Home, names: &[String]) -> Result<Vec<CheckRow>, String> {
                 error,
             }
         })
-        .collect())
+        .collect()
+}
+
+/// `check` of the skills from HTTP: one request per site (its index) or
+/// URL, side by side; a skill is outdated when the digest served moved.
+fn check_web(home: &Home, chosen: Vec<(String, Entry)>) -> Vec<CheckRow> {
+    let keys: std::collections::BTreeSet<(String, bool)> = chosen
+        .iter()
+        .map(|(_, e)| (e.source.clone(), e.from_index()))
+        .collect();
+    let asked = side_by_side(&keys, |(source, index)| Upstream::ask(source, *index));
+    chosen
+        .into_iter()
+        .map(|(name, entry)| {
+            let key = (entry.source.clone(), entry.from_index());
+            let served = match asked.get(&key) {
+                Some(Ok(up)) => up.find(&name, entry.url.as_deref().unwrap_or_default()),
+                Some(Err(e)) => Err(e.clone()),
+                None => Err("not asked".into()),
+            };
+            let mut status = local_status(home, &name, &entry);
+            let (upstream, error) = match served {
+                Ok((digest, ..)) => (Some(digest), None),
+                Err(e) => (None, Some(e)),
+            };
+            if status == Status::Current {
+                status = match &upstream {
+                    Some(d) if Some(d) != entry.digest.as_ref() => Status::Outdated,
+                    Some(_) => Status::Current,
+                    None => Status::Unknown,
+                };
+            }
+            CheckRow {
+                name,
+                status,
+                entry,
+                upstream,
+                error,
+            }
+        })
+        .collect()
 }
 
 /// `ask` for each key, each on its own thread (each runs git over the
@@ -481,9 +614,25 @@ pub fn update(
     let chosen = selected(&lock, names)?;
     let mut out = Vec::new();
     let mut todo: Groups = BTreeMap::new();
+    let mut web = WebGroups::new();
     for (name, entry) in chosen {
+        if entry.is_web() {
+            web.entry(entry.source.clone())
+                .or_default()
+                .push((name, entry));
+            continue;
+        }
         let key = (entry.source.clone(), entry.reference.clone());
         todo.entry(key).or_default().push((name, entry));
+    }
+    for (source, items) in web {
+        let how = WebRun {
+            keep_edits: !force,
+            allow_large,
+            trust,
+            sync: false,
+        };
+        apply_web(home, &mut lock, &source, &items, how, &mut out);
     }
     for ((url, reference), items) in todo {
         let group = Group {
@@ -581,13 +730,8 @@ fn install_locked(
     entry: &Entry,
     group: &Group,
 ) -> Result<(Done, Entry), String> {
-    let dest = home.skills_dir().join(store::check_name(name)?);
-    let shown = sanitize_line(name);
     let rules = locked_rules(entry, group.allow_large, group.trust);
     let (folder, found) = locked_found(home, checkout, name, entry, rules)?;
-    if let Some(why) = &found.refused {
-        return Err(why.clone());
-    }
     let pinned = |hash: String| Entry {
         commit: checkout.commit.clone(),
         tree: checkout.tree(&entry.path),
@@ -595,22 +739,153 @@ fn install_locked(
         allow_large: rules.allow_large,
         ..entry.clone()
     };
-    if found.state == StoreState::Same {
+    let put = Put {
+        folder: &folder,
+        found,
+        rules,
+        keep_edits: group.keep_edits,
+        version: &checkout.commit,
+    };
+    put_locked(home, name, entry, put, pinned)
+}
+
+/// A locked skill's new content, found in a checkout or a download.
+struct Put<'a> {
+    folder: &'a Path,
+    found: Found,
+    rules: source::Rules,
+    keep_edits: bool,
+    /// The commit, or the digest's hex, it is installed at.
+    version: &'a str,
+}
+
+/// Installs a locked skill's new content, unless the store already holds
+/// it (also after an update killed before it re-pinned); returns what it
+/// did and the new pin. With `keep_edits`, a skill changed since it was
+/// pinned is refused.
+fn put_locked(
+    home: &Home,
+    name: &str,
+    entry: &Entry,
+    put: Put,
+    pinned: impl Fn(String) -> Entry,
+) -> Result<(Done, Entry), String> {
+    let dest = home.skills_dir().join(store::check_name(name)?);
+    let shown = sanitize_line(name);
+    if let Some(why) = &put.found.refused {
+        return Err(why.clone());
+    }
+    if put.found.state == StoreState::Same {
         return Ok((Done::Current, pinned(lock::content_hash(&dest)?)));
     }
-    if group.keep_edits && local_status(home, name, entry) == Status::Modified {
+    if put.keep_edits && local_status(home, name, entry) == Status::Modified {
         return Err(format!(
             "'{shown}' was modified locally: your edits were kept; `skilltui update {shown} --force` replaces them"
         ));
     }
-    let changes = (found.state == StoreState::Different).then(|| changes::between(&dest, &folder));
-    store::add_as(home, &folder, true, rules.copying())?;
+    let changes =
+        (put.found.state == StoreState::Different).then(|| changes::between(&dest, put.folder));
+    store::add_as(home, put.folder, true, put.rules.copying())?;
     let done = Done::Installed {
-        commit: checkout.commit.clone(),
+        commit: put.version.to_string(),
         changes,
-        warnings: found.audit_warnings(),
+        warnings: put.found.audit_warnings(),
     };
     Ok((done, pinned(lock::content_hash(&dest)?)))
+}
+
+/// Locked skills from HTTP, by the site or URL asked.
+type WebGroups = BTreeMap<String, Vec<(String, Entry)>>;
+
+/// How `update` or `sync` treats skills from HTTP.
+#[derive(Clone, Copy)]
+struct WebRun {
+    keep_edits: bool,
+    allow_large: bool,
+    /// Install skills with a critical audit finding (`--trust`).
+    trust: bool,
+    /// `sync`: install exactly the digest the lock pins, or refuse.
+    sync: bool,
+}
+
+/// Asks the group's site or URL once, then installs each item whose
+/// digest moved (update) or that the lock pins (sync).
+fn apply_web(
+    home: &Home,
+    lock: &mut Lock,
+    source: &str,
+    items: &[(String, Entry)],
+    how: WebRun,
+    out: &mut Vec<Outcome>,
+) {
+    let from_index = items.iter().any(|(_, e)| e.from_index());
+    let upstream = match Upstream::ask(source, from_index) {
+        Ok(u) => u,
+        Err(e) => {
+            out.extend(items.iter().map(|(name, _)| Outcome {
+                name: name.clone(),
+                result: Err(e.clone()),
+            }));
+            return;
+        }
+    };
+    for (name, entry) in items {
+        let result = install_web(home, &upstream, name, entry, how);
+        if let Ok((_, pinned)) = &result {
+            lock.skills.insert(name.clone(), pinned.clone());
+        }
+        out.push(Outcome {
+            name: name.clone(),
+            result: result.map(|(done, _)| done),
+        });
+    }
+}
+
+/// One locked skill from HTTP: downloaded again (its digest checked
+/// before anything is written) and installed, unless nothing moved.
+fn install_web(
+    home: &Home,
+    upstream: &Upstream,
+    name: &str,
+    entry: &Entry,
+    how: WebRun,
+) -> Result<(Done, Entry), String> {
+    let url = entry.url.as_deref().unwrap_or_default();
+    let (digest, url, artifact) = upstream.find(name, url)?;
+    let pinned_digest = entry.digest.as_deref().unwrap_or_default();
+    if how.sync && digest != pinned_digest {
+        return Err(format!(
+            "the lock pins '{}' to {}, and {} now serves {}: not installed; `skilltui update {}` takes the new one",
+            sanitize_line(name),
+            sanitize_line(pinned_digest),
+            sanitize_line(&entry.source),
+            digest,
+            sanitize_line(name)
+        ));
+    }
+    if !how.sync && digest == pinned_digest && local_status(home, name, entry) == Status::Current {
+        return Ok((Done::Current, entry.clone()));
+    }
+    let (staged, folder) = wellknown::stage_url(&url, artifact, Some(&digest), &entry.path)?;
+    let rules = locked_rules(entry, how.allow_large, how.trust);
+    let found = one_found(home, &folder, name, entry, rules)?;
+    let fetched = &staged.fetched[0];
+    let pinned = |hash: String| Entry {
+        hash,
+        allow_large: rules.allow_large,
+        url: Some(fetched.url.clone()),
+        digest: Some(fetched.digest.clone()),
+        ..entry.clone()
+    };
+    let version = digest.strip_prefix("sha256:").unwrap_or(&digest);
+    let put = Put {
+        folder: &folder,
+        found,
+        rules,
+        keep_edits: how.keep_edits,
+        version,
+    };
+    put_locked(home, name, entry, put, pinned)
 }
 
 /// The locked skill `name` in a checkout of its repository, where the lock
@@ -634,9 +909,23 @@ fn locked_found(
             &checkout.commit[..checkout.commit.len().min(12)]
         ));
     };
-    let mut found = source::discover(&folder, home, rules);
-    refuse_not_fetched(&mut found, checkout, &entry.path);
-    let found = found.into_iter().next();
+    let mut one = [one_found(home, &folder, name, entry, rules)?];
+    refuse_not_fetched(&mut one, checkout, &entry.path);
+    let [found] = one;
+    Ok((folder, found))
+}
+
+/// The skill at `folder`, the root of a checkout or download, checked to
+/// be the locked skill `name`.
+fn one_found(
+    home: &Home,
+    folder: &Path,
+    name: &str,
+    entry: &Entry,
+    rules: source::Rules,
+) -> Result<Found, String> {
+    let shown = sanitize_line(name);
+    let found = source::discover(folder, home, rules).into_iter().next();
     let Some(found) = found.filter(|f| f.rel.is_empty()) else {
         return Err(format!("'{shown}' has no SKILL.md at its locked path"));
     };
@@ -647,7 +936,7 @@ fn locked_found(
             sanitize_line(&found.name())
         ));
     }
-    Ok((folder, found))
+    Ok(found)
 }
 
 /// Opens the repository a locked skill came from at the tip of its ref,
@@ -664,6 +953,20 @@ pub fn open_locked(
         .pop()
         .expect("one name asked, one entry or an error");
     let rules = locked_rules(&entry, false, false);
+    let label = sanitize_line(&entry.source).into_owned();
+    if entry.is_web() {
+        let upstream = Upstream::ask(&entry.source, entry.from_index())?;
+        let (digest, url, artifact) =
+            upstream.find(name, entry.url.as_deref().unwrap_or_default())?;
+        let (staged, folder) = wellknown::stage_url(&url, artifact, Some(&digest), &entry.path)?;
+        let found = one_found(home, &folder, name, &entry, rules)?;
+        let mut opened = Opened::new(label, rules, vec![found]);
+        opened.web = Some(Box::new(WebOrigin {
+            source: entry.source,
+            staged,
+        }));
+        return Ok(opened);
+    }
     let spec = FetchSpec {
         url: &entry.source,
         reference: entry.reference.as_deref(),
@@ -672,18 +975,15 @@ pub fn open_locked(
     };
     let checkout = git::fetch(&spec, progress, cancel)?;
     let (_, found) = locked_found(home, &checkout, name, &entry, rules)?;
-    Ok(Opened {
-        label: sanitize_line(&entry.source).into_owned(),
-        git: Some(GitOrigin {
-            url: entry.source,
-            reference: entry.reference,
-            sub: entry.path,
-            commit: checkout.commit.clone(),
-        }),
-        found: vec![found],
-        rules,
-        checkout: Some(Box::new(checkout)),
-    })
+    let mut opened = Opened::new(label, rules, vec![found]);
+    opened.git = Some(GitOrigin {
+        url: entry.source,
+        reference: entry.reference,
+        sub: entry.path,
+        commit: checkout.commit.clone(),
+    });
+    opened.checkout = Some(Box::new(checkout));
+    Ok(opened)
 }
 
 /// Why `sync` must not take `name` over from what installed it here, or
@@ -787,6 +1087,7 @@ pub fn sync(
     let mut outcomes = Vec::new();
     let mut warnings = Vec::new();
     let mut todo: Groups = BTreeMap::new();
+    let mut web = WebGroups::new();
     for (name, entry) in &wanted.skills {
         // Another lock (a team's) cannot lift the size limits: only this
         // home's own lock or `--allow-large` says a skill may be large.
@@ -837,10 +1138,26 @@ pub fn sync(
             });
             continue;
         }
+        if entry.is_web() {
+            web.entry(entry.source.clone())
+                .or_default()
+                .push((name.clone(), entry.clone()));
+            continue;
+        }
         let key = (entry.source.clone(), Some(entry.commit.clone()));
         todo.entry(key)
             .or_default()
             .push((name.clone(), entry.clone()));
+    }
+    for (source, items) in web {
+        // Edits were weighed above, against both locks.
+        let how = WebRun {
+            keep_edits: false,
+            allow_large,
+            trust,
+            sync: true,
+        };
+        apply_web(home, &mut pins, &source, &items, how, &mut outcomes);
     }
     for ((url, commit), items) in todo {
         let items = reached_pins(&url, items, &mut outcomes);

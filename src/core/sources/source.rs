@@ -17,6 +17,52 @@ pub enum Source {
     /// A skill folder or a folder of skills on this machine.
     Local(PathBuf),
     Git(GitSource),
+    /// A SKILL.md or an archive at an http(s) URL.
+    Web(WebSource),
+}
+
+/// A file at a URL that is itself a skill or an archive of skills.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebSource {
+    /// The URL without credentials: what is fetched, stored and shown.
+    pub url: String,
+    pub artifact: crate::core::sources::wellknown::Artifact,
+}
+
+/// The http(s) URL `text` names when it is a SKILL.md or an archive (and
+/// not a repository's page of one, which git fetches).
+fn web_source(text: &str) -> Option<WebSource> {
+    use crate::core::sources::{archive, wellknown::Artifact};
+    crate::core::sources::http::parts(text)?;
+    let path = text.split(['?', '#']).next().unwrap_or(text);
+    let artifact = if path.ends_with("/SKILL.md") {
+        Artifact::SkillMd
+    } else {
+        Artifact::Archive(Some(archive::Kind::of_url(path)?))
+    };
+    let scheme = URL_SCHEMES.iter().find(|s| text.starts_with(*s))?;
+    let browsed = parse_url(text, scheme).is_ok_and(|g| g.reference.is_some());
+    (!browsed).then(|| WebSource {
+        url: strip_credentials(text).into_owned(),
+        artifact,
+    })
+}
+
+/// The site a git source may also be, when it is an https (or loopback
+/// http) address that is not a known git host's, not a `.git` URL and not
+/// shaped `HOST/owner/repo`: its well-known index is asked for before git
+/// is.
+pub fn site_of(g: &GitSource) -> Option<&str> {
+    let p = crate::core::sources::http::parts(&g.url)?;
+    let git_host = ["github.com", "gitlab.com", "bitbucket.org", "codeberg.org"]
+        .iter()
+        .any(|h| p.authority.eq_ignore_ascii_case(h));
+    // `HOST/owner/repo` is how a git server names a repository: git's.
+    let repo_shaped = p.path.trim_matches('/').split('/').count() == 2;
+    let plain =
+        g.reference.is_none() && g.sub.is_empty() && !g.url.ends_with(".git") && !repo_shaped;
+    (plain && !git_host && crate::core::sources::http::refuse(&g.url).is_none())
+        .then_some(g.url.as_str())
 }
 
 /// A repository, the ref asked for (`None`: its default branch) and the
@@ -57,6 +103,12 @@ fn parse_typed(text: &str, user_home: &Path) -> Result<Source, String> {
     let path_like = ["/", "./", "../", "~"].iter().any(|p| text.starts_with(p)) || text == ".";
     if path_like || fs::symlink_metadata(&as_path).is_ok() {
         return Ok(Source::Local(as_path));
+    }
+    if let Some(web) = web_source(text) {
+        if let Some(why) = crate::core::sources::http::refuse(&web.url) {
+            return Err(why);
+        }
+        return Ok(Source::Web(web));
     }
     let mut git = if let Some(scheme) = URL_SCHEMES.iter().find(|s| text.starts_with(*s)) {
         parse_url(text, scheme)?
@@ -616,6 +668,44 @@ mod tests {
         assert_eq!(g.fetch_url(), "https://u:TOK@github.com/o/r");
         let e = parse("https://u:TOK@github.com/o/r/tree/", Path::new("/x")).unwrap_err();
         assert!(!e.contains("TOK"), "{e}");
+    }
+
+    #[test]
+    fn skill_md_and_archive_urls_are_web_sources_and_pages_of_repos_stay_git() {
+        use crate::core::sources::{archive::Kind, wellknown::Artifact};
+        let web = |u: &str, artifact| {
+            Source::Web(WebSource {
+                url: u.into(),
+                artifact,
+            })
+        };
+        let u = "https://ex.com/s/pdf/SKILL.md";
+        assert_eq!(p(u), web(u, Artifact::SkillMd));
+        let u = "http://127.0.0.1:9/a.tgz";
+        assert_eq!(p(u), web(u, Artifact::Archive(Some(Kind::TarGz))));
+        assert_eq!(
+            p("https://t@ex.com/a.zip"),
+            web("https://ex.com/a.zip", Artifact::Archive(Some(Kind::Zip)))
+        );
+        // A repository's page of a SKILL.md is its folder, fetched by git.
+        assert!(matches!(
+            p("https://github.com/o/r/blob/main/s/SKILL.md"),
+            Source::Git(_)
+        ));
+        let e = parse("http://ex.com/a.zip", Path::new("/h")).unwrap_err();
+        assert!(e.contains("plain http"), "{e}");
+        let Source::Git(g) = p("https://skills.ex.com") else {
+            panic!("a site parses as git until its index answers");
+        };
+        assert_eq!(site_of(&g), Some("https://skills.ex.com/"));
+        for repo in [
+            "o/r",
+            "https://git.ex.com/o/r",
+            "https://git.ex.com/o/r.git",
+        ] {
+            let Source::Git(g) = p(repo) else { panic!() };
+            assert_eq!(site_of(&g), None, "{repo}");
+        }
     }
 
     #[test]

@@ -1,0 +1,167 @@
+//! A small HTTP/1.1 server on 127.0.0.1 for the tests: each path answers
+//! as its `Reply` says (a body, a status, a slow drip, an endless stream).
+//! It stops by itself: on drop, and in any case after a bounded number of
+//! connections or `LIFETIME`, so a failing test never leaves it running.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug)]
+pub enum Reply {
+    Ok(Vec<u8>),
+    Status(u16),
+    /// A byte every `every`, `bytes` of them in all (a slow-drip body).
+    Slow {
+        every: Duration,
+        bytes: usize,
+    },
+    /// Bytes for as long as the client reads (bounded by `LIFETIME`).
+    Endless,
+}
+
+const MAX_CONNECTIONS: usize = 200;
+const LIFETIME: Duration = Duration::from_secs(120);
+
+pub struct Server {
+    pub base: String,
+    routes: Arc<Mutex<HashMap<String, Reply>>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Server {
+    pub fn start() -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let routes: Arc<Mutex<HashMap<String, Reply>>> = Arc::default();
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread = std::thread::spawn({
+            let (routes, stop) = (routes.clone(), stop.clone());
+            move || serve(listener, routes, stop)
+        });
+        Server {
+            base,
+            routes,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    pub fn route(&self, path: &str, reply: Reply) {
+        self.routes.lock().unwrap().insert(path.to_string(), reply);
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn serve(listener: TcpListener, routes: Arc<Mutex<HashMap<String, Reply>>>, stop: Arc<AtomicBool>) {
+    let started = Instant::now();
+    let mut workers = Vec::new();
+    for _ in 0..MAX_CONNECTIONS {
+        let stream = loop {
+            if stop.load(Ordering::SeqCst) || started.elapsed() > LIFETIME {
+                return finish(workers);
+            }
+            match listener.accept() {
+                Ok((s, _)) => break s,
+                Err(_) => std::thread::sleep(Duration::from_millis(5)),
+            }
+        };
+        let (routes, stop) = (routes.clone(), stop.clone());
+        workers.push(std::thread::spawn(move || {
+            let _ = answer(stream, &routes, &stop, started);
+        }));
+    }
+    finish(workers)
+}
+
+fn finish(workers: Vec<JoinHandle<()>>) {
+    for w in workers {
+        let _ = w.join();
+    }
+}
+
+fn answer(
+    stream: TcpStream,
+    routes: &Mutex<HashMap<String, Reply>>,
+    stop: &AtomicBool,
+    started: Instant,
+) -> std::io::Result<()> {
+    stream.set_nonblocking(false)?;
+    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
+    stream.set_write_timeout(Some(Duration::from_secs(5)))?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut first = String::new();
+    reader.read_line(&mut first)?;
+    // The headers, up to the blank line (bounded).
+    for _ in 0..100 {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 || line == "\r\n" {
+            break;
+        }
+    }
+    let target = first.split_whitespace().nth(1).unwrap_or("/").to_string();
+    let path = target.split('?').next().unwrap_or("/").to_string();
+    let reply = {
+        let routes = routes.lock().unwrap();
+        routes.get(&target).or_else(|| routes.get(&path)).cloned()
+    };
+    let mut out = stream;
+    let alive = || !stop.load(Ordering::SeqCst) && started.elapsed() < LIFETIME;
+    match reply.unwrap_or(Reply::Status(404)) {
+        Reply::Ok(body) => {
+            write!(
+                out,
+                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            )?;
+            out.write_all(&body)?;
+        }
+        Reply::Status(code) => {
+            write!(
+                out,
+                "HTTP/1.1 {code} Nope\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            )?;
+        }
+        Reply::Slow { every, bytes } => {
+            write!(
+                out,
+                "HTTP/1.1 200 OK\r\nContent-Length: {bytes}\r\nConnection: close\r\n\r\n"
+            )?;
+            for _ in 0..bytes {
+                if !alive() {
+                    break;
+                }
+                std::thread::sleep(every);
+                out.write_all(b"{")?;
+                out.flush()?;
+            }
+        }
+        Reply::Endless => {
+            write!(out, "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n")?;
+            let chunk = vec![b'x'; 64 * 1024];
+            while alive() {
+                out.write_all(&chunk)?;
+            }
+        }
+    }
+    out.flush()
+}

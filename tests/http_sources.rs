@@ -1,0 +1,399 @@
+//! Skills over HTTP and `find`, end to end and offline: a server on
+//! 127.0.0.1 started by each test serves a well-known index, SKILL.md and
+//! archive URLs, the registry's search API (whose results point at git
+//! repositories built here, reached through git's `insteadOf`), and the
+//! hostile replies each bound is tested with.
+
+use std::fs;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+#[path = "common/git_repos.rs"]
+mod git_repos;
+#[path = "common/http_server.rs"]
+mod http_server;
+use http_server::{Reply, Server};
+use skilltui::core::sources::wellknown::digest_of;
+
+struct Fixture {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    home: PathBuf,
+    scratch: PathBuf,
+    server: Server,
+}
+
+fn skill_md(name: &str, body: &str) -> Vec<u8> {
+    format!("---\nname: {name}\ndescription: The {name} skill\n---\n{body}\n").into_bytes()
+}
+
+fn tar_gz(files: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut b = tar::Builder::new(Vec::new());
+    for (path, body) in files {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(body.len() as u64);
+        h.set_mode(0o644);
+        h.set_entry_type(tar::EntryType::Regular);
+        let name = &mut h.as_old_mut().name;
+        name[..path.len()].copy_from_slice(path.as_bytes());
+        h.set_cksum();
+        b.append(&h, *body).unwrap();
+    }
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&b.into_inner().unwrap()).unwrap();
+    gz.finish().unwrap()
+}
+
+fn zip_of(files: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, body) in files {
+        w.start_file(*name, opts).unwrap();
+        w.write_all(body).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().to_path_buf();
+        let scratch = root.join("scratch");
+        fs::create_dir_all(&scratch).unwrap();
+        Fixture {
+            home: root.join("home"),
+            root,
+            scratch,
+            server: Server::start(),
+            _tmp: tmp,
+        }
+    }
+
+    fn run(&self, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_skilltui"));
+        cmd.arg("--home")
+            .arg(&self.home)
+            .args(args)
+            .current_dir(&self.root)
+            .env_remove("CAO_HOME_DIR")
+            .env("HOME", &self.root)
+            .env("TMPDIR", &self.scratch)
+            .env("SKILLS_API_URL", &self.server.base)
+            .env("SKILLTUI_HTTP_TIMEOUT", "5")
+            .envs(git_repos::redirect_env(&self.root));
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().expect("runs");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let (code, out, err) = self.run(args, &[]);
+        assert_eq!(code, 0, "{args:?}: {out}\n{err}");
+        out
+    }
+
+    fn fails(&self, args: &[&str], env: &[(&str, &str)]) -> String {
+        let (code, out, err) = self.run(args, env);
+        assert_eq!(code, 1, "{args:?} should fail: {out}\n{err}");
+        assert!(!out.contains('\u{1b}') && !err.contains('\u{1b}'), "{err}");
+        err
+    }
+
+    fn store(&self) -> PathBuf {
+        self.home.join("skills")
+    }
+
+    fn lock(&self) -> String {
+        fs::read_to_string(self.home.join("skilltui.lock")).unwrap_or_default()
+    }
+
+    /// Serves an index of `entries` (name, type, url, digest).
+    fn index(&self, entries: &[(&str, &str, &str, String)]) {
+        let skills: Vec<_> = entries
+            .iter()
+            .map(|(name, kind, url, digest)| {
+                serde_json::json!({"name": name, "type": kind, "description": "d",
+                    "url": url, "digest": digest})
+            })
+            .collect();
+        let index = serde_json::json!({
+            "$schema": "https://schemas.agentskills.io/discovery/0.2.0/schema.json",
+            "skills": skills,
+        });
+        self.server.route(
+            "/.well-known/agent-skills/index.json",
+            Reply::Ok(serde_json::to_vec(&index).unwrap()),
+        );
+    }
+
+    /// Nothing of skilltui's is left in the temp folder.
+    fn scratch_is_empty(&self) {
+        let left: Vec<_> = fs::read_dir(&self.scratch).unwrap().flatten().collect();
+        assert!(left.is_empty(), "{left:?}");
+    }
+}
+
+fn serve_alpha_beta_gamma(f: &Fixture, alpha: &[u8]) {
+    let beta = tar_gz(&[
+        ("beta/SKILL.md", &skill_md("beta", "b")),
+        ("beta/notes.md", b"n"),
+    ]);
+    f.server
+        .route("/s/alpha/SKILL.md", Reply::Ok(alpha.to_vec()));
+    f.server.route("/s/beta.tar.gz", Reply::Ok(beta.clone()));
+    f.server
+        .route("/s/gamma/SKILL.md", Reply::Ok(skill_md("gamma", "g")));
+    f.index(&[
+        (
+            "alpha",
+            "skill-md",
+            "../../s/alpha/SKILL.md",
+            digest_of(alpha),
+        ),
+        ("beta", "archive", "/s/beta.tar.gz", digest_of(&beta)),
+        // Served bytes that do not match: never written.
+        (
+            "gamma",
+            "skill-md",
+            "/s/gamma/SKILL.md",
+            digest_of(b"other"),
+        ),
+    ]);
+}
+
+#[test]
+fn a_sites_index_installs_checks_updates_and_syncs_by_digest() {
+    let f = Fixture::new();
+    let alpha = skill_md("alpha", "one");
+    serve_alpha_beta_gamma(&f, &alpha);
+    let site = f.server.base.clone();
+    let (code, out, err) = f.run(&["add", &site, "--all"], &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        err.contains("'gamma' left out") && err.contains("digest"),
+        "{err}"
+    );
+    assert!(f.store().join("alpha/SKILL.md").is_file());
+    assert!(f.store().join("beta/notes.md").is_file());
+    assert!(!f.store().join("gamma").exists());
+    let lock = f.lock();
+    assert!(
+        lock.contains(&format!("url = \"{site}/s/alpha/SKILL.md\"")),
+        "{lock}"
+    );
+    assert!(
+        lock.contains(&format!("digest = \"{}\"", digest_of(&alpha))),
+        "{lock}"
+    );
+    assert!(!lock.contains("commit"), "{lock}");
+    // Asking for the bad entry by name says why it is not there.
+    let err = f.fails(&["add", &site, "--skill", "gamma"], &[]);
+    assert!(err.contains("does not match its digest"), "{err}");
+
+    let check = f.ok(&["check", "--json"]);
+    assert_eq!(check.matches("\"current\"").count(), 2, "{check}");
+    let old_lock = f.root.join("old.lock");
+    fs::copy(f.home.join("skilltui.lock"), &old_lock).unwrap();
+
+    // The site publishes a new alpha: check sees it, update shows and takes it.
+    let alpha2 = skill_md("alpha", "two");
+    serve_alpha_beta_gamma(&f, &alpha2);
+    let check = f.ok(&["check"]);
+    assert!(
+        check
+            .lines()
+            .any(|l| l.starts_with("alpha") && l.contains("outdated")),
+        "{check}"
+    );
+    let out = f.ok(&["update", "alpha"]);
+    assert!(
+        out.contains("alpha: updated to") && out.contains("SKILL.md"),
+        "{out}"
+    );
+    assert_eq!(fs::read(f.store().join("alpha/SKILL.md")).unwrap(), alpha2);
+    assert!(f.lock().contains(&digest_of(&alpha2)));
+    assert!(f.ok(&["update"]).contains("alpha: current"));
+
+    // A lock pinning the old digest is refused by name, nothing replaced.
+    let err = f.fails(&["sync", "--lock", old_lock.to_str().unwrap()], &[]);
+    assert!(
+        err.contains("the lock pins 'alpha'") && err.contains(&digest_of(&alpha2)),
+        "{err}"
+    );
+    assert_eq!(fs::read(f.store().join("alpha/SKILL.md")).unwrap(), alpha2);
+    // A teammate with the current lock gets both from the site.
+    fs::remove_dir_all(f.store().join("alpha")).unwrap();
+    let out = f.ok(&["sync"]);
+    assert!(out.contains("alpha: installed at"), "{out}");
+    f.scratch_is_empty();
+}
+
+#[test]
+fn skill_md_and_archive_urls_install_what_they_hold() {
+    let f = Fixture::new();
+    f.server
+        .route("/x/delta/SKILL.md", Reply::Ok(skill_md("delta", "d")));
+    let two = zip_of(&[
+        ("pack/one/SKILL.md", &skill_md("one", "1")),
+        ("pack/two/SKILL.md", &skill_md("two", "2")),
+    ]);
+    f.server.route("/pack.zip", Reply::Ok(two));
+    let tgz = tar_gz(&[("SKILL.md", &skill_md("solo", "s"))]);
+    f.server.route("/solo.tgz", Reply::Ok(tgz.clone()));
+    f.ok(&["add", &f.server.url("/x/delta/SKILL.md")]);
+    f.ok(&["add", &f.server.url("/pack.zip"), "--all"]);
+    f.ok(&["add", &f.server.url("/solo.tgz")]);
+    for name in ["delta", "one", "two", "solo"] {
+        assert!(f.store().join(name).join("SKILL.md").is_file(), "{name}");
+    }
+    let lock = f.lock();
+    assert!(lock.contains("path = \"pack/two\""), "{lock}");
+    assert!(lock.contains(&digest_of(&tgz)), "{lock}");
+    assert_eq!(f.ok(&["check", "--json"]).matches("\"current\"").count(), 4);
+    // Credentials typed into a URL are neither stored nor printed.
+    let with_token = f
+        .server
+        .url("/x/delta/SKILL.md")
+        .replace("http://", "http://u:TOKEN@");
+    let (_, out, err) = f.run(&["add", &with_token, "--force"], &[]);
+    assert!(!out.contains("TOKEN") && !err.contains("TOKEN") && !f.lock().contains("TOKEN"));
+    f.scratch_is_empty();
+}
+
+#[test]
+fn hostile_archives_write_nothing() {
+    let f = Fixture::new();
+    let slip = zip_of(&[("../../evil/SKILL.md", &skill_md("evil", "e"))]);
+    f.server.route("/slip.zip", Reply::Ok(slip));
+    let bomb = tar_gz(&[
+        ("b/SKILL.md", &skill_md("b", "b")),
+        ("b/zeros", &vec![0u8; 20 << 20]),
+    ]);
+    f.server.route("/bomb.tar.gz", Reply::Ok(bomb));
+    let many: Vec<(String, Vec<u8>)> = (0..1001).map(|i| (format!("m/f{i}"), vec![b'x'])).collect();
+    let many: Vec<(&str, &[u8])> = many
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
+    f.server.route("/many.tgz", Reply::Ok(tar_gz(&many)));
+    let err = f.fails(&["add", &f.server.url("/slip.zip")], &[]);
+    assert!(err.contains("leaves its folder"), "{err}");
+    let err = f.fails(&["add", &f.server.url("/bomb.tar.gz")], &[]);
+    assert!(err.contains("zip bomb"), "{err}");
+    let err = f.fails(&["add", &f.server.url("/many.tgz")], &[]);
+    assert!(err.contains("more than 1000 files"), "{err}");
+    assert!(!f.store().exists() || fs::read_dir(f.store()).unwrap().next().is_none());
+    assert!(!f.root.join("evil").exists() && !f.scratch.join("evil").exists());
+    f.scratch_is_empty();
+}
+
+#[test]
+fn slow_endless_huge_and_junk_replies_each_end_in_one_line() {
+    let f = Fixture::new();
+    f.server.route(
+        "/slow/SKILL.md",
+        Reply::Slow {
+            every: Duration::from_millis(300),
+            bytes: 100,
+        },
+    );
+    f.server.route("/endless.zip", Reply::Endless);
+    f.server.route("/huge.tgz", Reply::Ok(vec![0x1f; 11 << 20]));
+    let fast = [("SKILLTUI_HTTP_TIMEOUT", "1")];
+    let err = f.fails(&["add", &f.server.url("/slow/SKILL.md")], &fast);
+    assert!(
+        err.contains("within 1 s") && err.contains("SKILLTUI_HTTP_TIMEOUT"),
+        "{err}"
+    );
+    let err = f.fails(&["add", &f.server.url("/endless.zip")], &[]);
+    assert!(err.contains("more than 10 MiB"), "{err}");
+    let err = f.fails(&["add", &f.server.url("/huge.tgz")], &[]);
+    assert!(err.contains("more than 10 MiB"), "{err}");
+    f.server.route(
+        "/.well-known/agent-skills/index.json",
+        Reply::Ok(b"<html>".to_vec()),
+    );
+    let err = f.fails(&["add", &f.server.base], &[]);
+    assert!(err.contains("not a skills index"), "{err}");
+    let err = f.fails(&["add", "http://example.invalid/x/SKILL.md"], &[]);
+    assert!(err.contains("plain http"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
+#[test]
+fn find_lists_by_installs_marks_installed_and_installs_through_add() {
+    let f = Fixture::new();
+    git_repos::repo(&f.root, "pdfs", |w| {
+        fs::create_dir_all(w.join("skills/pdf")).unwrap();
+        fs::write(w.join("skills/pdf/SKILL.md"), skill_md("pdf", "p")).unwrap();
+    });
+    let reply = serde_json::json!({"skills": [
+        {"id": "o/pdfs/pdf", "name": "pdf", "source": "o/pdfs", "installs": 10},
+        {"id": "o/x/pdf-pro", "name": "pdf-pro", "source": "o/x", "installs": 900},
+        {"id": "e", "name": "evil\u{1b}[2J\nline", "source": "o/e\u{7}", "installs": 1},
+    ]});
+    f.server.route(
+        "/api/search",
+        Reply::Ok(serde_json::to_vec(&reply).unwrap()),
+    );
+    let out = f.ok(&["find", "pdf"]);
+    let rows: Vec<&str> = out.lines().collect();
+    assert!(
+        rows[1].starts_with("pdf-pro") && rows[2].starts_with("pdf "),
+        "{out}"
+    );
+    assert!(
+        !out.contains('\u{1b}') && !out.contains('\u{7}') && out.contains("evil␛[2J␊line"),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("skilltui add SOURCE --skill NAME").count(),
+        1,
+        "{out}"
+    );
+    f.ok(&["add", "o/pdfs", "--skill", "pdf"]);
+    let json: serde_json::Value = serde_json::from_str(&f.ok(&["find", "pdf", "--json"])).unwrap();
+    let pdf = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["name"] == "pdf")
+        .unwrap();
+    assert_eq!(
+        (pdf["installed"].as_str(), pdf["installs"].as_u64()),
+        (Some("current"), Some(10))
+    );
+
+    f.server
+        .route("/api/search", Reply::Ok(b"not json\x1b[2J".to_vec()));
+    assert!(
+        f.fails(&["find", "pdf"], &[])
+            .contains("did not answer with search results")
+    );
+    f.server
+        .route("/api/search", Reply::Ok(vec![b' '; 2 << 20]));
+    assert!(f.fails(&["find", "pdf"], &[]).contains("more than 1 MiB"));
+    f.server.route(
+        "/api/search",
+        Reply::Slow {
+            every: Duration::from_millis(300),
+            bytes: 100,
+        },
+    );
+    let err = f.fails(&["find", "pdf"], &[("SKILLTUI_HTTP_TIMEOUT", "1")]);
+    assert!(err.contains("within 1 s"), "{err}");
+    f.server.route("/api/search", Reply::Status(500));
+    assert!(f.fails(&["find", "pdf"], &[]).contains("HTTP 500"));
+    let closed = "http://127.0.0.1:9";
+    let err = f.fails(&["find", "pdf"], &[("SKILLS_API_URL", closed)]);
+    assert!(err.contains("cannot reach"), "{err}");
+}
