@@ -13,8 +13,9 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use skilltui::core::cao::store::{self, Home};
 use skilltui::core::sources::git::Progress;
+use skilltui::core::sources::search::Installed;
 use skilltui::tui::app::App;
-use skilltui::tui::dialogs::{Confirm, Dialog, Fetch, Pending};
+use skilltui::tui::dialogs::{Confirm, Dialog, Fetch, Pending, Results};
 use skilltui::tui::model::{Mode, Pane, Status};
 use skilltui::tui::panes::profiles::Tick;
 use skilltui::tui::theme::Theme;
@@ -25,6 +26,8 @@ use common::{select_folder, write_skill};
 
 #[path = "common/git_repos.rs"]
 mod git_repos;
+#[path = "common/http_server.rs"]
+mod http_server;
 
 struct Fixture {
     _tmp: tempfile::TempDir,
@@ -2406,7 +2409,7 @@ fn the_add_dialog_names_its_keys_on_a_line_of_their_own() {
     let keys = line("Tab completes  Enter opens it  Esc cancels").expect("keys");
     assert!(!keys.contains("URL"), "{keys}");
     assert!(
-        line("Install from a folder, owner/repo or a git URL").is_some(),
+        line("Install from a folder, owner/repo or a URL, or search by words").is_some(),
         "{s}"
     );
 }
@@ -2838,5 +2841,113 @@ fn slash_in_pane_3_filters_its_profiles_and_agents() {
     assert_eq!(
         f.app.profiles.shown(&f.app.data).len(),
         f.app.data.profiles.len()
+    );
+}
+
+// ---- searching the registry ----------------------------------------------
+
+/// The registry this binary's one search test asks: `SKILLS_API_URL` is
+/// read by the core from the process's environment, set here once, and no
+/// other test of this binary searches.
+fn registry() -> &'static http_server::Server {
+    static SERVER: std::sync::OnceLock<http_server::Server> = std::sync::OnceLock::new();
+    SERVER.get_or_init(|| {
+        let server = http_server::Server::start();
+        // SAFETY: set once; only this test's searches read it.
+        unsafe { std::env::set_var("SKILLS_API_URL", &server.base) };
+        server
+    })
+}
+
+fn search_for(app: &mut App, words: &str) {
+    press(app, "a");
+    press(app, words);
+    key(app, KeyCode::Enter);
+}
+
+fn results(app: &App) -> &Results {
+    match &app.dialog {
+        Some(Dialog::Results(r)) => r,
+        other => panic!("no search dialog: {other:?} {:?}", app.status),
+    }
+}
+
+#[test]
+fn words_in_the_add_dialog_search_the_registry_and_a_result_opens_its_skill_picked() {
+    let mut f = fixture();
+    let source = team_repo("found");
+    let server = registry();
+    let reply = format!(
+        r#"{{"skills":[
+        {{"id":"1","name":"gamma","source":"{source}","installs":90}},
+        {{"id":"2","name":"beta","source":"{source}","installs":1200}},
+        {{"id":"3","name":"broken-yes","source":"o/broken","installs":7}},
+        {{"id":"4","name":"evil\u001b[2J","source":"../../etc","installs":3}}]}}"#
+    );
+    server.route("/api/search", http_server::Reply::Ok(reply.into_bytes()));
+
+    // Esc while it runs: nothing opens when the answer comes.
+    search_for(&mut f.app, "beta skills");
+    assert!(results(&f.app).hits.is_none(), "searched in the background");
+    key(&mut f.app, KeyCode::Esc);
+    f.app.settle();
+    assert!(f.app.dialog.is_none(), "{:?}", f.app.dialog);
+
+    search_for(&mut f.app, "beta skills");
+    snapshot("search_running_120x40", &mut f, 120, 40);
+    snapshot("search_running_80x24", &mut f, 80, 24);
+    f.app.settle();
+    let names: Vec<&str> = results(&f.app)
+        .hits
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|h| h.name.as_str())
+        .collect();
+    assert_eq!(names, ["beta", "gamma", "broken-yes", "evil\u{1b}[2J"]);
+    snapshot("search_results_120x40", &mut f, 120, 40);
+    snapshot("search_results_80x24", &mut f, 80, 24);
+
+    // A source that is not owner/repo is never opened.
+    press(&mut f.app, "jjj");
+    key(&mut f.app, KeyCode::Enter);
+    assert!(f.app.status.as_ref().unwrap().is_error());
+    assert!(matches!(f.app.dialog, Some(Dialog::Results(_))));
+
+    // The first result opens through the pick dialog, its skill picked.
+    press(&mut f.app, "kkk");
+    key(&mut f.app, KeyCode::Enter);
+    assert!(
+        matches!(f.app.dialog, Some(Dialog::Fetch(_))),
+        "{:?}",
+        f.app.dialog
+    );
+    f.app.settle();
+    assert_eq!(picked_names(&f.app), ["beta"]);
+    key(&mut f.app, KeyCode::Enter);
+    f.app.settle();
+    let status = f.app.status.clone().unwrap();
+    assert!(status.text.contains("installed 'beta'"), "{status:?}");
+    assert!(f.root.join("skills/beta/SKILL.md").is_file());
+
+    // Pinned in the lock, so the registry's answer marks it current.
+    search_for(&mut f.app, "beta");
+    f.app.settle();
+    let beta = &results(&f.app).hits.as_ref().unwrap()[0];
+    assert_eq!(beta.installed, Installed::Current, "{beta:?}");
+    key(&mut f.app, KeyCode::Esc);
+
+    // A reply that is not results: the add dialog again, saying why.
+    server.route("/api/search", http_server::Reply::Ok(b"<html>".to_vec()));
+    search_for(&mut f.app, "beta");
+    f.app.settle();
+    let Some(Dialog::Install(i)) = &f.app.dialog else {
+        panic!("the add dialog comes back: {:?}", f.app.dialog);
+    };
+    assert_eq!(i.input.as_str(), "beta");
+    assert!(
+        i.error.as_deref().unwrap().contains("SKILLS_API_URL"),
+        "{:?}",
+        i.error
     );
 }

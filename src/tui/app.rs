@@ -71,6 +71,8 @@ pub struct App {
     /// The install dialog's text while its source is opened: a failure
     /// brings the dialog back with it, and the error inside.
     pub(crate) typed: Option<String>,
+    /// The skill a search result named: picked when its source opens.
+    pub(crate) preselect: Option<String>,
     /// Where agent discovery runs: on a worker in the real UI, so that no
     /// frame or key waits for it.
     pub(crate) agents_mode: AgentsMode,
@@ -179,6 +181,7 @@ impl App {
             toggles: Vec::new(),
             comparing: None,
             typed: None,
+            preselect: None,
             agents_mode: match agents_later {
                 true => AgentsMode::Deferred,
                 false => AgentsMode::Inline,
@@ -433,7 +436,8 @@ impl App {
             | Ctx::Seed
             | Ctx::Editor
             | Ctx::Fetch
-            | Ctx::Pick => self.dialog_key(cmd, key),
+            | Ctx::Pick
+            | Ctx::Results => self.dialog_key(cmd, key),
             Ctx::Filter => self.filter_key(cmd, key),
             Ctx::Search => self.search_key(cmd, key),
             _ => match cmd {
@@ -981,6 +985,7 @@ impl App {
             (Dialog::Confirm(c), Some(cmd)) => c.on_cmd(cmd),
             (Dialog::Seed(s), Some(cmd)) => s.on_cmd(cmd),
             (Dialog::Fetch(f), Some(cmd)) => f.on_cmd(cmd),
+            (Dialog::Results(r), Some(cmd)) => r.on_cmd(cmd),
         };
         match outcome {
             Outcome::Keep => self.dialog = Some(dialog),
@@ -996,6 +1001,15 @@ impl App {
                 if let Dialog::Install(i) = &dialog {
                     self.typed = Some(i.input.as_str().to_string());
                 }
+                self.preselect = None;
+                self.open_source(source)
+            }
+            Outcome::Search(query) => self.search_in_background(query),
+            Outcome::OpenFound { source, skill } => {
+                if let Dialog::Results(r) = &dialog {
+                    self.typed = Some(r.query.clone());
+                }
+                self.preselect = Some(skill);
                 self.open_source(source)
             }
             Outcome::InstallPicks => {

@@ -1,4 +1,5 @@
-//! Work that must not run on the draw or key path (git fetches, `check`):
+//! Work that must not run on the draw or key path (git fetches, `check`,
+//! registry searches):
 //! each job runs on a thread of its own and reports through one channel the
 //! App drains. The event loop is woken by `wake`; tests wait with `settle`.
 
@@ -12,6 +13,7 @@ use crate::core::cao::store::Seeded;
 use crate::core::sources::changes::Changes;
 use crate::core::sources::git::{Cancel, Progress};
 use crate::core::sources::remote::{CheckRow, Opened};
+use crate::core::sources::search::Hit;
 use crate::tui::events::AppEvent;
 use crate::tui::model::AgentRow;
 
@@ -34,13 +36,20 @@ pub enum Report {
     Seeding(usize, usize, String),
     /// The end of a job: what seeding did.
     Seeded(Result<Seeded, String>),
+    /// A registry search still running: the spinner steps on.
+    Searching(u64),
+    /// The end of a job: a registry search's results.
+    Found(u64, Result<Vec<Hit>, String>),
     /// The end of a job: the agents discovery number `.0` found.
     Agents(u64, Box<(Option<AgentCtx>, Vec<AgentRow>)>),
 }
 
 impl Report {
     fn ends_a_job(&self) -> bool {
-        !matches!(self, Report::Progress(..) | Report::Seeding(..))
+        !matches!(
+            self,
+            Report::Progress(..) | Report::Seeding(..) | Report::Searching(..)
+        )
     }
 }
 

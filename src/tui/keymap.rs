@@ -100,6 +100,8 @@ pub enum Ctx {
     Fetch,
     /// The skills found in a source.
     Pick,
+    /// A registry search's results.
+    Results,
     /// Typing a search in the Preview pane.
     Search,
 }
@@ -116,7 +118,9 @@ impl Ctx {
             Ctx::Catalog => "Catalog",
             Ctx::Filter => "the filter",
             Ctx::Help => "help",
-            Ctx::Confirm | Ctx::Seed | Ctx::Install | Ctx::Fetch | Ctx::Pick => "a dialog",
+            Ctx::Confirm | Ctx::Seed | Ctx::Install | Ctx::Fetch | Ctx::Pick | Ctx::Results => {
+                "a dialog"
+            }
             Ctx::Editor => "the editor",
             Ctx::Search => "the preview search",
         }
@@ -194,6 +198,7 @@ const LISTS: &[Ctx] = &[
     Ctx::Help,
     Ctx::Seed,
     Ctx::Pick,
+    Ctx::Results,
 ];
 const TEXT_PANES: &[Ctx] = &[Ctx::Preview, Ctx::Catalog, Ctx::Help];
 const SKILL_PANES: &[Ctx] = &[Ctx::Skills, Ctx::Preview];
@@ -212,6 +217,7 @@ const EVERYWHERE: &[Ctx] = &[
     Ctx::Editor,
     Ctx::Fetch,
     Ctx::Pick,
+    Ctx::Results,
     Ctx::Search,
 ];
 
@@ -558,14 +564,27 @@ pub const ROWS: &[Row] = &[
             key(
                 KeyCode::Enter,
                 Cmd::Accept,
-                &[Ctx::Confirm, Ctx::Seed, Ctx::Install, Ctx::Pick],
+                &[
+                    Ctx::Confirm,
+                    Ctx::Seed,
+                    Ctx::Install,
+                    Ctx::Pick,
+                    Ctx::Results,
+                ],
             ),
             ch('n', Cmd::No, &[Ctx::Confirm]),
             key(KeyCode::Esc, Cmd::No, &[Ctx::Confirm]),
             key(
                 KeyCode::Esc,
                 Cmd::Back,
-                &[Ctx::Help, Ctx::Seed, Ctx::Install, Ctx::Fetch, Ctx::Pick],
+                &[
+                    Ctx::Help,
+                    Ctx::Seed,
+                    Ctx::Install,
+                    Ctx::Fetch,
+                    Ctx::Pick,
+                    Ctx::Results,
+                ],
             ),
             ch('q', Cmd::Back, &[Ctx::Help, Ctx::Seed]),
             ch('?', Cmd::Back, &[Ctx::Help]),

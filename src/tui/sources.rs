@@ -3,16 +3,21 @@
 //! and `u`'s update. The rules are the core's (`core::sources::remote`).
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
 
 use crate::core::cao::store::Home;
 use crate::core::error::InstallError;
 use crate::core::sources::changes;
 use crate::core::sources::git::{Cancel, Progress};
 use crate::core::sources::remote;
+use crate::core::sources::search;
 use crate::core::sources::source::{Found, StoreState};
 use crate::tui::app::App;
 use crate::tui::dialogs::pick::Batch;
-use crate::tui::dialogs::{Confirm, Dialog, Fetch, Install, Pending, Pick};
+use crate::tui::dialogs::results::LIMIT;
+use crate::tui::dialogs::{Confirm, Dialog, Fetch, Install, Pending, Pick, Results};
 use crate::tui::jobs::{Diffs, Report};
 use crate::tui::model::Status;
 
@@ -23,6 +28,57 @@ impl App {
         self.open_in_background(&label, false, move |home, progress, cancel| {
             remote::open(home, &source, false, false, progress, Some(cancel))
         });
+    }
+
+    /// Searches the registry for `query` on a worker, behind a spinner that
+    /// Esc cancels: the request is left to end by itself (it is bounded by
+    /// `SKILLTUI_HTTP_TIMEOUT`) and its answer dropped.
+    pub(crate) fn search_in_background(&mut self, query: String) {
+        let home = self.data.home.clone();
+        let cancel = Cancel::default();
+        let stop = cancel.clone();
+        let words = query.clone();
+        let id = self
+            .jobs
+            .spawn_stoppable(cancel.clone(), move |id, report| {
+                let (tx, rx) = mpsc::channel();
+                std::thread::spawn(move || {
+                    let _ = tx.send(search::find(&home, &words, LIMIT, None));
+                });
+                let found = loop {
+                    match rx.recv_timeout(SPIN_EVERY) {
+                        Ok(found) => break found,
+                        Err(RecvTimeoutError::Timeout) if !stop.load(Ordering::SeqCst) => {
+                            report.send(Report::Searching(id))
+                        }
+                        Err(_) => break Err("the search was cancelled".into()),
+                    }
+                };
+                report.send(Report::Found(id, found));
+            });
+        self.dialog = Some(Dialog::Results(Results::new(id, query, cancel)));
+    }
+
+    /// A search's answer: its results, or the install dialog again with
+    /// why; dropped when Esc closed the search.
+    fn found(&mut self, id: u64, found: Result<Vec<search::Hit>, String>) {
+        let Some(Dialog::Results(r)) = &mut self.dialog else {
+            return;
+        };
+        if r.id != id {
+            return;
+        }
+        match found {
+            Ok(hits) if !hits.is_empty() => r.hits = Some(hits),
+            Ok(_) => {
+                let why = format!(
+                    "the registry found nothing for '{}': try other words, or type owner/repo",
+                    r.query
+                );
+                self.dialog = Some(Dialog::Install(Install::failed(&r.query.clone(), why)));
+            }
+            Err(e) => self.dialog = Some(Dialog::Install(Install::failed(&r.query.clone(), e))),
+        }
     }
 
     /// Runs `open` on a worker behind a gauge that Esc cancels; `update`
@@ -89,6 +145,7 @@ impl App {
                 let update = fetching.as_deref().is_some_and(|f| f.update);
                 self.dialog = None;
                 let typed = self.typed.take();
+                let wanted = self.preselect.take();
                 match result {
                     Err(e) => self.source_failed(typed, e),
                     Ok(o) if update => self.install_picks_diffed(Box::new(Pick::new(o)), *diffs),
@@ -99,9 +156,23 @@ impl App {
                         );
                         self.source_failed(typed, why)
                     }
-                    Ok(o) => self.dialog = Some(Dialog::Pick(Box::new(Pick::new(o)))),
+                    Ok(o) => {
+                        let mut pick = Pick::new(o);
+                        if let Some(name) = wanted {
+                            pick.preselect(&name);
+                        }
+                        self.dialog = Some(Dialog::Pick(Box::new(pick)))
+                    }
                 }
             }
+            Report::Searching(id) => {
+                if let Some(Dialog::Results(r)) = &mut self.dialog
+                    && r.id == id
+                {
+                    r.spin += 1;
+                }
+            }
+            Report::Found(id, found) => self.found(id, found),
             Report::Diffed(id, diffs) => self.diffed(id, *diffs),
             Report::Checked(rows) => {
                 self.jobs.checking = false;
@@ -396,6 +467,9 @@ impl App {
         self.next_clash();
     }
 }
+
+/// How often a running search's spinner steps.
+const SPIN_EVERY: Duration = Duration::from_millis(150);
 
 /// The gauge shown while job `id` compares `label`'s skills with the
 /// installed ones; Esc cancels the install.

@@ -1,6 +1,7 @@
 //! `a`: install from a SOURCE. A skill folder shows its verdict as it is
 //! typed and installs at once; a folder of skills or a git source is opened
-//! on a worker (see `Fetch`) and its skills offered to pick (see `Pick`).
+//! on a worker (see `Fetch`) and its skills offered to pick (see `Pick`);
+//! words are searched for in the registry (see `Results`).
 
 use std::path::{Path, PathBuf};
 
@@ -66,10 +67,13 @@ impl Install {
         let text = self.input.as_str().trim();
         if text.is_empty() {
             return Outcome::KeepSaying(Status::error(
-                "type a skill folder, a folder of skills, owner/repo or a git URL (Tab completes paths)",
+                "type a skill folder, a folder of skills, owner/repo, a URL or words to search for (Tab completes paths)",
             ));
         }
         let src = expand(text, home);
+        if crate::tui::dialogs::results::is_query(text) && !src.exists() {
+            return Outcome::Search(text.to_string());
+        }
         if !src.join("SKILL.md").is_file() {
             let source = if src.is_dir() {
                 src.display().to_string()
@@ -90,7 +94,7 @@ impl Install {
 
     pub fn text(&self, theme: &Theme) -> Text<'static> {
         let mut lines = vec![
-            Line::from("Install from a folder, owner/repo or a git URL"),
+            Line::from("Install from a folder, owner/repo or a URL, or search by words"),
             // Its own line: wrapped after the sentence it read `Enter, Esc`.
             Line::styled("Tab completes  Enter opens it  Esc cancels", theme.dim),
             Line::from(vec![

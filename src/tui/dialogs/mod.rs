@@ -9,6 +9,7 @@ pub mod help;
 pub mod install;
 pub mod outcome;
 pub mod pick;
+pub mod results;
 pub mod seed;
 
 use ratatui::Frame;
@@ -23,6 +24,7 @@ pub use help::Help;
 pub use install::Install;
 pub use outcome::{Outcome, Pending};
 pub use pick::Pick;
+pub use results::Results;
 pub use seed::Seed;
 
 use crate::tui::keymap::Ctx;
@@ -42,6 +44,8 @@ pub enum Dialog {
     Fetch(Fetch),
     /// The skills found in a source.
     Pick(Box<Pick>),
+    /// A registry search, running or answered.
+    Results(Results),
 }
 
 impl Dialog {
@@ -55,6 +59,7 @@ impl Dialog {
             Dialog::Edit(_) => Ctx::Editor,
             Dialog::Fetch(_) => Ctx::Fetch,
             Dialog::Pick(_) => Ctx::Pick,
+            Dialog::Results(_) => Ctx::Results,
         }
     }
 
@@ -76,6 +81,9 @@ impl Dialog {
             Dialog::Pick(p) => p.render(frame, area, theme),
             Dialog::Install(i) => {
                 popup_text(frame, area, theme, "Install", i.text(theme), (80, 16))
+            }
+            Dialog::Results(r) => {
+                popup_text(frame, area, theme, "Search", r.text(theme), (100, 16))
             }
             Dialog::Seed(s) => {
                 popup_text(frame, area, theme, "Seed defaults", s.text(theme), s.size())

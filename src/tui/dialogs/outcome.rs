@@ -25,6 +25,13 @@ pub enum Outcome {
     },
     /// Open this SOURCE (git, or a folder of skills) on a worker.
     Open(String),
+    /// Search the registry for these words on a worker.
+    Search(String),
+    /// Open a search result's SOURCE with its skill picked.
+    OpenFound {
+        source: String,
+        skill: String,
+    },
     /// Install what the pick dialog has picked.
     InstallPicks,
     /// The user kept the installed skill of this name.

@@ -90,6 +90,18 @@ impl Pick {
         }
     }
 
+    /// Picks the skill named `name` (a search result's) and puts the
+    /// cursor on it, unless it would be refused at install.
+    pub fn preselect(&mut self, name: &str) {
+        let Some(i) = self.opened.found.iter().position(|f| f.name() == name) else {
+            return;
+        };
+        self.sel = self.shown.iter().position(|&s| s == i).unwrap_or(0);
+        if self.opened.found[i].refused.is_none() {
+            self.picked[i] = true;
+        }
+    }
+
     /// The found skill under the cursor, as an index into `opened.found`.
     fn current(&self) -> Option<usize> {
         self.shown.get(self.sel).copied()
