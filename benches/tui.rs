@@ -91,6 +91,14 @@ fn measure(n: usize) {
         term.draw(|f| ui::draw(f, &mut app)).expect("draw");
         start.elapsed()
     });
+    if std::env::var_os("SKILLTUI_BENCH_FIRST_FRAME_ONLY").is_some() {
+        // For a profiler: nothing but first frames after the store is made.
+        for _ in 0..40 {
+            let mut app = App::agents_later(home(), Theme::dark());
+            term.draw(|f| ui::draw(f, &mut app)).expect("draw");
+        }
+        return;
+    }
     let before = median(5, || {
         let start = Instant::now();
         let mut app = App::new(home(), Theme::dark());
