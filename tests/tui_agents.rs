@@ -359,3 +359,143 @@ fn an_agent_toggle_shows_its_tick_before_discovery_ends() {
     assert!(fs::symlink_metadata(&given).is_err(), "{:?}", app.status);
     app.settle();
 }
+
+/// Issue 22 hole 1. Before: a SKILL.md (or a seed 003 `mcp.json`) linking
+/// out of its folder was read, and pane 4 and `y` showed and copied what
+/// the file it leads to held.
+#[test]
+fn a_file_linking_out_of_its_skill_folder_is_never_shown_or_copied() {
+    let mut f = fixture();
+    let secret = f.user.join("credentials");
+    fs::write(
+        &secret,
+        "---\nname: leak\ndescription: SECRET-KEY\n---\nSECRET-KEY body\n",
+    )
+    .unwrap();
+    let servers = f.user.join("servers.json");
+    fs::write(
+        &servers,
+        r#"{"mcpServers": {"SECRET-SERVER": {"command": "x"}}}"#,
+    )
+    .unwrap();
+    let leak = f.proj.join(".agents/skills/leak");
+    fs::create_dir_all(&leak).unwrap();
+    std::os::unix::fs::symlink(&secret, leak.join("SKILL.md")).unwrap();
+    let tools = f.proj.join(".agents/skills/tools");
+    skill(&f.proj.join(".agents/skills"), "tools", "Has tools");
+    std::os::unix::fs::symlink(&servers, tools.join("mcp.json")).unwrap();
+    f.app.reload();
+    select_agent(&mut f.app, "amp");
+    key(&mut f.app, KeyCode::Char('4'));
+    let text = screen(&mut f.app, 200, 60);
+    assert!(text.contains("leads out of"), "{text}");
+    assert!(!text.contains("SECRET"), "{text}");
+    // What `y` copies: the agent's model-facing text.
+    let row = f.app.profiles.selected_agent(&f.app.data).unwrap();
+    let copied = row.catalog.text.clone().unwrap_or_default();
+    assert!(
+        copied.contains("Has tools") && !copied.contains("SECRET"),
+        "{copied}"
+    );
+}
+
+/// Issue 22 hole 10. Before: with no CAO profile pane 3 drew no rows, yet
+/// Enter, `j` and Space gave the first store skill to the first agent.
+#[test]
+fn with_no_profile_drawn_keys_in_pane_3_give_nothing() {
+    let tmp = tempfile::tempdir_in("/tmp").unwrap();
+    let user = tmp.path().to_path_buf();
+    let home = Home::at(tmp.path().join("home"), user.clone());
+    store::seed(&home, None).unwrap();
+    fs::create_dir_all(user.join(".config/amp")).unwrap();
+    let mut app = App::new(home, Theme::dark());
+    app.data.agent_cwd = Some(tmp.path().join("proj"));
+    app.reload();
+    assert!(app.data.profiles.is_empty());
+    assert!(app.data.agents.iter().any(|a| a.agent.id == "amp"));
+    let text = screen(&mut app, 120, 40);
+    assert!(
+        !text.contains("◆ amp"),
+        "the agent rows are not drawn: {text}"
+    );
+    for code in [
+        KeyCode::Char('3'),
+        KeyCode::Enter,
+        KeyCode::Char('j'),
+        KeyCode::Char(' '),
+    ] {
+        key(&mut app, code);
+    }
+    let given = user.join(".config/agents/skills");
+    assert!(
+        fs::read_dir(&given).map_or(true, |mut d| d.next().is_none()),
+        "{:?}",
+        app.status
+    );
+    assert!(!fs::exists(app.data.home.root.join("skilltui-agents.json")).unwrap());
+}
+
+/// Issue 22 hole 14: where Codex's 2,000-folder cap cuts what it finds,
+/// pane 4 says so in one line above the list.
+#[test]
+fn a_cap_that_cuts_a_listing_is_said_in_the_finds_view() {
+    let mut f = fixture();
+    fs::create_dir_all(f.user.join(".codex")).unwrap();
+    for i in 0..2_001 {
+        skill(&f.user.join(".agents/skills"), &format!("s{i:04}"), "d");
+    }
+    f.app.reload();
+    select_agent(&mut f.app, "codex");
+    let text = screen(&mut f.app, 200, 50);
+    let said: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("Codex reads at most 2000"))
+        .collect();
+    assert_eq!(said.len(), 1, "{text}");
+}
+
+#[test]
+fn an_agent_given_a_skill_or_asked_for_is_listed_undetected_and_can_be_taken_back() {
+    use skilltui::core::agents::{give, scan, table::Scope};
+    let mut f = fixture();
+    let home = f.app.data.home.clone();
+    assert!(!f.app.data.agents.iter().any(|a| a.agent.id == "codex"));
+    // skilltui gave codex a skill, though codex is not on this machine.
+    // (At project scope: Codex's user dir is under ~/.codex, which would
+    // make it detected.)
+    let (table, mut ctx) = scan::open(&home);
+    ctx.cwd = f.proj.clone();
+    let codex = table.agents.iter().find(|a| a.id == "codex").unwrap();
+    assert!(!scan::detected(codex, &ctx));
+    give::enable(&home, codex, &ctx, "code-style", Scope::Project, false).unwrap();
+    assert!(!scan::detected(codex, &ctx));
+    f.app.reload();
+    let row = f.app.data.agents.iter().find(|a| a.agent.id == "codex");
+    assert!(
+        row.is_some_and(|r| !r.detected),
+        "listed, marked undetected"
+    );
+    select_agent(&mut f.app, "codex");
+    let text = screen(&mut f.app, 120, 40);
+    assert!(
+        text.contains("◆ codex") && text.contains("not detected"),
+        "{text}"
+    );
+    insta::assert_snapshot!("agent_undetected_given_120x40", text);
+    insta::assert_snapshot!("agent_undetected_given_80x24", screen(&mut f.app, 80, 24));
+    // Its checklist, at project scope, takes the skill back.
+    key(&mut f.app, KeyCode::Enter);
+    key(&mut f.app, KeyCode::Char('s'));
+    let n = f.app.data.valid_position("code-style").unwrap();
+    f.app.profiles.check_sel = n;
+    key(&mut f.app, KeyCode::Char(' '));
+    let said = f.app.status.clone().unwrap().text;
+    assert!(said.starts_with("took code-style"), "{said}");
+    // Nothing given any more, not detected: gone from the list...
+    f.app.reload();
+    assert!(!f.app.data.agents.iter().any(|a| a.agent.id == "codex"));
+    // ...unless the user asks for it.
+    f.app.data.asked_agents = vec!["codex".into()];
+    f.app.reload();
+    assert!(f.app.data.agents.iter().any(|a| a.agent.id == "codex"));
+}

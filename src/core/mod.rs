@@ -8,6 +8,8 @@
 //!   typed errors a caller answers differently.
 //! - `fsops`: every read and write of a file or folder, atomic.
 //! - `parse/`: how CAO reads text (YAML, JSON, frontmatter, `.env`).
+//! - `audit/`: what a skill folder holds that could turn an agent against
+//!   its user (reads only inside the folder, runs nothing).
 //! - `cao/`: CAO's rules (skills, the store, profiles, catalogs, the
 //!   profile editor, the installed CAO package).
 //! - `sources/`: where skills come from (folders, git, the lock, updates).
@@ -24,6 +26,8 @@ pub mod text;
 pub mod fsops;
 
 pub mod parse;
+
+pub mod audit;
 
 pub mod cao;
 

@@ -43,6 +43,7 @@ pub fn open(
     home: &Home,
     text: &str,
     allow_large: bool,
+    trust: bool,
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&Cancel>,
 ) -> Result<Opened, String> {
@@ -50,6 +51,7 @@ pub fn open(
     let mut rules = source::Rules {
         from_git: false,
         allow_large,
+        trust,
     };
     match source::parse(text, &home.user_home)? {
         Source::Local(path) => {
@@ -273,10 +275,11 @@ pub fn remove(home: &Home, name: &str) -> Result<Removed, String> {
 
 /// How a locked skill is judged and copied when it is updated or synced:
 /// without limits when it was installed so or `allow_large` is asked now.
-fn locked_rules(entry: &Entry, allow_large: bool) -> source::Rules {
+fn locked_rules(entry: &Entry, allow_large: bool, trust: bool) -> source::Rules {
     source::Rules {
         from_git: true,
         allow_large: allow_large || entry.allow_large,
+        trust,
     }
 }
 
@@ -459,6 +462,8 @@ pub enum Done {
     Installed {
         commit: String,
         changes: Option<Changes>,
+        /// The high and critical audit findings of what was installed.
+        warnings: Vec<String>,
     },
 }
 
@@ -469,6 +474,7 @@ pub fn update(
     names: &[String],
     force: bool,
     allow_large: bool,
+    trust: bool,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Vec<Outcome>, String> {
     let mut lock = Lock::read(&lock::default_path(home))?;
@@ -486,6 +492,7 @@ pub fn update(
             items: &items,
             keep_edits: !force,
             allow_large,
+            trust,
         };
         apply_group(home, &mut lock, &group, progress, &mut out);
     }
@@ -511,6 +518,8 @@ struct Group<'a> {
     keep_edits: bool,
     /// Lift the limits on every skill of the group (`--allow-large`).
     allow_large: bool,
+    /// Install skills with a critical audit finding (`--trust`).
+    trust: bool,
 }
 
 /// Fetches the group's repository once and installs each item from it.
@@ -530,7 +539,7 @@ fn apply_group(
     // skills is allowed large (the copy still holds the others to limits).
     let max_blob = items
         .iter()
-        .map(|(_, e)| max_blob(locked_rules(e, group.allow_large)))
+        .map(|(_, e)| max_blob(locked_rules(e, group.allow_large, group.trust)))
         .min()
         .flatten();
     let spec = FetchSpec {
@@ -574,10 +583,10 @@ fn install_locked(
 ) -> Result<(Done, Entry), String> {
     let dest = home.skills_dir().join(store::check_name(name)?);
     let shown = sanitize_line(name);
-    let rules = locked_rules(entry, group.allow_large);
+    let rules = locked_rules(entry, group.allow_large, group.trust);
     let (folder, found) = locked_found(home, checkout, name, entry, rules)?;
-    if let Some(why) = found.refused {
-        return Err(why);
+    if let Some(why) = &found.refused {
+        return Err(why.clone());
     }
     let pinned = |hash: String| Entry {
         commit: checkout.commit.clone(),
@@ -599,6 +608,7 @@ fn install_locked(
     let done = Done::Installed {
         commit: checkout.commit.clone(),
         changes,
+        warnings: found.audit_warnings(),
     };
     Ok((done, pinned(lock::content_hash(&dest)?)))
 }
@@ -653,7 +663,7 @@ pub fn open_locked(
     let (_, entry) = selected(&lock, &[name.to_string()])?
         .pop()
         .expect("one name asked, one entry or an error");
-    let rules = locked_rules(&entry, false);
+    let rules = locked_rules(&entry, false, false);
     let spec = FetchSpec {
         url: &entry.source,
         reference: entry.reference.as_deref(),
@@ -748,6 +758,8 @@ fn reached_pins(
 pub struct Synced {
     pub outcomes: Vec<Outcome>,
     pub unlocked: Vec<String>,
+    /// One line per thing of the lock left out (a junk agent label).
+    pub warnings: Vec<String>,
 }
 
 /// `sync`: makes the store match `lock_file` (default: the home's lock),
@@ -759,6 +771,7 @@ pub fn sync(
     lock_file: Option<&Path>,
     force: bool,
     allow_large: bool,
+    trust: bool,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Synced, String> {
     let home_path = lock::default_path(home);
@@ -772,12 +785,29 @@ pub fn sync(
     let wanted = Lock::read(lock_file.unwrap_or(&home_path))?;
     let mut pins = Lock::read(&home_path)?;
     let mut outcomes = Vec::new();
+    let mut warnings = Vec::new();
     let mut todo: Groups = BTreeMap::new();
     for (name, entry) in &wanted.skills {
         // Another lock (a team's) cannot lift the size limits: only this
         // home's own lock or `--allow-large` says a skill may be large.
         let mut entry = entry.clone();
         entry.allow_large &= pins.skills.get(name).is_some_and(|e| e.allow_large);
+        // A label that is no agent at a scope skilltui gives at is named,
+        // and never copied into this home's lock.
+        entry
+            .agents
+            .retain(|label| match lock::label_problem(label) {
+                None => true,
+                Some(why) => {
+                    warnings.push(format!(
+                    "skill '{}' in {}: agent label '{}' {why}: not copied into this home's lock",
+                    sanitize_line(name),
+                    wanted.path.display(),
+                    sanitize_line(label)
+                ));
+                    false
+                }
+            });
         let entry = &entry;
         let dest = home.skills_dir().join(name);
         if !force && let Some(why) = claimed_here(home, &pins, name, entry) {
@@ -824,6 +854,7 @@ pub fn sync(
             items: &items,
             keep_edits: false,
             allow_large,
+            trust,
         };
         apply_group(home, &mut pins, &group, progress, &mut outcomes);
     }
@@ -836,5 +867,9 @@ pub fn sync(
         .filter(|n| !wanted.skills.contains_key(n))
         .collect();
     outcomes.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(Synced { outcomes, unlocked })
+    Ok(Synced {
+        outcomes,
+        unlocked,
+        warnings,
+    })
 }
