@@ -1114,3 +1114,41 @@ fn a_locks_agents_give_only_to_known_agents_and_never_over_a_users_folder() {
     assert!(!f.root.join("x").exists() && !f.root.join("../x").exists());
     assert!(!f.root.join(".config/amp").exists());
 }
+
+#[test]
+fn a_skill_edited_here_and_moved_upstream_is_modified_and_outdated() {
+    let f = Fixture::new();
+    let work = f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--all"]);
+    let out = f.ok(&["check"]);
+    // The default branch is named as such, not glued to the URL.
+    assert!(
+        out.contains("https://github.com/o/r (default branch)") && !out.contains("@default"),
+        "{out}"
+    );
+    write_skill(&work.join("skills/alpha"), "alpha", "moved on\n");
+    f.commit(&work, "second");
+    f.push(&work);
+    fs::write(f.home.join("skills/alpha/notes.md"), "mine\n").unwrap();
+    fs::write(f.home.join("skills/beta/notes.md"), "mine\n").unwrap();
+    let out = f.ok(&["check"]);
+    let row = |name: &str| {
+        out.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} row: {out}"))
+            .to_string()
+    };
+    assert!(row("alpha").contains("  modified, outdated  "), "{out}");
+    assert!(row("beta").contains("  modified "), "{out}");
+    assert!(!row("beta").contains("outdated"), "{out}");
+    let rows: serde_json::Value = serde_json::from_str(&f.ok(&["check", "--json"])).unwrap();
+    let alpha = &rows[0];
+    assert_eq!(alpha["name"], "alpha");
+    assert_eq!(alpha["status"], "modified", "the status stays one word");
+    assert_eq!(alpha["upstream"], "moved");
+    assert_eq!(rows[1]["upstream"], "same");
+    assert_eq!(
+        alpha["upstream_commit"].as_str().unwrap(),
+        git_in(&work, &["rev-parse", "HEAD"])
+    );
+}

@@ -1156,6 +1156,22 @@ fn u_makes_the_diff_on_its_worker_not_on_the_ui_thread() {
     assert_eq!(changed, ["SKILL.md"]);
 }
 
+#[test]
+fn u_on_a_current_skill_says_it_is_current() {
+    let mut f = fixture();
+    let source = team_repo("upd-current");
+    open_source(&mut f.app, &source);
+    press(&mut f.app, " ");
+    key(&mut f.app, KeyCode::Enter);
+    f.app.reload();
+    select_folder(&mut f.app, "alpha");
+    press(&mut f.app, "u");
+    f.app.settle();
+    assert!(f.app.dialog.is_none(), "{:?}", f.app.dialog);
+    let said = format!("{:?}", f.app.status);
+    assert!(said.contains("'alpha' is current"), "{said}");
+}
+
 /// A replace prompt waits for the diff a worker makes, behind the gauge:
 /// the UI thread never makes one (Ctrl-C is never held up by a diff).
 fn assert_comparing_on_a_worker(app: &App) {

@@ -301,6 +301,9 @@ pub struct CheckRow {
     pub entry: Entry,
     /// The commit the ref points to upstream, when asked.
     pub upstream: Option<String>,
+    /// Whether the skill's folder changed upstream, when asked: known for
+    /// a skill modified here too, whose `status` says only `modified`.
+    pub moved: Option<bool>,
     pub error: Option<String>,
 }
 
@@ -403,10 +406,13 @@ pub fn check(home: &Home, names: &[String]) -> Result<Vec<CheckRow>, String> {
                     .and_then(|(_, t)| t.get(entry.path.trim_matches('/')));
                 entry.tree.is_some() && upstream_tree == entry.tree.as_ref()
             };
+            let moved = upstream
+                .as_ref()
+                .map(|c| *c != entry.commit && !same_tree());
             if status == Status::Current {
-                status = match &upstream {
-                    Some(c) if *c != entry.commit && !same_tree() => Status::Outdated,
-                    Some(_) => Status::Current,
+                status = match moved {
+                    Some(true) => Status::Outdated,
+                    Some(false) => Status::Current,
                     None => Status::Unknown,
                 };
             }
@@ -415,6 +421,7 @@ pub fn check(home: &Home, names: &[String]) -> Result<Vec<CheckRow>, String> {
                 status,
                 entry,
                 upstream,
+                moved,
                 error,
             }
         })
