@@ -7,6 +7,7 @@ use super::output::{Outcome, Output, note, warn};
 use crate::core::cao::catalog::{self, Format};
 use crate::core::cao::store::{self, Home};
 use crate::core::delivery;
+use crate::core::delivery::model::{self, Delivery, Kind};
 use crate::core::text::sanitize_line;
 
 #[derive(Args, Debug)]
@@ -76,6 +77,32 @@ pub fn run_catalog(home: &Home, args: &CatalogArgs, out: &mut Output) -> Outcome
     )
 }
 
+/// The one note for a provider that gets no catalog: what it gets, what
+/// `--prompt` printed, and the command that shows the catalog under a
+/// provider that gets one.
+fn no_catalog(name: &str, a: &delivery::agent::Agent, d: &Delivery, prompt: bool) -> String {
+    let mut text = d.why.clone();
+    let own_prompt = d.prompt.as_deref().is_some_and(|p| !p.is_empty());
+    match (prompt, d.delivery) {
+        (true, Kind::SkillResource) if own_prompt => {
+            text.push_str("; --prompt printed the prompt Kiro gets: the profile's `prompt:`");
+        }
+        (true, Kind::SkillResource) => {
+            text.push_str("; the profile has no `prompt:`, so Kiro gets no prompt");
+        }
+        _ => {}
+    }
+    let gets_one = delivery::agent::PROVIDERS
+        .iter()
+        .find(|p| model::kind_of(p, a) == Kind::Prompt);
+    if let Some(p) = gets_one {
+        text.push_str(&format!(
+            "; `skilltui catalog {name} --provider {p}` shows the catalog a provider that gets one receives"
+        ));
+    }
+    text
+}
+
 /// `delivery PROFILE [--provider P] [--json]`.
 pub fn run_delivery(home: &Home, args: &DeliveryArgs, out: &mut Output) -> Outcome {
     let provider = args.provider.as_deref();
@@ -95,9 +122,9 @@ fn catalog(
         warn(problem);
     }
     let listing = store::list(home, false);
-    let d = delivery::model::compute(home, &listing, &a, provider)?;
+    let d = model::compute(home, &listing, &a, provider)?;
     let Some(block) = &d.catalog else {
-        note(&d.why);
+        note(&no_catalog(name, &a, &d, prompt));
         if let Some(text) = d.prompt.as_deref().filter(|p| prompt && !p.is_empty()) {
             out.line(text);
         }
@@ -133,7 +160,7 @@ fn delivery_print(
     json: bool,
     out: &mut Output,
 ) -> Outcome {
-    let d = delivery::model::for_profile(home, name, provider)?;
+    let d = model::for_profile(home, name, provider)?;
     if json {
         out.line(&serde_json::to_string_pretty(&d).unwrap_or_default());
         return Ok(());
@@ -148,7 +175,7 @@ fn delivery_print(
     Ok(())
 }
 
-fn delivery_lines(d: &delivery::model::Delivery) -> Vec<String> {
+fn delivery_lines(d: &Delivery) -> Vec<String> {
     let yes_no = |b: bool| if b { "yes" } else { "no" };
     let mut lines = vec![
         format!("profile     {}", d.profile),

@@ -1,0 +1,105 @@
+//! What a new user trips over on the CLI (issue 25): each case runs the
+//! real binary on a home made in a temp dir, beside a stand-in CAO, with
+//! no variable from the test's own environment leaking in.
+
+#[path = "common/fake_cao.rs"]
+mod fake_cao;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+struct World {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    home: PathBuf,
+    cao: PathBuf,
+}
+
+fn world() -> World {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().to_path_buf();
+    let cao = fake_cao::make(&root);
+    let home = root.join("home");
+    let skill = home.join("skills/code-review");
+    fs::create_dir_all(&skill).unwrap();
+    fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: code-review\ndescription: Reviews code\n---\nBody\n",
+    )
+    .unwrap();
+    fs::create_dir_all(home.join("agent-store")).unwrap();
+    fs::write(
+        home.join("agent-store/reviewer.md"),
+        "---\nname: reviewer\ndescription: Reviews\nprompt: You review code.\n---\nReview well.\n",
+    )
+    .unwrap();
+    fs::create_dir_all(root.join("user")).unwrap();
+    World {
+        _tmp: tmp,
+        root,
+        home,
+        cao,
+    }
+}
+
+impl World {
+    fn command(&self, home: &Path, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_skilltui"));
+        c.arg("--home")
+            .arg(home)
+            .args(args)
+            .current_dir(&self.root)
+            .env("HOME", self.root.join("user"))
+            .env("XDG_CONFIG_HOME", self.root.join("user/.config"))
+            .env("SKILLTUI_CAO", &self.cao)
+            .env("PATH", "/usr/bin:/bin")
+            .env_remove("CAO_HOME_DIR")
+            .env_remove("COMPLETE")
+            .stdin(Stdio::null());
+        c
+    }
+
+    fn run_at(&self, home: &Path, args: &[&str]) -> (i32, String, String) {
+        let out = self.command(home, args).output().expect("runs");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    fn run(&self, args: &[&str]) -> (i32, String, String) {
+        self.run_at(&self.home, args)
+    }
+
+    fn ok(&self, args: &[&str]) -> (String, String) {
+        let (code, out, err) = self.run(args);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+        (out, err)
+    }
+}
+
+#[test]
+fn catalog_under_kiro_says_what_kiro_gets_and_the_command_that_shows_a_catalog() {
+    let w = world();
+    let (out, err) = w.ok(&["catalog", "reviewer"]);
+    assert_eq!(out, "", "Kiro gets no catalog: stdout stays empty");
+    let notes: Vec<&str> = err.lines().collect();
+    assert_eq!(notes.len(), 1, "{err}");
+    assert!(notes[0].starts_with("note: kiro_cli"), "{err}");
+    assert!(notes[0].contains("SKILL.md"), "names what Kiro gets: {err}");
+    let hint = "`skilltui catalog reviewer --provider claude_code`";
+    assert!(notes[0].contains(hint), "{err}");
+    // The command it gives shows the catalog.
+    let (out, _) = w.ok(&["catalog", "reviewer", "--provider", "claude_code"]);
+    assert!(out.contains("code-review"), "{out}");
+    // --prompt under Kiro prints the prompt Kiro gets: the profile's `prompt:`.
+    let (out, err) = w.ok(&["catalog", "reviewer", "--prompt"]);
+    assert_eq!(out, "You review code.\n");
+    assert!(err.contains("the prompt Kiro gets"), "{err}");
+    // The built-in `developer` has no `prompt:`: said, and nothing printed.
+    let (out, err) = w.ok(&["catalog", "developer", "--prompt"]);
+    assert_eq!(out, "");
+    assert!(err.contains("Kiro gets no prompt"), "{err}");
+}
