@@ -103,3 +103,41 @@ fn catalog_under_kiro_says_what_kiro_gets_and_the_command_that_shows_a_catalog()
     assert_eq!(out, "");
     assert!(err.contains("Kiro gets no prompt"), "{err}");
 }
+
+#[test]
+fn profile_copy_makes_the_built_in_editable_and_list_json_gives_built_in_paths() {
+    let w = world();
+    let (out, _) = w.ok(&["profile", "list", "--json"]);
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let developer = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "developer")
+        .expect("the built-in is listed");
+    assert_eq!(developer["source"], "built-in");
+    let built_in = w
+        .cao
+        .join("lib/python3.12/site-packages/cli_agent_orchestrator/agent_store/developer.md");
+    assert_eq!(
+        developer["path"].as_str().map(PathBuf::from),
+        Some(built_in.clone())
+    );
+    let (out, _) = w.ok(&["profile", "copy", "developer"]);
+    let copy = w.home.join("agent-store/developer.md");
+    assert!(out.contains(&copy.display().to_string()), "{out}");
+    assert_eq!(fs::read(&copy).unwrap(), fs::read(&built_in).unwrap());
+    // Now a file of the store: editable, and never overwritten.
+    w.ok(&["profile", "enable", "developer", "code-review"]);
+    let edited = fs::read(&copy).unwrap();
+    let (code, _, err) = w.run(&["profile", "copy", "developer"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error: ") && err.contains("never overwrites"),
+        "{err}"
+    );
+    assert_eq!(fs::read(&copy).unwrap(), edited);
+    let (code, _, err) = w.run(&["profile", "copy", "nobody"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not a profile built into CAO"), "{err}");
+}

@@ -29,6 +29,12 @@ pub enum ProfileCommand {
         #[arg(required = true)]
         skills: Vec<String>,
     },
+    /// Copy a profile built into CAO into the agent store, byte for byte,
+    /// so it can be edited (CAO loads the copy from then on)
+    Copy {
+        /// The built-in profile (`profile list` shows them as built-in)
+        name: String,
+    },
 }
 
 impl ProfileCommand {
@@ -46,7 +52,18 @@ pub fn run(home: &Home, cmd: &ProfileCommand, out: &mut Output) -> Outcome {
         ProfileCommand::List { json } => profile_list(home, *json, out),
         ProfileCommand::Enable { profile, skills } => toggle(home, profile, skills, true, out),
         ProfileCommand::Disable { profile, skills } => toggle(home, profile, skills, false, out),
+        ProfileCommand::Copy { name } => copy(home, name, out),
     }
+}
+
+/// `profile copy NAME`: the CLI's twin of the TUI's `c`.
+fn copy(home: &Home, name: &str, out: &mut Output) -> Outcome {
+    let dest = profile::copy_built_in(home, name)?;
+    out.line(&format!(
+        "copied the built-in profile '{name}' to {}: CAO loads this copy from now on",
+        dest.display()
+    ));
+    Ok(())
 }
 
 fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
@@ -64,7 +81,9 @@ fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
             .map(|(l, loaded)| {
                 json!({
                     "name": l.name,
-                    "path": l.location.path.as_ref().map(|p| p.to_string_lossy()),
+                    "path": l.location.path.clone()
+                        .or_else(|| profile::built_in_path(home, &l.name))
+                        .map(|p| p.to_string_lossy().into_owned()),
                     "source": l.location.source,
                     "skills": loaded.as_ref().ok().map(|p| p.skills.clone()),
                     "error": loaded.as_ref().err(),

@@ -25,7 +25,7 @@ const CAO_PROFILE_NAMES: &[&str] = &[
 ];
 
 /// The file of the profile built into the user's CAO under `name`.
-fn built_in_path(home: &Home, name: &str) -> Option<PathBuf> {
+pub fn built_in_path(home: &Home, name: &str) -> Option<PathBuf> {
     home.cao().ok()?.built_in_path(name)
 }
 
@@ -745,7 +745,7 @@ pub fn copy_built_in(home: &Home, name: &str) -> Result<PathBuf, String> {
     let dest = store.join(format!("{name}.md"));
     let taken = || {
         format!(
-            "{} already exists: skilltui never overwrites it (E opens it)",
+            "{} already exists, and skilltui never overwrites it: edit that file instead",
             dest.display()
         )
     };
