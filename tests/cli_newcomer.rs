@@ -141,3 +141,77 @@ fn profile_copy_makes_the_built_in_editable_and_list_json_gives_built_in_paths()
     assert_eq!(code, 1);
     assert!(err.contains("not a profile built into CAO"), "{err}");
 }
+
+#[test]
+fn a_mistyped_agent_skill_profile_or_provider_gets_a_did_you_mean() {
+    let w = world();
+    let cases: &[(&[&str], &str)] = &[
+        (&["list", "--agent", "claude"], "did you mean claude-code?"),
+        (&["show", "code-reviw"], "did you mean code-review?"),
+        (&["remove", "code-reviw"], "Did you mean code-review?"),
+        (
+            &["agent", "enable", "claude-code", "code-reviw"],
+            "did you mean code-review?",
+        ),
+        (
+            &["profile", "enable", "reviewer", "code-reviw"],
+            "did you mean code-review?",
+        ),
+        (&["catalog", "reviewr"], "did you mean reviewer?"),
+        (&["delivery", "develper"], "did you mean developer?"),
+    ];
+    for (args, hint) in cases {
+        let (code, _, err) = w.run(args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+        assert!(err.contains(hint), "{args:?}: {err}");
+    }
+    // CAO's own words stay first.
+    let (_, _, err) = w.run(&["remove", "code-reviw"]);
+    assert!(
+        err.starts_with("error: Skill 'code-reviw' does not exist."),
+        "{err}"
+    );
+    // A name like nothing known gets no guess.
+    let (_, _, err) = w.run(&["show", "zzzz"]);
+    assert!(!err.contains("did you mean"), "{err}");
+    // A provider on the command line: clap's own tip.
+    let (code, _, err) = w.run(&["catalog", "reviewer", "--provider", "claude"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("'claude_code'"), "{err}");
+    // A provider in the profile: the fallback note suggests it.
+    fs::write(
+        w.home.join("agent-store/typo.md"),
+        "---\nname: typo\ndescription: d\nprovider: claude_cod\n---\nBody\n",
+    )
+    .unwrap();
+    let (_, err) = w.ok(&["catalog", "typo"]);
+    assert!(
+        err.contains("'claude_cod' is not a provider: did you mean claude_code?"),
+        "{err}"
+    );
+}
+
+#[test]
+fn user_facing_words_name_systems_and_catalog_agent_cao_points_to_a_profile() {
+    let w = world();
+    let (_, err) = w.ok(&["catalog", "--agent", "amp"]);
+    assert!(err.contains("Amp's documented"), "{err}");
+    let (_, err) = w.ok(&["catalog", "--agent", "omniforge"]);
+    assert!(err.contains("OmniForge's documented"), "{err}");
+    let (code, out, err) = w.run(&["show", "--help"]);
+    assert_eq!(code, 0, "{err}");
+    for (code, out, err) in [
+        (code, out, err),
+        w.run(&["catalog", "--agent", "amp"]),
+        w.run(&["catalog", "--agent", "omniforge"]),
+        w.run(&["show", "code-review", "--agent", "cleo"]),
+    ] {
+        assert!(
+            !out.contains("seed 00") && !err.contains("seed 00"),
+            "{code}: {out}{err}"
+        );
+    }
+    let (_, err) = w.ok(&["catalog", "--agent", "cao"]);
+    assert!(err.contains("`skilltui catalog PROFILE`"), "{err}");
+}

@@ -395,6 +395,12 @@ pub fn catalog(table: &Table, ctx: &Ctx, id: &str) -> Result<Printed, String> {
     p.notes.push(format!("budget: {}", cat.meter()));
     p.notes
         .extend(cat.actions.iter().map(|a| format!("over budget: {a}")));
+    if agent.parser == Parser::Cao {
+        // CAO's catalog belongs to a profile, not to CAO as a whole.
+        p.notes.push(
+            "CAO's catalog is per agent profile: `skilltui catalog PROFILE` prints what that profile's agent receives (`skilltui profile list` names them)".into(),
+        );
+    }
     Ok(p)
 }
 
@@ -479,7 +485,7 @@ fn cleo_spawn(
     let root = ctx.git_root().unwrap_or_else(|| ctx.cwd.clone());
     let base_path = root.join("agents/cleo-subagent/AGENT.md");
     let base = skill::read_text(&base_path)
-        .map_err(|e| format!("{e}: seed 002's base protocol is agents/cleo-subagent/AGENT.md"))?;
+        .map_err(|e| format!("{e}: CLEO's base protocol is agents/cleo-subagent/AGENT.md"))?;
     let spawn = lints::compose_spawn(&[&base, skill_md], values);
     let get = |k: &str| values.get(k).cloned();
     let out = json!({

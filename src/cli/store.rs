@@ -30,14 +30,14 @@ pub struct ListArgs {
 #[derive(Args, Debug)]
 pub struct ShowArgs {
     name: String,
-    /// What this agent's skill tool returns instead (seed 003 for amp,
-    /// seed 001 for omniforge, seed 002's spawn prompt for cleo)
+    /// What this agent's skill tool returns instead (as Amp and OmniForge
+    /// document it, CLEO's spawn prompt for cleo)
     #[arg(long, value_name = "ID")]
     agent: Option<String>,
     /// The arguments passed to the skill tool (with --agent)
     #[arg(long, value_name = "TEXT", requires = "agent")]
     arguments: Option<String>,
-    /// A token value for seed 002's spawn prompt (with --agent cleo)
+    /// A token value for CLEO's spawn prompt (with --agent cleo)
     #[arg(long = "set", value_name = "KEY=VALUE", requires = "agent")]
     set: Vec<String>,
 }

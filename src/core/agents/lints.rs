@@ -61,7 +61,7 @@ fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
         r.facts.push(("allowed-tools".into(), show(n)));
         if !string_list(n) {
             r.lints
-                .push("allowed-tools must be a list of tool names (seed 001)".into());
+                .push("allowed-tools must be a list of tool names (OmniForge's docs)".into());
         }
     }
     if let Some(n) = fm.get("model") {
@@ -72,7 +72,7 @@ fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
         r.facts.push(("context".into(), c.clone()));
         if c != "inherit" && c != "fork" {
             r.lints.push(format!(
-                "context must be `inherit` or `fork`, not `{c}` (seed 001)"
+                "context must be `inherit` or `fork`, not `{c}` (OmniForge's docs)"
             ));
         }
     }
@@ -80,7 +80,7 @@ fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
         r.facts.push(("agent".into(), show(n)));
         if context.as_deref() != Some("fork") {
             r.lints
-                .push("agent requires `context: fork` (seed 001)".into());
+                .push("agent requires `context: fork` (OmniForge's docs)".into());
         }
     }
     if let Some(hooks) = fm.get("hooks") {
@@ -91,7 +91,7 @@ fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
             let inside = !script.starts_with('/') && !script.split('/').any(|p| p == "..");
             if !inside || !folder.join(&script).is_file() {
                 r.lints.push(format!(
-                    "hooks.{key}: {script} is not a file in the skill folder (seed 001)"
+                    "hooks.{key}: {script} is not a file in the skill folder (OmniForge's docs)"
                 ));
             }
         }
@@ -99,14 +99,15 @@ fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
     if let Some(n) = fm.get("priority") {
         r.facts.push(("priority".into(), show(n)));
         if !matches!(n.value, Value::Int(_) | Value::Float(_)) {
-            r.lints.push("priority must be a number (seed 001)".into());
+            r.lints
+                .push("priority must be a number (OmniForge's docs)".into());
         }
     }
     if let Some(n) = fm.get("tags") {
         r.facts.push(("tags".into(), show(n)));
         if !string_list(n) {
             r.lints
-                .push("tags must be a list of strings (seed 001)".into());
+                .push("tags must be a list of strings (OmniForge's docs)".into());
         }
     }
     if let Some(n) = fm.get("scope") {
@@ -121,7 +122,7 @@ fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
         .is_some_and(|d| show(d).contains('\n'))
     {
         r.lints
-            .push("description should be one line (seed 001)".into());
+            .push("description should be one line (OmniForge's docs)".into());
     }
 }
 
@@ -141,14 +142,14 @@ fn seed_003(fm: &Rc<Node>, read: &Read, folder: &Path, r: &mut Report) {
         r.facts.push(("builtin-tools".into(), show(n)));
         if !string_list(n) {
             r.lints
-                .push("builtin-tools must be a list of tool names (seed 003)".into());
+                .push("builtin-tools must be a list of tool names (Amp's docs)".into());
         }
     }
     if let Some(n) = fm.get("isolatedContext") {
         r.facts.push(("isolatedContext".into(), show(n)));
         if !matches!(n.value, Value::Bool(_)) {
             r.lints
-                .push("isolatedContext must be a boolean (seed 003)".into());
+                .push("isolatedContext must be a boolean (Amp's docs)".into());
         }
     }
     mcp_servers(folder, r);
@@ -164,15 +165,15 @@ fn seed_003(fm: &Rc<Node>, read: &Read, folder: &Path, r: &mut Report) {
     let name = read.name.as_deref().unwrap_or("");
     if name.chars().count() > 64 {
         r.lints
-            .push("name is over 64 characters (seed 003 Constants)".into());
+            .push("name is over 64 characters (Amp's documented limits)".into());
     }
     if read.description.as_deref().unwrap_or("").chars().count() > 1024 {
         r.lints
-            .push("description is over 1024 characters (seed 003 Constants)".into());
+            .push("description is over 1024 characters (Amp's documented limits)".into());
     }
     if read.body.lines().count() > 500 {
         r.lints
-            .push("SKILL.md body is over 500 lines (seed 003 Token Budget)".into());
+            .push("SKILL.md body is over 500 lines (Amp's documented token budget)".into());
     }
 }
 
@@ -199,7 +200,7 @@ fn mcp_servers(folder: &Path, r: &mut Report) {
         }
         Err(e) => r
             .lints
-            .push(format!("mcp.json is not valid JSON: {e} (seed 003)")),
+            .push(format!("mcp.json is not valid JSON: {e} (Amp's docs)")),
     }
 }
 
@@ -273,7 +274,9 @@ mod tests {
         assert!(r.facts.contains(&("priority".into(), "1000".into())));
         assert_eq!(
             r.lints,
-            vec!["hooks.post: scripts/missing.sh is not a file in the skill folder (seed 001)"]
+            vec![
+                "hooks.post: scripts/missing.sh is not a file in the skill folder (OmniForge's docs)"
+            ]
         );
         let r = report_for(
             Parser::Omniforge,
@@ -311,7 +314,7 @@ mod tests {
         assert!(r.facts.contains(&("toolbox".into(), "my-tool".into())));
         assert_eq!(
             r.lints,
-            vec!["isolatedContext must be a boolean (seed 003)"]
+            vec!["isolatedContext must be a boolean (Amp's docs)"]
         );
     }
 

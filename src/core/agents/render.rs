@@ -99,7 +99,7 @@ fn amp(visible: &[&Candidate], agent: &Agent) -> Catalog {
     });
     tokens_meter(
         text,
-        "seed 003 Available Skills Prompt (exact)".into(),
+        "Amp's documented Available Skills prompt (exact)".into(),
         agent,
     )
 }
@@ -130,11 +130,11 @@ fn omniforge(visible: &[&Candidate], agent: &Agent) -> Catalog {
     let size = body.len();
     let mut actions = Vec::new();
     if budget.is_some_and(|b| size > b) {
-        actions.push("over seed 001's \"< 1KB\" Stage 1 criterion; seed 001 defines no shortening: nothing dropped".into());
+        actions.push("over OmniForge's documented \"< 1KB\" Stage 1 criterion; OmniForge documents no shortening: nothing dropped".into());
     }
     Catalog {
         text: Some(text),
-        about: "seed 001 Skill Tool Description (exact)".into(),
+        about: "OmniForge's documented Skill tool description (exact)".into(),
         size,
         unit: "bytes",
         budget,

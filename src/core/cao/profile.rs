@@ -248,8 +248,10 @@ pub fn locate(home: &Home, name: &str) -> Result<Location, String> {
             crate::core::cao::installed::INSTALL_HINT
         ));
     }
+    let known = list(home);
+    let hint = crate::core::suggest::did_you_mean(name, known.iter().map(|l| l.name.as_str()));
     Err(format!(
-        "agent profile '{name}' not found: put it in {} (`skilltui profile list` shows the known ones)",
+        "agent profile '{name}' not found{hint}: put it in {} (`skilltui profile list` shows the known ones)",
         home.agent_store().join(format!("{name}.md")).display()
     ))
 }
