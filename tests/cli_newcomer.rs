@@ -215,3 +215,64 @@ fn user_facing_words_name_systems_and_catalog_agent_cao_points_to_a_profile() {
     let (_, err) = w.ok(&["catalog", "--agent", "cao"]);
     assert!(err.contains("`skilltui catalog PROFILE`"), "{err}");
 }
+
+#[test]
+fn a_home_that_does_not_exist_is_named_on_stderr_by_every_command() {
+    let w = world();
+    let typo = w.root.join("hoem");
+    let shown = typo.display().to_string();
+    let commands: &[&[&str]] = &[
+        &["list"],
+        &["list", "--json"],
+        &["check"],
+        &["doctor", "--json"],
+        &["profile", "list", "--json"],
+        &["agents", "--json"],
+        &["catalog", "developer"],
+        &["delivery", "developer"],
+        &["refresh"],
+        &["sync"],
+        &["update"],
+    ];
+    for args in commands {
+        let (_, out, err) = w.run_at(&typo, args);
+        let line = err
+            .lines()
+            .find(|l| l.contains("does not exist"))
+            .unwrap_or_else(|| panic!("{args:?}: the home is not named: {err}"));
+        assert!(
+            line.starts_with("warning: the home ")
+                && line.contains(&format!("{shown} (from --home)")),
+            "{args:?}: {line}"
+        );
+        assert!(
+            !out.contains("does not exist"),
+            "{args:?}: stdout stays data"
+        );
+        assert!(!typo.exists(), "{args:?} made the home");
+    }
+    let (_, out, _) = w.run_at(&typo, &["list", "--json"]);
+    assert_eq!(out.trim(), "[]", "the JSON is still the JSON");
+    // A failure says it in its one line.
+    let (code, _, err) = w.run_at(&typo, &["show", "code-review"]);
+    assert_eq!(code, 1);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: no skill named")
+            && err.contains(&format!("(the home {shown}, from --home, does not exist)")),
+        "{err}"
+    );
+    // init makes it, and says so as a fact, not a warning.
+    let (code, _, err) = w.run_at(&typo, &["init"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!("note: created the home {shown} (from --home)")),
+        "{err}"
+    );
+    assert!(typo.join("skills").is_dir());
+    let (_, _, err) = w.run_at(&typo, &["list"]);
+    assert!(!err.contains("does not exist"), "{err}");
+    // Commands that do not read the home say nothing of it.
+    let (_, _, err) = w.run_at(&w.root.join("nope"), &["validate", "home/skills"]);
+    assert!(!err.contains("does not exist"), "{err}");
+}

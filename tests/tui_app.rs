@@ -350,8 +350,14 @@ fn remove_asks_and_names_the_folder() {
     );
 }
 
-/// The app on a home that does not exist yet, with CAO taken from `cao`.
+/// The app on an empty home, with CAO taken from `cao`.
 fn fresh_app(tmp: &Path, home: &str, cao: &Path) -> App {
+    fs::create_dir_all(tmp.join(home)).unwrap();
+    missing_home_app(tmp, home, cao)
+}
+
+/// The app on a home that does not exist, as a typo in --home gives.
+fn missing_home_app(tmp: &Path, home: &str, cao: &Path) -> App {
     let home = Home::at(tmp.join(home), tmp.to_path_buf()).with_cao(Some(cao));
     App::new(home, Theme::dark())
 }
@@ -1720,10 +1726,16 @@ fn colours_are_sent_at_the_depth_the_terminal_has() {
 #[test]
 fn an_empty_home_is_named_and_says_where_profiles_go_with_no_stray_checklist() {
     let tmp = snapshot_tempdir();
-    // A typo in --home and no CAO: nothing to list anywhere.
-    let mut app = fresh_app(tmp.path(), "typo-home", &tmp.path().join("no-cao"));
+    // A typo in --home and no CAO: nothing to list anywhere. The home is
+    // said not to exist, and no seed menu offers to fill it.
+    let mut app = missing_home_app(tmp.path(), "typo-home", &tmp.path().join("no-cao"));
     let said = app.status.clone().expect("a first-run message").text;
-    assert!(said.contains("No skills in ~/typo-home yet"), "{said}");
+    assert_eq!(
+        said,
+        "~/typo-home does not exist: S creates it and seeds the defaults"
+    );
+    assert!(app.dialog.is_none(), "{:?}", app.dialog);
+    assert!(!tmp.path().join("typo-home").exists());
     key(&mut app, KeyCode::Esc);
     // A skill and still no profile: no checklist to tick it in.
     write_skill(&tmp.path().join("typo-home/skills"), "alpha", "Alpha");

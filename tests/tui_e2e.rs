@@ -379,6 +379,11 @@ fn seed_from_the_menu() {
     let defaults = store::defaults(&env.home());
     assert!(defaults.len() >= 5);
     let mut tui = start(&env);
+    // The home does not exist: said on the first screen, and seeded only
+    // when asked (S).
+    tui.wait_text("does not exist: S creates it");
+    assert!(!env.root().exists());
+    tui.keys(&["S"]);
     // Every default is offered as new and picked.
     tui.wait_for("the seed menu", |s| {
         let d = dialog(s);
