@@ -21,13 +21,17 @@ fn main() -> ExitCode {
             args.cao.as_deref(),
         ),
     };
-    match result {
+    let code = match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", sanitize_line(&e));
             ExitCode::from(1)
         }
-    }
+    };
+    // The answer is out: only now wait for the scratch checkouts still
+    // being removed.
+    skilltui::core::sources::git::finish_removals();
+    code
 }
 
 /// Clap's help and version as clap prints them; a usage error as plain

@@ -491,7 +491,9 @@ fn a_fetch_reports_progress_and_a_cancelled_one_leaves_nothing() {
     assert!(checkout.root().join("skills/alpha/SKILL.md").is_file());
     assert!(seen.iter().any(|p| p.percent == 100), "{seen:?}");
     let staging = checkout.root();
+    // Removed on a thread of its own; waited for as `main` does.
     drop(checkout);
+    git::finish_removals();
     assert!(!staging.exists());
     let cancel = Arc::new(AtomicBool::new(true));
     let e = git::fetch(&spec, &mut |_| {}, Some(&cancel)).err().unwrap();
