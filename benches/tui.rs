@@ -6,7 +6,10 @@
 //! in a child process so that its peak is its own. Every agent is detected
 //! (their dirs made in the temp home, 50 skills in ~/.agents/skills);
 //! their discovery, which the real UI does on a worker after the first
-//! frame, is timed on its own. Prints medians; asserts nothing.
+//! frame and after every reload, is timed on its own, also over a project
+//! of 100,000 entries. Each figure is printed beside the same thing done
+//! the way it was before issue 22 (discovery on the UI thread, `App::new`),
+//! measured in the same run. Prints medians; asserts nothing.
 
 use std::time::{Duration, Instant};
 
@@ -88,7 +91,17 @@ fn measure(n: usize) {
         term.draw(|f| ui::draw(f, &mut app)).expect("draw");
         start.elapsed()
     });
-    println!("  start to first frame: median {:.1} ms", ms(first));
+    let before = median(5, || {
+        let start = Instant::now();
+        let mut app = App::new(home(), Theme::dark());
+        term.draw(|f| ui::draw(f, &mut app)).expect("draw");
+        start.elapsed()
+    });
+    println!(
+        "  start to first frame: median {:.1} ms (agents found on the UI thread first, as before issue 22's worker: {:.1} ms)",
+        ms(first),
+        ms(before)
+    );
     let agents = median(5, || {
         let start = Instant::now();
         let (_, rows) = skilltui::tui::panes::agent_view::load(&home(), Some(tmp.path()));
@@ -100,7 +113,14 @@ fn measure(n: usize) {
         ms(agents)
     );
 
-    let mut app = App::new(home(), Theme::dark());
+    if n == 10_000 {
+        big_project(tmp.path(), &home());
+    }
+
+    // As the real UI runs: discovery on a worker after every reload.
+    let mut app = App::agents_later(home(), Theme::dark());
+    app.start_agents();
+    app.settle();
     term.draw(|f| ui::draw(f, &mut app)).expect("draw");
     let moves = keys(&mut term, &mut app, &[KeyCode::Char('j')], 50);
     println!(
@@ -125,9 +145,18 @@ fn measure(n: usize) {
     // The last skill: no pattern offers it, so each Space writes.
     press(&mut term, &mut app, KeyCode::Char('G'));
     let toggles = keys(&mut term, &mut app, &[KeyCode::Char(' ')], 20);
+    app.settle();
+    // Before issue 22: the toggle's reload found the agents on the UI thread.
+    let mut inline = App::new(home(), Theme::dark());
+    term.draw(|f| ui::draw(f, &mut inline)).expect("draw");
+    for code in [KeyCode::Char('3'), KeyCode::Enter, KeyCode::Char('G')] {
+        press(&mut term, &mut inline, code);
+    }
+    let before = keys(&mut term, &mut inline, &[KeyCode::Char(' ')], 20);
     println!(
-        "  key to redrawn frame, toggle + write + catalog: median {:.2} ms",
-        ms(toggles)
+        "  key to redrawn frame, toggle + write + catalog: median {:.2} ms (discovery on the UI thread, as before issue 22: {:.2} ms)",
+        ms(toggles),
+        ms(before)
     );
     if n == common::SKILLS {
         big_preview(&root, &home());
@@ -135,11 +164,55 @@ fn measure(n: usize) {
     println!("  peak memory (VmHWM): {}", peak_memory());
 }
 
+/// One key and the redraw, timed; then, untimed, what workers reported
+/// meanwhile is taken, as the event loop takes it when woken.
 fn press(term: &mut Term, app: &mut App, code: KeyCode) -> Duration {
     let start = Instant::now();
     app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
     term.draw(|f| ui::draw(f, app)).expect("draw");
-    start.elapsed()
+    let took = start.elapsed();
+    app.poll_jobs();
+    took
+}
+
+/// A project of 100,000 entries in `.agents/skills` (and a few skills): the
+/// agents' discovery over it, timed, and what a reload there costs the UI
+/// thread now that discovery runs on a worker.
+fn big_project(user: &std::path::Path, home: &Home) {
+    let proj = user.join("big-project");
+    let skills = proj.join(".agents/skills");
+    for i in 0..100_000 {
+        let dir = skills.join(format!("d{i:06}"));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        if i % 10_000 == 0 {
+            let text = format!("---\nname: d{i:06}\ndescription: Project skill {i}\n---\n");
+            std::fs::write(dir.join("SKILL.md"), text).expect("skill");
+        }
+    }
+    let found = median(3, || {
+        let start = Instant::now();
+        let (_, rows) = skilltui::tui::panes::agent_view::load(home, Some(&proj));
+        assert!(!rows.is_empty());
+        start.elapsed()
+    });
+    let mut app = App::agents_later(home.clone(), Theme::dark());
+    app.data.agent_cwd = Some(proj.clone());
+    app.start_agents();
+    app.settle();
+    let mut term = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    term.draw(|f| ui::draw(f, &mut app)).expect("draw");
+    let reload = keys(&mut term, &mut app, &[KeyCode::Char('r')], 10);
+    app.settle();
+    let mut inline = App::new(home.clone(), Theme::dark());
+    inline.data.agent_cwd = Some(proj.clone());
+    let before = keys(&mut term, &mut inline, &[KeyCode::Char('r')], 3);
+    println!(
+        "  agent discovery over a project of 100,000 entries in .agents/skills: median {:.1} ms, on a worker; key r (reload) to redrawn frame there: median {:.2} ms (discovery on the UI thread, as before issue 22: {:.2} ms)",
+        ms(found),
+        ms(reload),
+        ms(before)
+    );
+    std::fs::remove_dir_all(&proj).expect("clean up");
 }
 
 /// The median time of `times` rounds of `codes`, each key timed alone.

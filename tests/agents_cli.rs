@@ -375,3 +375,85 @@ fn show_for_opencode_is_its_skill_tool_result() {
         )
     );
 }
+
+// Issue 22 hole 5. Before: of 12 parallel `agent enable`s, 9 refused (the
+// record had changed under them); of 12 parallel `agent disable`s, 9
+// failed after deleting their links, and the next `sync` brought those
+// skills back. The record is now merged under the folder's lock.
+#[test]
+fn twelve_parallel_enables_and_disables_all_succeed_and_the_record_stays_right() {
+    let w = world();
+    let names: Vec<String> = (0..12).map(|i| format!("s{i:02}")).collect();
+    for n in &names {
+        skill(&w.cao.join("skills"), n, &md(n, "d"));
+    }
+    let record = w.cao.join("skilltui-agents.json");
+    let recorded = || -> Vec<String> {
+        let v: Value = serde_json::from_slice(&fs::read(&record).unwrap()).unwrap();
+        let mut got: Vec<String> = v["targets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["skill"].as_str().unwrap().to_string())
+            .collect();
+        got.sort();
+        got
+    };
+    let all = |verb: &str| {
+        let runs: Vec<_> = names
+            .iter()
+            .map(|n| {
+                let (verb, n) = (verb.to_string(), n.clone());
+                (n.clone(), {
+                    let mut c = Command::new(env!("CARGO_BIN_EXE_skilltui"));
+                    c.arg("--home")
+                        .arg(&w.cao)
+                        .args(["agent", &verb, "claude-code", &n])
+                        .current_dir(&w.cwd)
+                        .env("HOME", &w.home)
+                        .env("XDG_CONFIG_HOME", w.home.join(".config"))
+                        .env("PATH", "/nonexistent")
+                        .env_remove("CAO_HOME_DIR")
+                        .env_remove("CLAUDE_CONFIG_DIR")
+                        .stdout(std::process::Stdio::piped())
+                        .stderr(std::process::Stdio::piped());
+                    c.spawn().unwrap()
+                })
+            })
+            .collect();
+        for (n, child) in runs {
+            let out = child.wait_with_output().unwrap();
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{verb} {n}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    };
+    all("enable");
+    assert_eq!(recorded(), names);
+    for n in &names {
+        assert!(
+            fs::read_link(w.home.join(".claude/skills").join(n)).is_ok(),
+            "{n}"
+        );
+    }
+    all("disable");
+    assert!(recorded().is_empty(), "{:?}", recorded());
+    for n in &names {
+        assert!(
+            fs::symlink_metadata(w.home.join(".claude/skills").join(n)).is_err(),
+            "{n}"
+        );
+    }
+    let (code, out, err) = w.run(&["sync"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("restored"), "{out}");
+    assert!(
+        fs::read_dir(w.home.join(".claude/skills"))
+            .unwrap()
+            .next()
+            .is_none()
+    );
+}

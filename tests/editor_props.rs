@@ -30,7 +30,7 @@ fn listing() -> Listing {
         .collect();
     Listing {
         entries,
-        problems: Vec::new(),
+        ..Listing::default()
     }
 }
 

@@ -1117,6 +1117,46 @@ fn a_locks_agents_give_only_to_known_agents_and_never_over_a_users_folder() {
     assert!(!f.root.join(".config/amp").exists());
 }
 
+// Issue 22 hole 14. Before: a team lock's junk agent labels were skipped
+// without a word and copied into this home's lock.
+#[test]
+fn a_junk_agent_label_in_a_team_lock_is_named_and_not_copied() {
+    let f = Fixture::new();
+    f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--skill", "alpha"]);
+    let lock = f.lock().replace(
+        "hash =",
+        "agents = [\"../../x:user\", \"amp:admin\", \"nosuch:user\"]\nhash =",
+    );
+    let team = f.root.join("team.lock");
+    fs::write(&team, lock).unwrap();
+    let xdg = f.root.join(".config").display().to_string();
+    let (code, out, err) = f.run_with(
+        &["sync", "--lock", team.to_str().unwrap()],
+        &[("XDG_CONFIG_HOME", xdg.as_str())],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    for label in ["../../x:user", "amp:admin"] {
+        let line = err
+            .lines()
+            .find(|l| l.contains(&format!("agent label '{label}'")))
+            .unwrap_or_else(|| panic!("{label} not named: {err}"));
+        assert!(
+            line.contains("skill 'alpha'") && line.contains("not copied"),
+            "{line}"
+        );
+    }
+    assert!(
+        err.contains("agent label 'nosuch:user' names no agent"),
+        "{err}"
+    );
+    let home_lock = f.lock();
+    assert!(
+        !home_lock.contains("../../x") && !home_lock.contains("amp:admin"),
+        "{home_lock}"
+    );
+}
+
 #[test]
 fn a_skill_edited_here_and_moved_upstream_is_modified_and_outdated() {
     let f = Fixture::new();

@@ -473,3 +473,444 @@ fn a_user_location_of_stars_over_the_whole_disk_is_bounded() {
     let (code, _, err) = w.run(&["list", "--agent", "stars"]);
     assert_ne!(code, -1, "hung: {err}");
 }
+
+// Issue 22 hole 1. Before: a cloned repository's `.claude/skills/y/SKILL.md`
+// linking to `/proc/self/environ` or a credentials file was read, and
+// `list --agent`, `catalog --agent` and `show --agent` printed what it held.
+#[test]
+fn a_skill_md_linking_out_of_its_folder_is_invalid_and_never_read() {
+    let w = world();
+    let secret = w.root.join("credentials");
+    fs::write(
+        &secret,
+        "---\nname: y\ndescription: aws_secret_access_key=SECRET-IN-FILE\n---\nSECRET-IN-FILE body\n",
+    )
+    .unwrap();
+    let skills = w.cwd.join(".claude/skills");
+    for (folder, target) in [
+        ("y", secret.as_path()),
+        ("env", Path::new("/proc/self/environ")),
+    ] {
+        fs::create_dir_all(skills.join(folder)).unwrap();
+        std::os::unix::fs::symlink(target, skills.join(folder).join("SKILL.md")).unwrap();
+    }
+    // A link that stays inside its folder is read as before.
+    let ok = skills.join("ok");
+    fs::create_dir_all(ok.join("docs")).unwrap();
+    fs::write(
+        ok.join("docs/main.md"),
+        "---\nname: ok\ndescription: fine\n---\nOk.\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("docs/main.md", ok.join("SKILL.md")).unwrap();
+    let run = |args: &[&str]| {
+        let out = w
+            .command(&w.cwd, &w.home, args)
+            .env("SKILLTUI_TEST_SECRET", "SECRET-IN-ENV")
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            !text.contains("SECRET-IN"),
+            "{args:?} printed a secret: {text}"
+        );
+        (out.status.code().unwrap_or(-1), text)
+    };
+    let (code, out) = run(&["list", "--agent", "claude-code", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    let rows: serde_json::Value = serde_json::from_str(&out).expect(&out);
+    for folder in ["y", "env"] {
+        let row = rows
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["path"] == skills.join(folder).to_str().unwrap())
+            .unwrap_or_else(|| panic!("no row for {folder}: {rows}"));
+        assert_eq!(row["status"], "invalid", "{row}");
+        assert!(
+            row["error"]
+                .as_str()
+                .unwrap()
+                .contains("leads out of its folder"),
+            "{row}"
+        );
+    }
+    let ok_row = rows.as_array().unwrap().iter().find(|r| r["name"] == "ok");
+    assert_eq!(ok_row.unwrap()["status"], "ok", "{rows}");
+    let (code, out) = run(&["catalog", "--agent", "claude-code"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("fine"), "{out}");
+    for name in ["y", "env"] {
+        let (code, _) = run(&["show", name, "--agent", "claude-code"]);
+        assert_eq!(code, 1);
+    }
+    let (code, _) = run(&["list", "--agent", "claude-code"]);
+    assert_eq!(code, 0);
+}
+
+// Issue 22 hole 2. Before: 2,000 folders and a 400,000-entry manifest took
+// 81 s and 443 MB in `list --agent cleo` (every folder searched the whole
+// list). Now a manifest over 10,000 entries is refused with one line, and
+// the folders beside it are invalid, naming why.
+#[test]
+fn a_cleo_manifest_over_the_cap_is_refused_with_one_line() {
+    let w = world();
+    fs::create_dir_all(w.cwd.join(".git")).unwrap();
+    let skills = w.cwd.join("skills");
+    fs::create_dir_all(skills.join("a")).unwrap();
+    fs::write(
+        skills.join("a/SKILL.md"),
+        "---\nname: a\ndescription: d\n---\nb\n",
+    )
+    .unwrap();
+    let entries: Vec<String> = (0..10_001)
+        .map(|i| format!(r#"{{"name":"a{i}"}}"#))
+        .collect();
+    fs::write(
+        skills.join("manifest.json"),
+        format!(r#"{{"skills":[{}]}}"#, entries.join(",")),
+    )
+    .unwrap();
+    let (code, out, err) = w.run(&["list", "--agent", "cleo", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("warning: ")
+            && err.contains("manifest.json lists 10001 skills, over the 10000"),
+        "{err}"
+    );
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(rows[0]["status"], "invalid", "{rows}");
+}
+
+// Issue 22 hole 14. Before: every agent stopped at 2,000 folders, silently.
+// The cap is Codex's (loader.rs); Claude Code documents none.
+#[test]
+fn only_codex_stops_at_2000_folders_and_one_warning_says_so() {
+    let w = world();
+    for dir in [".claude/skills", ".agents/skills"] {
+        for i in 0..2_001 {
+            let d = w.home.join(dir).join(format!("s{i:04}"));
+            fs::create_dir_all(&d).unwrap();
+            fs::write(
+                d.join("SKILL.md"),
+                format!("---\nname: s{i:04}\ndescription: d\n---\nb\n"),
+            )
+            .unwrap();
+        }
+    }
+    let (code, out, err) = w.run(&["list", "--agent", "claude-code", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let under = |r: &&serde_json::Value| r["path"].as_str().unwrap().contains(".claude/skills/");
+    assert_eq!(rows.as_array().unwrap().iter().filter(under).count(), 2_001);
+    assert!(err.is_empty(), "{err}");
+    let (code, out, err) = w.run(&["list", "--agent", "codex", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 2_000);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("Codex reads at most 2000 folders there"),
+        "{err}"
+    );
+}
+
+// Issue 22 hole 14. Before: `agent disable` deleted the link and wrote
+// the record, then failed on the lock: the change half made.
+#[test]
+fn an_unparseable_lock_stops_agent_disable_before_anything_is_touched() {
+    let w = world();
+    let (code, _, err) = w.run(&["agent", "enable", "claude-code", "x"]);
+    assert_eq!(code, 0, "{err}");
+    let link = w.home.join(".claude/skills/x");
+    let record = fs::read(w.record()).unwrap();
+    fs::write(
+        w.cao.join("skilltui.lock"),
+        "version = 1\n[skills.x]\nsource = \n",
+    )
+    .unwrap();
+    let (code, _, err) = w.run(&["agent", "disable", "claude-code", "x"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("skilltui.lock"),
+        "{err}"
+    );
+    assert_eq!(fs::read_link(&link).unwrap(), w.cao.join("skills/x"));
+    assert_eq!(fs::read(w.record()).unwrap(), record);
+}
+
+fn record_targets(w: &World, targets: &[serde_json::Value]) {
+    let record = serde_json::json!({ "targets": targets });
+    fs::write(w.record(), serde_json::to_vec(&record).unwrap()).unwrap();
+}
+
+fn target(agent: &str, scope: &str, path: &Path, kind: &str, from: &Path) -> serde_json::Value {
+    let skill = path.file_name().unwrap().to_str().unwrap();
+    serde_json::json!({
+        "agent": agent, "skill": skill, "scope": scope,
+        "path": path, "kind": kind, "from": from,
+    })
+}
+
+// Issue 22 hole 6. Before: `sync` made `~/.ssh/skills/x` (CLEO's project
+// dir is `skills`, and any path ending so passed), recreated a project
+// folder that was gone, and stopped at the first entry it could not make.
+#[test]
+fn sync_restores_only_in_the_agents_own_dirs_and_goes_on_past_a_failure() {
+    let w = world();
+    let from = w.cao.join("skills/x");
+    fs::write(w.home.join(".kiro"), "a file where Kiro's dir would be").unwrap();
+    let amp = w.home.join(".config/agents/skills/x");
+    let gone = w.root.join("gone/.claude/skills/x");
+    let ssh = w.home.join(".ssh/skills/x");
+    record_targets(
+        &w,
+        &[
+            target(
+                "kiro-cli",
+                "user",
+                &w.home.join(".kiro/skills/x"),
+                "link",
+                &from,
+            ),
+            target("cleo", "project", &ssh, "link", &from),
+            target("claude-code", "project", &gone, "link", &from),
+            target(
+                "claude-code",
+                "admin",
+                &w.home.join(".claude/skills/x"),
+                "link",
+                &from,
+            ),
+            target("amp", "user", &amp, "link", &from),
+        ],
+    );
+    let (code, out, err) = w.run(&["sync"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(fs::read_link(&amp).unwrap(), from, "{out}{err}");
+    assert!(fs::symlink_metadata(w.home.join(".ssh")).is_err(), "{out}");
+    assert!(fs::symlink_metadata(w.root.join("gone")).is_err(), "{out}");
+    assert!(
+        fs::symlink_metadata(w.home.join(".claude")).is_err(),
+        "{out}"
+    );
+    let failed: Vec<&str> = err.lines().filter(|l| l.contains(".kiro")).collect();
+    assert_eq!(failed.len(), 1, "{err}");
+    assert!(failed[0].starts_with("warning: cannot create"), "{err}");
+}
+
+// Issue 22 hole 8. Before: a relative CLAUDE_CONFIG_DIR made a link the
+// record named relatively, which `remove` then never took back; a user
+// location `{cao_store}/x` made a folder named `{cao_store}` in the cwd.
+#[test]
+fn agent_dirs_are_absolute_or_refused() {
+    let w = world();
+    let run = |env: &[(&str, &str)], args: &[&str]| {
+        let mut c = w.command(&w.cwd, &w.home, args);
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c.output().unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let rel = [("CLAUDE_CONFIG_DIR", "cfg")];
+    let (code, err) = run(&rel, &["agent", "enable", "claude-code", "x"]);
+    assert_eq!(code, 0, "{err}");
+    let link = w.cwd.join("cfg/skills/x");
+    assert_eq!(fs::read_link(&link).unwrap(), w.cao.join("skills/x"));
+    let record = fs::read_to_string(w.record()).unwrap();
+    assert!(record.contains(link.to_str().unwrap()), "{record}");
+    let (code, err) = run(&rel, &["remove", "x"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(fs::symlink_metadata(&link).is_err(), "{err}");
+
+    fs::create_dir_all(w.cao.join("skills/y")).unwrap();
+    fs::write(
+        w.cao.join("skills/y/SKILL.md"),
+        "---\nname: y\ndescription: d\n---\nb\n",
+    )
+    .unwrap();
+    fs::write(
+        w.user_agents().join("store.toml"),
+        evil_agent("instore", "{cao_store}/x", "{project}/.instore"),
+    )
+    .unwrap();
+    let (code, err) = run(&[], &["agent", "enable", "instore", "y"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("CAO's home or store"), "{err}");
+    assert!(fs::symlink_metadata(w.cwd.join("{cao_store}")).is_err());
+    assert!(fs::symlink_metadata(w.cao.join("skills/x/y")).is_err());
+}
+
+// Issue 22 hole 9. Before: the project dir of a working directory whose
+// name is not UTF-8 was written with U+FFFD in its place: a new, wrong
+// folder.
+#[test]
+fn a_project_dir_under_a_non_utf8_cwd_is_that_dir() {
+    use std::os::unix::ffi::OsStrExt;
+    let w = world();
+    let odd = w.root.join(std::ffi::OsStr::from_bytes(b"proj\xff"));
+    fs::create_dir_all(&odd).unwrap();
+    let args = ["agent", "enable", "claude-code", "x", "--scope", "project"];
+    let (code, _, err) = w.run_in(&odd, &w.home, &args);
+    assert_eq!(code, 0, "{err}");
+    assert!(fs::read_link(odd.join(".claude/skills/x")).is_ok(), "{err}");
+    let names: Vec<_> = fs::read_dir(&w.root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.to_string_lossy().contains('\u{fffd}') && n.as_bytes() != b"proj\xff"),
+        "{names:?}"
+    );
+    let args = ["agent", "disable", "claude-code", "x", "--scope", "project"];
+    let (code, _, err) = w.run_in(&odd, &w.home, &args);
+    assert_eq!(code, 0, "{err}");
+    assert!(fs::symlink_metadata(odd.join(".claude/skills/x")).is_err());
+}
+
+// Issue 22 hole 12. Before: `~/.` passed the check that a location is
+// not the home folder, and `agent enable` linked a skill into `$HOME`.
+#[test]
+fn a_location_of_the_home_folder_written_oddly_is_still_refused() {
+    let w = world();
+    fs::write(
+        w.user_agents().join("home.toml"),
+        evil_agent("homey", "~/.", "{project}/.homey"),
+    )
+    .unwrap();
+    let (code, _, err) = w.run(&["agent", "enable", "homey", "x"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("the home folder"), "{err}");
+    assert!(fs::symlink_metadata(w.home.join("x")).is_err());
+}
+
+// Issue 22 hole 13. Before: a project's `.claude` linking out of the
+// project was written through: the link landed in the folder it leads to.
+#[test]
+fn a_project_skill_dir_linking_out_of_the_project_is_not_written_through() {
+    let w = world();
+    let elsewhere = w.root.join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, w.cwd.join(".claude")).unwrap();
+    let args = ["agent", "enable", "claude-code", "x", "--scope", "project"];
+    let (code, _, err) = w.run(&args);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("leads out of the project") && err.contains(elsewhere.to_str().unwrap()),
+        "{err}"
+    );
+    assert!(fs::read_dir(&elsewhere).unwrap().next().is_none());
+}
+
+// Issue 22 hole 11. Before: the copy's hash stopped at depth 32, so a
+// file the user put deeper was deleted with the copy by `agent disable`.
+#[test]
+fn a_copy_holding_a_file_deeper_than_the_hash_goes_is_kept() {
+    let w = world();
+    let (code, _, err) = w.run(&["agent", "enable", "kiro-cli", "x"]);
+    assert_eq!(code, 0, "{err}");
+    let copy = w.home.join(".kiro/skills/x");
+    let deep = (0..40).fold(copy.clone(), |p, i| p.join(format!("d{i}")));
+    fs::create_dir_all(&deep).unwrap();
+    fs::write(deep.join("mine.txt"), "the user's").unwrap();
+    let (code, _, err) = w.run(&["agent", "disable", "kiro-cli", "x"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("left in place"), "{err}");
+    assert_eq!(
+        fs::read_to_string(deep.join("mine.txt")).unwrap(),
+        "the user's"
+    );
+}
+
+// Issue 22 hole 7. Before: `show --agent cleo --set` composed the prompt
+// whole, whatever its size (a 2.6 GB allocation aborted with a
+// backtrace). Now over 16 MiB it is one error line. (Sized at 30 MB here:
+// before, exit 0 and 30 MB printed.)
+#[test]
+fn a_spawn_prompt_over_the_cap_is_one_error_line() {
+    let w = world();
+    fs::create_dir_all(w.cwd.join(".git")).unwrap();
+    fs::create_dir_all(w.cwd.join("agents/cleo-subagent")).unwrap();
+    fs::write(w.cwd.join("agents/cleo-subagent/AGENT.md"), "Base\n").unwrap();
+    let skills = w.cwd.join("skills");
+    fs::create_dir_all(skills.join("ct-big")).unwrap();
+    fs::write(
+        skills.join("ct-big/SKILL.md"),
+        format!(
+            "---\nname: ct-big\ndescription: d\n---\n{}\n",
+            "{{A}}".repeat(30_000)
+        ),
+    )
+    .unwrap();
+    fs::write(
+        skills.join("manifest.json"),
+        r#"{"skills": [{"name": "ct-big"}]}"#,
+    )
+    .unwrap();
+    let value = format!("A={}", "v".repeat(1_000));
+    let (code, out, err) = w.run(&["show", "ct-big", "--agent", "cleo", "--set", &value]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty(), "{} bytes on stdout", out.len());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: the composed spawn prompt would be over 16 MiB"),
+        "{err}"
+    );
+}
+
+// Issue 22 hole 14. Before: `agent enable claude-code a nosuch b` stopped
+// at `nosuch` (b never given, nothing said of it); `disable` the same;
+// `remove nosuch --agent X` said nothing and exited 0.
+#[test]
+fn several_names_report_each_done_and_not_done() {
+    let w = world();
+    for n in ["a", "b"] {
+        fs::create_dir_all(w.cao.join("skills").join(n)).unwrap();
+        fs::write(
+            w.cao.join("skills").join(n).join("SKILL.md"),
+            format!("---\nname: {n}\ndescription: d\n---\nb\n"),
+        )
+        .unwrap();
+    }
+    let (code, out, err) = w.run(&["agent", "enable", "claude-code", "a", "nosuch", "b"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains("a: linked") && out.contains("b: linked"),
+        "{out}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: gave 2 of 3 skill(s) to claude-code; not: nosuch ("),
+        "{err}"
+    );
+    assert!(fs::read_link(w.home.join(".claude/skills/b")).is_ok());
+    let (code, out, err) = w.run(&["agent", "disable", "claude-code", "a", "nosuch", "b"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains("a: taken from") && out.contains("b: taken from"),
+        "{out}"
+    );
+    assert!(
+        err.starts_with("error: took 2 of 3 skill(s) from claude-code; not: nosuch ("),
+        "{err}"
+    );
+    assert!(fs::symlink_metadata(w.home.join(".claude/skills/b")).is_err());
+    let (code, _, err) = w.run(&["remove", "nosuch", "--agent", "claude-code"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.starts_with("error: skilltui has not given 'nosuch' to claude-code"),
+        "{err}"
+    );
+}

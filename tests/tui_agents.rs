@@ -263,27 +263,193 @@ fn removing_a_skill_given_to_an_agent_names_the_agent_and_takes_it_back() {
     assert!(!f.app.data.home.skills_dir().join(&first).exists());
 }
 
-/// The real UI draws its first frame before the agents are found (a
-/// worker finds them); what the worker hands back fills pane 3 and counts
-/// as a reload (so the watcher follows the agents' dirs), unless a reload
-/// since then read the agents itself.
-#[test]
-fn agents_found_off_the_first_frame_fill_pane_3_unless_a_reload_came_first() {
-    let f = fixture();
-    let home = f.app.data.home.clone();
-    let mut app = App::agents_later(home.clone(), Theme::dark());
-    assert!(app.data.agents.is_empty());
-    let (ctx, rows) = skilltui::tui::panes::agent_view::load(&home, Some(&f.proj));
-    let at = app.reloads;
-    app.agents_found(at, ctx, rows);
-    assert!(app.data.agents.iter().any(|r| r.agent.id == "amp"));
-    assert_eq!(app.reloads, at + 1);
+/// The App as the real UI runs it: the first frame has no agents, and
+/// from then on every reload finds them on a worker.
+fn worker_app(f: &Fixture) -> App {
+    let mut app = App::agents_later(f.app.data.home.clone(), Theme::dark());
+    app.data.agent_cwd = Some(f.proj.clone());
+    assert!(app.data.agents.is_empty() && app.data.agents_refreshing);
+    app.start_agents();
+    app.settle();
+    assert!(!app.data.agents_refreshing);
+    app
+}
 
-    let mut app = App::agents_later(home, Theme::dark());
-    let at = app.reloads;
+fn finds(app: &App, id: &str) -> Vec<String> {
+    let row = app.data.agents.iter().find(|r| r.agent.id == id).unwrap();
+    row.finds.winners().map(|c| c.name.clone()).collect()
+}
+
+/// The real UI draws its first frame before the agents are found; after
+/// that, `r` (as a toggle or a watched change) reads the store at once and
+/// leaves discovery to a worker: the last agents stay on screen, marked as
+/// refreshing, until it ends. What it found counts as a reload, so the
+/// watcher follows the agents' dirs.
+#[test]
+fn a_reload_keeps_the_agents_on_screen_marked_refreshing_until_the_worker_ends() {
+    let f = fixture();
+    let mut app = worker_app(&f);
+    assert!(finds(&app, "amp").contains(&"deploy".to_string()));
+    skill(&f.proj.join(".agents/skills"), "lint", "Lints the project");
+    let reloads = app.reloads;
+    key(&mut app, KeyCode::Char('r'));
+    assert!(app.data.agents_refreshing);
+    assert!(!finds(&app, "amp").contains(&"lint".to_string()), "not yet");
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("refreshing agents"), "{text}");
+    assert!(text.contains("◆ amp"), "the last result stays: {text}");
+    insta::assert_snapshot!("agents_refreshing_120x40", text);
+    app.settle();
+    assert!(!app.data.agents_refreshing);
+    assert!(finds(&app, "amp").contains(&"lint".to_string()));
+    assert_eq!(
+        app.reloads,
+        reloads + 2,
+        "the reload, then the agents found"
+    );
+    assert!(!screen(&mut app, 120, 40).contains("refreshing agents"));
+}
+
+/// Two reloads in a row: one worker runs at a time, the first one's result
+/// is stale when it arrives and is dropped (never shown), and the second
+/// discovery, started then, is the one that lands.
+#[test]
+fn a_stale_discovery_is_dropped_and_the_newest_one_lands() {
+    let f = fixture();
+    let mut app = worker_app(&f);
+    let shown = app.data.agents.len();
+    key(&mut app, KeyCode::Char('r'));
+    let first = app.agents_gen;
+    skill(&f.proj.join(".agents/skills"), "lint", "Lints the project");
+    key(&mut app, KeyCode::Char('r'));
+    assert_eq!(app.agents_gen, first + 1);
+    // A result for the first discovery: stale, so nothing changes.
+    app.agents_found(first, None, Vec::new());
+    assert_eq!(app.data.agents.len(), shown, "the stale result is dropped");
+    assert!(app.data.agent_ctx.is_some());
+    assert!(app.data.agents_refreshing, "still waiting for the newest");
+    app.settle();
+    assert!(!app.data.agents_refreshing);
+    assert!(finds(&app, "amp").contains(&"lint".to_string()));
+}
+
+/// A toggle in an agent's checklist is right at once (the record is read
+/// on the key), though discovery runs on a worker.
+#[test]
+fn an_agent_toggle_shows_its_tick_before_discovery_ends() {
+    let f = fixture();
+    let mut app = worker_app(&f);
+    select_agent(&mut app, "amp");
+    key(&mut app, KeyCode::Enter);
+    app.profiles.check_sel = 0;
+    key(&mut app, KeyCode::Char(' '));
+    assert!(app.data.agents_refreshing);
+    let ticked = matches!(
+        app.profiles.agent_checks.first(),
+        Some(agent_view::Check::Store {
+            state: agent_view::State::Given,
+            ..
+        })
+    );
+    assert!(ticked, "{:?}", app.status);
+    // A second Space takes it back, from the state shown.
+    key(&mut app, KeyCode::Char(' '));
+    let first = app.data.valid_entries().next().unwrap().folder.clone();
+    let given = f.user.join(".config/agents/skills").join(&first);
+    assert!(fs::symlink_metadata(&given).is_err(), "{:?}", app.status);
+    app.settle();
+}
+
+/// Issue 22 hole 1. Before: a SKILL.md (or a seed 003 `mcp.json`) linking
+/// out of its folder was read, and pane 4 and `y` showed and copied what
+/// the file it leads to held.
+#[test]
+fn a_file_linking_out_of_its_skill_folder_is_never_shown_or_copied() {
+    let mut f = fixture();
+    let secret = f.user.join("credentials");
+    fs::write(
+        &secret,
+        "---\nname: leak\ndescription: SECRET-KEY\n---\nSECRET-KEY body\n",
+    )
+    .unwrap();
+    let servers = f.user.join("servers.json");
+    fs::write(
+        &servers,
+        r#"{"mcpServers": {"SECRET-SERVER": {"command": "x"}}}"#,
+    )
+    .unwrap();
+    let leak = f.proj.join(".agents/skills/leak");
+    fs::create_dir_all(&leak).unwrap();
+    std::os::unix::fs::symlink(&secret, leak.join("SKILL.md")).unwrap();
+    let tools = f.proj.join(".agents/skills/tools");
+    skill(&f.proj.join(".agents/skills"), "tools", "Has tools");
+    std::os::unix::fs::symlink(&servers, tools.join("mcp.json")).unwrap();
+    f.app.reload();
+    select_agent(&mut f.app, "amp");
+    key(&mut f.app, KeyCode::Char('4'));
+    let text = screen(&mut f.app, 200, 60);
+    assert!(text.contains("leads out of"), "{text}");
+    assert!(!text.contains("SECRET"), "{text}");
+    // What `y` copies: the agent's model-facing text.
+    let row = f.app.profiles.selected_agent(&f.app.data).unwrap();
+    let copied = row.catalog.text.clone().unwrap_or_default();
+    assert!(
+        copied.contains("Has tools") && !copied.contains("SECRET"),
+        "{copied}"
+    );
+}
+
+/// Issue 22 hole 10. Before: with no CAO profile pane 3 drew no rows, yet
+/// Enter, `j` and Space gave the first store skill to the first agent.
+#[test]
+fn with_no_profile_drawn_keys_in_pane_3_give_nothing() {
+    let tmp = tempfile::tempdir_in("/tmp").unwrap();
+    let user = tmp.path().to_path_buf();
+    let home = Home::at(tmp.path().join("home"), user.clone());
+    store::seed(&home, None).unwrap();
+    fs::create_dir_all(user.join(".config/amp")).unwrap();
+    let mut app = App::new(home, Theme::dark());
+    app.data.agent_cwd = Some(tmp.path().join("proj"));
     app.reload();
-    let read = app.data.agents.len();
-    assert!(read > 0);
-    app.agents_found(at, None, Vec::new());
-    assert_eq!(app.data.agents.len(), read);
+    assert!(app.data.profiles.is_empty());
+    assert!(app.data.agents.iter().any(|a| a.agent.id == "amp"));
+    let text = screen(&mut app, 120, 40);
+    assert!(
+        !text.contains("◆ amp"),
+        "the agent rows are not drawn: {text}"
+    );
+    for code in [
+        KeyCode::Char('3'),
+        KeyCode::Enter,
+        KeyCode::Char('j'),
+        KeyCode::Char(' '),
+    ] {
+        key(&mut app, code);
+    }
+    let given = user.join(".config/agents/skills");
+    assert!(
+        fs::read_dir(&given).map_or(true, |mut d| d.next().is_none()),
+        "{:?}",
+        app.status
+    );
+    assert!(!fs::exists(app.data.home.root.join("skilltui-agents.json")).unwrap());
+}
+
+/// Issue 22 hole 14: where Codex's 2,000-folder cap cuts what it finds,
+/// pane 4 says so in one line above the list.
+#[test]
+fn a_cap_that_cuts_a_listing_is_said_in_the_finds_view() {
+    let mut f = fixture();
+    fs::create_dir_all(f.user.join(".codex")).unwrap();
+    for i in 0..2_001 {
+        skill(&f.user.join(".agents/skills"), &format!("s{i:04}"), "d");
+    }
+    f.app.reload();
+    select_agent(&mut f.app, "codex");
+    let text = screen(&mut f.app, 200, 50);
+    let said: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("Codex reads at most 2000"))
+        .collect();
+    assert_eq!(said.len(), 1, "{text}");
 }

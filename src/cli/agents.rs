@@ -3,6 +3,7 @@
 //! `remove`, `sync`): each builds its output as a [`Printed`].
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
@@ -14,15 +15,21 @@ use crate::core::agents::lints;
 use crate::core::agents::render;
 use crate::core::agents::rules;
 use crate::core::agents::scan::{self, Ctx};
-use crate::core::agents::table::{Parser, Scope, Table};
+use crate::core::agents::table::{Certainty, Parser, Scope, Table};
+use crate::core::agents::verify;
 use crate::core::cao::skill;
 use crate::core::cao::store::Home;
+use crate::core::fsops;
 use crate::core::text::sanitize_line;
 
 #[derive(Args, Debug)]
 pub struct AgentsArgs {
     #[arg(long)]
     json: bool,
+    /// Run each installed agent that can list its own skills (or only ID)
+    /// and show where it differs from skilltui's model here
+    #[arg(long, value_name = "ID", num_args = 0..=1, default_missing_value = "")]
+    verify: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -72,7 +79,44 @@ impl ScopeArg {
 
 /// `skilltui agents [--json]`.
 pub fn run_agents(home: &Home, args: &AgentsArgs, out: &mut Output) -> Outcome {
-    with_table(home, out, |table, ctx| Ok(agents(table, ctx, args.json)))
+    with_table(home, out, |table, ctx| match &args.verify {
+        Some(id) => verify(table, ctx, id),
+        None => Ok(agents(table, ctx, args.json)),
+    })
+}
+
+/// `skilltui agents --verify [ID]`: per agent, its version and one line
+/// per difference from skilltui's model (or `agrees`); an agent that is
+/// not installed is a note, unless it was asked for by id.
+fn verify(table: &Table, ctx: &Ctx, id: &str) -> Result<Printed, String> {
+    let agents: Vec<&crate::core::agents::table::Agent> = if id.is_empty() {
+        verify::probed(&table.agents).collect()
+    } else {
+        vec![table.find(id)?]
+    };
+    let mut p = Printed::default();
+    for agent in agents {
+        match verify::verify(agent, ctx, verify::TIMEOUT) {
+            Ok(v) if v.differences.is_empty() => p.line(&sanitize_line(&format!(
+                "{} ({}): agrees with skilltui",
+                agent.id, v.version
+            ))),
+            Ok(v) => {
+                p.line(&sanitize_line(&format!(
+                    "{} ({}): {} differences",
+                    agent.id,
+                    v.version,
+                    v.differences.len()
+                )));
+                for d in &v.differences {
+                    p.line(&sanitize_line(&format!("  {d}")));
+                }
+            }
+            Err(e) if id.is_empty() => p.notes.push(format!("{}: {e}", agent.id)),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(p)
 }
 
 /// `skilltui agent enable|disable|adopt`.
@@ -129,7 +173,7 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
                     .iter()
                     .map(|pl| json!({"path": pl.path.to_string_lossy(), "scope": pl.scope, "exists": pl.exists}))
                     .collect();
-                json!({
+                let mut row = json!({
                     "id": a.id,
                     "name": a.name,
                     "detected": detected,
@@ -137,7 +181,15 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
                     "symlinks": a.symlinks,
                     "source": a.source,
                     "locations": places,
-                })
+                });
+                match a.certainty() {
+                    Certainty::Verified(v) => row["verified"] = json!(v),
+                    Certainty::Documented(s) => row["documented"] = json!(s),
+                }
+                if let Some(n) = &a.no_oracle {
+                    row["no_oracle"] = json!(n);
+                }
+                row
             })
             .collect();
         p.line(&serde_json::to_string_pretty(&rows).unwrap_or_default());
@@ -146,6 +198,7 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
     for (a, places, detected) in &found {
         let mark = if *detected { "◆" } else { " " };
         p.line(&format!("{mark} {}  {}", a.id, sanitize_line(&a.name)));
+        p.line(&sanitize_line(&format!("    {}", a.certainty().line())));
         for place in places {
             let exists = if place.exists { "" } else { "  (missing)" };
             p.line(&format!(
@@ -163,7 +216,10 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
 pub fn list(table: &Table, ctx: &Ctx, id: &str, json: bool) -> Result<Printed, String> {
     let agent = table.find(id)?;
     let finds = discover::find(agent, ctx);
-    let mut p = Printed::default();
+    let mut p = Printed {
+        warnings: finds.warnings.clone(),
+        ..Printed::default()
+    };
     if json {
         let rows: Vec<_> = finds
             .candidates
@@ -179,6 +235,7 @@ pub fn list(table: &Table, ctx: &Ctx, id: &str, json: bool) -> Result<Printed, S
                     "shadowed_by": c.shadowed_by.as_ref().map(|p| p.to_string_lossy()),
                     "error": c.error,
                     "hidden": c.hidden,
+                    "may_win": discover::may_win(agent, c),
                 })
             })
             .collect();
@@ -230,9 +287,10 @@ pub fn enable(
 ) -> Result<Printed, String> {
     let agent = table.find(id)?;
     let mut p = Printed::default();
+    let mut not = Vec::new();
     for name in skills {
-        match give::enable(home, agent, ctx, name, scope, copy)? {
-            Given::Made(t) => {
+        match give::enable(home, agent, ctx, name, scope, copy) {
+            Ok(Given::Made(t)) => {
                 let how = if t.kind == Kind::Link {
                     "linked"
                 } else {
@@ -244,14 +302,35 @@ pub fn enable(
                     t.path.display()
                 )));
             }
-            Given::Already(path) => p.line(&sanitize_line(&format!(
+            Ok(Given::Already(path)) => p.line(&sanitize_line(&format!(
                 "{name}: {} already has it ({})",
                 agent.id,
                 path.display()
             ))),
+            Err(e) => not.push((name.as_str(), e)),
         }
     }
+    p.failed = not_done("gave", skills.len(), &not, &agent.id);
     Ok(p)
+}
+
+/// The one error line of a command over several names that did not do
+/// them all: how many it did, then each name it did not with why (each
+/// name is still tried: `enable a nosuch b` gives `b`).
+fn not_done(verb: &str, asked: usize, not: &[(&str, String)], agent: &str) -> Option<String> {
+    match not {
+        [] => return None,
+        // One name asked: its own error, as it was.
+        [(_, why)] if asked == 1 => return Some(why.clone()),
+        _ => {}
+    }
+    let each: Vec<String> = not.iter().map(|(n, why)| format!("{n} ({why})")).collect();
+    let to = if verb == "gave" { "to" } else { "from" };
+    Some(format!(
+        "{verb} {} of {asked} skill(s) {to} {agent}; not: {}",
+        asked - not.len(),
+        each.join("; ")
+    ))
 }
 
 /// Whether agent `id` is known and has a skill dir at `scope` (`add
@@ -271,10 +350,14 @@ pub fn disable(
 ) -> Result<Printed, String> {
     let agent = table.find(id)?;
     let mut p = Printed::default();
+    let mut not = Vec::new();
     for name in skills {
-        let done = give::disable(home, agent, ctx, name, scope)?;
-        report_taken(&done, &mut p);
+        match give::disable(home, agent, ctx, name, scope) {
+            Ok(done) => report_taken(&done, &mut p),
+            Err(e) => not.push((name.as_str(), e)),
+        }
     }
+    p.failed = not_done("took", skills.len(), &not, &agent.id);
     Ok(p)
 }
 
@@ -294,6 +377,11 @@ pub fn take_back_all(
     let done = give::disable_where(home, &table.agents, ctx, &|t| {
         t.skill == name && agent.is_none_or(|a| t.agent == a)
     })?;
+    if let (Some(id), true) = (agent, done.is_empty()) {
+        return Err(format!(
+            "skilltui has not given '{name}' to {id}: nothing to take back (`skilltui list --agent {id}` lists what it finds)"
+        ));
+    }
     let mut p = Printed::default();
     report_taken(&done, &mut p);
     Ok(p)
@@ -387,7 +475,10 @@ pub fn catalog(table: &Table, ctx: &Ctx, id: &str) -> Result<Printed, String> {
     let agent = table.find(id)?;
     let finds = discover::find(agent, ctx);
     let cat = render::catalog(agent, &finds);
-    let mut p = Printed::default();
+    let mut p = Printed {
+        warnings: finds.warnings.clone(),
+        ..Printed::default()
+    };
     if let Some(text) = &cat.text {
         p.line(text);
     }
@@ -437,7 +528,7 @@ pub fn show(
     }
     // Read once: the agent's parse, omniforge's and cleo's outputs all
     // come from this text.
-    let text = skill::read_text(&c.path.join("SKILL.md"))?;
+    let text = discover::read_skill_md(c)?;
     let read = rules::read(agent.parser, &text, &skill::folder_name(&c.path));
     if let Some(e) = read.error.clone() {
         return Err(e);
@@ -482,11 +573,19 @@ fn cleo_spawn(
     skill_md: &str,
     values: &BTreeMap<String, String>,
 ) -> Result<String, String> {
+    const BASE: &str = "agents/cleo-subagent/AGENT.md";
     let root = ctx.git_root().unwrap_or_else(|| ctx.cwd.clone());
-    let base_path = root.join("agents/cleo-subagent/AGENT.md");
-    let base = skill::read_text(&base_path)
-        .map_err(|e| format!("{e}: CLEO's base protocol is agents/cleo-subagent/AGENT.md"))?;
-    let spawn = lints::compose_spawn(&[&base, skill_md], values);
+    let why = |e: &dyn std::fmt::Display| {
+        format!(
+            "cannot read {}: {e}: CLEO's base protocol is {BASE}",
+            root.join(BASE).display()
+        )
+    };
+    // Only the project's own file: a link out of it is never read.
+    let bytes = fsops::read_capped_inside(&root, Path::new(BASE), skill::MAX_SKILL_MD_BYTES)
+        .map_err(|e| why(&e))?;
+    let base = String::from_utf8(bytes).map_err(|_| why(&"it is not UTF-8"))?;
+    let spawn = lints::compose_spawn(&[&base, skill_md], values)?;
     let get = |k: &str| values.get(k).cloned();
     let out = json!({
         "taskId": get("TASK_ID"),

@@ -64,6 +64,19 @@ fn doctor_lines(r: &doctor::Report) -> Vec<String> {
         git.as_deref().unwrap_or("not on PATH")
     ));
     lines.push(format!("clipboard   {}", r.clipboard));
+    let verified = r.agents.iter().filter(|a| a.verified.is_some()).count();
+    lines.push(format!(
+        "agents      {} known, {verified} verified by an oracle test (the rest documented: `skilltui agents`)",
+        r.agents.len()
+    ));
+    for a in r.agents.iter().filter(|a| a.detected) {
+        let how = match (&a.verified, &a.documented) {
+            (Some(v), _) => format!("verified: {v}"),
+            (None, Some(d)) => format!("documented: {d}"),
+            (None, None) => String::new(),
+        };
+        lines.push(format!("agent       {}  {how}", a.id));
+    }
     lines.push(format!("colours     {}", r.colours));
     lines.extend(r.warnings.iter().map(|w| format!("warning     {w}")));
     if r.warnings.is_empty() {

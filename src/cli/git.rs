@@ -254,6 +254,9 @@ fn update(home: &Home, names: &[String], lifts: Lifts, out: &mut Output) -> Outc
 fn sync(home: &Home, lock: Option<&std::path::Path>, lifts: Lifts, out: &mut Output) -> Outcome {
     let (force, large) = lifts;
     let synced = remote::sync(home, lock, force, large, &mut progress_meter())?;
+    for w in &synced.warnings {
+        warn(w);
+    }
     for name in &synced.unlocked {
         out.line(&format!("{name}: installed here but not in the lock"));
     }

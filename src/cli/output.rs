@@ -72,6 +72,9 @@ pub struct Printed {
     pub warnings: Vec<String>,
     /// Plain lines for stderr (facts, not warnings).
     pub notes: Vec<String>,
+    /// The command's error, printed after what it did do (a command over
+    /// several names that did some and not others).
+    pub failed: Option<String>,
 }
 
 impl Printed {
@@ -90,7 +93,7 @@ pub fn printed(warnings: Vec<String>, p: Printed, out: &mut Output) -> Outcome {
         eprintln!("{}", sanitize_line(n));
     }
     out.text(&p.out);
-    Ok(())
+    p.failed.map_or(Ok(()), Err)
 }
 
 /// Warnings to stderr, sanitized (they may quote file contents).

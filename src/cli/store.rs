@@ -178,6 +178,7 @@ fn list(home: &Home, json: bool, out: &mut Output) -> Outcome {
                     "path": e.checked.path.to_string_lossy(),
                     "source_dir": e.source_dir.to_string_lossy(),
                     "status": e.status,
+                    "plugin": listing.plugin(e),
                     "errors": e.checked.errors,
                     "warnings": e.checked.warnings,
                 })
@@ -197,7 +198,11 @@ fn list(home: &Home, json: bool, out: &mut Output) -> Outcome {
     for e in &valid {
         let first = e.description().lines().next().unwrap_or("");
         let head = format!("{:width$}  ", sanitize_line(e.name()));
-        out.row(&head, &sanitize_line(first));
+        let text = match listing.plugin(e) {
+            Some(p) => format!("{first} [plugin: {p}]"),
+            None => first.to_string(),
+        };
+        out.row(&head, &sanitize_line(&text));
     }
     let hidden = listing.entries.len() - valid.len();
     if hidden > 0 {
@@ -295,6 +300,14 @@ fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Result<Vec
                 i.name
             ));
             continue;
+        }
+        if let Some(plugin) = &i.released {
+            // CAO's own notice (`cli/commands/skills.py`).
+            out.line(&format!(
+                "Skill '{}' was provided by agent plugin '{}'; it is now user-owned and will win future collisions.",
+                i.name,
+                sanitize_line(plugin)
+            ));
         }
         out.line(&format!(
             "Skill '{}' installed successfully{pinned}",

@@ -25,7 +25,42 @@ pub struct Report {
     pub git: Option<PathBuf>,
     pub clipboard: String,
     pub colours: &'static str,
+    /// Each known agent, and how sure the table is of it.
+    pub agents: Vec<AgentCheck>,
     pub warnings: Vec<String>,
+}
+
+/// One agent of the table: installed here or not, and `verified` (an
+/// oracle test runs it) or `documented` (its sources).
+#[derive(Clone, Debug, Serialize)]
+pub struct AgentCheck {
+    pub id: String,
+    pub detected: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verified: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub documented: Option<String>,
+}
+
+fn agent_checks(home: &Home) -> Vec<AgentCheck> {
+    use crate::core::agents::{scan, table::Certainty};
+    let (table, ctx) = scan::open(home);
+    table
+        .agents
+        .iter()
+        .map(|a| {
+            let (verified, documented) = match a.certainty() {
+                Certainty::Verified(v) => (Some(v.to_string()), None),
+                Certainty::Documented(d) => (None, Some(d.to_string())),
+            };
+            AgentCheck {
+                id: a.id.clone(),
+                detected: scan::detected(a, &ctx),
+                verified,
+                documented,
+            }
+        })
+        .collect()
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -86,6 +121,7 @@ pub fn report(home: &Home, home_flag: Option<&Path>, clipboard: String) -> Repor
         git: which("git"),
         clipboard,
         colours: colours(|k| std::env::var(k).ok()),
+        agents: agent_checks(home),
         warnings: warnings(home),
     }
 }

@@ -73,11 +73,65 @@ pub fn open_regular(path: &Path) -> std::io::Result<(fs::File, fs::Metadata)> {
     if meta.is_file() {
         Ok((file, meta))
     } else {
-        Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file (a folder, FIFO or device): replace it with a file",
-        ))
+        Err(not_regular())
     }
+}
+
+/// Opens `root/rel` for reading as [`open_regular`] does, but only if its
+/// real path stays inside `root`'s: a SKILL.md (or any file skilltui
+/// shows of a skill) that is a link to `/proc/self/environ` or
+/// `~/.aws/credentials` is refused unread, with an error saying where it
+/// leads. A file that is no link costs no more than `open_regular`: a
+/// single name is opened without following a link, and only a link is
+/// resolved.
+pub fn open_inside(root: &Path, rel: &Path) -> std::io::Result<(fs::File, fs::Metadata)> {
+    let path = root.join(rel);
+    if rel.components().count() == 1 {
+        match open_no_follow(&path) {
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {}
+            done => return done,
+        }
+    }
+    let real_root = fs::canonicalize(root)?;
+    let real = fs::canonicalize(&path)?;
+    if !real.starts_with(&real_root) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            format!(
+                "leads out of its folder (to {}): skilltui never reads it",
+                real.display()
+            ),
+        ));
+    }
+    open_no_follow(&real)
+}
+
+/// [`open_regular`] without following a link at the last name (`ELOOP`
+/// when it is one).
+fn open_no_follow(path: &Path) -> std::io::Result<(fs::File, fs::Metadata)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_NOFOLLOW)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if meta.is_file() {
+        Ok((file, meta))
+    } else {
+        Err(not_regular())
+    }
+}
+
+fn not_regular() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        "not a regular file (a folder, FIFO or device): replace it with a file",
+    )
+}
+
+/// [`read_capped`] through [`open_inside`].
+pub fn read_capped_inside(root: &Path, rel: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    read_opened(open_inside(root, rel)?, max)
 }
 
 /// The whole of a regular file (see [`open_regular`]).
@@ -92,8 +146,12 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
 /// than `max` bytes without reading it: a gigabyte where a small text is
 /// expected must cost no memory. The error says the size and the limit.
 pub fn read_capped(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    read_opened(open_regular(path)?, max)
+}
+
+fn read_opened(opened: (fs::File, fs::Metadata), max: u64) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    let (file, meta) = open_regular(path)?;
+    let (file, meta) = opened;
     let too_large = || {
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,
@@ -168,6 +226,65 @@ impl Turn {
         debug_assert_eq!(folder_of(path), self.dir, "a turn on another folder");
         write(path, bytes, expected, false)
     }
+}
+
+/// What one read of a file shared by writers gave: the bytes it held and
+/// the bytes to write over them (`None`: nothing to change).
+pub struct Reread {
+    pub read: Vec<u8>,
+    pub new: Option<Vec<u8>>,
+}
+
+/// How often [`rewrite`] reads the file again after losing a race with
+/// another writer before it gives up. Each lost race is another writer's
+/// won one, so N writers at once need at most N tries: this bounds a
+/// pathological case (a file rewritten nonstop), not a busy team.
+const REWRITE_TRIES: usize = 1000;
+
+/// Rewrites a file several processes change (the lock, the record of what
+/// skilltui gave agents): under the folder's [`Turn`], `step` reads the
+/// file and merges this process's changes over what it holds now, and the
+/// result is written only over the bytes read. A writer that takes no turn
+/// (an editor) makes the write fail: `step` reads and merges again. So no
+/// change of another writer is ever lost, and none of ours.
+pub fn rewrite(
+    path: &Path,
+    mut step: impl FnMut() -> Result<Reread, String>,
+) -> Result<(), String> {
+    // Without a turn (no folder, or no flock there) the write's own check
+    // alone guards.
+    let turn = Turn::for_file(path).ok();
+    for attempt in 0..REWRITE_TRIES {
+        let Reread { read, new } = step()?;
+        let Some(new) = new else {
+            return Ok(());
+        };
+        let written = match &turn {
+            Some(turn) => turn.atomic_write(path, &new, Some(&read)),
+            None => atomic_write(path, &new, Some(&read)),
+        };
+        match written {
+            Ok(()) => return Ok(()),
+            Err(WriteError::ChangedOnDisk(_)) => back_off(attempt),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(format!(
+        "{} kept changing while skilltui wrote it ({REWRITE_TRIES} tries)",
+        path.display()
+    ))
+}
+
+/// A short wait, different for each process and growing a little with the
+/// tries, so writers that keep colliding fall out of step.
+fn back_off(attempt: usize) {
+    let jitter = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| {
+            d.subsec_nanos() as u64 ^ u64::from(std::process::id())
+        });
+    let micros = 200 + jitter % 2000 + 100 * attempt.min(50) as u64;
+    std::thread::sleep(Duration::from_micros(micros));
 }
 
 /// The folder a file is written in (`.` for a bare name).

@@ -68,9 +68,27 @@ pub struct App {
     /// A folder to install whose changes to the installed skill a worker
     /// is working out (the job's id, the folder).
     pub(crate) comparing: Option<(u64, std::path::PathBuf)>,
-    /// True until the agents are found: the real UI leaves agent discovery
-    /// to a worker so that it never delays the first frame.
-    pub(crate) agents_pending: bool,
+    /// Where agent discovery runs: on a worker in the real UI, so that no
+    /// frame or key waits for it.
+    pub(crate) agents_mode: AgentsMode,
+    /// The discovery whose result is wanted: each reload asks for a new
+    /// one, and a worker's result for an older one is dropped.
+    pub agents_gen: u64,
+    /// A discovery worker is running (one at a time: a reload meanwhile
+    /// asks for the next when it ends).
+    agents_running: bool,
+}
+
+/// How the App finds the agents (see [`App::start_agents`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AgentsMode {
+    /// On the calling thread, at each reload (tests, benches).
+    Inline,
+    /// Not yet: the first frame is drawn without them.
+    Deferred,
+    /// On a worker, at each reload; the last result stays on screen,
+    /// marked as refreshing, until the new one arrives.
+    Worker,
 }
 
 impl App {
@@ -80,9 +98,45 @@ impl App {
     }
 
     /// The App for a first frame: everything read but the agents, which
-    /// the caller finds off the UI thread and hands to [`App::agents_found`].
+    /// [`App::start_agents`] finds on a worker (the real UI calls it once
+    /// its event loop is listening).
     pub fn agents_later(home: Home, theme: Theme) -> App {
         App::build(home, theme, true)
+    }
+
+    /// From now on agent discovery runs on a worker, starting now; its
+    /// result reaches [`App::agents_found`] through the jobs channel.
+    pub fn start_agents(&mut self) {
+        if self.agents_mode != AgentsMode::Worker {
+            self.agents_mode = AgentsMode::Worker;
+            self.find_agents();
+        }
+    }
+
+    /// Asks for a fresh discovery; what is on screen stays, marked as
+    /// refreshing, until it arrives.
+    fn find_agents(&mut self) {
+        self.agents_gen += 1;
+        self.data.agents_refreshing = true;
+        if !self.agents_running {
+            self.spawn_discovery();
+        }
+    }
+
+    fn spawn_discovery(&mut self) {
+        let (home, cwd, generation) = (
+            self.data.home.clone(),
+            self.data.agent_cwd.clone(),
+            self.agents_gen,
+        );
+        self.agents_running = true;
+        self.jobs.spawn(move |_, reporter| {
+            let found = agent_view::load(&home, cwd.as_deref());
+            reporter.send(crate::tui::jobs::Report::Agents(
+                generation,
+                Box::new(found),
+            ));
+        });
     }
 
     fn build(home: Home, theme: Theme, agents_later: bool) -> App {
@@ -94,6 +148,7 @@ impl App {
                 valid: Vec::new(),
                 pins: Default::default(),
                 agents: Vec::new(),
+                agents_refreshing: false,
                 agent_ctx: None,
                 agent_cwd: None,
             },
@@ -118,7 +173,12 @@ impl App {
             external_edit: None,
             toggles: Vec::new(),
             comparing: None,
-            agents_pending: agents_later,
+            agents_mode: match agents_later {
+                true => AgentsMode::Deferred,
+                false => AgentsMode::Inline,
+            },
+            agents_gen: 0,
+            agents_running: false,
         };
         app.reload();
         let home = &app.data.home;
@@ -166,11 +226,19 @@ impl App {
         data.pins = lock::Lock::read(&lock::default_path(&data.home))
             .map(|l| l.skills)
             .unwrap_or_default();
-        // Only the first reload may leave the agents to a worker.
-        if !(self.agents_pending && self.reloads == 1) {
-            (data.agent_ctx, data.agents) = agent_view::load(&data.home, data.agent_cwd.as_deref());
-            self.skills.agent_marks = agent_view::marks(&self.data.agents);
-            self.agents_pending = false;
+        match self.agents_mode {
+            AgentsMode::Inline => {
+                (data.agent_ctx, data.agents) =
+                    agent_view::load(&data.home, data.agent_cwd.as_deref());
+                self.skills.agent_marks = agent_view::marks(&self.data.agents);
+            }
+            AgentsMode::Deferred => data.agents_refreshing = true,
+            AgentsMode::Worker => {
+                // What skilltui gave is a small file: read now, so that the
+                // checklists are right at once; what each agent finds waits.
+                agent_view::regive(&data.home, &mut data.agents);
+                self.find_agents();
+            }
         }
         self.preview.forget_lints();
         if !self.skills.set_listing(&self.data.listing, skill) {
@@ -194,13 +262,18 @@ impl App {
         self.refresh_profile();
     }
 
-    /// The agents a worker found for reload number `at`. A reload since
-    /// then read them itself, and what it read is newer: this is dropped.
-    pub fn agents_found(&mut self, at: u64, ctx: Option<AgentCtx>, rows: Vec<AgentRow>) {
-        if at != self.reloads || !self.agents_pending {
+    /// The agents a worker found for discovery number `generation`. A
+    /// reload since it started asked for a newer one: this one is dropped
+    /// and the newer one started.
+    pub fn agents_found(&mut self, generation: u64, ctx: Option<AgentCtx>, rows: Vec<AgentRow>) {
+        self.agents_running = false;
+        if generation != self.agents_gen {
+            if self.agents_mode == AgentsMode::Worker {
+                self.spawn_discovery();
+            }
             return;
         }
-        self.agents_pending = false;
+        self.data.agents_refreshing = false;
         (self.data.agent_ctx, self.data.agents) = (ctx, rows);
         self.skills.agent_marks = agent_view::marks(&self.data.agents);
         // Counted as a reload, so the watcher follows the agents' dirs too.
@@ -686,6 +759,14 @@ impl App {
             );
             return self.say(Status::error(msg));
         }
+        if let Some(plugin) = self.data.listing.plugin(e) {
+            // As `cao skills remove` refuses it.
+            let msg = format!(
+                "'{}' is provided by agent plugin '{plugin}': `cao plugin remove {plugin}` removes it",
+                e.folder
+            );
+            return self.say(Status::error(msg));
+        }
         let pending = Pending::Remove {
             name: e.folder.clone(),
             path: e.checked.path.clone(),
@@ -888,15 +969,21 @@ impl App {
     pub(crate) fn install(&mut self, src: &Path, force: bool) {
         let added = store::add(&self.data.home, src, force);
         let name = added.as_ref().ok().map(|a| a.name.clone());
-        let r = added.map(|a| match a.replaced {
-            Some(d) => format!(
-                "replaced '{}': {} added, {} removed, {} changed",
-                a.name,
-                d.added.len(),
-                d.removed.len(),
-                d.changed.len()
-            ),
-            None => format!("installed '{}'", a.name),
+        let r = added.map(|a| {
+            let done = match a.replaced {
+                Some(d) => format!(
+                    "replaced '{}': {} added, {} removed, {} changed",
+                    a.name,
+                    d.added.len(),
+                    d.removed.len(),
+                    d.changed.len()
+                ),
+                None => format!("installed '{}'", a.name),
+            };
+            match a.released {
+                Some(p) => format!("{done}; agent plugin '{p}' gave the name up: it is yours now"),
+                None => done,
+            }
         });
         self.report(r);
         self.store_changed();

@@ -7,9 +7,7 @@ use std::sync::Arc;
 
 use ratatui::crossterm::event::Event;
 
-use crate::core::agents::scan::Ctx as AgentCtx;
 use crate::tui::markdown::Rendered;
-use crate::tui::model::AgentRow;
 
 /// What a rendered preview depends on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,9 +27,6 @@ pub enum AppEvent {
     HighlighterReady,
     /// A worker thread rendered a big preview.
     PreviewReady(Box<(PreviewKey, Arc<Rendered>)>),
-    /// A worker found the agents for reload number `.0` (the first frame
-    /// is drawn without them).
-    AgentsFound(Box<(u64, Option<AgentCtx>, Vec<AgentRow>)>),
     /// A background job reported (see `jobs`).
     Worked,
     /// SIGTERM, SIGHUP or SIGINT: leave the way `q` does, terminal restored.

@@ -7,11 +7,13 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use crate::core::agents::scan::Ctx as AgentCtx;
 use crate::core::cao::store::Seeded;
 use crate::core::sources::changes::Changes;
 use crate::core::sources::git::{Cancel, Progress};
 use crate::core::sources::remote::{CheckRow, Opened};
 use crate::tui::events::AppEvent;
+use crate::tui::model::AgentRow;
 
 /// Skill name and the changes replacing it makes.
 pub type Diffs = Vec<(String, Changes)>;
@@ -32,6 +34,8 @@ pub enum Report {
     Seeding(usize, usize, String),
     /// The end of a job: what seeding did.
     Seeded(Result<Seeded, String>),
+    /// The end of a job: the agents discovery number `.0` found.
+    Agents(u64, Box<(Option<AgentCtx>, Vec<AgentRow>)>),
 }
 
 impl Report {

@@ -105,18 +105,8 @@ fn event_loop(
         hl.warm();
         let _ = warm_tx.send(AppEvent::HighlighterReady);
     });
-    if app.agents_pending {
-        let (home, cwd, at) = (
-            app.data.home.clone(),
-            app.data.agent_cwd.clone(),
-            app.reloads,
-        );
-        let found_tx = tx.clone();
-        std::thread::spawn(move || {
-            let (ctx, rows) = panes::agent_view::load(&home, cwd.as_deref());
-            let _ = found_tx.send(AppEvent::AgentsFound(Box::new((at, ctx, rows))));
-        });
-    }
+    // Listening now: a worker's report wakes the loop.
+    app.start_agents();
     let mut watcher = Watch::new(tx);
     watcher.follow(&app);
     let mut followed = app.reloads;
@@ -178,10 +168,6 @@ fn handle(app: &mut App, ev: AppEvent) -> bool {
         AppEvent::Input(_) => {}
         AppEvent::Changed => return true,
         AppEvent::HighlighterReady => {}
-        AppEvent::AgentsFound(found) => {
-            let (at, ctx, rows) = *found;
-            app.agents_found(at, ctx, rows);
-        }
         AppEvent::Worked => app.poll_jobs(),
         AppEvent::PreviewReady(done) => {
             let (key, rendered) = *done;

@@ -99,6 +99,8 @@ pub struct Data {
     pub pins: std::collections::BTreeMap<String, lock::Entry>,
     /// The detected agents, and the context they were looked at from.
     pub agents: Vec<AgentRow>,
+    /// A discovery is under way: `agents` is the last one's, shown marked.
+    pub agents_refreshing: bool,
     pub agent_ctx: Option<Ctx>,
     /// Where the agents are looked at from (default: the process's cwd).
     pub agent_cwd: Option<std::path::PathBuf>,

@@ -105,6 +105,10 @@ impl App {
             }
             Report::Seeding(done, of, name) => self.seeding(done, of, &name),
             Report::Seeded(result) => self.seeded(result),
+            Report::Agents(generation, found) => {
+                let (ctx, rows) = *found;
+                self.agents_found(generation, ctx, rows);
+            }
         }
     }
 

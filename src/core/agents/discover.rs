@@ -39,6 +39,9 @@ pub struct Candidate {
 pub struct Finds {
     pub places: Vec<Place>,
     pub candidates: Vec<Candidate>,
+    /// One line per limit that cut what is listed (a location's folder
+    /// cap, a manifest refused as too large).
+    pub warnings: Vec<String>,
 }
 
 impl Finds {
@@ -69,6 +72,7 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
     // Each candidate with its folder's (device, inode), read on the same
     // worker as its SKILL.md: a thousand folders are read in parallel.
     let mut found: Vec<(Candidate, Option<FileId>)> = Vec::new();
+    let mut warnings = Vec::new();
     for (i, place) in places.iter().enumerate() {
         if place.builtin {
             found.extend(
@@ -82,7 +86,21 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
         if !place.exists {
             continue;
         }
-        let folders = scan::folders(&place.path, depth(agent, place), agent.symlinks);
+        let cap = agent.max_dirs.unwrap_or(scan::MAX_FOLDERS);
+        let loc = agent.locations.get(place.loc);
+        let (mut folders, cut) = scan::folders_with(
+            &place.path,
+            depth(agent, place),
+            agent.symlinks,
+            cap,
+            loc.and_then(|l| l.dots),
+        );
+        if cut {
+            warnings.push(cap_warning(agent, &place.path, cap));
+        }
+        if loc.is_some_and(|l| l.root_skill) {
+            folders.insert(0, place.path.clone());
+        }
         let mut here: Vec<(Candidate, Option<FileId>)> =
             scan::par_map(&folders, &|folder: &PathBuf| {
                 read_one(agent, folder, i).map(|c| (c, file_id(folder)))
@@ -91,7 +109,7 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
             .flatten()
             .collect();
         if agent.parser == Parser::Cleo {
-            apply_manifest(&place.path, here.iter_mut().map(|(c, _)| c));
+            warnings.extend(apply_manifest(&place.path, here.iter_mut().map(|(c, _)| c)));
         }
         if agent.parser == Parser::Omniforge {
             // Decision (seed 001 is silent on `priority` against layers):
@@ -102,7 +120,23 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
     }
     let (mut candidates, ids): (Vec<Candidate>, Vec<Option<FileId>>) = found.into_iter().unzip();
     resolve(agent, &mut candidates, &ids);
-    Finds { places, candidates }
+    Finds {
+        places,
+        candidates,
+        warnings,
+    }
+}
+
+/// The one line saying a cap cut a location's listing, and whose cap it is.
+fn cap_warning(agent: &Agent, dir: &Path, cap: usize) -> String {
+    let whose = match agent.max_dirs {
+        Some(_) => format!("{} reads", agent.name),
+        None => format!("{} documents no limit; skilltui reads", agent.name),
+    };
+    format!(
+        "{}: {whose} at most {cap} folders there; the rest are not listed",
+        dir.display()
+    )
 }
 
 /// Up to `max` files of a skill folder other than its SKILL.md, absolute,
@@ -126,6 +160,13 @@ pub fn skill_files(dir: &Path, max: usize) -> Vec<PathBuf> {
         .map(|i| i.from)
         .take(max)
         .collect()
+}
+
+/// Whether the agent may load this copy instead of the one marked `ok`: an
+/// agent that loads its dirs concurrently (OpenCode) lets any valid copy of
+/// a name win, so the model says so rather than pick one.
+pub fn may_win(agent: &Agent, c: &Candidate) -> bool {
+    agent.concurrent && c.status == Status::Shadowed
 }
 
 /// A folder's (device, inode): one folder reached twice through a link
@@ -163,13 +204,24 @@ fn builtin(agent: &Agent, name: &str, place: usize) -> Candidate {
 /// What the agent reads in `c`'s SKILL.md (its body, its frontmatter):
 /// read again on demand, so a listing keeps only what it shows.
 pub fn reread(agent: &Agent, c: &Candidate) -> Read {
-    match skill::read_text(&c.path.join("SKILL.md")) {
+    match read_skill_md(c) {
         Ok(text) => rules::read(agent.parser, &text, &skill::folder_name(&c.path)),
         Err(e) => Read {
             error: Some(e),
             ..Read::default()
         },
     }
+}
+
+/// The text of `c`'s SKILL.md, read again, only from inside its folder
+/// (what the agent's listing, its tool and the TUI show).
+pub fn read_skill_md(c: &Candidate) -> Result<String, String> {
+    skill::read_text_in(&c.path).unwrap_or_else(|| {
+        Err(format!(
+            "{} holds no SKILL.md file any more",
+            c.path.display()
+        ))
+    })
 }
 
 /// The candidate in `folder`, or `None` when it holds no SKILL.md file.
@@ -198,7 +250,7 @@ fn read_one(agent: &Agent, folder: &Path, place: usize) -> Option<Candidate> {
         },
         shadowed_by: None,
         error: read.error.clone(),
-        hidden: read.hidden,
+        hidden: read.hidden || (agent.parser == Parser::Codex && rules::codex_hidden(folder)),
         priority: priority(&read),
         manifest: Vec::new(),
     })
@@ -277,54 +329,119 @@ fn cao(home: &store::Home, places: Vec<Place>) -> Finds {
             manifest: Vec::new(),
         })
         .collect();
-    Finds { places, candidates }
+    Finds {
+        places,
+        candidates,
+        warnings: Vec::new(),
+    }
 }
 
 /// Seed 002 "Filesystem Structure": `skills/manifest.json` is the source
 /// of truth. Decision: a folder the manifest does not list is `invalid`;
 /// an entry is matched by `name` (or `id`) against the folder name; tier
-/// and tags come from the manifest only ("Skill Taxonomy").
-fn apply_manifest<'a>(dir: &Path, here: impl Iterator<Item = &'a mut Candidate>) {
-    let manifest = fsops::read_capped(&dir.join("manifest.json"), 16 << 20)
-        .ok()
-        .and_then(|b| serde_json::from_slice::<Json>(&b).ok());
-    let entries: Vec<Json> = manifest
-        .as_ref()
-        .and_then(|m| m.get("skills"))
-        .and_then(Json::as_array)
-        .cloned()
-        .unwrap_or_default();
+/// and tags come from the manifest only ("Skill Taxonomy"). The entries
+/// are looked up through a map, and a manifest over [`MAX_MANIFEST`]
+/// entries (or bytes) is refused whole: a cloned repository's manifest is
+/// a stranger's. Returns the one line saying it was refused.
+fn apply_manifest<'a>(dir: &Path, here: impl Iterator<Item = &'a mut Candidate>) -> Option<String> {
+    let (entries, problem) = match read_manifest(dir) {
+        Ok(m) => (Some(m), None),
+        Err(e) => (None, Some(e)),
+    };
+    let by_folder: HashMap<&str, &ManifestEntry> = entries
+        .iter()
+        .flatten()
+        .rev()
+        .flat_map(|e| {
+            [&e.name, &e.id]
+                .into_iter()
+                .flatten()
+                .map(move |k| (k.as_str(), e))
+        })
+        .collect();
     for c in here {
         let folder = skill::folder_name(&c.path);
-        let entry = entries.iter().find(|e| {
-            ["name", "id"]
-                .iter()
-                .any(|k| e.get(k).and_then(Json::as_str) == Some(folder.as_str()))
-        });
-        match entry {
-            Some(e) => c.manifest = manifest_facts(e),
+        match by_folder.get(folder.as_str()) {
+            Some(e) => c.manifest = e.facts(),
             None if c.status == Status::Ok => {
                 c.status = Status::Invalid;
-                c.error = Some(match manifest {
-                    Some(_) => "not listed in skills/manifest.json (the source of truth)".into(),
-                    None => "no readable manifest.json beside it (the source of truth)".into(),
+                c.error = Some(match &problem {
+                    None => "not listed in skills/manifest.json (the source of truth)".into(),
+                    Some(_) => "no readable manifest.json beside it (the source of truth)".into(),
                 });
             }
             None => {}
         }
     }
+    problem.filter(|p| !p.is_empty())
 }
 
-fn manifest_facts(entry: &Json) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    if let Some(t) = entry.get("tier") {
-        out.push(("tier".into(), t.to_string()));
+/// At most this many entries in a CLEO manifest (a project's skills; seed
+/// 002's own set is a few dozen), and at most [`MAX_MANIFEST_BYTES`].
+pub const MAX_MANIFEST: usize = 10_000;
+const MAX_MANIFEST_BYTES: u64 = 4 << 20;
+
+#[derive(serde::Deserialize)]
+struct Manifest {
+    #[serde(default)]
+    skills: Vec<ManifestEntry>,
+}
+
+#[derive(serde::Deserialize)]
+struct ManifestEntry {
+    #[serde(default, deserialize_with = "lenient_str")]
+    name: Option<String>,
+    #[serde(default, deserialize_with = "lenient_str")]
+    id: Option<String>,
+    #[serde(default)]
+    tier: Option<Json>,
+    #[serde(default)]
+    tags: Option<Json>,
+}
+
+/// A string, or nothing for any other JSON value (an entry whose `name`
+/// is a number matches no folder, as before).
+fn lenient_str<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    use serde::Deserialize;
+    Ok(match Json::deserialize(d)? {
+        Json::String(s) => Some(s),
+        _ => None,
+    })
+}
+
+impl ManifestEntry {
+    fn facts(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        if let Some(t) = &self.tier {
+            out.push(("tier".into(), t.to_string()));
+        }
+        if let Some(tags) = self.tags.as_ref().and_then(Json::as_array) {
+            let tags: Vec<&str> = tags.iter().filter_map(Json::as_str).collect();
+            out.push(("tags".into(), tags.join(", ")));
+        }
+        out
     }
-    if let Some(tags) = entry.get("tags").and_then(Json::as_array) {
-        let tags: Vec<&str> = tags.iter().filter_map(Json::as_str).collect();
-        out.push(("tags".into(), tags.join(", ")));
+}
+
+/// The manifest's entries, or why there are none: an empty line when it
+/// is missing or not seed 002's JSON (each folder says so), one line
+/// naming the file when it is over the limits.
+fn read_manifest(dir: &Path) -> Result<Vec<ManifestEntry>, String> {
+    let path = dir.join("manifest.json");
+    let bytes = fsops::read_capped_inside(dir, Path::new("manifest.json"), MAX_MANIFEST_BYTES)
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => String::new(),
+            _ => format!("{}: {e}", path.display()),
+        })?;
+    let manifest: Manifest = serde_json::from_slice(&bytes).map_err(|_| String::new())?;
+    if manifest.skills.len() > MAX_MANIFEST {
+        return Err(format!(
+            "{} lists {} skills, over the {MAX_MANIFEST} skilltui reads: it is refused, so no skill there loads",
+            path.display(),
+            manifest.skills.len()
+        ));
     }
-    out
+    Ok(manifest.skills)
 }
 
 #[cfg(test)]
@@ -572,8 +689,10 @@ mod tests {
         std::os::unix::fs::symlink(&real, w.home.join(".codex/skills/a")).unwrap();
         let f = find(&agent("codex"), &w.ctx(&[]));
         let s = statuses(&f, "a");
-        assert_eq!(s[0], (real.clone(), Status::Ok));
-        assert_eq!(s[1].1, Status::Shadowed);
+        // Codex's root order puts $CODEX_HOME/skills first: the link is
+        // reached first, the real folder is the same file again.
+        assert_eq!(s[0], (w.home.join(".codex/skills/a"), Status::Ok));
+        assert_eq!(s[1], (real, Status::Shadowed));
     }
 
     // code.claude.com/docs/en/skills: personal beats project; the folder
@@ -684,6 +803,89 @@ mod tests {
         let stray = f.candidates.iter().find(|c| c.name == "ct-stray").unwrap();
         assert_eq!(stray.status, Status::Invalid);
         assert_eq!(f.candidates.len(), 2);
+    }
+
+    // Issue 22 hole 2: 2,000 folders against a manifest of 10,000
+    // entries (each folder listed near the end) is 20 million look-ups
+    // when each folder searches the list, a few thousand through a map.
+    #[test]
+    fn cleo_matches_folders_to_the_manifest_through_a_map() {
+        let w = world();
+        let skills = w.repo.join("skills");
+        let mut entries: Vec<String> = (0..MAX_MANIFEST - 2_000)
+            .map(|i| format!(r#"{{"name": "other-{i}"}}"#))
+            .collect();
+        for i in 0..2_000 {
+            let name = format!("s{i:04}");
+            skill(&skills, &name, &md(&name));
+            entries.push(format!(r#"{{"name": "{name}", "tier": {}}}"#, i % 3));
+        }
+        std::fs::write(
+            skills.join("manifest.json"),
+            format!(r#"{{"skills": [{}]}}"#, entries.join(",")),
+        )
+        .unwrap();
+        let f = find(&agent("cleo"), &w.ctx(&[]));
+        assert_eq!(f.winners().count(), 2_000);
+        assert!(f.warnings.is_empty(), "{:?}", f.warnings);
+        let c = f.winner("s1999").unwrap();
+        assert_eq!(c.manifest, vec![("tier".to_string(), "1".to_string())]);
+    }
+
+    // Hole 2: a manifest over the cap is refused whole, with one line.
+    #[test]
+    fn a_cleo_manifest_over_the_cap_is_refused_with_one_line() {
+        let w = world();
+        let skills = w.repo.join("skills");
+        skill(&skills, "a", &md("a"));
+        let entries: Vec<String> = (0..=MAX_MANIFEST)
+            .map(|i| format!(r#"{{"name": "a{i}"}}"#))
+            .chain([r#"{"name": "a"}"#.to_string()])
+            .collect();
+        std::fs::write(
+            skills.join("manifest.json"),
+            format!(r#"{{"skills": [{}]}}"#, entries.join(",")),
+        )
+        .unwrap();
+        let f = find(&agent("cleo"), &w.ctx(&[]));
+        assert_eq!(f.warnings.len(), 1, "{:?}", f.warnings);
+        assert!(
+            f.warnings[0].contains("manifest.json lists 10002 skills, over the 10000"),
+            "{:?}",
+            f.warnings
+        );
+        assert_eq!(f.candidates[0].status, Status::Invalid);
+    }
+
+    // Hole 14: the 2,000-folder cap is Codex's (loader.rs); Claude Code
+    // documents none, so a dir of 2,001 skills lists them all.
+    #[test]
+    fn only_codex_stops_at_2000_folders_and_says_so() {
+        let w = world();
+        for dir in [".claude/skills", ".agents/skills"] {
+            for i in 0..2_001 {
+                let name = format!("s{i:04}");
+                skill(&w.cwd.join(dir), &name, &md(&name));
+            }
+        }
+        let claude = find(&agent("claude-code"), &w.ctx(&[]));
+        let dir = w.cwd.join(".claude/skills");
+        assert_eq!(
+            claude
+                .winners()
+                .filter(|c| c.path.starts_with(&dir))
+                .count(),
+            2_001
+        );
+        assert!(claude.warnings.is_empty(), "{:?}", claude.warnings);
+        let codex = find(&agent("codex"), &w.ctx(&[]));
+        assert_eq!(codex.candidates.len(), 2_000);
+        assert_eq!(codex.warnings.len(), 1, "{:?}", codex.warnings);
+        assert!(
+            codex.warnings[0].contains("Codex reads at most 2000 folders there"),
+            "{:?}",
+            codex.warnings
+        );
     }
 
     #[test]

@@ -52,13 +52,15 @@ This keeps context lean while providing full capability when needed."#;
 /// lines before the entries.
 pub const AMP_HEAD: &str = "The following skills provide specialized instructions for specific tasks.\nUse the skill tool to load a skill when the task matches its description.\n\n<available_skills>\n";
 
-/// Codex's block opening (openai/codex core-skills/src/render.rs
-/// @deae88d); the fixed "How to use skills" section after the list is not
-/// reproduced.
-pub const CODEX_HEAD: &str = "<skills_instructions>\n## Skills\nA skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and file path so you can open the source for full instructions when using a specific skill.\n### Available skills\n";
+/// Codex 0.169.0's block up to its skill roots (the binary's fixed text:
+/// `strings` of @openai/codex-linux-x64 0.169.0 vendor/.../bin/codex holds
+/// this intro; the same words as openai/codex core-skills/src/render.rs
+/// `SKILLS_INTRO_WITH_ALIASES`).
+pub const CODEX_HEAD: &str = "<skills_instructions>\n## Skills\nA skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and a short path that can be expanded into an absolute path using the skill roots table.\n### Skill roots\n";
 
-/// Gemini CLI's system prompt section (`renderAgentSkills`,
-/// google-gemini/gemini-cli packages/core; newer wording).
+/// Gemini CLI's system prompt section (`renderAgentSkills` of
+/// @google/gemini-cli-core 0.61.0 dist/src/prompts/snippets.js, the modern
+/// models' wording).
 pub const GEMINI_HEAD: &str = "# Available Agent Skills\n\nYou have access to the following specialized skills. To activate a skill and receive its detailed instructions, call the `activate_skill` tool with the skill's name.\n\n<available_skills>\n";
 
 /// Claude Code's skill listing: NOT documented by Anthropic; the header

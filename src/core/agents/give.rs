@@ -22,7 +22,7 @@ use crate::core::sources::{lock, remote};
 
 pub const FILE_NAME: &str = "skilltui-agents.json";
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     Link,
@@ -30,28 +30,63 @@ pub enum Kind {
 }
 
 /// One link or copy skilltui made.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Target {
     pub agent: String,
     pub skill: String,
     pub scope: Scope,
     /// The link or folder made.
+    #[serde(with = "path_bytes")]
     pub path: PathBuf,
     pub kind: Kind,
     /// The store folder linked to or copied from.
+    #[serde(with = "path_bytes")]
     pub from: PathBuf,
     /// A copy's content hash when it was written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash: Option<String>,
 }
 
+/// A path in the record: text when it is UTF-8, else its bytes (a JSON
+/// array), so a project under a folder whose name is not UTF-8 is
+/// recorded as itself, never as a lossy copy of its name.
+mod path_bytes {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    use std::path::{Path, PathBuf};
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Form {
+        Text(String),
+        Bytes(Vec<u8>),
+    }
+
+    pub fn serialize<S: Serializer>(p: &Path, s: S) -> Result<S::Ok, S::Error> {
+        match p.to_str() {
+            Some(t) => Form::Text(t.to_string()),
+            None => Form::Bytes(p.as_os_str().as_bytes().to_vec()),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PathBuf, D::Error> {
+        Ok(match Form::deserialize(d)? {
+            Form::Text(t) => PathBuf::from(t),
+            Form::Bytes(b) => PathBuf::from(OsString::from_vec(b)),
+        })
+    }
+}
+
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Record {
     #[serde(default)]
     pub targets: Vec<Target>,
-    /// The bytes read, so a write never overwrites another writer's.
+    /// The targets as read: a write carries over only what changed since.
     #[serde(skip)]
-    read: Vec<u8>,
+    read_targets: Vec<Target>,
 }
 
 /// At most this much record is read: a hostile file stays bounded.
@@ -64,9 +99,16 @@ impl Record {
 
     /// The record; a missing file is an empty one.
     pub fn read(home: &Home) -> Result<Record, String> {
+        Ok(Record::read_bytes(home)?.0)
+    }
+
+    /// The record and the bytes it was read from.
+    fn read_bytes(home: &Home) -> Result<(Record, Vec<u8>), String> {
         let path = Record::path(home);
         let bytes = match fs::metadata(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Record::default()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok((Record::default(), Vec::new()));
+            }
             Ok(m) if m.len() > MAX_RECORD => {
                 return Err(format!(
                     "{} is too large to be skilltui's record",
@@ -78,16 +120,53 @@ impl Record {
         };
         let mut record: Record = serde_json::from_slice(&bytes)
             .map_err(|e| format!("{} is not valid JSON ({e}): fix or move it", path.display()))?;
-        record.read = bytes;
-        Ok(record)
+        record.read_targets = record.targets.clone();
+        Ok((record, bytes))
     }
 
+    /// Writes the targets this process added, changed or dropped since it
+    /// read the record over what the file holds now, under the folder's
+    /// turn, as the lock is written: twelve `agent disable`s at once each
+    /// keep the others' changes.
     pub fn write(&mut self, home: &Home) -> Result<(), String> {
-        let mut bytes = serde_json::to_vec_pretty(self).map_err(|e| e.to_string())?;
-        bytes.push(b'\n');
-        fsops::atomic_write(&Record::path(home), &bytes, Some(&self.read))?;
-        self.read = bytes;
+        let mut merged = None;
+        fsops::rewrite(&Record::path(home), || {
+            let (now, read) = Record::read_bytes(home)?;
+            let targets = self.changes_over(now.targets);
+            let mut bytes = serde_json::to_vec_pretty(&Record {
+                targets: targets.clone(),
+                read_targets: Vec::new(),
+            })
+            .map_err(|e| e.to_string())?;
+            bytes.push(b'\n');
+            let new = (bytes != read).then_some(bytes);
+            merged = Some(targets);
+            Ok(fsops::Reread { read, new })
+        })?;
+        if let Some(targets) = merged {
+            self.read_targets = targets.clone();
+            self.targets = targets;
+        }
         Ok(())
+    }
+
+    /// `theirs` with the targets added or changed here since the read put
+    /// in (by path), and those dropped here taken out.
+    fn changes_over(&self, mut theirs: Vec<Target>) -> Vec<Target> {
+        use std::collections::HashSet;
+        let ours: HashSet<&PathBuf> = self.targets.iter().map(|t| &t.path).collect();
+        let dropped: HashSet<&PathBuf> = (self.read_targets.iter())
+            .map(|t| &t.path)
+            .filter(|p| !ours.contains(p))
+            .collect();
+        let read: HashSet<&Target> = self.read_targets.iter().collect();
+        let changed: Vec<&Target> = (self.targets.iter())
+            .filter(|t| !read.contains(t))
+            .collect();
+        let replaced: HashSet<&PathBuf> = changed.iter().map(|t| &t.path).collect();
+        theirs.retain(|t| !dropped.contains(&t.path) && !replaced.contains(&t.path));
+        theirs.extend(changed.into_iter().cloned());
+        theirs
     }
 
     pub fn of(&self, agent: &str, skill: &str) -> impl Iterator<Item = &Target> {
@@ -117,7 +196,7 @@ pub fn plausible(t: &Target, home: &Home, agents: &[Agent], ctx: &Ctx) -> bool {
             && p.components()
                 .all(|c| matches!(c, Component::RootDir | Component::Normal(_)))
     };
-    if name != t.skill || !plain(&t.path) || !plain(&t.from) {
+    if name != t.skill || !plain(&t.path) || !plain(&t.from) || !GIVEN_SCOPES.contains(&t.scope) {
         return false;
     }
     let from_store = t
@@ -159,25 +238,79 @@ const GIVEN_SCOPES: [Scope; 2] = [Scope::User, Scope::Project];
 
 /// The dir where `agent` gets skills at `scope`: its first location of
 /// that scope, with `{project}` the working directory (the git root for
-/// agents that read only the root).
+/// agents that read only the root), absolute. Refused: any scope but user
+/// and project; `/`, the user's home, CAO's home or one of its skill dirs
+/// (a user's agent file saying `/.` or `{cao_store}`); and a project dir
+/// that, through a link, leads out of the project.
 pub fn target_dir(agent: &Agent, ctx: &Ctx, scope: Scope) -> Result<PathBuf, String> {
     if agent.parser == Parser::Cao {
         return Err("CAO's skills are the store itself: use `skilltui add`".into());
     }
     let loc = give_location(agent, scope)
+        .filter(|_| GIVEN_SCOPES.contains(&scope))
         .ok_or_else(|| format!("{} has no {} skill dir", agent.name, scope.label()))?;
-    if let Some(dir) = scan::env_dir(loc, ctx) {
-        return Ok(dir);
-    }
     let base = match loc.walk {
         Walk::GitRoot => ctx.git_root().unwrap_or_else(|| ctx.cwd.clone()),
         _ => ctx.cwd.clone(),
     };
-    let path = loc.path.replace("{project}", &base.to_string_lossy());
-    scan::template(&path, ctx)
-        .into_iter()
-        .next()
-        .ok_or_else(|| format!("{}'s {} dir is not set", agent.name, scope.label()))
+    let dir = match scan::env_dir(loc, ctx) {
+        Some(dir) => dir,
+        None => scan::with_project(&loc.path, &base, ctx)
+            .into_iter()
+            .next()
+            .ok_or_else(|| format!("{}'s {} dir is not set", agent.name, scope.label()))?,
+    };
+    never_there(agent, ctx, &dir)?;
+    if scope == Scope::Project && loc.path.starts_with("{project}") {
+        stays_in_project(&dir, &base)?;
+    }
+    Ok(dir)
+}
+
+/// Refuses a skill dir that is `/` or the user's home, or is in CAO's
+/// home or one of its skill dirs: giving there would write among what is
+/// not the agent's. Compared as written and with links resolved.
+fn never_there(agent: &Agent, ctx: &Ctx, dir: &Path) -> Result<(), String> {
+    let real = fsops::absolute(dir);
+    let is = |f: &Path| dir == f || real == fsops::absolute(f);
+    let under = |f: &Path| dir.starts_with(f) || real.starts_with(fsops::absolute(f));
+    let cao = ctx
+        .cao
+        .iter()
+        .flat_map(|h| std::iter::once(h.root.clone()).chain(h.skill_search_dirs()));
+    let bad = is(Path::new("/")) || is(&ctx.user_home) || cao.into_iter().any(|d| under(&d));
+    if bad {
+        return Err(format!(
+            "{}'s skill dir {} is /, the home folder, or in CAO's home or store: skilltui never gives skills there; fix the agent's location",
+            agent.id,
+            dir.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a project skill dir (`skills`, `.claude/skills`) that is, or
+/// sits under, a link leading out of the project: a cloned repository's
+/// `skills -> ~/.ssh` must not be written through.
+fn stays_in_project(dir: &Path, project: &Path) -> Result<(), String> {
+    let project_real = fsops::absolute(project);
+    let mut at = dir;
+    // The deepest part of the dir that exists is what a write goes through.
+    while fs::symlink_metadata(at).is_err() {
+        match at.parent() {
+            Some(p) if p.starts_with(project) => at = p,
+            _ => return Ok(()),
+        }
+    }
+    let real = fsops::absolute(at);
+    if real.starts_with(&project_real) {
+        return Ok(());
+    }
+    Err(format!(
+        "{} leads out of the project (to {}): skilltui does not give skills through it",
+        at.display(),
+        real.display()
+    ))
 }
 
 /// What giving did.
@@ -236,7 +369,7 @@ pub fn enable(
         }
         Kind::Copy => {
             let staged = fsops::stage_copy(&from, &dir, name)?;
-            let hash = folder_hash(&staged.path());
+            let hash = staged_hash(&staged.path())?;
             fsops::install_new(staged, &dest)?;
             Some(hash)
         }
@@ -270,10 +403,7 @@ fn lock_label(t: &Target) -> String {
 pub fn still_ours(t: &Target) -> bool {
     match t.kind {
         Kind::Link => fs::read_link(&t.path).is_ok_and(|p| p == t.from),
-        Kind::Copy => {
-            fs::symlink_metadata(&t.path).is_ok_and(|m| m.is_dir())
-                && t.hash.as_deref() == Some(folder_hash(&t.path).as_str())
-        }
+        Kind::Copy => same_copy(t.hash.as_deref(), &t.path),
     }
 }
 
@@ -322,8 +452,7 @@ fn take_back_copy(t: &Target) -> Taken {
     if fs::rename(&t.path, &aside).is_err() {
         return Taken::LeftChanged(t.path.clone());
     }
-    let same = fs::symlink_metadata(&aside).is_ok_and(|m| m.is_dir())
-        && t.hash.as_deref() == Some(folder_hash(&aside).as_str());
+    let same = same_copy(t.hash.as_deref(), &aside);
     if same {
         drop(trash);
         return Taken::Removed(t.path.clone());
@@ -357,8 +486,12 @@ pub fn remove_everywhere(
     Ok((removed, taken))
 }
 
-/// Takes back the targets `pick` selects, then records the rest. Only an
-/// entry [`plausible`] for `agents` is ever deleted.
+/// Takes back the targets `pick` selects. The record is written first
+/// (merged with other writers'), so a run that stops halfway leaves a
+/// link or copy no longer tracked, never a tracked one that `sync` would
+/// bring back; the lock is checked before, so a lock that cannot be
+/// noted in stops it before anything is touched. Only an entry
+/// [`plausible`] for `agents` is ever deleted.
 pub fn disable_where(
     home: &Home,
     agents: &[Agent],
@@ -366,12 +499,13 @@ pub fn disable_where(
     pick: &dyn Fn(&Target) -> bool,
 ) -> Result<Vec<(Target, Taken)>, String> {
     let mut record = Record::read(home)?;
-    let (chosen, kept): (Vec<Target>, Vec<Target>) =
-        record.targets.drain(..).partition(|t| pick(t));
-    record.targets = kept;
+    let chosen: Vec<Target> = record.targets.iter().filter(|t| pick(t)).cloned().collect();
     if chosen.is_empty() {
         return Ok(Vec::new());
     }
+    lock::Lock::read(&lock::default_path(home))?;
+    record.targets.retain(|t| !pick(t));
+    record.write(home)?;
     let done: Vec<(Target, Taken)> = chosen
         .into_iter()
         .map(|t| {
@@ -383,7 +517,6 @@ pub fn disable_where(
             (t, taken)
         })
         .collect();
-    record.write(home)?;
     for (t, taken) in &done {
         if matches!(taken, Taken::Removed(_) | Taken::Gone(_)) {
             lock::note_agent(home, &t.skill, &lock_label(t), false)?;
@@ -426,43 +559,57 @@ pub fn disable(
     })
 }
 
-/// `sync`: makes again every recorded link or copy that is missing (only
-/// entries [`plausible`] for `agents`), then gives what the lock's `agents`
-/// name and this home has not given yet. Returns the paths made, and what
-/// could not be given.
+/// `sync`: makes again every recorded link or copy that is missing, only
+/// where skilltui would give that skill from here (the agent's own user
+/// dir, or its dir in this project: never a project folder that is gone,
+/// never a dir a hand-edited record names), then gives what the lock's
+/// `agents` name and this home has not given yet. Returns the paths made,
+/// and one line per entry that could not be made (the rest go on).
 pub fn restore(
     home: &Home,
     agents: &[Agent],
     ctx: &Ctx,
 ) -> Result<(Vec<PathBuf>, Vec<String>), String> {
     let mut record = Record::read(home)?;
-    let mut restored = Vec::new();
+    let (mut restored, mut problems) = (Vec::new(), Vec::new());
     for t in &mut record.targets {
-        if fs::symlink_metadata(&t.path).is_ok()
-            || !t.from.is_dir()
-            || !plausible(t, home, agents, ctx)
-        {
+        if fs::symlink_metadata(&t.path).is_ok() || !t.from.is_dir() {
             continue;
         }
-        let Some(dir) = t.path.parent() else { continue };
-        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        match t.kind {
-            Kind::Link => std::os::unix::fs::symlink(&t.from, &t.path)
-                .map_err(|e| format!("cannot link {}: {e}", t.path.display()))?,
-            Kind::Copy => {
-                let staged = fsops::stage_copy(&t.from, dir, &t.skill)?;
-                t.hash = Some(folder_hash(&staged.path()));
-                fsops::install_new(staged, &t.path)?;
-            }
+        let Some(agent) = agents.iter().find(|a| a.id == t.agent) else {
+            continue;
+        };
+        let here = target_dir(agent, ctx, t.scope).ok();
+        if !plausible(t, home, agents, ctx) || t.path.parent() != here.as_deref() {
+            continue;
         }
-        restored.push(t.path.clone());
+        match make_again(t) {
+            Ok(()) => restored.push(t.path.clone()),
+            Err(e) => problems.push(e),
+        }
     }
     if !restored.is_empty() {
         record.write(home)?;
     }
-    let (given, problems) = give_as_locked(home, agents, ctx)?;
+    let (given, more) = give_as_locked(home, agents, ctx)?;
     restored.extend(given);
+    problems.extend(more);
     Ok((restored, problems))
+}
+
+/// Makes a recorded link or copy again (a copy's hash is its new one).
+fn make_again(t: &mut Target) -> Result<(), String> {
+    let dir = t.path.parent().ok_or("a target with no folder")?;
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    match t.kind {
+        Kind::Link => std::os::unix::fs::symlink(&t.from, &t.path)
+            .map_err(|e| format!("cannot link {}: {e}", t.path.display())),
+        Kind::Copy => {
+            let staged = fsops::stage_copy(&t.from, dir, &t.skill)?;
+            t.hash = Some(staged_hash(&staged.path())?);
+            fsops::install_new(staged, &t.path)
+        }
+    }
 }
 
 /// The lock's `agents` (a teammate's, once `sync` brought their lock in)
@@ -485,6 +632,9 @@ fn give_as_locked(
                 continue;
             };
             let Some(agent) = agents.iter().find(|a| a.id == id) else {
+                problems.push(format!(
+                    "skill '{skill}' in the lock: agent label '{label}' names no agent skilltui knows: not given"
+                ));
                 continue;
             };
             let done = record
@@ -511,17 +661,20 @@ pub fn adopt(home: &Home, folder: &Path) -> Result<store::Added, String> {
 }
 
 /// A folder's content: every file's relative path and bytes, and every
-/// link's target, in sorted order. Files are hashed as they are read, so a
-/// huge one costs no memory; a FIFO or device is never opened (it would
-/// block) and counts as something skilltui never writes.
-pub fn folder_hash(root: &Path) -> String {
+/// link's target, in sorted order, names as their bytes. Files are hashed
+/// as they are read, so a huge one costs no memory; a FIFO or device is
+/// never opened (it would block) and counts as something skilltui never
+/// writes. `None` when the hash cannot cover the whole folder (nested
+/// deeper than a copy goes, or a folder that cannot be read): such a copy
+/// counts as changed, so it is kept.
+pub fn folder_hash(root: &Path) -> Option<String> {
     let mut entries = Vec::new();
-    collect(root, root, &mut entries, 0);
+    collect(root, root, &mut entries, 0)?;
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     let mut h = Sha256::new();
     for (rel, what) in entries {
         h.update((rel.len() as u64).to_le_bytes());
-        h.update(rel.as_bytes());
+        h.update(&rel);
         match what {
             Entry::Link(to) => {
                 h.update((to.len() as u64).to_le_bytes());
@@ -531,7 +684,18 @@ pub fn folder_hash(root: &Path) -> String {
             Entry::Special => h.update(u64::MAX.to_le_bytes()),
         }
     }
-    format!("{:x}", h.finalize())
+    Some(format!("{:x}", h.finalize()))
+}
+
+/// Whether `dir` holds what a copy hashed `hash` held.
+fn same_copy(hash: Option<&str>, dir: &Path) -> bool {
+    fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir())
+        && hash.is_some_and(|h| folder_hash(dir).as_deref() == Some(h))
+}
+
+/// The hash of a copy just staged (never deeper than a copy goes).
+fn staged_hash(staged: &Path) -> Result<String, String> {
+    folder_hash(staged).ok_or_else(|| format!("cannot read back the copy at {}", staged.display()))
 }
 
 enum Entry {
@@ -553,29 +717,36 @@ fn hash_file(path: &Path, h: &mut Sha256) {
     let _ = std::io::copy(&mut (&mut file).take(meta.len()), h);
 }
 
-fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, Entry)>, depth: usize) {
-    if depth > 32 {
-        return;
+/// Lists `dir` into `out`; `None` past [`fsops::MAX_DEPTH`] (the deepest
+/// a copy goes) or where a folder cannot be read.
+fn collect(root: &Path, dir: &Path, out: &mut Vec<(Vec<u8>, Entry)>, depth: usize) -> Option<()> {
+    use std::os::unix::ffi::OsStrExt;
+    if depth > fsops::MAX_DEPTH {
+        return None;
     }
-    for e in fs::read_dir(dir).into_iter().flatten().flatten() {
+    for e in fs::read_dir(dir).ok()? {
+        let e = e.ok()?;
         let p = e.path();
         let rel = p
             .strip_prefix(root)
             .unwrap_or(&p)
-            .to_string_lossy()
-            .into_owned();
+            .as_os_str()
+            .as_bytes()
+            .to_vec();
         match e.file_type() {
             Ok(t) if t.is_symlink() => {
                 let to = fs::read_link(&p).unwrap_or_default();
-                let to = to.to_string_lossy().into_owned().into_bytes();
-                out.push((format!("{rel} ->"), Entry::Link(to)));
+                let mut key = rel;
+                key.extend_from_slice(b" ->");
+                out.push((key, Entry::Link(to.as_os_str().as_bytes().to_vec())));
             }
-            Ok(t) if t.is_dir() => collect(root, &p, out, depth + 1),
+            Ok(t) if t.is_dir() => collect(root, &p, out, depth + 1)?,
             Ok(t) if t.is_file() => out.push((rel, Entry::File(p))),
             Ok(_) => out.push((rel, Entry::Special)),
-            Err(_) => {}
+            Err(_) => return None,
         }
     }
+    Some(())
 }
 
 #[cfg(test)]
@@ -817,6 +988,38 @@ mod tests {
         other.scope = Scope::Project;
         other.path = PathBuf::from("/some/other/proj/.claude/skills/x");
         assert!(plausible(&other, &w.home, &agents, &w.ctx));
+    }
+
+    // Issue 22 hole 12: `/.` is `/`, `~/.` the home, `{cao_store}/.` the
+    // store: each refused before anything is written.
+    #[test]
+    fn odd_spellings_of_root_home_and_store_are_refused() {
+        let w = world();
+        for path in [
+            "/.",
+            "//",
+            "/./",
+            "~/.",
+            "~/./",
+            "{cao_store}/.",
+            "{cao_home}/x",
+        ] {
+            let mut a = agent("claude-code");
+            a.locations = vec![table::Location {
+                path: path.into(),
+                scope: Scope::User,
+                walk: Walk::Cwd,
+                env: None,
+                env_suffix: None,
+                depth: 1,
+                newest_first: false,
+                dots: None,
+                root_skill: false,
+                source: "test".into(),
+            }];
+            let e = target_dir(&a, &w.ctx, Scope::User).unwrap_err();
+            assert!(e.contains("never gives skills there"), "{path}: {e}");
+        }
     }
 
     #[test]

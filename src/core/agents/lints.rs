@@ -153,8 +153,13 @@ fn seed_003(fm: &Rc<Node>, read: &Read, folder: &Path, r: &mut Report) {
         }
     }
     mcp_servers(folder, r);
-    let tools: Vec<String> = std::fs::read_dir(folder.join("toolbox"))
+    // Listed only when the folder's own: a `toolbox` link to `~/.ssh`
+    // would print the names there.
+    let toolbox = folder.join("toolbox");
+    let own = fsops::absolute(&toolbox).starts_with(fsops::absolute(folder));
+    let tools: Vec<String> = std::fs::read_dir(&toolbox)
         .into_iter()
+        .filter(|_| own)
         .flatten()
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -179,7 +184,7 @@ fn seed_003(fm: &Rc<Node>, read: &Read, folder: &Path, r: &mut Report) {
 
 /// Seed 003: `mcp.json` `{"mcpServers": {NAME: {"command", "args", ...}}}`.
 fn mcp_servers(folder: &Path, r: &mut Report) {
-    let Ok(bytes) = fsops::read_capped(&folder.join("mcp.json"), 16 << 20) else {
+    let Ok(bytes) = fsops::read_capped_inside(folder, Path::new("mcp.json"), 16 << 20) else {
         return;
     };
     match serde_json::from_slice::<Json>(&bytes) {
@@ -218,28 +223,51 @@ pub struct Spawn {
 /// joined by `\n\n---\n\n`; a token is `{{` upper-case letters, digits or
 /// `_` `}}`; every one left is listed (`unresolved` is ours; seed 002 names
 /// only `tokenResolution.fullyResolved`).
-pub fn compose_spawn(parts: &[&str], values: &BTreeMap<String, String>) -> Spawn {
+pub fn compose_spawn(parts: &[&str], values: &BTreeMap<String, String>) -> Result<Spawn, String> {
     static TOKEN: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"\{\{([A-Z0-9_]+)\}\}").expect("regex"));
     let joined = parts.join("\n\n---\n\n");
-    let prompt = TOKEN
-        .replace_all(&joined, |c: &regex::Captures| {
-            values
-                .get(&c[1])
-                .cloned()
-                .unwrap_or_else(|| c[0].to_string())
-        })
-        .into_owned();
-    let mut unresolved: Vec<String> = TOKEN
+    // Built piece by piece and stopped at the cap: a value repeated by a
+    // million tokens must not be allocated first.
+    let mut prompt = String::new();
+    let mut last = 0;
+    for c in TOKEN.captures_iter(&joined) {
+        let whole = c.get(0).expect("a match");
+        let value = values.get(&c[1]).map_or(whole.as_str(), String::as_str);
+        if prompt.len() + (whole.start() - last) + value.len() > MAX_SPAWN_BYTES {
+            return Err(spawn_too_large());
+        }
+        prompt.push_str(&joined[last..whole.start()]);
+        prompt.push_str(value);
+        last = whole.end();
+    }
+    if prompt.len() + (joined.len() - last) > MAX_SPAWN_BYTES {
+        return Err(spawn_too_large());
+    }
+    prompt.push_str(&joined[last..]);
+    let mut seen = std::collections::HashSet::new();
+    let unresolved: Vec<String> = TOKEN
         .find_iter(&prompt)
-        .map(|m| m.as_str().to_string())
+        .map(|m| m.as_str())
+        .filter(|t| seen.insert(*t))
+        .map(str::to_string)
         .collect();
-    unresolved.dedup();
-    Spawn {
+    Ok(Spawn {
         fully_resolved: unresolved.is_empty(),
         prompt,
         unresolved,
-    }
+    })
+}
+
+/// The most a composed spawn prompt may hold (the SKILL.md limit): what
+/// an agent would be handed, not gigabytes.
+pub const MAX_SPAWN_BYTES: usize = crate::core::cao::skill::MAX_SKILL_MD_BYTES as usize;
+
+fn spawn_too_large() -> String {
+    format!(
+        "the composed spawn prompt would be over {} MiB: shorten the --set values or the SKILL.md's {{{{TOKEN}}}}s",
+        MAX_SPAWN_BYTES >> 20
+    )
 }
 
 #[cfg(test)]
@@ -325,13 +353,13 @@ mod tests {
             .into_iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        let s = compose_spawn(&["Base {{TASK_ID}}", "Skill {{DATE}}", "Cond"], &values);
+        let s = compose_spawn(&["Base {{TASK_ID}}", "Skill {{DATE}}", "Cond"], &values).unwrap();
         assert_eq!(
             s.prompt,
             "Base T1234\n\n---\n\nSkill 2026-01-27\n\n---\n\nCond"
         );
         assert!(s.fully_resolved);
-        let s = compose_spawn(&["{{TASK_ID}} {{SESSION_ID}}"], &values);
+        let s = compose_spawn(&["{{TASK_ID}} {{SESSION_ID}}"], &values).unwrap();
         assert!(!s.fully_resolved);
         assert_eq!(s.unresolved, vec!["{{SESSION_ID}}"]);
     }

@@ -8,7 +8,8 @@
 //! agent and the source of what is given) and `sources/` (`remove`, and
 //! the lock's record of who was given what); nothing above it. The modules,
 //! each using only those before it: `table`, `scan`, `rules`, `discover`,
-//! `formats`, `lints`, `render`, `give`.
+//! `formats`, `lints`, `render`, `give`, `verify` (runs the agent itself
+//! where it can list its skills).
 
 pub mod table;
 
@@ -22,3 +23,5 @@ pub mod lints;
 pub mod render;
 
 pub mod give;
+
+pub mod verify;

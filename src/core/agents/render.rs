@@ -43,7 +43,7 @@ pub fn catalog(agent: &Agent, finds: &Finds) -> Catalog {
         Some("omniforge") => omniforge(&visible, agent),
         Some("codex") => codex(&visible, finds, agent),
         Some("opencode") => opencode(&visible),
-        Some("gemini") => gemini(&visible),
+        Some("gemini") => gemini(finds),
         Some("claude") => claude(&visible, agent),
         _ => Catalog {
             about: format!("{} documents no model-facing skills text", agent.name),
@@ -142,13 +142,16 @@ fn omniforge(visible: &[&Candidate], agent: &Agent) -> Catalog {
     }
 }
 
-/// Codex (openai/codex core-skills/src/render.rs @deae88d): one line
-/// `- name: description (file: path)` per skill, ordered System, Admin,
-/// Repo, User, then name, then path; with the context window unknown the
-/// budget is 8,000 characters, each line costing its length plus a
-/// newline, and a line that does not fit is omitted whole (the source's
-/// rule; the docs also mention shortening descriptions first, which that
-/// commit does not do).
+/// Codex 0.169.0 (`codex debug prompt-input`, checked by
+/// tests/agent_oracles.rs): the block names each skill root that holds a
+/// listed skill as `rN` (roots in Codex's own root order: the places'
+/// order here), then one line `- name: description (file: rN/rel/SKILL.md)`
+/// per skill, ordered System, Admin, Repo, User, then name (the ordering
+/// of openai/codex core-skills/src/render.rs), then discovery order. The budget is
+/// 2% of the model's context window in tokens (4 bytes a token); within it
+/// every line is whole. Over it Codex 0.169.0 shortens descriptions by an
+/// allocation skilltui does not reproduce: the text then shows whole lines
+/// and says so.
 fn codex(visible: &[&Candidate], finds: &Finds, agent: &Agent) -> Catalog {
     let rank = |s: Scope| match s {
         Scope::Builtin => 0,
@@ -157,62 +160,76 @@ fn codex(visible: &[&Candidate], finds: &Finds, agent: &Agent) -> Catalog {
         Scope::User | Scope::Plugin => 3,
     };
     let mut rows: Vec<&&Candidate> = visible.iter().collect();
+    // Copies of one name keep Codex's discovery order: root by root; inside
+    // one root Codex follows the directory's read order, which no sort
+    // reproduces (here: by path; the oracle test compares such runs as
+    // sets).
     rows.sort_by(|a, b| {
-        (rank(finds.scope(a)), &a.name, &a.path).cmp(&(rank(finds.scope(b)), &b.name, &b.path))
+        (rank(finds.scope(a)), &a.name, a.place, &a.path).cmp(&(
+            rank(finds.scope(b)),
+            &b.name,
+            b.place,
+            &b.path,
+        ))
     });
-    let budget = agent.budget.as_ref().and_then(|b| b.chars).unwrap_or(8000);
-    let (mut used, mut kept, mut omitted) = (0, Vec::new(), Vec::new());
-    for c in rows {
-        let file = c.path.join("SKILL.md").to_string_lossy().replace('\\', "/");
-        let line = format!("- {}: {} (file: {file})", c.name, c.description);
-        let cost = chars(&line) + 1;
-        if used + cost <= budget {
-            used += cost;
-            kept.push(line);
-        } else {
-            omitted.push(format!("{} ({})", c.name, codex_scope(finds.scope(c))));
-        }
-    }
+    let roots = codex_roots(visible);
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|c| {
+            let alias = roots.iter().position(|&p| p == c.place).unwrap_or(0);
+            let rel = c
+                .path
+                .join("SKILL.md")
+                .strip_prefix(&finds.places[c.place].path)
+                .map(|r| r.to_string_lossy().replace('\\', "/"))
+                .unwrap_or_default();
+            match c.description.as_str() {
+                "" => format!("- {}: (file: r{alias}/{rel})", c.name),
+                d => format!("- {}: {d} (file: r{alias}/{rel})", c.name),
+            }
+        })
+        .collect();
+    let budget = agent.budget.as_ref().and_then(|b| b.tokens).unwrap_or(5440);
+    let used: usize = lines.iter().map(|l| (l.len() + 1).div_ceil(4)).sum();
     let mut actions = Vec::new();
-    if !omitted.is_empty() {
-        let total = kept.len() + omitted.len();
-        let mut names: Vec<String> = omitted.iter().take(5).cloned().collect();
-        if omitted.len() > 5 {
-            names.push(format!("{} more", omitted.len() - 5));
-        }
+    if used > budget {
         actions.push(format!(
-            "Skills list trimmed to fit the metadata budget: showing {} of {total} enabled skills ({budget} characters). Omitted skills include {}. Explicitly mention a skill by name or path if needed, or disable unused skills to reduce the list.",
-            kept.len(),
-            names.join(", ")
+            "the list costs about {used} tokens, over Codex's {budget}: Codex 0.169.0 shortens descriptions to fit (not reproduced here: the lines are shown whole)"
         ));
     }
     let text = (!visible.is_empty()).then(|| {
-        let mut t = format!("{}{}\n", formats::CODEX_HEAD, kept.join("\n"));
-        for a in &actions {
-            t.push_str(a);
+        let mut t = String::from(formats::CODEX_HEAD);
+        for (i, &place) in roots.iter().enumerate() {
+            let root = finds.places[place]
+                .path
+                .to_string_lossy()
+                .replace('\\', "/");
+            t.push_str(&format!("- `r{i}` = `{root}`\n"));
+        }
+        t.push_str("### Available skills\n");
+        for l in &lines {
+            t.push_str(l);
             t.push('\n');
         }
-        t.push_str("### How to use skills\n…\n</skills_instructions>");
+        t.push_str("</skills_instructions>");
         t
     });
     Catalog {
         text,
-        about: "Codex render.rs @deae88d (the fixed \"How to use skills\" text is elided: …)"
-            .into(),
+        about: "Codex 0.169.0 (verified: tests/agent_oracles.rs)".into(),
         size: used,
-        unit: "chars",
+        unit: "tokens (estimated: 4 bytes a token)",
         budget: Some(budget),
         actions,
     }
 }
 
-fn codex_scope(s: Scope) -> &'static str {
-    match s {
-        Scope::Builtin => "system",
-        Scope::Admin => "admin",
-        Scope::Project => "repo",
-        Scope::User | Scope::Plugin => "user",
-    }
+/// The places holding a listed skill, in the places' order: Codex's `rN`.
+fn codex_roots(visible: &[&Candidate]) -> Vec<usize> {
+    let mut used: Vec<usize> = visible.iter().map(|c| c.place).collect();
+    used.sort_unstable();
+    used.dedup();
+    used
 }
 
 /// OpenCode (packages/opencode/src/skill/index.ts @a2cc772, `fmt`,
@@ -256,14 +273,30 @@ fn escape_html(s: &str) -> String {
         .replace('\'', "&#39;")
 }
 
-/// Gemini CLI (`renderAgentSkills`): entries joined by a newline; none
-/// gives nothing. Decision: entries in load order (lowest precedence
-/// first), the reverse of the table's.
-fn gemini(visible: &[&Candidate]) -> Catalog {
-    let text = (!visible.is_empty()).then(|| {
-        let list: Vec<String> = visible
+/// Gemini CLI (@google/gemini-cli-core 0.61.0 dist/src/prompts/snippets.js
+/// `renderAgentSkills`, trimmed): entries joined by a newline; none gives
+/// nothing. The order is its skill map's (skillManager.js
+/// `addSkillsWithPrecedence`): dirs in load order (lowest precedence
+/// first), each name where it was first loaded, holding the copy that won.
+/// Inside one dir Gemini follows its file search (glob), whose order is
+/// the file system's: here by path.
+fn gemini(finds: &Finds) -> Catalog {
+    let mut seen = std::collections::HashSet::new();
+    let mut entries: Vec<&Candidate> = Vec::new();
+    for place in (0..finds.places.len()).rev() {
+        let loaded = finds
+            .candidates
             .iter()
-            .rev()
+            .filter(|c| c.place == place && c.status != crate::core::cao::store::Status::Invalid);
+        for c in loaded {
+            if seen.insert(c.name.as_str()) {
+                entries.extend(finds.winner(&c.name).filter(|w| !w.hidden));
+            }
+        }
+    }
+    let text = (!entries.is_empty()).then(|| {
+        let list: Vec<String> = entries
+            .iter()
             .map(|c| {
                 format!(
                     "  <skill>\n    <name>{}</name>\n    <description>{}</description>\n    <location>{}</location>\n  </skill>",
@@ -278,7 +311,7 @@ fn gemini(visible: &[&Candidate]) -> Catalog {
     Catalog {
         size: text.as_deref().map_or(0, chars),
         text,
-        about: "Gemini CLI renderAgentSkills (from its source; wording varies by version)".into(),
+        about: "Gemini CLI (gemini-cli-core 0.61.0 renderAgentSkills; verified: tests/agent_oracles.rs); inside one dir Gemini orders skills as its file search finds them, which varies with the file system".into(),
         unit: "chars",
         ..Catalog::default()
     }
@@ -306,23 +339,22 @@ fn claude(visible: &[&Candidate], agent: &Agent) -> Catalog {
         })
         .collect();
     let entry = |name: &str, d: &str| format!("- {name}: {d}");
-    let total = |descs: &[String]| -> usize {
-        visible
-            .iter()
-            .zip(descs)
-            .map(|(c, d)| chars(&entry(&c.name, d)) + 1)
-            .sum()
-    };
-    let mut i = descs.len();
-    while total(&descs) > limit && i > 0 {
-        i -= 1;
-        if !descs[i].is_empty() {
-            actions.push(format!(
-                "{}: description shortened away to fit",
-                visible[i].name
-            ));
-            descs[i].clear();
-        }
+    let full: Vec<usize> = visible
+        .iter()
+        .zip(&descs)
+        .map(|(c, d)| chars(&entry(&c.name, d)) + 1)
+        .collect();
+    let bare: Vec<usize> = visible
+        .iter()
+        .map(|c| chars(&entry(&c.name, "")) + 1)
+        .collect();
+    let (cleared, size) = shorten_from_the_end(&full, &bare, limit).0;
+    for &i in &cleared {
+        actions.push(format!(
+            "{}: description shortened away to fit",
+            visible[i].name
+        ));
+        descs[i].clear();
     }
     let lines: Vec<String> = visible
         .iter()
@@ -339,11 +371,37 @@ fn claude(visible: &[&Candidate], agent: &Agent) -> Catalog {
     Catalog {
         text,
         about: "Claude Code: budget documented (code.claude.com/docs/en/skills); the text is NOT documented, this shape is reverse-engineered".into(),
-        size: total(&descs),
+        size,
         unit: "chars",
         budget: Some(limit),
         actions,
     }
+}
+
+/// Which entries lose their description, from the end of the list, until
+/// the total fits `limit`: `full[i]` and `bare[i]` are entry i's cost with
+/// and without it. The total is kept as it changes, so the work is linear
+/// (recomputing it at every step made 10,000 skills take 19.6 s: issue
+/// 22). Returns the cleared indices and the final total, then the number
+/// of entries looked at.
+fn shorten_from_the_end(
+    full: &[usize],
+    bare: &[usize],
+    limit: usize,
+) -> ((Vec<usize>, usize), usize) {
+    let mut total: usize = full.iter().sum();
+    let (mut cleared, mut steps) = (Vec::new(), 0);
+    for i in (0..full.len()).rev() {
+        if total <= limit {
+            break;
+        }
+        steps += 1;
+        if full[i] > bare[i] {
+            total -= full[i] - bare[i];
+            cleared.push(i);
+        }
+    }
+    ((cleared, total), steps)
 }
 
 /// What seed 003's `skill` tool returns (`loadSkill`, "Skill Loading"):
@@ -472,7 +530,11 @@ mod tests {
                 manifest: Vec::new(),
             })
             .collect();
-        Finds { places, candidates }
+        Finds {
+            places,
+            candidates,
+            ..Finds::default()
+        }
     }
 
     // Seed 003 "Available Skills Prompt": exact bytes, hidden skills out,
@@ -558,22 +620,52 @@ mod tests {
         assert!(cat.actions.is_empty());
     }
 
-    // Codex render.rs @deae88d: 8,000 characters, whole lines omitted.
+    // Codex 0.169.0 `codex debug prompt-input` (tests/agent_oracles.rs
+    // compares on generated homes): roots numbered in place order, only
+    // those holding a listed skill; entries by scope rank then name.
     #[test]
-    fn codex_omits_whole_lines_past_8000_characters() {
-        let long = "d".repeat(3000);
-        let rows: Vec<(String, Scope)> = (0..4).map(|i| (format!("s{i}"), Scope::User)).collect();
-        let f = finds(
-            &rows
+    fn codex_names_its_roots_and_lists_short_paths() {
+        let f = finds(&[
+            ("b", "desc b", Scope::User, false),
+            ("a", "", Scope::Project, false),
+            ("h", "hidden", Scope::Admin, true),
+        ]);
+        // Each skill folder inside its place.
+        let f = Finds {
+            candidates: f
+                .candidates
                 .iter()
-                .map(|(n, s)| (n.as_str(), long.as_str(), *s, false))
-                .collect::<Vec<_>>(),
-        );
+                .map(|c| Candidate {
+                    path: f.places[c.place].path.join(&c.name),
+                    ..c.clone()
+                })
+                .collect(),
+            places: f.places.clone(),
+            ..Finds::default()
+        };
         let cat = catalog(&agent("codex"), &f);
-        assert_eq!(cat.budget, Some(8000));
-        assert!(cat.size <= 8000);
-        assert_eq!(cat.actions.len(), 1);
-        assert!(cat.actions[0].starts_with("Skills list trimmed to fit the metadata budget: showing 2 of 4 enabled skills (8000 characters). Omitted skills include s2 (user), s3 (user)."));
+        let text = cat.text.unwrap();
+        assert!(text.ends_with(
+            "### Skill roots\n- `r0` = `/p0`\n- `r1` = `/p1`\n### Available skills\n- a: (file: r0/a/SKILL.md)\n- b: desc b (file: r1/b/SKILL.md)\n</skills_instructions>"
+        ), "{text}");
+        assert_eq!(cat.budget, Some(5440));
+        assert!(cat.actions.is_empty());
+    }
+
+    // Issue 22 hole 3: shortening looks at each entry at most once.
+    #[test]
+    fn claude_shortening_is_linear_in_the_entries() {
+        let n = 10_000;
+        let full = vec![100; n];
+        let bare = vec![10; n];
+        let ((cleared, total), steps) = shorten_from_the_end(&full, &bare, 8000);
+        assert!(steps <= n, "{steps} steps for {n} entries");
+        assert_eq!(cleared.len(), steps);
+        assert!(total > 8000, "names alone exceed the budget: all cleared");
+        let ((cleared, total), steps) = shorten_from_the_end(&full[..90], &bare[..90], 8000);
+        assert_eq!((cleared.len(), steps), (12, 12));
+        assert!(total <= 8000);
+        assert_eq!(cleared[0], 89, "from the end");
     }
 
     // code.claude.com/docs/en/skills: 1,536 per entry; names always stay.

@@ -148,11 +148,21 @@ fn codex(text: &str, dir_name: &str) -> Read {
     if !closed || fm.is_empty() {
         return Read::refused(MISSING);
     }
-    let root = match yaml::load(&fm.join("\n")) {
-        Ok(root) => root,
-        Err(e) => return Read::refused(format!("invalid YAML: {e}")),
+    let (root, fallback) = match yaml::load(&fm.join("\n")) {
+        Ok(root) => (root, None),
+        // Codex 0.169.0 loads what its YAML parser refuses when every line
+        // is `key: value` (`description: has: colon` gives `has: colon`;
+        // an indented line refuses it): tests/agent_oracles.rs.
+        Err(e) => match line_fields(&fm) {
+            Some(fields) => (None, Some(fields)),
+            None => return Read::refused(format!("invalid YAML: {e}")),
+        },
     };
     let string = |k: &str| -> Result<Option<String>, String> {
+        if let Some(fields) = &fallback {
+            let v = fields.iter().find(|(key, _)| key == k).map(|(_, v)| v);
+            return Ok(v.map(|v| crate::core::text::collapse_whitespace(v)));
+        }
         match root.as_ref().and_then(|r| r.get(k)).map(|n| &n.value) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Str(s)) => Ok(Some(crate::core::text::collapse_whitespace(s))),
@@ -184,57 +194,140 @@ fn codex(text: &str, dir_name: &str) -> Read {
     }
 }
 
-/// Gemini CLI (packages/core/src/skills/skillLoader.ts @ecab169):
-/// `/^---\r?\n([\s\S]*?)\r?\n---\r?\n([\s\S]*)/`, js-yaml, an object with
-/// string `name` and `description`; body trimmed, empty allowed.
+/// A frontmatter read line by line, where a YAML parser refuses it: each
+/// non-blank line is `key: value` with the key at the line's start (the
+/// value is what follows the first `:`, trimmed); any other line refuses
+/// the whole.
+fn line_fields(lines: &[&str]) -> Option<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for line in lines.iter().filter(|l| !l.trim().is_empty()) {
+        let (key, value) = line.split_once(':')?;
+        if key.is_empty() || key.starts_with(char::is_whitespace) {
+            return None;
+        }
+        out.push((key.trim_end().to_string(), value.trim().to_string()));
+    }
+    Some(out)
+}
+
+/// Whether Codex keeps a skill out of the model's list: its
+/// `agents/openai.yaml` says `policy: allow_implicit_invocation: false`
+/// (the bundled `.system/review-agent` of @openai/codex 0.169.0 does;
+/// openai/codex core-skills `SkillPolicy`, `allowed_skills_for_implicit_invocation`).
+pub fn codex_hidden(folder: &std::path::Path) -> bool {
+    let Ok(bytes) = crate::core::fsops::read_capped(&folder.join("agents/openai.yaml"), 64 << 10)
+    else {
+        return false;
+    };
+    let Ok(Some(root)) = yaml::load(&String::from_utf8_lossy(&bytes)) else {
+        return false;
+    };
+    root.get("policy")
+        .and_then(|p| p.get("allow_implicit_invocation"))
+        .is_some_and(|n| matches!(n.value, Value::Bool(false)))
+}
+
+/// Gemini CLI (@google/gemini-cli-core 0.61.0
+/// dist/src/skills/skillLoader.js, `loadSkillFromFile`):
+/// `/^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n([\s\S]*))?/` (the body is
+/// optional; a BOM fails it), then js-yaml with string `name` and
+/// `description`, else the line reader (`gemini_lines`); the name has each
+/// of `:\/<>*?"|` replaced by `-`; the body trimmed.
 fn gemini(text: &str) -> Read {
-    static RE: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"\A---\r?\n((?s:.)*?)\r?\n---\r?\n((?s:.)*)").expect("regex"));
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\A---\r?\n((?s:.)*?)\r?\n---(?:\r?\n((?s:.)*))?").expect("regex")
+    });
     let Some(caps) = RE.captures(text) else {
         return Read::refused("no frontmatter (skipped)");
     };
-    let root = match yaml::load(&caps[1]) {
-        Ok(root) => root,
-        Err(e) => return Read::refused(format!("invalid YAML: {e}")),
-    };
+    let fm = &caps[1];
+    // js-yaml keeps a block scalar's final line break at the end of the
+    // input (`>` or `|` as the last field gives `text\n`): the newline the
+    // regex left out is put back.
+    let root = yaml::load(&format!("{fm}\n")).ok().flatten();
     let s = |k: &str| {
         root.as_ref()
             .and_then(|r| r.get(k))
             .and_then(|n| n.value.as_str())
             .map(str::to_string)
     };
-    match (s("name"), s("description")) {
-        (Some(name), Some(description)) => Read {
-            name: Some(name),
-            description: Some(description),
-            frontmatter: root,
-            body: caps[2].trim().to_string(),
-            ..Read::default()
-        },
-        _ => Read::refused("name and description must both be strings (skipped)"),
+    let fields = match (s("name"), s("description")) {
+        (Some(n), Some(d)) => Some((n, d)),
+        _ => gemini_lines(fm),
+    };
+    let Some((name, description)) = fields else {
+        return Read::refused("no string name and description (skipped)");
+    };
+    let name = name
+        .chars()
+        .map(|c| if ":\\/<>*?\"|".contains(c) { '-' } else { c })
+        .collect();
+    Read {
+        name: Some(name),
+        description: Some(description),
+        frontmatter: root,
+        body: caps.get(2).map_or("", |m| m.as_str()).trim().to_string(),
+        ..Read::default()
     }
+}
+
+/// Gemini's `parseSimpleFrontmatter` (skillLoader.js 0.61.0): the last
+/// line `name: x` (leading blanks allowed) gives the name; a line
+/// `description: x` and the indented lines after it, trimmed and joined by
+/// a space (empty parts dropped), the description; both are needed.
+fn gemini_lines(fm: &str) -> Option<(String, String)> {
+    let lines: Vec<&str> = fm
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    let (mut name, mut description) = (None, None);
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i].trim_start();
+        if let Some(v) = line.strip_prefix("name:") {
+            name = Some(v.trim().to_string());
+        } else if let Some(v) = line.strip_prefix("description:") {
+            let mut parts = vec![v.trim().to_string()];
+            while let Some(next) = lines.get(i + 1) {
+                let indented = next.starts_with([' ', '\t']) && !next.trim().is_empty();
+                if !indented {
+                    break;
+                }
+                parts.push(next.trim().to_string());
+                i += 1;
+            }
+            parts.retain(|p| !p.is_empty());
+            description = Some(parts.join(" "));
+        }
+        i += 1;
+    }
+    Some((name?, description?))
 }
 
 /// Claude Code (https://code.claude.com/docs/en/skills, Frontmatter
 /// reference): every field optional, unparseable YAML still loads with no
 /// fields, the command name is the folder's, the description defaults to
-/// the first non-empty Markdown line. Nothing is refused.
+/// the first paragraph of the body. Nothing is refused.
 fn claude(text: &str, dir_name: &str) -> Read {
     let norm = Normalized::new(text);
     let (root, body) = match frontmatter::parse(&norm.text) {
         Ok(fm) => (fm.metadata().cloned(), fm.body),
         Err(_) => (None, norm.text.clone()),
     };
-    let description = root
-        .as_ref()
-        .and_then(|r| r.get("description"))
-        .and_then(|n| n.value.as_str())
-        .map(str::to_string)
-        .or_else(|| {
-            body.lines()
-                .map(str::trim)
-                .find(|l| !l.is_empty())
-                .map(str::to_string)
+    let field = |k: &str| {
+        root.as_ref()
+            .and_then(|r| r.get(k))
+            .and_then(|n| n.value.as_str())
+            .map(str::to_string)
+    };
+    // The listing's text is `description` plus `when_to_use` (Frontmatter
+    // reference: "Appended to description in the skill listing"; joined by
+    // a space: decision); with no description, the first paragraph.
+    let description = field("description")
+        .or_else(|| first_paragraph(&body))
+        .map(|d| match field("when_to_use") {
+            Some(w) if !w.trim().is_empty() => format!("{d} {w}"),
+            _ => d,
         });
     let hidden = root
         .as_ref()
@@ -250,15 +343,34 @@ fn claude(text: &str, dir_name: &str) -> Read {
     }
 }
 
+/// The body's first paragraph (lines up to the first blank line, each
+/// trimmed, joined by a space), `None` for an empty body.
+fn first_paragraph(body: &str) -> Option<String> {
+    let lines: Vec<&str> = body
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| !l.is_empty())
+        .collect();
+    (!lines.is_empty()).then(|| lines.join(" "))
+}
+
 /// OpenCode (packages/opencode/src/skill/index.ts @a2cc772,
 /// `isSkillFrontmatter`): a mapping with a string `name`; `description`
 /// absent or a string. Without one it loads but `fmt` leaves it out of
 /// the list. The docs' name pattern is not enforced by the code.
 fn opencode(text: &str) -> Read {
+    // opencode-ai 1.18.33 reads a SKILL.md that opens with a BOM
+    // (tests/agent_oracles.rs).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let norm = Normalized::new(text);
     let fm = match frontmatter::parse(&norm.text) {
         Ok(fm) => fm,
-        Err(e) => return Read::refused(e.to_string()),
+        // OpenCode 1.18.33 loads `description: has: colon` as `has: colon`
+        // (tests/agent_oracles.rs): the line-by-line reading.
+        Err(e) => {
+            return opencode_lines(&norm.text).unwrap_or_else(|| Read::refused(e.to_string()));
+        }
     };
     let Some(name) = fm.get("name").and_then(|n| n.value.as_str()) else {
         return Read::refused("frontmatter has no string `name`");
@@ -276,6 +388,31 @@ fn opencode(text: &str) -> Read {
         body: fm.body,
         ..Read::default()
     }
+}
+
+/// OpenCode's reading of a frontmatter its YAML parser refuses: `---`,
+/// lines of `key: value`, `---`, then the body.
+fn opencode_lines(text: &str) -> Option<Read> {
+    let rest = text.strip_prefix("---\n")?;
+    let end = rest.find("\n---")?;
+    let lines: Vec<&str> = rest[..end].lines().collect();
+    let fields = line_fields(&lines)?;
+    let get = |k: &str| {
+        fields
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.clone())
+    };
+    let name = get("name")?;
+    let description = get("description");
+    let body = rest[end + 4..].trim_start_matches(['\r', '\n']).to_string();
+    Some(Read {
+        name: Some(name),
+        hidden: description.is_none(),
+        description,
+        body,
+        ..Read::default()
+    })
 }
 
 /// The Agent Skills baseline (agentskills.io): frontmatter with non-empty
@@ -403,17 +540,26 @@ mod tests {
         );
     }
 
-    // gemini-cli skillLoader.ts @ecab169.
+    // @google/gemini-cli-core 0.61.0 skillLoader.js.
     #[test]
-    fn gemini_needs_string_name_and_description_and_accepts_crlf() {
+    fn gemini_reads_lines_where_yaml_fails_and_sanitises_the_name() {
         assert!(
             gemini("---\r\nname: a\r\ndescription: b\r\n---\r\n")
                 .error
                 .is_none()
         );
         assert!(gemini("---\nname: a\n---\nx").error.is_some());
+        // The issue's case: YAML refuses it, the line reader loads it.
+        let r = gemini("---\nname: a:b\ndescription: has: colon\n---");
+        assert_eq!(r.name.as_deref(), Some("a-b"));
+        assert_eq!(r.description.as_deref(), Some("has: colon"));
+        assert_eq!(r.body, "");
+        // A number is not a string to js-yaml; the line reader takes it.
+        let r = gemini("---\nname: 1\ndescription: |\n  two\n  lines\n---\nx");
+        assert_eq!(r.name.as_deref(), Some("1"));
+        assert_eq!(r.description.as_deref(), Some("| two lines"));
         assert!(
-            gemini("---\nname: 1\ndescription: b\n---\nx")
+            gemini("\u{feff}---\nname: a\ndescription: b\n---\n")
                 .error
                 .is_some()
         );
@@ -422,9 +568,11 @@ mod tests {
     // code.claude.com/docs/en/skills Frontmatter reference.
     #[test]
     fn claude_loads_anything_under_the_folder_name() {
-        let r = claude("# Title line\n\nbody", "deploy");
+        let r = claude("\n# Title line\nsecond line\n\nbody", "deploy");
         assert_eq!(r.name.as_deref(), Some("deploy"));
-        assert_eq!(r.description.as_deref(), Some("# Title line"));
+        assert_eq!(r.description.as_deref(), Some("# Title line second line"));
+        let r = claude("---\ndescription: d\nwhen_to_use: w\n---\nx", "deploy");
+        assert_eq!(r.description.as_deref(), Some("d w"));
         let r = claude("---\nname: other\ndescription: d\n---\nx", "deploy");
         assert_eq!(r.name.as_deref(), Some("deploy"));
         assert!(r.error.is_none());

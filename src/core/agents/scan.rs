@@ -36,6 +36,18 @@ impl Ctx {
             .filter(|v| !v.trim().is_empty())
     }
 
+    /// `path` absolute (a relative one is taken from the working
+    /// directory) and normalised: no `.`, no repeated `/`. A `..` is kept
+    /// (the table refuses locations that hold one).
+    pub fn absolute(&self, path: PathBuf) -> PathBuf {
+        let path = if path.is_absolute() {
+            path
+        } else {
+            self.cwd.join(path)
+        };
+        path.components().collect()
+    }
+
     fn config_home(&self) -> PathBuf {
         table::config_home(self.var("XDG_CONFIG_HOME"), &self.user_home)
     }
@@ -117,46 +129,65 @@ pub fn places(agent: &Agent, ctx: &Ctx) -> Vec<Place> {
 /// `skills`), when that variable is set and not blank.
 pub fn env_dir(loc: &Location, ctx: &Ctx) -> Option<PathBuf> {
     let base = PathBuf::from(ctx.var(loc.env.as_deref()?)?);
-    Some(match &loc.env_suffix {
+    Some(ctx.absolute(match &loc.env_suffix {
         Some(s) => base.join(s),
         None => base,
-    })
+    }))
 }
 
 fn expand(agent: &Agent, loc: &Location, ctx: &Ctx) -> Vec<PathBuf> {
     if let Some(dir) = env_dir(loc, ctx) {
         return vec![dir];
     }
-    let bases: Vec<String> = match loc.path.as_str() {
-        "{setting:skills.path}" => agent.skills_path.clone(),
-        p if p.contains("{project}") => ctx
-            .walk(loc.walk)
-            .iter()
-            .map(|d| p.replace("{project}", &d.to_string_lossy()))
+    let paths: Vec<PathBuf> = match loc.path.as_str() {
+        "{setting:skills.path}" => (agent.skills_path.iter())
+            .flat_map(|b| template(b, ctx))
             .collect(),
-        p => vec![p.to_string()],
+        p if p.starts_with("{project}") => (ctx.walk(loc.walk).iter())
+            .flat_map(|d| with_project(p, d, ctx))
+            .collect(),
+        p => template(p, ctx),
     };
-    bases
+    paths
         .iter()
-        .flat_map(|b| template(b, ctx))
-        .flat_map(|p| stars(&p, loc.newest_first))
+        .flat_map(|p| stars(p, loc.newest_first))
         .collect()
 }
 
+/// A location template's paths with `{project}` standing for `dir`, as a
+/// path: a working directory whose name is not UTF-8 stays itself.
+pub fn with_project(t: &str, dir: &Path, ctx: &Ctx) -> Vec<PathBuf> {
+    match t.strip_prefix("{project}") {
+        Some(rest) => vec![ctx.absolute(join_rest(dir.to_path_buf(), rest))],
+        None => template(t, ctx),
+    }
+}
+
 /// One template to its paths: `~`, `$VAR`, `{config}`, `{git_root}` and
-/// CAO's `{cao_home}`, `{cao_store}`, `{cao_extra}`. A variable that is
-/// not set stands for nothing.
+/// CAO's `{cao_home}`, `{cao_store}`, `{cao_extra}` (the first two also
+/// with a rest, `{cao_store}/x`). A variable that is not set stands for
+/// nothing. Every path is absolute (a relative one is taken from the
+/// working directory, once, here) and normalised (`/.` is `/`).
 pub fn template(t: &str, ctx: &Ctx) -> Vec<PathBuf> {
     let cao = ctx.cao.as_ref();
-    match t {
-        "{cao_home}" => return cao.map(|h| h.root.clone()).into_iter().collect(),
-        "{cao_store}" => return cao.map(Home::skills_dir).into_iter().collect(),
-        "{cao_extra}" => {
-            return cao
-                .map(|h| h.skill_search_dirs().into_iter().skip(1).collect())
-                .unwrap_or_default();
+    if t == "{cao_extra}" {
+        return cao
+            .map(|h| h.skill_search_dirs().into_iter().skip(1).collect())
+            .unwrap_or_default();
+    }
+    for (key, base) in [
+        ("{cao_home}", cao.map(|h| h.root.clone())),
+        ("{cao_store}", cao.map(Home::skills_dir)),
+    ] {
+        if let Some(rest) = t
+            .strip_prefix(key)
+            .filter(|r| r.is_empty() || r.starts_with('/'))
+        {
+            return base
+                .map(|b| ctx.absolute(join_rest(b, rest)))
+                .into_iter()
+                .collect();
         }
-        _ => {}
     }
     let path = if let Some(rest) = t.strip_prefix("~/") {
         ctx.user_home.join(rest)
@@ -174,7 +205,7 @@ pub fn template(t: &str, ctx: &Ctx) -> Vec<PathBuf> {
     } else {
         PathBuf::from(t)
     };
-    vec![path]
+    vec![ctx.absolute(path)]
 }
 
 fn join_rest(base: PathBuf, rest: &str) -> PathBuf {
@@ -233,22 +264,31 @@ fn subdirs(base: &Path, newest_first: bool) -> Vec<PathBuf> {
     found.into_iter().map(|(_, p)| p).collect()
 }
 
-/// Codex's bound on one root (loader.rs: at most 2,000 directories).
-const MAX_DIRS: usize = 2000;
+/// skilltui's own bound on the folders one location's walk looks at, for
+/// an agent that documents none (Codex's is `Agent::max_dirs`): a cloned
+/// repository's skill dir with a million folders stays bounded.
+pub const MAX_FOLDERS: usize = 100_000;
 
-/// The skill folders (each holding a SKILL.md file) of `dir`, sorted by
-/// name, `depth` levels down. A deep scan skips names starting with `.`
-/// (Codex's rule; one level is what the other agents read). Links are followed unless the agent says it does not.
-pub fn skill_folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> {
-    folders(dir, depth, links)
-        .into_iter()
-        .filter(|f| f.join("SKILL.md").is_file())
-        .collect()
+/// Every folder a location's walk looks into, in its order (breadth
+/// first, sorted by name in each folder), SKILL.md or not, `depth` levels
+/// down, at most `max` of them; `true` when `max` cut the walk short. A
+/// deep scan skips names starting with `.` (Codex's rule; one level is
+/// what the other agents read). Links are followed unless the agent says
+/// it does not.
+pub fn folders(dir: &Path, depth: usize, links: Symlinks, max: usize) -> (Vec<PathBuf>, bool) {
+    folders_with(dir, depth, links, max, None)
 }
 
-/// Every folder [`skill_folders`] looks into, in its order, SKILL.md or
-/// not: a caller that opens each SKILL.md anyway skips the stat.
-pub fn folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> {
+/// [`folders`], entering `.` folders or not as `dots` says (unset: only
+/// on a one-level scan).
+pub fn folders_with(
+    dir: &Path,
+    depth: usize,
+    links: Symlinks,
+    max: usize,
+    dots: Option<bool>,
+) -> (Vec<PathBuf>, bool) {
+    let skip_dots = !dots.unwrap_or(depth <= 1);
     let mut out = Vec::new();
     let mut level = vec![dir.to_path_buf()];
     for _ in 0..depth.max(1) {
@@ -257,9 +297,9 @@ pub fn folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> {
         }
         let mut next = Vec::new();
         for parent in &level {
-            for child in children(parent, links, depth > 1) {
-                if out.len() == MAX_DIRS {
-                    return out;
+            for child in children(parent, links, skip_dots) {
+                if out.len() == max {
+                    return (out, true);
                 }
                 out.push(child.clone());
                 next.push(child);
@@ -267,7 +307,7 @@ pub fn folders(dir: &Path, depth: usize, links: Symlinks) -> Vec<PathBuf> {
         }
         level = next;
     }
-    out
+    (out, false)
 }
 
 fn children(dir: &Path, links: Symlinks, skip_dots: bool) -> Vec<PathBuf> {
@@ -312,14 +352,16 @@ pub fn detected(agent: &Agent, ctx: &Ctx) -> bool {
 }
 
 fn on_path(binary: &str, ctx: &Ctx) -> bool {
+    which(binary, ctx).is_some()
+}
+
+/// The first executable file `binary` in the context's `PATH`.
+pub fn which(binary: &str, ctx: &Ctx) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
-    let Some(path) = ctx.var("PATH") else {
-        return false;
-    };
-    std::env::split_paths(path).any(|d| {
-        fs::metadata(d.join(binary))
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    })
+    let path = ctx.var("PATH")?;
+    std::env::split_paths(path)
+        .map(|d| d.join(binary))
+        .find(|p| fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0))
 }
 
 /// `f` over `items` on up to 8 threads, results in order (a thousand

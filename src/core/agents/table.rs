@@ -11,7 +11,7 @@ use crate::core::fsops;
 const BUILT_IN: &str = include_str!("agents.toml");
 
 /// Where a location sits: the agent's own kinds of place.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
     Project,
@@ -139,6 +139,14 @@ pub struct Location {
     /// `*` expansions newest first (seed 001: last-installed plugin wins).
     #[serde(default)]
     pub newest_first: bool,
+    /// Whether the scan enters folders whose name starts with `.`; unset:
+    /// one level does, a deep scan does not (Codex's rule).
+    #[serde(default)]
+    pub dots: Option<bool>,
+    /// The location itself may be a skill (a `SKILL.md` in it: Gemini's
+    /// `SKILL.md` glob pattern).
+    #[serde(default)]
+    pub root_skill: bool,
     pub source: String,
 }
 
@@ -183,6 +191,19 @@ pub struct Agent {
     #[serde(default)]
     pub show: Option<String>,
     pub source: String,
+    /// The agent and version an oracle test runs (tests/agent_oracles.rs):
+    /// set only where a test compares skilltui with the real agent.
+    #[serde(default)]
+    pub verified: Option<String>,
+    /// What the agent says when asked offline for no oracle (its CLI has
+    /// no command that lists its skills, or none was found).
+    #[serde(default)]
+    pub no_oracle: Option<String>,
+    /// The agent loads its dirs concurrently: which of two clashing copies
+    /// wins varies between runs (OpenCode).
+    #[serde(default)]
+    pub concurrent: bool,
+
     #[serde(default)]
     pub builtin_skills: Vec<String>,
     /// What the docs say each bundled skill is for.
@@ -193,8 +214,49 @@ pub struct Agent {
     pub skills_path: Vec<String>,
     #[serde(default)]
     pub budget: Option<Budget>,
+    /// The most folders the agent itself looks at under one location
+    /// (Codex: 2,000), when it documents a bound; the rest are never read.
+    #[serde(default)]
+    pub max_dirs: Option<usize>,
     #[serde(default, rename = "location")]
     pub locations: Vec<Location>,
+}
+
+/// How sure the table is of an agent: checked against the agent itself,
+/// or taken from its documentation and source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Certainty<'a> {
+    /// The agent and version an oracle test runs.
+    Verified(&'a str),
+    /// The sources its facts come from.
+    Documented(&'a str),
+}
+
+impl Agent {
+    pub fn certainty(&self) -> Certainty<'_> {
+        match &self.verified {
+            Some(v) => Certainty::Verified(v),
+            None => Certainty::Documented(&self.source),
+        }
+    }
+}
+
+impl Certainty<'_> {
+    /// `verified: codex 0.169.0` or `documented: <sources>`.
+    pub fn line(&self) -> String {
+        match self {
+            Certainty::Verified(v) => format!("verified: {v}"),
+            Certainty::Documented(s) => format!("documented: {s}"),
+        }
+    }
+
+    /// One short line for a narrow pane: the sources stay in `agents`.
+    pub fn short(&self) -> String {
+        match self {
+            Certainty::Verified(v) => format!("verified: {v}"),
+            Certainty::Documented(_) => "documented: sources in `skilltui agents`".into(),
+        }
+    }
 }
 
 #[derive(Deserialize)]

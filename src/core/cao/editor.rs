@@ -509,7 +509,7 @@ pub(crate) mod tests {
                     },
                 })
                 .collect(),
-            problems: Vec::new(),
+            ..Listing::default()
         }
     }
 

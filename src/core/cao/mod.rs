@@ -2,7 +2,7 @@
 //! what makes a skill folder valid, the home and its skill store, agent
 //! profiles and their `skills:` lists, the catalog a profile injects, the
 //! byte-preserving profile editor, and the installed CAO package it reads
-//! built-in profiles and bundled skills from.
+//! built-in profiles and bundled skills from, and CAO's own file locks.
 //!
 //! Uses `text`, `error`, `fsops` and `parse/`; never `sources/` or anything
 //! above. In order: `installed`, `skill`, `store`, `profile`, `catalog`,
@@ -11,6 +11,8 @@
 pub mod catalog;
 pub mod editor;
 pub mod installed;
+pub mod locks;
+pub mod plugins;
 pub mod profile;
 pub mod skill;
 pub mod store;

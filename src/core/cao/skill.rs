@@ -119,10 +119,11 @@ pub fn read_text(path: &Path) -> Result<String, String> {
 
 /// `folder`'s SKILL.md read as [`read_text`] reads it, or `None` when the
 /// folder holds no regular SKILL.md (what `Path::is_file` says): one open,
-/// with no stat before it.
+/// with no stat before it. A SKILL.md whose real path leaves the folder
+/// (a link to a secret) is an error, never read.
 pub fn read_text_in(folder: &Path) -> Option<Result<String, String>> {
     let path = folder.join("SKILL.md");
-    let (file, meta) = match fsops::open_regular(&path) {
+    let (file, meta) = match fsops::open_inside(folder, Path::new("SKILL.md")) {
         Ok(opened) => opened,
         Err(_) if !path.is_file() => return None,
         Err(e) => return Some(Err(format!("cannot read {}: {e}", path.display()))),

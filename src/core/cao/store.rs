@@ -2,15 +2,15 @@
 //! dirs as CAO lists and resolves them (cao-compat 4), and the store
 //! operations add, remove and seed (cao-compat 7), done atomically.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use include_dir::{Dir, include_dir};
 use serde_json::Value as Json;
 
-use crate::core::cao::installed;
 use crate::core::cao::skill::{self, Checked};
+use crate::core::cao::{installed, locks, plugins};
 use crate::core::fsops;
 use crate::core::text::py_strip;
 
@@ -229,6 +229,9 @@ pub struct Listing {
     pub entries: Vec<Entry>,
     /// Search dirs that exist but could not be read, with the OS error.
     pub problems: Vec<String>,
+    /// The store's skills an agent plugin owns, by folder path -> plugin
+    /// (`cao skills remove` refuses them; see `plugins`).
+    pub plugins: HashMap<PathBuf, String>,
 }
 
 impl Listing {
@@ -244,6 +247,11 @@ impl Listing {
     /// `": did you mean NAME?"` for a skill name that is not found here.
     pub fn did_you_mean(&self, typed: &str) -> String {
         crate::core::suggest::did_you_mean(typed, self.valid().map(|e| e.folder.as_str()))
+    }
+
+    /// The agent plugin that owns `e`, when one does.
+    pub fn plugin(&self, e: &Entry) -> Option<&str> {
+        self.plugins.get(&e.checked.path).map(String::as_str)
     }
 }
 
@@ -282,7 +290,17 @@ pub fn list(home: &Home, lint: bool) -> Listing {
         .collect();
     // Stable: equal names keep search order.
     entries.sort_by(|a, b| a.name().cmp(b.name()));
-    Listing { entries, problems }
+    let store = home.skills_dir();
+    let in_store = entries.iter().filter(|e| e.source_dir == store);
+    let plugins = plugins::owners(&home.root, in_store.map(|e| e.folder.as_str()))
+        .into_iter()
+        .map(|(folder, plugin)| (store.join(folder), plugin))
+        .collect();
+    Listing {
+        entries,
+        problems,
+        plugins,
+    }
 }
 
 /// Immediate subfolders (following symlinks), sorted; whether each holds a
@@ -389,6 +407,8 @@ pub struct Added {
     pub dest: PathBuf,
     /// Present when an existing skill was replaced.
     pub replaced: Option<fsops::FolderDiff>,
+    /// The agent plugin that owned the replaced skill and gave the name up.
+    pub released: Option<String>,
 }
 
 /// `cao skills add`: CAO's checks in CAO's order, then an atomic install.
@@ -415,7 +435,8 @@ pub const AS_CAO: Copying = Copying {
 /// [`add`], with the copy made as `how` says (a source's skill is
 /// installed under its `name`, whatever its folder is called).
 pub fn add_as(home: &Home, src: &Path, force: bool, how: Copying) -> Result<Added, String> {
-    let prepared = prepare(home, src, force, how)?;
+    let mut lock = None;
+    let prepared = prepare(home, src, force, how, &mut lock)?;
     finish(home, prepared)
 }
 
@@ -428,9 +449,12 @@ pub fn add_many(
     force: bool,
     how: Copying,
 ) -> Result<Vec<Added>, String> {
+    // One hold of CAO's plugin lock for the batch: a second would wait on
+    // the first.
+    let mut lock = None;
     let mut prepared = srcs
         .iter()
-        .map(|src| prepare(home, src, force, how))
+        .map(|src| prepare(home, src, force, how, &mut lock))
         .collect::<Result<Vec<_>, _>>()?;
     // One flush for all: each costs as much as the whole filesystem's.
     fsops::flush_staged(prepared.iter_mut().map(|p| &mut p.staged));
@@ -443,10 +467,20 @@ struct Prepared {
     dest: PathBuf,
     exists: bool,
     staged: fsops::Staged,
+    released: Option<String>,
 }
 
-/// CAO's checks in CAO's order, then the copy into staging.
-fn prepare(home: &Home, src: &Path, force: bool, how: Copying) -> Result<Prepared, String> {
+/// CAO's checks in CAO's order, then the copy into staging. Replacing a
+/// skill is done as `cao skills add --force` does it: under CAO's plugin
+/// lifecycle lock (`lock`, taken once and held until the caller is done),
+/// a plugin's claim on the name is given up first.
+fn prepare(
+    home: &Home,
+    src: &Path,
+    force: bool,
+    how: Copying,
+    lock: &mut Option<locks::Held>,
+) -> Result<Prepared, String> {
     let checked = skill::check_folder_as(src, false, how.named);
     if let Some(e) = checked.errors.first() {
         return Err(e.clone());
@@ -460,12 +494,20 @@ fn prepare(home: &Home, src: &Path, force: bool, how: Copying) -> Result<Prepare
             "Skill '{name}' already exists. Use --force to overwrite it."
         ));
     }
+    let mut released = None;
+    if exists {
+        if lock.is_none() {
+            *lock = Some(locks::lock_lifecycle(&home.root)?);
+        }
+        released = plugins::release_claim(&home.root, &name)?;
+    }
     let staged = fsops::stage_walked(src, &store, &name, how.links, how.limits)?;
     Ok(Prepared {
         name,
         dest,
         exists,
         staged,
+        released,
     })
 }
 
@@ -486,6 +528,7 @@ fn finish(home: &Home, p: Prepared) -> Result<Added, String> {
         name: p.name,
         dest: p.dest,
         replaced,
+        released: p.released,
     })
 }
 
@@ -507,6 +550,11 @@ pub fn remove(home: &Home, name: &str) -> Result<PathBuf, String> {
         }
         Err(e) => return Err(format!("cannot read {}: {e}", dest.display())),
         Ok(_) => {}
+    }
+    if let Some(plugin) = plugins::owner(&home.root, &name) {
+        return Err(format!(
+            "'{name}' is provided by agent plugin '{plugin}', so it is not yours to remove: nothing was changed. Run `cao plugin remove {plugin}` to uninstall the plugin, or add your own copy with --force to take the name over"
+        ));
     }
     fsops::clean_stale_staging(&store);
     fsops::remove(&dest, &store)?;

@@ -261,37 +261,42 @@ pub struct Refreshed {
 }
 
 /// `refresh_all_cao_managed_agents`, byte for byte, atomically, and never
-/// over a change made since the file was read.
+/// over a change made since the file was read. Each file is read and
+/// rewritten under CAO's own lock on it (`utils/atomic_file.py`), so a
+/// `cao skills add` refreshing the same file never interleaves with this.
 pub fn refresh(home: &Home) -> Refreshed {
+    let files = agent_files(home);
     // Listing a big store costs more than the rest: only when needed.
-    if agent_files(home).is_empty() {
+    if files.is_empty() {
         return Refreshed::default();
     }
     let listing = crate::core::cao::store::list(home, false);
-    let (files, stopped) = scan(home, &listing);
-    let mut done = Refreshed {
-        stopped,
-        ..Default::default()
-    };
-    for b in files {
-        let Some(fresh) = &b.fresh else {
-            done.skipped
-                .push((b.path.clone(), b.skipped.clone().unwrap_or_default()));
-            continue;
-        };
-        done.managed.push(b.path.clone());
-        if *fresh == b.current {
-            continue;
-        }
-        match fsops::atomic_write(&b.path, fresh.as_bytes(), Some(b.current.as_bytes())) {
-            Ok(()) => done.rewritten.push(b.path.clone()),
-            Err(e) => {
-                done.stopped = Some(e.to_string());
-                break;
-            }
+    let block = unfiltered_catalog(&listing);
+    let mut done = Refreshed::default();
+    for path in files {
+        if let Err(why) = refresh_one(home, &block, &path, &mut done) {
+            done.stopped = Some(why);
+            break;
         }
     }
     done
+}
+
+/// One file, read and (when stale) rewritten while CAO's lock on it is held.
+fn refresh_one(home: &Home, block: &str, path: &Path, done: &mut Refreshed) -> Result<(), String> {
+    let _held = crate::core::cao::locks::lock_target(&home.root, path)?;
+    let b = examine(home, block, path)?;
+    let Some(fresh) = &b.fresh else {
+        done.skipped.push((b.path, b.skipped.unwrap_or_default()));
+        return Ok(());
+    };
+    done.managed.push(b.path.clone());
+    if *fresh != b.current {
+        fsops::atomic_write(&b.path, fresh.as_bytes(), Some(b.current.as_bytes()))
+            .map_err(|e| e.to_string())?;
+        done.rewritten.push(b.path);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

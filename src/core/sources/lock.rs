@@ -11,7 +11,6 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::core::cao::store::{self, Home};
-use crate::core::error::WriteError;
 use crate::core::fsops;
 
 pub const FILE_NAME: &str = "skilltui.lock";
@@ -71,12 +70,6 @@ pub struct Lock {
 /// take the memory.
 const MAX_LOCK_BYTES: u64 = 16 << 20;
 
-/// How often a write re-reads the file after losing a race with another
-/// writer before it gives up. Each lost race is another writer's won one,
-/// so N writers at once need at most N tries: this bounds a pathological
-/// case (a file rewritten nonstop), not a busy team.
-const WRITE_TRIES: usize = 1000;
-
 /// Adds (`given`) or drops `agent` (`ID:SCOPE`) in the home lock's entry
 /// for `skill`. A skill that is not locked (not from git) has no entry:
 /// nothing to note.
@@ -95,6 +88,29 @@ pub fn note_agent(home: &Home, skill: &str, agent: &str, given: bool) -> Result<
         _ => return Ok(()),
     }
     lock.write()
+}
+
+/// Why an entry's agent label is not one skilltui writes (`ID:SCOPE`: an
+/// id of 1-64 letters, digits, `-`, `_` or `.`, at `user` or `project`),
+/// or `None` for a good one. Whether the id is a known agent is the
+/// agents table's to say, when the label is given.
+pub fn label_problem(label: &str) -> Option<&'static str> {
+    let Some((id, scope)) = label.split_once(':') else {
+        return Some("is not ID:SCOPE");
+    };
+    let id_ok = (1..=64).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        && id != "."
+        && id != "..";
+    if !id_ok {
+        return Some("has an agent id that is not 1-64 letters, digits, '-', '_' or '.'");
+    }
+    if !matches!(scope, "user" | "project") {
+        return Some("has a scope skilltui never gives at (only user and project)");
+    }
+    None
 }
 
 pub fn default_path(home: &Home) -> PathBuf {
@@ -123,46 +139,29 @@ impl Lock {
     /// entries it wrote are kept and only the ones changed here replace
     /// theirs: the store already holds what both installed.
     pub fn write(&mut self) -> Result<(), String> {
-        // Other skilltuis wait their turn across the read, merge and
-        // write; an editor's change is still caught by the write's own
-        // check and merged over. Without a turn (no folder, or no flock
-        // there) that check alone guards.
-        let turn = fsops::Turn::for_file(&self.path).ok();
-        for attempt in 0..WRITE_TRIES {
-            let now = Lock::read(&self.path)?;
+        let path = self.path.clone();
+        let mut written = None;
+        fsops::rewrite(&path, || {
+            let now = Lock::read(&path)?;
             let skills = self.changes_over(now.skills);
             let text = render(&skills);
             // No churn: an unchanged lock, or no lock at all for no git skills.
             let absent_and_empty = skills.is_empty() && now.read_bytes.is_empty();
             let unchanged = absent_and_empty || text.as_bytes() == now.read_bytes;
-            if !unchanged {
-                let expected = Some(now.read_bytes.as_slice());
-                let written = match &turn {
-                    Some(turn) => turn.atomic_write(&self.path, text.as_bytes(), expected),
-                    None => fsops::atomic_write(&self.path, text.as_bytes(), expected),
-                };
-                match written {
-                    Ok(()) => {}
-                    Err(WriteError::ChangedOnDisk(_)) => {
-                        back_off(attempt);
-                        continue;
-                    }
-                    Err(e) => return Err(e.into()),
-                }
-            }
-            self.read_bytes = if unchanged {
-                now.read_bytes
-            } else {
-                text.into_bytes()
-            };
+            let new = (!unchanged).then(|| text.into_bytes());
+            let bytes = new.clone().unwrap_or_else(|| now.read_bytes.clone());
+            written = Some((skills, bytes));
+            Ok(fsops::Reread {
+                read: now.read_bytes,
+                new,
+            })
+        })?;
+        if let Some((skills, bytes)) = written {
+            self.read_bytes = bytes;
             self.read_skills = skills.clone();
             self.skills = skills;
-            return Ok(());
         }
-        Err(format!(
-            "{} kept changing while skilltui wrote it ({WRITE_TRIES} tries)",
-            self.path.display()
-        ))
+        Ok(())
     }
 
     /// `theirs` with every entry this process added, replaced or removed
@@ -182,18 +181,6 @@ impl Lock {
         }
         theirs
     }
-}
-
-/// A short wait, different for each process and growing a little with the
-/// tries, so writers that keep colliding fall out of step.
-fn back_off(attempt: usize) {
-    let jitter = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| {
-            d.subsec_nanos() as u64 ^ u64::from(std::process::id())
-        });
-    let micros = 200 + jitter % 2000 + 100 * attempt.min(50) as u64;
-    std::thread::sleep(std::time::Duration::from_micros(micros));
 }
 
 fn parse(bytes: &[u8]) -> Result<BTreeMap<String, Entry>, String> {

@@ -114,6 +114,8 @@ pub struct Installed {
     pub changes: Option<Changes>,
     /// True when the store already held exactly this skill.
     pub unchanged: bool,
+    /// The agent plugin that owned the replaced skill and gave it up.
+    pub released: Option<String>,
 }
 
 /// Installs the picked skills of an opened source: all are checked first
@@ -163,6 +165,7 @@ pub fn install(
                 dest,
                 changes: None,
                 unchanged: true,
+                released: None,
             });
         } else {
             let (added, changes) = added.next().expect("one added per fresh pick");
@@ -171,6 +174,7 @@ pub fn install(
                 dest: added.dest,
                 changes,
                 unchanged: false,
+                released: added.released,
             });
         }
         let last = done.last().expect("just pushed");
@@ -751,6 +755,8 @@ fn reached_pins(
 pub struct Synced {
     pub outcomes: Vec<Outcome>,
     pub unlocked: Vec<String>,
+    /// One line per thing of the lock left out (a junk agent label).
+    pub warnings: Vec<String>,
 }
 
 /// `sync`: makes the store match `lock_file` (default: the home's lock),
@@ -775,12 +781,29 @@ pub fn sync(
     let wanted = Lock::read(lock_file.unwrap_or(&home_path))?;
     let mut pins = Lock::read(&home_path)?;
     let mut outcomes = Vec::new();
+    let mut warnings = Vec::new();
     let mut todo: Groups = BTreeMap::new();
     for (name, entry) in &wanted.skills {
         // Another lock (a team's) cannot lift the size limits: only this
         // home's own lock or `--allow-large` says a skill may be large.
         let mut entry = entry.clone();
         entry.allow_large &= pins.skills.get(name).is_some_and(|e| e.allow_large);
+        // A label that is no agent at a scope skilltui gives at is named,
+        // and never copied into this home's lock.
+        entry
+            .agents
+            .retain(|label| match lock::label_problem(label) {
+                None => true,
+                Some(why) => {
+                    warnings.push(format!(
+                    "skill '{}' in {}: agent label '{}' {why}: not copied into this home's lock",
+                    sanitize_line(name),
+                    wanted.path.display(),
+                    sanitize_line(label)
+                ));
+                    false
+                }
+            });
         let entry = &entry;
         let dest = home.skills_dir().join(name);
         if !force && let Some(why) = claimed_here(home, &pins, name, entry) {
@@ -839,5 +862,9 @@ pub fn sync(
         .filter(|n| !wanted.skills.contains_key(n))
         .collect();
     outcomes.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(Synced { outcomes, unlocked })
+    Ok(Synced {
+        outcomes,
+        unlocked,
+        warnings,
+    })
 }

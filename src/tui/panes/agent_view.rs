@@ -39,12 +39,7 @@ pub fn load(home: &Home, cwd: Option<&std::path::Path>) -> (Option<Ctx>, Vec<Age
         .map(|agent| {
             let finds = discover::find(&agent, &ctx);
             let catalog = render::catalog(&agent, &finds);
-            let given = record
-                .targets
-                .iter()
-                .filter(|t| t.agent == agent.id)
-                .map(|t| (t.skill.clone(), t.scope, t.path.clone()))
-                .collect();
+            let given = given_to(&record, &agent.id);
             let reports = reports(&agent, &finds);
             AgentRow {
                 agent,
@@ -56,6 +51,22 @@ pub fn load(home: &Home, cwd: Option<&std::path::Path>) -> (Option<Ctx>, Vec<Age
         })
         .collect();
     (Some(ctx), rows)
+}
+
+/// What skilltui's record says it gave `agent`: (skill, scope, path).
+fn given_to(record: &Record, agent: &str) -> Vec<(String, Scope, PathBuf)> {
+    let mine = record.targets.iter().filter(|t| t.agent == agent);
+    mine.map(|t| (t.skill.clone(), t.scope, t.path.clone()))
+        .collect()
+}
+
+/// Each row's `given`, read again from the record (one small file), for
+/// a reload whose discovery runs on a worker.
+pub fn regive(home: &Home, rows: &mut [AgentRow]) {
+    let record = Record::read(home).unwrap_or_default();
+    for row in rows {
+        row.given = given_to(&record, &row.agent.id);
+    }
 }
 
 /// The seed fields and lints of every skill the agent loads (its own
@@ -114,6 +125,10 @@ pub fn detail(row: &AgentRow, scope: Scope, theme: &Theme) -> Text<'static> {
                     .as_str()
                     .unwrap_or("")
             ),
+            theme.dim,
+        ),
+        Line::styled(
+            sanitize_line(&a.certainty().short()).into_owned(),
             theme.dim,
         ),
     ])
@@ -266,7 +281,10 @@ pub fn toggle(
 /// their winners, invalid ones with why), then its text.
 pub fn finds_lines(row: &AgentRow, theme: &Theme) -> Vec<Line<'static>> {
     let f: &Finds = &row.finds;
-    let mut lines = Vec::new();
+    // A cap that cut the listing, a refused manifest: said first.
+    let mut lines: Vec<Line<'static>> = (f.warnings.iter())
+        .map(|w| Line::styled(format!("! {}", sanitize_line(w)), theme.warning))
+        .collect();
     for c in &f.candidates {
         let (mark, style) = match c.status {
             Status::Ok => ("✓", theme.ok),

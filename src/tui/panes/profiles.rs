@@ -130,15 +130,27 @@ impl ProfilesPane {
         data.profiles.get(self.sel)
     }
 
-    /// The selected agent: the rows after the profiles.
+    /// The selected agent: the rows after the profiles (none while the
+    /// list is not drawn).
     pub fn selected_agent<'a>(&self, data: &'a Data) -> Option<&'a AgentRow> {
         self.sel
             .checked_sub(data.profiles.len())
+            .filter(|_| Self::drawn(data))
             .and_then(|i| data.agents.get(i))
     }
 
+    /// Whether the list is drawn: with no profile the pane says so and
+    /// draws no row, so no key may act on one (an agent's row included).
+    fn drawn(data: &Data) -> bool {
+        !data.profiles.is_empty()
+    }
+
+    /// The rows drawn, which are all the keys can reach.
     fn rows(data: &Data) -> usize {
-        data.profiles.len() + data.agents.len()
+        match Self::drawn(data) {
+            true => data.profiles.len() + data.agents.len(),
+            false => 0,
+        }
     }
 
     /// Rows in the checklist: the store's valid skills for a profile; for
@@ -146,7 +158,8 @@ impl ProfilesPane {
     fn checks(&self, data: &Data) -> usize {
         match self.selected_agent(data) {
             Some(_) => self.agent_checks.len(),
-            None => data.valid.len(),
+            None if Self::drawn(data) => data.valid.len(),
+            None => 0,
         }
     }
 
@@ -161,7 +174,7 @@ impl ProfilesPane {
 
     pub fn on_cmd(&mut self, cmd: Cmd, data: &Data) -> Action {
         match (self.within, cmd) {
-            (Within::List, Cmd::Open) => self.within = Within::Checklist,
+            (Within::List, Cmd::Open) if Self::rows(data) > 0 => self.within = Within::Checklist,
             (Within::List, Cmd::Move(m)) => {
                 let page = panes::page(self.list_area);
                 let sel = panes::move_in(self.sel, Self::rows(data), m, page);
@@ -279,7 +292,11 @@ impl ProfilesPane {
             return;
         }
         let theme = look.theme;
-        let title = format!("Agents & profiles ({})", Self::rows(data));
+        let mut title = format!("Agents & profiles ({})", Self::rows(data));
+        if data.agents_refreshing {
+            // The agents shown are the last discovery's until the next ends.
+            title.push_str(" · refreshing agents");
+        }
         frame.render_widget(panes::block(look, Pane::Profiles, title), area);
         if data.profiles.is_empty() {
             // No checklist: it would belong to no profile.

@@ -242,6 +242,7 @@ impl SkillsPane {
                     Span::styled(sanitize_line(e.name()).into_owned(), name_style),
                     Span::styled(self.check_mark(e), theme.warning),
                     Span::styled(self.agent_mark(e), theme.accent),
+                    Span::styled(plugin_mark(listing, e), theme.accent),
                     Span::styled(format!("  {}", sanitize_line(desc)), theme.dim),
                 ]))
             })
@@ -249,6 +250,14 @@ impl SkillsPane {
         let mut state = ListState::default().with_selected(self.sel.checked_sub(self.offset));
         let list = List::new(items).highlight_style(theme.selected);
         frame.render_stateful_widget(list, area, &mut state);
+    }
+}
+
+/// ` [plugin: NAME]`: an agent plugin owns this skill of the store.
+fn plugin_mark(listing: &Listing, e: &Entry) -> String {
+    match listing.plugin(e) {
+        Some(p) => format!(" [plugin: {}]", sanitize_line(p)),
+        None => String::new(),
     }
 }
 

@@ -1,0 +1,207 @@
+//! `agents --verify`: where the agent itself is installed and has a
+//! command that lists the skills it loads, run it (bounded in time and
+//! output) from the working directory and compare its answer with
+//! skilltui's model, one line per difference. The commands are the ones
+//! the oracle tests run (tests/agent_oracles.rs): `codex debug
+//! prompt-input` (its `<skills_instructions>` block against the catalog)
+//! and `opencode debug skill` (name and location of each skill loaded).
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::core::agents::discover::{self, Finds};
+use crate::core::agents::render;
+use crate::core::agents::scan::{self, Ctx};
+use crate::core::agents::table::Agent;
+
+/// How long the agent may take to answer; it is killed after.
+pub const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Most bytes read from the agent's output (Codex's prompt input is tens
+/// of KiB).
+const MAX_OUTPUT: u64 = 16 << 20;
+
+/// The agent's own command that lists its skills.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Probe {
+    /// `codex debug prompt-input`: the model's input as JSON.
+    CodexPromptInput,
+    /// `opencode debug skill`: the skills loaded, as JSON.
+    OpencodeDebugSkill,
+}
+
+impl Probe {
+    pub fn of(agent: &Agent) -> Option<Probe> {
+        match agent.id.as_str() {
+            "codex" => Some(Probe::CodexPromptInput),
+            "opencode" => Some(Probe::OpencodeDebugSkill),
+            _ => None,
+        }
+    }
+
+    fn args(self) -> &'static [&'static str] {
+        match self {
+            Probe::CodexPromptInput => &["debug", "prompt-input"],
+            Probe::OpencodeDebugSkill => &["debug", "skill"],
+        }
+    }
+}
+
+/// What one agent said, compared.
+#[derive(Clone, Debug, Default)]
+pub struct Verdict {
+    /// The agent's `--version` line.
+    pub version: String,
+    /// One line per difference; empty when the agent agrees.
+    pub differences: Vec<String>,
+}
+
+/// Runs `agent`'s probe from `ctx.cwd`, then compares it with skilltui's
+/// model of the same directory, read after the agent ran (Codex writes its
+/// bundled skills under `$CODEX_HOME/skills/.system` as it starts). `Err`
+/// is one line: not installed, no probe, timed out, or an answer that is
+/// not understood.
+pub fn verify(agent: &Agent, ctx: &Ctx, timeout: Duration) -> Result<Verdict, String> {
+    let probe = Probe::of(agent).ok_or_else(|| {
+        format!(
+            "{} has no command that lists its skills: nothing to compare (its facts are documented)",
+            agent.name
+        )
+    })?;
+    let bin = agent
+        .detect_binaries
+        .iter()
+        .find_map(|b| scan::which(b, ctx))
+        .ok_or_else(|| {
+            format!(
+                "{} is not installed here (no {} on PATH)",
+                agent.name,
+                agent.detect_binaries.join(" or ")
+            )
+        })?;
+    let version = run(&bin, &["--version"], &ctx.cwd, timeout)?;
+    let version = version.lines().next().unwrap_or("").trim().to_string();
+    let out = run(&bin, probe.args(), &ctx.cwd, timeout)?;
+    let finds = discover::find(agent, ctx);
+    let differences = match probe {
+        Probe::CodexPromptInput => codex(agent, &finds, &out)?,
+        Probe::OpencodeDebugSkill => opencode(agent, &finds, &out)?,
+    };
+    Ok(Verdict {
+        version,
+        differences,
+    })
+}
+
+/// `bin args` in `cwd`, its stdout; killed after `timeout`.
+fn run(bin: &Path, args: &[&str], cwd: &Path, timeout: Duration) -> Result<String, String> {
+    let shown = format!("{} {}", bin.display(), args.join(" "));
+    let mut child = Command::new(bin)
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("{shown}: {e}"))?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = stdout.take(MAX_OUTPUT).read_to_end(&mut buf);
+        buf
+    });
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait().map_err(|e| format!("{shown}: {e}"))? {
+            Some(status) => break status,
+            None if start.elapsed() > timeout => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "{shown} gave no answer in {} s: killed",
+                    timeout.as_secs()
+                ));
+            }
+            None => std::thread::sleep(Duration::from_millis(20)),
+        }
+    };
+    let bytes = reader.join().unwrap_or_default();
+    if !status.success() {
+        return Err(format!("{shown} failed ({status})"));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{shown}: output is not UTF-8"))
+}
+
+/// Codex's skills block against skilltui's catalog, line by line.
+fn codex(agent: &Agent, finds: &Finds, out: &str) -> Result<Vec<String>, String> {
+    let items: Vec<Value> = serde_json::from_str(out)
+        .map_err(|e| format!("codex debug prompt-input: not the JSON expected ({e})"))?;
+    let theirs = items
+        .iter()
+        .flat_map(|m| m["content"].as_array().cloned().unwrap_or_default())
+        .filter_map(|c| c["text"].as_str().map(str::to_string))
+        .find(|t| t.starts_with("<skills_instructions>"))
+        .unwrap_or_default();
+    let ours = render::catalog(agent, finds).text.unwrap_or_default();
+    let diff = similar::TextDiff::from_lines(&theirs, &ours);
+    Ok(diff
+        .iter_all_changes()
+        .filter_map(|c| {
+            let line = c.value().trim_end_matches('\n');
+            match c.tag() {
+                similar::ChangeTag::Delete => Some(format!("codex shows:    {line}")),
+                similar::ChangeTag::Insert => Some(format!("skilltui shows: {line}")),
+                similar::ChangeTag::Equal => None,
+            }
+        })
+        .collect())
+}
+
+/// OpenCode's loaded skills against skilltui's rows: each it loads must be
+/// the `ok` copy of its name or one skilltui marks as possibly winning;
+/// each `ok` name must be loaded.
+fn opencode(agent: &Agent, finds: &Finds, out: &str) -> Result<Vec<String>, String> {
+    let loaded: Vec<Value> = serde_json::from_str(out)
+        .map_err(|e| format!("opencode debug skill: not the JSON expected ({e})"))?;
+    let location = |path: &Path| -> String {
+        if path.starts_with(scan::BUILT_IN) {
+            scan::BUILT_IN.to_string()
+        } else {
+            path.join("SKILL.md").to_string_lossy().into_owned()
+        }
+    };
+    let mut lines = Vec::new();
+    for skill in &loaded {
+        let name = skill["name"].as_str().unwrap_or_default();
+        let loc = skill["location"].as_str().unwrap_or_default();
+        let known = finds.candidates.iter().any(|c| {
+            c.name == name
+                && location(&c.path) == loc
+                && (c.status == crate::core::cao::store::Status::Ok || discover::may_win(agent, c))
+        });
+        if !known {
+            lines.push(format!(
+                "opencode loads {name} from {loc}; skilltui does not expect it"
+            ));
+        }
+    }
+    for c in finds.winners() {
+        if !loaded.iter().any(|s| s["name"] == c.name.as_str()) {
+            lines.push(format!(
+                "skilltui expects {} from {}; opencode does not load it",
+                c.name,
+                location(&c.path)
+            ));
+        }
+    }
+    Ok(lines)
+}
+
+/// The agents `--verify` covers, for a listing of which can be run.
+pub fn probed(agents: &[Agent]) -> impl Iterator<Item = &Agent> {
+    agents.iter().filter(|a| Probe::of(a).is_some())
+}
