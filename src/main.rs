@@ -1,11 +1,15 @@
 use std::process::ExitCode;
 
-use clap::Parser;
 use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 use skilltui::cli::{self, Cli};
 use skilltui::core::text::{sanitize, sanitize_line};
 
 fn main() -> ExitCode {
+    // A shell asking for completions (COMPLETE=SHELL) is answered, then exit.
+    clap_complete::CompleteEnv::with_factory(Cli::command)
+        .var(cli::shell::COMPLETE_VAR)
+        .complete();
     let args = match Cli::try_parse() {
         Ok(args) => args,
         Err(e) => return usage_error(e),

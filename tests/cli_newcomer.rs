@@ -276,3 +276,130 @@ fn a_home_that_does_not_exist_is_named_on_stderr_by_every_command() {
     let (_, _, err) = w.run_at(&w.root.join("nope"), &["validate", "home/skills"]);
     assert!(!err.contains("does not exist"), "{err}");
 }
+
+/// Every argument of every command, as `--help` shows them.
+fn every_argument(cmd: &clap::Command, path: &str, out: &mut Vec<(String, String, bool)>) {
+    for arg in cmd.get_arguments() {
+        let name = arg.get_id().to_string();
+        out.push((path.to_string(), name, arg.get_help().is_some()));
+    }
+    for sub in cmd.get_subcommands() {
+        every_argument(sub, &format!("{path} {}", sub.get_name()), out);
+    }
+}
+
+#[test]
+fn every_argument_has_help_check_names_unknown_and_theme_is_the_tuis() {
+    use clap::CommandFactory;
+    let mut args = Vec::new();
+    every_argument(&skilltui::cli::Cli::command(), "skilltui", &mut args);
+    let bare: Vec<String> = args
+        .iter()
+        .filter(|(_, _, help)| !help)
+        .map(|(path, name, _)| format!("{path} {name}"))
+        .collect();
+    assert!(args.len() > 40, "{args:?}");
+    assert!(bare.is_empty(), "arguments with no help text: {bare:?}");
+    let w = world();
+    let (help, _) = w.ok(&["check", "--help"]);
+    assert!(help.lines().next().unwrap().contains("unknown"), "{help}");
+    let (top, _) = w.ok(&["--help"]);
+    assert!(top.contains("--theme <NAME>"), "{top}");
+    for sub in ["list", "add", "catalog", "profile", "agent", "man"] {
+        let (help, _) = w.ok(&[sub, "--help"]);
+        assert!(!help.contains("--theme"), "{sub}: {help}");
+    }
+    let (code, _, err) = w.run(&["list", "--theme", "dark"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// What the shell's completion asks the binary for `words` (fish's
+/// protocol: one candidate a line, a tab before its description).
+fn complete(w: &World, words: &[&str]) -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_skilltui"))
+        .args(["--", "skilltui"])
+        .args(words)
+        .current_dir(&w.root)
+        .env("COMPLETE", "fish")
+        .env("HOME", w.root.join("user"))
+        .env("XDG_CONFIG_HOME", w.root.join("user/.config"))
+        .env("SKILLTUI_CAO", &w.cao)
+        .env_remove("CAO_HOME_DIR")
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split('\t').next().unwrap_or("").to_string())
+        // An empty word is offered the flags too.
+        .filter(|c| !c.starts_with('-'))
+        .collect()
+}
+
+#[test]
+fn names_complete_from_the_home_on_the_line() {
+    let w = world();
+    let home = w.home.to_str().unwrap();
+    let skills = complete(&w, &["--home", home, "show", "co"]);
+    assert_eq!(skills, ["code-review"]);
+    let skills = complete(
+        &w,
+        &[&format!("--home={home}"), "agent", "enable", "amp", ""],
+    );
+    assert_eq!(skills, ["code-review"]);
+    let profiles = complete(&w, &["--home", home, "catalog", ""]);
+    assert!(
+        profiles.contains(&"reviewer".into()) && profiles.contains(&"developer".into()),
+        "{profiles:?}"
+    );
+    let built_in = complete(&w, &["--home", home, "profile", "copy", ""]);
+    assert_eq!(built_in, ["developer"], "only the built-ins can be copied");
+    let agents = complete(&w, &["--home", home, "list", "--agent", "cl"]);
+    assert!(
+        agents.contains(&"claude-code".into()) && agents.contains(&"cleo".into()),
+        "{agents:?}"
+    );
+    let providers = complete(
+        &w,
+        &["--home", home, "delivery", "reviewer", "--provider", "cod"],
+    );
+    assert_eq!(providers, ["codex"]);
+    // Another home, another store: nothing of this one.
+    let elsewhere = w.root.join("other");
+    let none = complete(&w, &["--home", elsewhere.to_str().unwrap(), "show", "co"]);
+    assert!(none.is_empty(), "{none:?}");
+}
+
+#[test]
+fn bash_runs_the_printed_script_and_completes_a_skill() {
+    let w = world();
+    let (script, _) = w.ok(&["completions", "bash"]);
+    let file = w.root.join("skilltui.bash");
+    fs::write(&file, script).unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_skilltui"));
+    // As bash calls the function on Tab after `skilltui --home H show co`.
+    let probe = format!(
+        "source {file}; COMP_WORDS=(skilltui --home {home} show co); COMP_CWORD=4; \
+         _clap_complete_skilltui skilltui co show; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        file = file.display(),
+        home = w.home.display()
+    );
+    let out = Command::new("bash")
+        .args(["-c", &probe])
+        .env(
+            "PATH",
+            format!("{}:/usr/bin:/bin", bin.parent().unwrap().display()),
+        )
+        .env("HOME", w.root.join("user"))
+        .env("SKILLTUI_CAO", &w.cao)
+        .env_remove("CAO_HOME_DIR")
+        .output()
+        .expect("bash runs");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        said.trim(),
+        "code-review",
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -899,15 +899,16 @@ fn listings_cut_descriptions_to_the_terminal_and_keep_them_whole_when_piped() {
 #[test]
 fn completions_and_the_man_page_are_printed() {
     let env = Env::new();
+    // Scripts that ask the binary itself (names come from the home).
     let bash = cli_piped(&env, &["completions", "bash"]);
     assert!(
-        bash.contains("_skilltui()") && bash.contains("profile"),
+        bash.contains("_clap_complete_skilltui()") && bash.contains("COMPLETE=\"bash\""),
         "{bash}"
     );
     let zsh = cli_piped(&env, &["completions", "zsh"]);
     assert!(zsh.starts_with("#compdef skilltui"), "{zsh}");
     let fish = cli_piped(&env, &["completions", "fish"]);
-    assert!(fish.contains("complete -c skilltui"), "{fish}");
+    assert!(fish.contains("--command skilltui"), "{fish}");
     let man = cli_piped(&env, &["man"]);
     assert!(man.contains(".TH skilltui 1"), "{man}");
     assert!(man.contains("completions"), "the subcommands are listed");

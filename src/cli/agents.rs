@@ -8,6 +8,7 @@ use std::path::Path;
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
 
+use super::names;
 use super::output::{Outcome, Output, Printed, printed};
 use crate::core::agents::discover::{self, Finds};
 use crate::core::agents::give::{self, Given, Kind, Taken};
@@ -24,6 +25,7 @@ use crate::core::text::sanitize_line;
 
 #[derive(Args, Debug)]
 pub struct AgentsArgs {
+    /// Print JSON for scripts instead of text
     #[arg(long)]
     json: bool,
     /// Run each installed agent that can list its own skills (or only ID)
@@ -36,9 +38,13 @@ pub struct AgentsArgs {
 pub enum AgentCommand {
     /// Link (or copy) store skills into the agent's skill dir
     Enable {
+        /// The agent's id (`skilltui agents` lists them)
+        #[arg(add = names::agents())]
         agent: String,
-        #[arg(required = true)]
+        /// Skills of the store
+        #[arg(required = true, add = names::skills())]
         skills: Vec<String>,
+        /// Where the agent gets them: its user dir, or the project's
         #[arg(long, value_enum, default_value_t = ScopeArg::User)]
         scope: ScopeArg,
         /// Copy instead of linking
@@ -47,8 +53,11 @@ pub enum AgentCommand {
     },
     /// Take back links or copies skilltui made (never anything else)
     Disable {
+        /// The agent's id (`skilltui agents` lists them)
+        #[arg(add = names::agents())]
         agent: String,
-        #[arg(required = true)]
+        /// Skills skilltui gave the agent
+        #[arg(required = true, add = names::skills())]
         skills: Vec<String>,
         /// Only this scope (default: every scope)
         #[arg(long, value_enum)]
@@ -56,7 +65,11 @@ pub enum AgentCommand {
     },
     /// Copy a skill folder the user made in the agent's dirs into the store
     Adopt {
+        /// The agent's id (`skilltui agents` lists them)
+        #[arg(add = names::agents())]
         agent: String,
+        /// Folders of the agent's dirs, by skill name (`skilltui list
+        /// --agent ID` lists them)
         #[arg(required = true)]
         skills: Vec<String>,
     },

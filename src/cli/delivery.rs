@@ -3,6 +3,7 @@
 use clap::{Args, ValueEnum};
 
 use super::agents;
+use super::names;
 use super::output::{Outcome, Output, note, warn};
 use crate::core::cao::catalog::{self, Format};
 use crate::core::cao::store::{self, Home};
@@ -12,10 +13,14 @@ use crate::core::text::sanitize_line;
 
 #[derive(Args, Debug)]
 pub struct CatalogArgs {
-    #[arg(required_unless_present = "agent")]
+    /// The agent profile (`skilltui profile list` names them)
+    #[arg(required_unless_present = "agent", add = names::profiles())]
     profile: Option<String>,
-    #[arg(long, value_name = "ID", conflicts_with = "profile")]
+    /// What this agent's model is shown about skills instead
+    #[arg(long, value_name = "ID", conflicts_with = "profile", add = names::agents())]
     agent: Option<String>,
+    /// The catalog's format: CAO's block, the first skills design's, the
+    /// Agent Skills XML, or an ACP notification
     #[arg(long, value_enum, default_value_t = FormatArg::Cao)]
     format: FormatArg,
     /// Print the prompt text skills are part of (body, blank line, block)
@@ -28,10 +33,13 @@ pub struct CatalogArgs {
 
 #[derive(Args, Debug)]
 pub struct DeliveryArgs {
+    /// The agent profile (`skilltui profile list` names them)
+    #[arg(add = names::profiles())]
     profile: String,
     /// Deliver as this CAO provider (as `cao launch --provider` does)
     #[arg(long, value_name = "P", value_parser = provider_arg())]
     provider: Option<String>,
+    /// Print JSON for scripts instead of text
     #[arg(long)]
     json: bool,
 }

@@ -8,6 +8,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::agents;
+use super::names;
 use super::output::{Outcome, Output, warn};
 use crate::core::cao::store::Home;
 use crate::core::sources::changes::{self, Changes};
@@ -17,13 +18,18 @@ use crate::core::text::sanitize_line;
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
+    /// Locked skills to check (default: every one)
+    #[arg(add = names::locked())]
     names: Vec<String>,
+    /// Print JSON for scripts instead of text
     #[arg(long)]
     json: bool,
 }
 
 #[derive(Args, Debug)]
 pub struct UpdateArgs {
+    /// Locked skills to update (default: every one)
+    #[arg(add = names::locked())]
     names: Vec<String>,
     /// Also replace skills modified locally (their edits are lost)
     #[arg(long)]

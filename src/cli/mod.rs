@@ -8,6 +8,7 @@ pub mod agents;
 pub mod delivery;
 pub mod doctor;
 pub mod git;
+pub mod names;
 pub mod output;
 pub mod profiles;
 pub mod shell;
@@ -37,7 +38,7 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     pub cao: Option<PathBuf>,
     /// Colour theme for the TUI (a file in themes/ or the user's config dir)
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -52,7 +53,8 @@ pub enum Command {
     /// Install skills from a folder, a folder of skills or a git repository
     /// (owner/repo[/path][@ref], a GitHub/GitLab tree URL, any git URL[@ref])
     Add(store::AddArgs),
-    /// Locked skills: current, outdated, modified or missing
+    /// Locked skills: current, outdated, modified, missing, or unknown when
+    /// the remote could not be asked
     Check(git::CheckArgs),
     /// Fetch locked skills, show what changes, replace them and re-pin
     Update(git::UpdateArgs),
@@ -171,7 +173,7 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
         Command::Profile(cmd) => profiles::run(&home, cmd, out),
         Command::Agents(args) => agents::run_agents(&home, args, out),
         Command::Agent(cmd) => agents::run(&home, cmd, out),
-        Command::Completions(args) => shell::completions(args, Cli::command(), out),
+        Command::Completions(args) => shell::completions(args, &Cli::command(), out),
         Command::Man => shell::man(Cli::command(), out),
     }
 }

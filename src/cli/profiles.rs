@@ -3,6 +3,7 @@
 use clap::Subcommand;
 use serde_json::json;
 
+use super::names;
 use super::output::{Outcome, Output};
 use crate::core::cao::editor;
 use crate::core::cao::profile;
@@ -14,25 +15,33 @@ use crate::core::text::sanitize_line;
 pub enum ProfileCommand {
     /// Profiles with their file, source and declared skills
     List {
+        /// Print JSON for scripts instead of text
         #[arg(long)]
         json: bool,
     },
     /// Add skills to the profile's `skills:` list, in place
     Enable {
+        /// The agent profile (`skilltui profile list` names them)
+        #[arg(add = names::profiles())]
         profile: String,
-        #[arg(required = true)]
+        /// Skill names, or patterns such as 'cao-*'
+        #[arg(required = true, add = names::skills())]
         skills: Vec<String>,
     },
     /// Remove skills from the profile's `skills:` list, in place
     Disable {
+        /// The agent profile (`skilltui profile list` names them)
+        #[arg(add = names::profiles())]
         profile: String,
-        #[arg(required = true)]
+        /// Skill names, or patterns, as the list holds them
+        #[arg(required = true, add = names::skills())]
         skills: Vec<String>,
     },
     /// Copy a profile built into CAO into the agent store, byte for byte,
     /// so it can be edited (CAO loads the copy from then on)
     Copy {
         /// The built-in profile (`profile list` shows them as built-in)
+        #[arg(add = names::built_in_profiles())]
         name: String,
     },
 }
