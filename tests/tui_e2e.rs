@@ -912,6 +912,41 @@ fn completions_and_the_man_page_are_printed() {
     let man = cli_piped(&env, &["man"]);
     assert!(man.contains(".TH skilltui 1"), "{man}");
     assert!(man.contains("completions"), "the subcommands are listed");
+    // One page: every command on it, no page it points to that is not there.
+    for section in [
+        ".SH COMMANDS",
+        ".SH ENVIRONMENT",
+        ".SH FILES",
+        "EXIT STATUS",
+        "KEYS (THE TUI)",
+    ] {
+        assert!(man.contains(section), "{section}");
+    }
+    for usage in [
+        "skilltui profile enable",
+        "skilltui agent adopt",
+        "skilltui catalog",
+    ] {
+        assert!(man.contains(&format!(".SS \"{usage}")), "{usage}");
+    }
+    assert!(!man.contains("skilltui\\-list(1)") && !man.contains("skilltui-list(1)"));
+    for var in [
+        "CAO_HOME_DIR",
+        "SKILLTUI_CAO",
+        "SKILLTUI_GIT_TIMEOUT",
+        "NO_COLOR",
+        "COLORTERM",
+    ] {
+        assert!(man.contains(var), "{var}");
+    }
+    // The TUI's keys as its keymap has them, not typed again.
+    let plain = man.replace("\\-", "-").replace("\\*(Aq", "'");
+    for (keys, help) in skilltui::tui::keymap::help_rows() {
+        assert!(
+            plain.contains(keys) && plain.contains(help),
+            "{keys}: {help}"
+        );
+    }
 }
 
 #[test]

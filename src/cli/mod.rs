@@ -8,6 +8,7 @@ pub mod agents;
 pub mod delivery;
 pub mod doctor;
 pub mod git;
+pub mod manpage;
 pub mod names;
 pub mod output;
 pub mod profiles;

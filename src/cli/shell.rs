@@ -45,9 +45,7 @@ fn invoked_as() -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// `man`: the roff page for `cli`.
+/// `man`: the roff page for `cli`, every command on it.
 pub fn man(cli: clap::Command, out: &mut Output) -> Outcome {
-    clap_mangen::Man::new(cli)
-        .render(out.raw())
-        .map_err(|e| format!("cannot write the man page: {e}"))
+    super::manpage::write(cli, out.raw()).map_err(|e| format!("cannot write the man page: {e}"))
 }
