@@ -38,6 +38,9 @@ pub struct UpdateArgs {
     /// --allow-large keep it without this)
     #[arg(long)]
     allow_large: bool,
+    /// Install a skill even when the audit finds something critical in it
+    #[arg(long)]
+    trust: bool,
 }
 
 #[derive(Args, Debug)]
@@ -53,6 +56,9 @@ pub struct SyncArgs {
     /// --allow-large keep it without this)
     #[arg(long)]
     allow_large: bool,
+    /// Install a skill even when the audit finds something critical in it
+    #[arg(long)]
+    trust: bool,
 }
 
 /// `check [NAME…] [--json]`.
@@ -62,13 +68,18 @@ pub fn run_check(home: &Home, args: &CheckArgs, out: &mut Output) -> Outcome {
 
 /// `update [NAME…]`.
 pub fn run_update(home: &Home, args: &UpdateArgs, out: &mut Output) -> Outcome {
-    update(home, &args.names, (args.force, args.allow_large), out)
+    update(
+        home,
+        &args.names,
+        (args.force, args.allow_large, args.trust),
+        out,
+    )
 }
 
 /// `sync`: the lock's skills, then the links and copies skilltui made of
 /// them for agents.
 pub fn run_sync(home: &Home, args: &SyncArgs, out: &mut Output) -> Outcome {
-    let lifts = (args.force, args.allow_large);
+    let lifts = (args.force, args.allow_large, args.trust);
     sync(home, args.lock.as_deref(), lifts, out)?;
     agents::with_table(home, out, |table, ctx| agents::restore(home, table, ctx))
 }
@@ -216,12 +227,21 @@ fn report_outcomes(outcomes: &[remote::Outcome], verb: &str, out: &mut Output) -
     for o in outcomes {
         match &o.result {
             Ok(remote::Done::Current) => out.line(&format!("{}: current", o.name)),
-            Ok(remote::Done::Installed { commit, changes }) => match changes {
-                Some(c) => {
-                    print_changes(&format!("{}: {verb} to {}", o.name, short(commit)), c, out)
+            Ok(remote::Done::Installed {
+                commit,
+                changes,
+                warnings,
+            }) => {
+                match changes {
+                    Some(c) => {
+                        print_changes(&format!("{}: {verb} to {}", o.name, short(commit)), c, out)
+                    }
+                    None => out.line(&format!("{}: installed at {}", o.name, short(commit))),
                 }
-                None => out.line(&format!("{}: installed at {}", o.name, short(commit))),
-            },
+                for w in warnings {
+                    warn(w);
+                }
+            }
             Err(_) => {}
         }
     }
@@ -245,12 +265,12 @@ fn report_outcomes(outcomes: &[remote::Outcome], verb: &str, out: &mut Output) -
     }
 }
 
-/// `(force, allow_large)`, as given to `update` and `sync`.
-type Lifts = (bool, bool);
+/// `(force, allow_large, trust)`, as given to `update` and `sync`.
+type Lifts = (bool, bool, bool);
 
 fn update(home: &Home, names: &[String], lifts: Lifts, out: &mut Output) -> Outcome {
-    let (force, large) = lifts;
-    let outcomes = remote::update(home, names, force, large, &mut progress_meter())?;
+    let (force, large, trust) = lifts;
+    let outcomes = remote::update(home, names, force, large, trust, &mut progress_meter())?;
     if outcomes.is_empty() {
         warn("no skills are locked: `skilltui add OWNER/REPO` installs and pins one");
     }
@@ -258,8 +278,8 @@ fn update(home: &Home, names: &[String], lifts: Lifts, out: &mut Output) -> Outc
 }
 
 fn sync(home: &Home, lock: Option<&std::path::Path>, lifts: Lifts, out: &mut Output) -> Outcome {
-    let (force, large) = lifts;
-    let synced = remote::sync(home, lock, force, large, &mut progress_meter())?;
+    let (force, large, trust) = lifts;
+    let synced = remote::sync(home, lock, force, large, trust, &mut progress_meter())?;
     for w in &synced.warnings {
         warn(w);
     }

@@ -5,6 +5,7 @@
 //! otherwise.
 
 pub mod agents;
+pub mod audit;
 pub mod delivery;
 pub mod doctor;
 pub mod git;
@@ -76,6 +77,10 @@ pub enum Command {
     Delivery(delivery::DeliveryArgs),
     /// Rewrite stale CAO-managed Copilot agent files as CAO's refresh would
     Refresh,
+    /// Audit skills for hidden text, instructions against the user,
+    /// exfiltration, remote code and more; exit 1 on a high or critical
+    /// finding
+    Audit(audit::AuditArgs),
     /// Why CAO sees what it sees: home, dirs, the CAO found, warnings
     Doctor(doctor::DoctorArgs),
     /// Agent profiles and their skills
@@ -170,6 +175,7 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
         Command::Catalog(args) => delivery::run_catalog(&home, args, out),
         Command::Delivery(args) => delivery::run_delivery(&home, args, out),
         Command::Refresh => delivery::refresh_copilot(&home, true),
+        Command::Audit(args) => audit::run(&home, args, out),
         Command::Doctor(args) => doctor::run(&home, cli.home.as_deref(), args, out),
         Command::Profile(cmd) => profiles::run(&home, cmd, out),
         Command::Agents(args) => agents::run_agents(&home, args, out),

@@ -64,6 +64,9 @@ pub struct AddArgs {
     /// file, 64 MiB per skill)
     #[arg(long)]
     allow_large: bool,
+    /// Install a skill even when the audit finds something critical in it
+    #[arg(long)]
+    trust: bool,
     /// Then give the installed skills to this agent
     #[arg(long, value_name = "ID", add = names::agents())]
     agent: Option<String>,
@@ -125,6 +128,7 @@ pub fn run_add(home: &Home, args: &AddArgs, out: &mut Output) -> Outcome {
         all: args.all,
         force: args.force,
         allow_large: args.allow_large,
+        trust: args.trust,
     };
     let scope = args.scope.scope();
     // An agent that cannot be given skills is refused before the store
@@ -243,10 +247,18 @@ struct Picking<'a> {
     all: bool,
     force: bool,
     allow_large: bool,
+    trust: bool,
 }
 
 fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Result<Vec<String>, String> {
-    let opened = remote::open(home, source, how.allow_large, &mut progress_meter(), None)?;
+    let opened = remote::open(
+        home,
+        source,
+        how.allow_large,
+        how.trust,
+        &mut progress_meter(),
+        None,
+    )?;
     let picked = match source::pick(&opened.found, how.names, how.all, &opened.label) {
         Ok(p) => p,
         Err(e) => {
@@ -273,6 +285,11 @@ fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Result<Vec
             path_shown(&f.rel),
             sanitize_line(&f.name())
         );
+    }
+    for f in &picks {
+        for w in f.audit_warnings() {
+            warn(&w);
+        }
     }
     if picks.is_empty() {
         return Err(format!(
@@ -335,27 +352,31 @@ fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Result<Vec
     Ok(installed.into_iter().map(|i| i.name).collect())
 }
 
-/// The skills a source holds: name, CAO verdict, store state, description.
+/// The skills a source holds under a header row: name, store state,
+/// the install's verdict, description.
 fn found_table(found: &[source::Found], out: &mut Output) {
-    let width = found
-        .iter()
-        .map(|f| f.name().chars().count())
-        .max()
-        .unwrap_or(4);
+    // The verdict the install applies, not CAO's alone.
+    let verdict = |f: &source::Found| match &f.refused {
+        None => "ok".to_string(),
+        Some(e) => sanitize_line(&format!("refused: {e}")).into_owned(),
+    };
+    let names = found.iter().map(|f| f.name().chars().count());
+    let width = names.max().unwrap_or(0).max("Name".len());
+    let verdicts = found.iter().map(|f| verdict(f).chars().count());
+    let vwidth = verdicts.max().unwrap_or(0).max("Verdict".len());
+    out.line(&format!(
+        "{:width$}  {:9}  {:vwidth$}  Description",
+        "Name", "State", "Verdict"
+    ));
     for f in found {
-        // The verdict the install applies, not CAO's alone.
-        let verdict = match &f.refused {
-            None => "ok".to_string(),
-            Some(e) => format!("refused: {e}"),
-        };
         let state = format!("{:?}", f.state).to_lowercase();
         let first = f.checked.description.as_deref().unwrap_or("");
         let first = first.lines().next().unwrap_or("");
         let head = format!(
-            "{:width$}  {:9}  {}  ",
+            "{:width$}  {:9}  {:vwidth$}  ",
             sanitize_line(&f.name()),
             state,
-            sanitize_line(&verdict),
+            verdict(f),
         );
         out.row(&head, &sanitize_line(first));
     }

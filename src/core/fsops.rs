@@ -496,6 +496,9 @@ pub struct Walked {
     /// One line per entry that cannot be copied (a symlink leaving the
     /// folder, a folder nested too deeply), relative path first.
     pub problems: Vec<String>,
+    /// The symlinks among those, by relative path, with why (the audit
+    /// names each as a finding).
+    pub bad_links: Vec<(PathBuf, &'static str)>,
 }
 
 /// The one walk behind a copy, its limits, the lints and the lock's hash:
@@ -515,7 +518,7 @@ pub fn walk(root: &Path, links: Links, limits: Option<&Limits>) -> Result<Walked
                 continue;
             }
             let rel = from.strip_prefix(root).unwrap_or(&from).to_path_buf();
-            let Some(kind) = walk_kind(root, &from, &rel, links, &mut out.problems) else {
+            let Some(kind) = walk_kind(root, &from, &rel, links, &mut out) else {
                 continue;
             };
             if let Kind::File { len, .. } = kind {
@@ -542,20 +545,15 @@ pub fn walk(root: &Path, links: Links, limits: Option<&Limits>) -> Result<Walked
 }
 
 /// What `from` is written as, or `None` when it is left out (a special
-/// file, or a symlink noted in `problems`).
-fn walk_kind(
-    root: &Path,
-    from: &Path,
-    rel: &Path,
-    links: Links,
-    problems: &mut Vec<String>,
-) -> Option<Kind> {
+/// file, or a symlink noted in `problems` and `bad_links`).
+fn walk_kind(root: &Path, from: &Path, rel: &Path, links: Links, out: &mut Walked) -> Option<Kind> {
     let lmeta = fs::symlink_metadata(from).ok()?;
     let meta = if lmeta.file_type().is_symlink() {
         if links != Links::Follow
             && let Some(why) = symlink_problem(root, from)
         {
-            problems.push(format!("{} {why}", rel.display()));
+            out.problems.push(format!("{} {why}", rel.display()));
+            out.bad_links.push((rel.to_path_buf(), why));
             return None;
         }
         if links == Links::Keep {

@@ -9,6 +9,8 @@
 //!   mean" for a mistyped name.
 //! - `fsops`: every read and write of a file or folder, atomic.
 //! - `parse/`: how CAO reads text (YAML, JSON, frontmatter, `.env`).
+//! - `audit/`: what a skill folder holds that could turn an agent against
+//!   its user (reads only inside the folder, runs nothing).
 //! - `cao/`: CAO's rules (skills, the store, profiles, catalogs, the
 //!   profile editor, the installed CAO package).
 //! - `sources/`: where skills come from (folders, git, the lock, updates).
@@ -26,6 +28,8 @@ pub mod text;
 pub mod fsops;
 
 pub mod parse;
+
+pub mod audit;
 
 pub mod cao;
 

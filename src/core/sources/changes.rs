@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use similar::{ChangeTag, DiffOp, TextDiff};
 
+use crate::core::audit;
 use crate::core::fsops::{self, FolderDiff};
 
 /// Lines of context around each change in a line diff.
@@ -47,6 +48,9 @@ pub struct Changes {
     pub added: Vec<String>,
     pub removed: Vec<String>,
     pub changed: Vec<Changed>,
+    /// Audit findings the incoming version has and the installed one has
+    /// not, one line each: how a compromised upstream shows.
+    pub findings: Vec<String>,
 }
 
 impl Changes {
@@ -54,10 +58,15 @@ impl Changes {
         self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
     }
 
-    /// "2 added, 0 removed, 1 changed".
+    /// "2 added, 0 removed, 1 changed" (", adds 1 audit finding").
     pub fn summary(&self) -> String {
+        let findings = match self.findings.len() {
+            0 => String::new(),
+            1 => ", adds 1 audit finding".into(),
+            n => format!(", adds {n} audit findings"),
+        };
         format!(
-            "{} added, {} removed, {} changed",
+            "{} added, {} removed, {} changed{findings}",
             self.added.len(),
             self.removed.len(),
             self.changed.len()
@@ -68,6 +77,7 @@ impl Changes {
     /// the caller sanitizes).
     pub fn render(&self) -> Vec<String> {
         let mut out = Vec::new();
+        out.extend(self.findings.iter().map(|f| format!("  adds finding  {f}")));
         out.extend(self.added.iter().map(|p| format!("  added    {p}")));
         out.extend(self.removed.iter().map(|p| format!("  removed  {p}")));
         for c in &self.changed {
@@ -108,10 +118,16 @@ pub fn between_until(old: &Path, new: &Path, deadline: Instant) -> Changes {
             Changed { path, lines }
         })
         .collect();
+    let findings = audit::scan(new)
+        .added_since(&audit::scan(old))
+        .into_iter()
+        .map(|f| f.summary())
+        .collect();
     Changes {
         added,
         removed,
         changed,
+        findings,
     }
 }
 

@@ -43,6 +43,7 @@ pub fn open(
     home: &Home,
     text: &str,
     allow_large: bool,
+    trust: bool,
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&Cancel>,
 ) -> Result<Opened, String> {
@@ -50,6 +51,7 @@ pub fn open(
     let mut rules = source::Rules {
         from_git: false,
         allow_large,
+        trust,
     };
     match source::parse(text, &home.user_home)? {
         Source::Local(path) => {
@@ -273,10 +275,11 @@ pub fn remove(home: &Home, name: &str) -> Result<Removed, String> {
 
 /// How a locked skill is judged and copied when it is updated or synced:
 /// without limits when it was installed so or `allow_large` is asked now.
-fn locked_rules(entry: &Entry, allow_large: bool) -> source::Rules {
+fn locked_rules(entry: &Entry, allow_large: bool, trust: bool) -> source::Rules {
     source::Rules {
         from_git: true,
         allow_large: allow_large || entry.allow_large,
+        trust,
     }
 }
 
@@ -466,6 +469,8 @@ pub enum Done {
     Installed {
         commit: String,
         changes: Option<Changes>,
+        /// The high and critical audit findings of what was installed.
+        warnings: Vec<String>,
     },
 }
 
@@ -476,6 +481,7 @@ pub fn update(
     names: &[String],
     force: bool,
     allow_large: bool,
+    trust: bool,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Vec<Outcome>, String> {
     let mut lock = Lock::read(&lock::default_path(home))?;
@@ -493,6 +499,7 @@ pub fn update(
             items: &items,
             keep_edits: !force,
             allow_large,
+            trust,
         };
         apply_group(home, &mut lock, &group, progress, &mut out);
     }
@@ -518,6 +525,8 @@ struct Group<'a> {
     keep_edits: bool,
     /// Lift the limits on every skill of the group (`--allow-large`).
     allow_large: bool,
+    /// Install skills with a critical audit finding (`--trust`).
+    trust: bool,
 }
 
 /// Fetches the group's repository once and installs each item from it.
@@ -537,7 +546,7 @@ fn apply_group(
     // skills is allowed large (the copy still holds the others to limits).
     let max_blob = items
         .iter()
-        .map(|(_, e)| max_blob(locked_rules(e, group.allow_large)))
+        .map(|(_, e)| max_blob(locked_rules(e, group.allow_large, group.trust)))
         .min()
         .flatten();
     let spec = FetchSpec {
@@ -581,10 +590,10 @@ fn install_locked(
 ) -> Result<(Done, Entry), String> {
     let dest = home.skills_dir().join(store::check_name(name)?);
     let shown = sanitize_line(name);
-    let rules = locked_rules(entry, group.allow_large);
+    let rules = locked_rules(entry, group.allow_large, group.trust);
     let (folder, found) = locked_found(home, checkout, name, entry, rules)?;
-    if let Some(why) = found.refused {
-        return Err(why);
+    if let Some(why) = &found.refused {
+        return Err(why.clone());
     }
     let pinned = |hash: String| Entry {
         commit: checkout.commit.clone(),
@@ -606,6 +615,7 @@ fn install_locked(
     let done = Done::Installed {
         commit: checkout.commit.clone(),
         changes,
+        warnings: found.audit_warnings(),
     };
     Ok((done, pinned(lock::content_hash(&dest)?)))
 }
@@ -660,7 +670,7 @@ pub fn open_locked(
     let (_, entry) = selected(&lock, &[name.to_string()])?
         .pop()
         .expect("one name asked, one entry or an error");
-    let rules = locked_rules(&entry, false);
+    let rules = locked_rules(&entry, false, false);
     let spec = FetchSpec {
         url: &entry.source,
         reference: entry.reference.as_deref(),
@@ -768,6 +778,7 @@ pub fn sync(
     lock_file: Option<&Path>,
     force: bool,
     allow_large: bool,
+    trust: bool,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Synced, String> {
     let home_path = lock::default_path(home);
@@ -850,6 +861,7 @@ pub fn sync(
             items: &items,
             keep_edits: false,
             allow_large,
+            trust,
         };
         apply_group(home, &mut pins, &group, progress, &mut outcomes);
     }

@@ -4,6 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::core::audit::{self, Severity};
 use crate::core::cao::skill::{self, Checked};
 use crate::core::cao::store::{self, Home, expand_user};
 use crate::core::fsops;
@@ -231,6 +232,9 @@ pub struct Found {
     /// Why installing it would be refused, as the install will say it:
     /// what a listing shows is what the install applies.
     pub refused: Option<String>,
+    /// What the audit found in it (a critical finding refuses it unless
+    /// `Rules::trust`).
+    pub audit: audit::Report,
 }
 
 impl Found {
@@ -240,6 +244,16 @@ impl Found {
             .name
             .clone()
             .unwrap_or_else(|| skill::folder_name(&self.checked.path))
+    }
+
+    /// The warning lines an install prints for it: each high or critical
+    /// finding (a critical one is installed only with `--trust`).
+    pub fn audit_warnings(&self) -> Vec<String> {
+        let name = sanitize_line(&self.name()).into_owned();
+        self.audit
+            .at_least(Severity::High)
+            .map(|f| format!("warning: skill '{name}': {}", f.summary()))
+            .collect()
     }
 }
 
@@ -251,6 +265,8 @@ impl Found {
 pub struct Rules {
     pub from_git: bool,
     pub allow_large: bool,
+    /// Install a skill with a critical audit finding (`--trust`).
+    pub trust: bool,
 }
 
 /// The hard limits on a skill from a repository, over what is written.
@@ -392,15 +408,34 @@ fn judge(home: &Home, rules: Rules, path: PathBuf, rel: String) -> Found {
         }
         Err(e) => checked.warnings.push(e.clone()),
     }
+    let audit = audit::scan(&path);
+    if refused.is_none() && !rules.trust {
+        refused = audit_refusal(&shown, &audit);
+    }
     let mut found = Found {
         rel,
         checked,
         state: StoreState::New,
         also_at: Vec::new(),
         refused,
+        audit,
     };
     found.state = store_state(home, &found);
     found
+}
+
+/// Why a skill with a critical finding is refused: the rule, the file and
+/// the line, and how to install it anyway.
+fn audit_refusal(shown: &str, report: &audit::Report) -> Option<String> {
+    let f = report
+        .worst_finding()
+        .filter(|f| f.severity == Severity::Critical)?;
+    Some(format!(
+        "skill '{shown}' is refused: the audit found {} at {}: {}; read it, then `--trust` installs it anyway",
+        f.rule,
+        f.place(),
+        f.message
+    ))
 }
 
 fn subdirs(dir: &Path) -> Vec<PathBuf> {

@@ -1,0 +1,120 @@
+//! Hidden characters: tag characters, bidi controls, zero-width characters
+//! inside words, and terminal escapes. One pass over the characters, and
+//! only lines that hold something outside printable ASCII are looked at.
+
+use super::Finding;
+
+/// Characters a reader does not see (shown by code point in excerpts).
+pub fn is_hidden(c: char) -> bool {
+    is_tag(c) || is_bidi(c) || is_zero_width(c) || c == '\u{1b}' || is_c1(c)
+}
+
+fn is_tag(c: char) -> bool {
+    ('\u{e0000}'..='\u{e007f}').contains(&c)
+}
+
+fn is_bidi(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+fn is_zero_width(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}'
+    )
+}
+
+fn is_c1(c: char) -> bool {
+    ('\u{80}'..='\u{9f}').contains(&c)
+}
+
+/// The emoji that opens a subdivision flag (its tag characters spell the
+/// region, as in the flag of Scotland).
+const BLACK_FLAG: char = '\u{1f3f4}';
+
+/// Each rule at most once per line: the first character that trips it.
+pub fn scan(rel: &str, text: &str, out: &mut Vec<Finding>) {
+    for (i, line) in text.lines().enumerate() {
+        if line
+            .bytes()
+            .all(|b| (0x20..0x7f).contains(&b) || b == b'\t')
+        {
+            continue;
+        }
+        scan_line(rel, i + 1, line, out);
+    }
+}
+
+fn scan_line(rel: &str, n: usize, line: &str, out: &mut Vec<Finding>) {
+    let mut hit = |rule: &'static str, at: usize, message: String| {
+        if !out
+            .iter()
+            .any(|f| f.rule == rule && f.line == Some(n) && f.file == rel)
+        {
+            out.push(Finding::new(rule, rel, Some(n), message).with_excerpt(line, at));
+        }
+    };
+    let mut prev: Option<char> = None;
+    let mut in_flag = false;
+    let mut tags = String::new();
+    let mut tag_at = None;
+    let chars: Vec<(usize, char)> = line.char_indices().collect();
+    for (k, &(at, c)) in chars.iter().enumerate() {
+        if c == BLACK_FLAG {
+            in_flag = true;
+        } else if is_tag(c) {
+            if !in_flag {
+                tag_at.get_or_insert(at);
+                // A tag character's low byte is the ASCII it smuggles.
+                if let Some(a) = char::from_u32(c as u32 - 0xe0000).filter(char::is_ascii_graphic) {
+                    tags.push(a);
+                } else if c != '\u{e007f}' {
+                    tags.push(' ');
+                }
+            }
+        } else {
+            in_flag = false;
+        }
+        if is_bidi(c) {
+            hit(
+                "bidi-control",
+                at,
+                format!("U+{:04X} reorders the text shown", c as u32),
+            );
+        }
+        if is_zero_width(c) {
+            let next = chars.get(k + 1).map(|(_, c)| *c);
+            let letter = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+            if letter(prev) && letter(next) {
+                hit(
+                    "zero-width-in-word",
+                    at,
+                    format!("U+{:04X} splits a word", c as u32),
+                );
+            }
+        }
+        if c == '\u{1b}' || is_c1(c) {
+            hit(
+                "terminal-escape",
+                at,
+                format!("control U+{:04X} would drive the terminal", c as u32),
+            );
+        }
+        prev = Some(c);
+    }
+    if let Some(at) = tag_at {
+        let spelled = crate::core::text::sanitize_line(tags.trim()).into_owned();
+        hit(
+            "hidden-tag-chars",
+            at,
+            format!("invisible tag characters spell \"{}\"", cut(&spelled, 60)),
+        );
+    }
+}
+
+fn cut(s: &str, n: usize) -> String {
+    match s.char_indices().nth(n) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
