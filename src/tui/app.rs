@@ -187,12 +187,17 @@ impl App {
             agents_running: false,
         };
         app.reload();
-        if app.data.listing.entries.is_empty() {
+        let home = &app.data.home;
+        let shown = crate::tui::panes::tilde(&home.root, &home.user_home);
+        if std::fs::symlink_metadata(&home.root).is_err() {
+            // A typo in --home is not made into a store unasked: S is the ask.
+            app.status = Some(Status::error(format!(
+                "{shown} does not exist: S creates it and seeds the defaults"
+            )));
+        } else if app.data.listing.entries.is_empty() {
             app.open_seed();
-            let home = &app.data.home;
-            let home = crate::tui::panes::tilde(&home.root, &home.user_home);
             app.status = Some(Status::info(format!(
-                "No skills in {home} yet: pick the defaults to seed (Enter), or Esc"
+                "No skills in {shown} yet: pick the defaults to seed (Enter), or Esc"
             )));
         }
         app
