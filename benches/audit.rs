@@ -41,7 +41,9 @@ fn main() {
         .map(PathBuf::from)
         .collect();
     if dirs.is_empty() {
-        println!("audit bench: give the folders of skills to audit (see the header of benches/audit.rs)");
+        println!(
+            "audit bench: give the folders of skills to audit (see the header of benches/audit.rs)"
+        );
         return;
     }
     let min = std::env::var("AUDIT_MIN")
@@ -58,7 +60,9 @@ fn main() {
         let r = audit::scan(f);
         files += r.files;
         bytes += r.bytes;
-        *worst_counts.entry(audit::worst_label(r.worst())).or_insert(0) += 1;
+        *worst_counts
+            .entry(audit::worst_label(r.worst()))
+            .or_insert(0) += 1;
         let shown: Vec<_> = r.at_least(min).collect();
         println!(
             "{}: {} ({} findings)",

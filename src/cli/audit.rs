@@ -51,7 +51,12 @@ pub fn run(home: &Home, args: &AuditArgs, out: &mut Output) -> Outcome {
             path,
         })
         .collect();
-    skills.sort_by(|a, b| b.report.worst().cmp(&a.report.worst()).then(a.name.cmp(&b.name)));
+    skills.sort_by(|a, b| {
+        b.report
+            .worst()
+            .cmp(&a.report.worst())
+            .then(a.name.cmp(&b.name))
+    });
     if args.json {
         print_json(&skills, args.min_severity, out);
     } else {

@@ -62,7 +62,12 @@ pub fn run_check(home: &Home, args: &CheckArgs, out: &mut Output) -> Outcome {
 
 /// `update [NAME…]`.
 pub fn run_update(home: &Home, args: &UpdateArgs, out: &mut Output) -> Outcome {
-    update(home, &args.names, (args.force, args.allow_large, args.trust), out)
+    update(
+        home,
+        &args.names,
+        (args.force, args.allow_large, args.trust),
+        out,
+    )
 }
 
 /// `sync`: the lock's skills, then the links and copies skilltui made of

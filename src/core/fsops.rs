@@ -546,13 +546,7 @@ pub fn walk(root: &Path, links: Links, limits: Option<&Limits>) -> Result<Walked
 
 /// What `from` is written as, or `None` when it is left out (a special
 /// file, or a symlink noted in `problems` and `bad_links`).
-fn walk_kind(
-    root: &Path,
-    from: &Path,
-    rel: &Path,
-    links: Links,
-    out: &mut Walked,
-) -> Option<Kind> {
+fn walk_kind(root: &Path, from: &Path, rel: &Path, links: Links, out: &mut Walked) -> Option<Kind> {
     let lmeta = fs::symlink_metadata(from).ok()?;
     let meta = if lmeta.file_type().is_symlink() {
         if links != Links::Follow

@@ -18,7 +18,10 @@ fn is_bidi(c: char) -> bool {
 }
 
 fn is_zero_width(c: char) -> bool {
-    matches!(c, '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}')
+    matches!(
+        c,
+        '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}'
+    )
 }
 
 fn is_c1(c: char) -> bool {
@@ -32,7 +35,10 @@ const BLACK_FLAG: char = '\u{1f3f4}';
 /// Each rule at most once per line: the first character that trips it.
 pub fn scan(rel: &str, text: &str, out: &mut Vec<Finding>) {
     for (i, line) in text.lines().enumerate() {
-        if line.bytes().all(|b| (0x20..0x7f).contains(&b) || b == b'\t') {
+        if line
+            .bytes()
+            .all(|b| (0x20..0x7f).contains(&b) || b == b'\t')
+        {
             continue;
         }
         scan_line(rel, i + 1, line, out);
@@ -41,7 +47,10 @@ pub fn scan(rel: &str, text: &str, out: &mut Vec<Finding>) {
 
 fn scan_line(rel: &str, n: usize, line: &str, out: &mut Vec<Finding>) {
     let mut hit = |rule: &'static str, at: usize, message: String| {
-        if !out.iter().any(|f| f.rule == rule && f.line == Some(n) && f.file == rel) {
+        if !out
+            .iter()
+            .any(|f| f.rule == rule && f.line == Some(n) && f.file == rel)
+        {
             out.push(Finding::new(rule, rel, Some(n), message).with_excerpt(line, at));
         }
     };

@@ -20,8 +20,8 @@ pub enum Kind {
 }
 
 const SCRIPT_EXTS: &[&str] = &[
-    "sh", "bash", "zsh", "fish", "ksh", "ps1", "psm1", "bat", "cmd", "py", "rb", "pl", "js",
-    "mjs", "cjs", "ts", "php", "lua", "command",
+    "sh", "bash", "zsh", "fish", "ksh", "ps1", "psm1", "bat", "cmd", "py", "rb", "pl", "js", "mjs",
+    "cjs", "ts", "php", "lua", "command",
 ];
 
 impl Kind {

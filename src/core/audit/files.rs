@@ -99,7 +99,10 @@ pub fn read(budget: &mut u64, file: &File, out: &mut Vec<Finding>) -> Option<Con
     };
     let mut head = Vec::with_capacity(HEAD);
     let mut reader = handle.take((*budget).min(TEXT_CAP));
-    (&mut reader).take(HEAD as u64).read_to_end(&mut head).ok()?;
+    (&mut reader)
+        .take(HEAD as u64)
+        .read_to_end(&mut head)
+        .ok()?;
     if let Some(what) = executable(&head) {
         out.push(Finding::new(
             "executable-binary",
@@ -173,7 +176,10 @@ mod tests {
         assert_eq!(executable(&pe), Some("PE (Windows)"));
         assert_eq!(executable(b"\x7fELF\x02\x01"), Some("ELF"));
         assert_eq!(executable(b"\xcf\xfa\xed\xfe...."), Some("Mach-O"));
-        assert_eq!(executable(b"\xca\xfe\xba\xbe\0\0\0\x02"), Some("Mach-O (universal)"));
+        assert_eq!(
+            executable(b"\xca\xfe\xba\xbe\0\0\0\x02"),
+            Some("Mach-O (universal)")
+        );
         // Look-alikes: a Java class, a text starting with MZ, a PNG.
         assert_eq!(executable(b"\xca\xfe\xba\xbe\0\0\0\x34"), None);
         assert_eq!(executable(b"MZ is a postcode prefix in this table"), None);

@@ -150,7 +150,10 @@ impl Report {
     pub fn added_since<'a>(&'a self, before: &Report) -> Vec<&'a Finding> {
         let key = |f: &Finding| (f.rule, f.file.clone(), f.excerpt.clone());
         let old: std::collections::HashSet<_> = before.findings.iter().map(key).collect();
-        self.findings.iter().filter(|f| !old.contains(&key(f))).collect()
+        self.findings
+            .iter()
+            .filter(|f| !old.contains(&key(f)))
+            .collect()
     }
 }
 
@@ -254,11 +257,13 @@ fn excerpt(line: &str, at: usize) -> String {
             break;
         }
         if chars::is_hidden(c) {
-            shown.push_str(&format!("<U+{:04X}>", c as u32));
+            let code = format!("<U+{:04X}>", c as u32);
+            n += code.len();
+            shown.push_str(&code);
         } else {
             shown.push(c);
+            n += 1;
         }
-        n += 1;
     }
     let shown = crate::core::text::sanitize_line(shown.trim());
     if start > 0 {

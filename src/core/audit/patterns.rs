@@ -265,11 +265,14 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
 static BASE64_RUN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[A-Za-z0-9+/]{200,}={0,2}").expect("valid pattern"));
 static HEX_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u:\b)[0-9a-fA-F]{200,}(?-u:\b)|(?:\\x[0-9a-fA-F]{2}){32,}").expect("valid pattern")
+    Regex::new(r"(?-u:\b)[0-9a-fA-F]{200,}(?-u:\b)|(?:\\x[0-9a-fA-F]{2}){32,}")
+        .expect("valid pattern")
 });
 static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?s)<!--(.{0,2000}?)-->|(?m)^\[(?://|comment)\]:[ \t]*(?:#|<>)[ \t]*\(([^\n]*)\)[ \t]*$")
-        .expect("valid pattern")
+    Regex::new(
+        r"(?s)<!--(.{0,2000}?)-->|(?m)^\[(?://|comment)\]:[ \t]*(?:#|<>)[ \t]*\(([^\n]*)\)[ \t]*$",
+    )
+    .expect("valid pattern")
 });
 /// Words addressed to an agent, as a comment would hold them.
 static TO_AGENT: LazyLock<Regex> = LazyLock::new(|| {
@@ -380,7 +383,9 @@ impl FileScan {
             let data_uri = before.ends_with("base64,")
                 && (before.contains("data:image/") || before.contains("data:font/"));
             let b = m.as_str().as_bytes();
-            let varied = b.iter().any(|b| b.is_ascii_digit() || *b == b'+' || *b == b'/')
+            let varied = b
+                .iter()
+                .any(|b| b.is_ascii_digit() || *b == b'+' || *b == b'/')
                 && b.iter().any(u8::is_ascii_uppercase)
                 && b.iter().any(u8::is_ascii_lowercase);
             if n != last && !data_uri && varied {
@@ -424,7 +429,8 @@ impl FileScan {
             let inner = body.as_str();
             let n = text[..body.start()].matches('\n').count() + 1;
             let compiled = &*COMPILED;
-            let hostile = inner.lines().any(|l| compiled.set.is_match(l)) || TO_AGENT.is_match(inner);
+            let hostile =
+                inner.lines().any(|l| compiled.set.is_match(l)) || TO_AGENT.is_match(inner);
             if hostile {
                 let first = inner.trim();
                 self.findings.push(
@@ -475,11 +481,7 @@ impl FileScan {
 
 /// A credential read in one file and a send in another (each file's own
 /// pair is already named).
-pub fn across_files(
-    creds: &[(String, Part)],
-    sends: &[(String, Part)],
-    out: &mut Vec<Finding>,
-) {
+pub fn across_files(creds: &[(String, Part)], sends: &[(String, Part)], out: &mut Vec<Finding>) {
     let Some((cf, c)) = creds.first() else {
         return;
     };

@@ -126,14 +126,23 @@ mod tests {
         for t in ["Bash", "bash(*)", "Bash(*:*)", "shell", "run_shell_command"] {
             assert!(unrestricted_shell(t), "{t}");
         }
-        for t in ["Bash(git status:*)", "Bash(npm test)", "Read", "Grep", "BashOutput"] {
+        for t in [
+            "Bash(git status:*)",
+            "Bash(npm test)",
+            "Read",
+            "Grep",
+            "BashOutput",
+        ] {
             assert!(!unrestricted_shell(t), "{t}");
         }
     }
 
     #[test]
     fn link_targets() {
-        assert_eq!(local_target("./scripts/a.py#x"), Some("scripts/a.py".into()));
+        assert_eq!(
+            local_target("./scripts/a.py#x"),
+            Some("scripts/a.py".into())
+        );
         assert_eq!(local_target("https://x.example/a"), None);
         assert_eq!(local_target("#section"), None);
         assert_eq!(local_target("../other/SKILL.md"), None);
