@@ -104,7 +104,7 @@ fn measure(n: usize) {
     );
     let agents = median(5, || {
         let start = Instant::now();
-        let (_, rows) = skilltui::tui::panes::agent_view::load(&home(), Some(tmp.path()));
+        let (_, rows) = skilltui::tui::panes::agent_view::load(&home(), Some(tmp.path()), &[]);
         assert!(!rows.is_empty());
         start.elapsed()
     });
@@ -191,7 +191,7 @@ fn big_project(user: &std::path::Path, home: &Home) {
     }
     let found = median(3, || {
         let start = Instant::now();
-        let (_, rows) = skilltui::tui::panes::agent_view::load(home, Some(&proj));
+        let (_, rows) = skilltui::tui::panes::agent_view::load(home, Some(&proj), &[]);
         assert!(!rows.is_empty());
         start.elapsed()
     });

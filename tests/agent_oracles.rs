@@ -36,6 +36,13 @@ fn say(line: &str) {
     let _ = writeln!(std::io::stderr(), "{line}");
 }
 
+/// The oracle tests run one at a time: each agent process is bounded in
+/// time, and four of them at once on 2 cores would only race each other.
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn installed(pkg: (&str, &str)) -> Option<PathBuf> {
     match npm::ensure(pkg) {
         Ok(root) => Some(root),
@@ -130,6 +137,7 @@ const CODEX_CASES: u64 = 12;
 
 #[test]
 fn codex_prompt_input_skills_block_equals_catalog_agent_codex() {
+    let _serial = one_at_a_time();
     let Some(pkg) = installed(npm::CODEX) else {
         return;
     };
@@ -238,6 +246,7 @@ const OPENCODE_CASES: u64 = 5;
 
 #[test]
 fn opencode_debug_skill_equals_list_agent_opencode() {
+    let _serial = one_at_a_time();
     let Some(pkg) = installed(npm::OPENCODE) else {
         return;
     };
@@ -332,6 +341,7 @@ const GEMINI_CASES: u64 = 8;
 
 #[test]
 fn gemini_cli_core_skills_equal_list_and_catalog_agent_gemini() {
+    let _serial = one_at_a_time();
     let Some(pkg) = installed(npm::GEMINI) else {
         return;
     };
@@ -488,6 +498,7 @@ fn dir_runs_sorted(prompt: &str) -> String {
 /// as one line each side, with the version.
 #[test]
 fn agents_verify_reports_agreement_and_a_planted_difference() {
+    let _serial = one_at_a_time();
     let (Some(codex), Some(opencode)) = (installed(npm::CODEX), installed(npm::OPENCODE)) else {
         return;
     };

@@ -457,3 +457,40 @@ fn twelve_parallel_enables_and_disables_all_succeed_and_the_record_stays_right()
             .is_none()
     );
 }
+
+// Issue 21: every agent says how sure the table is of it.
+#[test]
+fn agents_json_says_verified_or_documented_for_every_agent() {
+    let w = world();
+    let rows = w.json(&["agents", "--json"]);
+    for row in rows.as_array().unwrap() {
+        let verified = row.get("verified").and_then(Value::as_str);
+        let documented = row.get("documented").and_then(Value::as_str);
+        assert!(
+            verified.is_some() != documented.is_some(),
+            "{}: one of verified / documented: {row}",
+            row["id"]
+        );
+        assert!(!verified.or(documented).unwrap().is_empty());
+    }
+    let get = |id: &str| {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(get("codex")["verified"], "codex 0.169.0");
+    assert_eq!(get("opencode")["verified"], "opencode 1.18.33");
+    assert_eq!(get("gemini-cli")["verified"], "gemini-cli-core 0.61.0");
+    assert!(
+        get("amp")["documented"]
+            .as_str()
+            .unwrap()
+            .contains("seed 003")
+    );
+    let (code, out, _) = w.run(&["agents"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("    verified: codex 0.169.0\n"), "{out}");
+}

@@ -273,13 +273,15 @@ fn add_force_waits_for_caos_plugin_lock() {
     let Some(bin) = venv_bin() else { return };
     let w = World::new(bin);
     let home = w.home("locked", "symlink");
+    // The holder keeps CAO's lock until the test says "go" on its stdin,
+    // then rewrites the plugin's record as a rebuild does: no sleeps, so the
+    // order is the same on a loaded machine.
     let hold = r#"
-import sys, time
+import sys
 from cli_agent_orchestrator.agent_plugins.store import InstalledPluginStore
-with InstalledPluginStore().lifecycle_lock(5):
+with InstalledPluginStore().lifecycle_lock(120):
     print("held", flush=True)
-    time.sleep(1.5)
-    # Still holding it: the plugin's record is rewritten, as a rebuild does.
+    sys.stdin.readline()
     s = InstalledPluginStore()
     s.update_projected_names("demo", ("alpha", "beta"))
     print("done", flush=True)
@@ -288,6 +290,7 @@ with InstalledPluginStore().lifecycle_lock(5):
         .args(["-c", hold])
         .env("CAO_HOME_DIR", &home.root)
         .env("HOME", w.tmp.path().join("user"))
+        .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -298,15 +301,27 @@ with InstalledPluginStore().lifecycle_lock(5):
     )
     .unwrap();
     assert_eq!(line.trim(), "held");
+    // A new name takes no lock: it finishes while the holder still holds it
+    // (were it to wait, it would wait for ever; the bound only ends the test).
     skill(&w.tmp.path().join("new"), "delta", "New");
-    store::add(&home, &w.tmp.path().join("new/delta"), false).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (h, new) = (home.clone(), w.tmp.path().join("new/delta"));
+    std::thread::spawn(move || tx.send(store::add(&h, &new, false).map(|_| ())));
+    let added_new = rx.recv_timeout(std::time::Duration::from_secs(300));
     assert!(
-        !holder.try_wait().unwrap().is_some_and(|s| s.success()),
-        "a new name does not wait"
+        matches!(added_new, Ok(Ok(()))),
+        "a new name does not wait for the plugin lock: {added_new:?}"
     );
-    let added = store::add(&home, &w.tmp.path().join("mine/alpha"), true).unwrap();
+    // Taking a plugin's name over waits for the lock; the holder's write
+    // lands first, so the release is the last word.
+    let (h, mine) = (home.clone(), w.tmp.path().join("mine/alpha"));
+    let force = std::thread::spawn(move || store::add(&h, &mine, true));
+    // Time for it to reach the lock, so that one taking none would write
+    // before the holder and lose; a slow start only makes the check weaker.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    std::io::Write::write_all(holder.stdin.as_mut().unwrap(), b"go\n").unwrap();
     assert!(holder.wait().unwrap().success());
-    // It ran after the holder's write, so its release is the last word.
+    let added = force.join().unwrap().unwrap();
     assert_eq!(added.released.as_deref(), Some("demo"));
     let record = home.root.join("agent-plugins/.state/demo.json");
     let record: serde_json::Value = serde_json::from_slice(&fs::read(record).unwrap()).unwrap();

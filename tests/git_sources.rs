@@ -167,6 +167,19 @@ fn shorthand_add_lists_then_installs_and_pins() {
         "{out}"
     );
     assert!(out.contains("new") && out.contains("ok"), "{out}");
+    // A header row names the columns, and each row lines up under it.
+    let rows: Vec<&str> = out.lines().collect();
+    assert!(
+        rows[0].starts_with("Name ") && rows[0].contains("State"),
+        "{out}"
+    );
+    let at = rows[0].find("Description").unwrap();
+    assert!(
+        rows[1..]
+            .iter()
+            .all(|r| r.len() > at && r.as_bytes()[at - 1] == b' '),
+        "{out}"
+    );
     assert!(err.contains("--all"), "{err}");
     assert!(!f.home.join("skills").exists());
     let out = f.ok(&["add", "o/r", "--skill", "beta", "--skill", "beta"]);

@@ -67,41 +67,9 @@ impl World {
         self.run_in(&self.cwd, &self.home, args)
     }
 
-    /// Runs the binary; a run still going after a minute is killed and
-    /// reported as a hang (exit -1), so a regression fails, never blocks.
+    /// Runs the binary from `cwd` with `$HOME` at `home` ([`watched`]).
     fn run_in(&self, cwd: &Path, home: &Path, args: &[&str]) -> (i32, String, String) {
-        let mut child = self
-            .command(cwd, home, args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("runs");
-        let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
-        let reader = std::thread::spawn(move || {
-            let mut s = Vec::new();
-            let _ = out.read_to_end(&mut s);
-            s
-        });
-        let err_reader = std::thread::spawn(move || {
-            let mut s = Vec::new();
-            let _ = err.read_to_end(&mut s);
-            s
-        });
-        let start = Instant::now();
-        let code = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status.code().unwrap_or(-1);
-            }
-            if start.elapsed() > Duration::from_secs(60) {
-                let _ = child.kill();
-                let _ = child.wait();
-                break -1;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        let out = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
-        let err = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
-        (code, out, err)
+        watched(self.command(cwd, home, args))
     }
 
     fn user_agents(&self) -> PathBuf {
@@ -113,6 +81,42 @@ impl World {
     fn record(&self) -> PathBuf {
         self.cao.join("skilltui-agents.json")
     }
+}
+
+/// Runs the command; one still going after a minute is killed and
+/// reported as a hang (exit -1), so a regression fails, never blocks.
+fn watched(mut command: Command) -> (i32, String, String) {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code().unwrap_or(-1);
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break -1;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let out = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
+    let err = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
+    (code, out, err)
 }
 
 fn sparse(path: &Path, len: u64) {
@@ -913,4 +917,147 @@ fn several_names_report_each_done_and_not_done() {
         err.starts_with("error: skilltui has not given 'nosuch' to claude-code"),
         "{err}"
     );
+}
+
+// Issue 22's second adversarial pass (by someone who did not write the
+// fixes): what the issue's 14 holes did not list.
+
+fn write_skill(dir: &Path, name: &str) {
+    fs::create_dir_all(dir).unwrap();
+    fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: {name}\ndescription: d\n---\nbody\n"),
+    )
+    .unwrap();
+}
+
+// Before: one folder holding 10 links to itself was walked 6 levels deep
+// as 10^6 folders: OpenCode's listing stopped at skilltui's 100,000-folder
+// bound after 16 s and 357 MB, Codex's at 2,000 copies of one skill (Codex
+// itself keeps a set of visited dirs and finds one).
+#[test]
+fn a_folder_of_links_to_itself_is_entered_once() {
+    let w = world();
+    let a = w.cwd.join(".agents/skills/a");
+    write_skill(&a, "a");
+    for i in 0..10 {
+        std::os::unix::fs::symlink(".", a.join(format!("l{i}"))).unwrap();
+    }
+    for agent in ["opencode", "codex"] {
+        let (code, out, err) = w.run(&["list", "--agent", agent, "--json"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(!err.contains("at most"), "{agent}: {err}");
+        let rows: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
+        let here = rows
+            .iter()
+            .filter(|r| r["path"].as_str().unwrap().contains(".agents/skills/a"))
+            .count();
+        assert!(here <= 11, "{agent}: {here} rows");
+        let ok = rows
+            .iter()
+            .filter(|r| r["name"] == "a" && r["status"] == "ok")
+            .count();
+        assert_eq!(ok, 1, "{agent}");
+    }
+}
+
+impl World {
+    /// [`World::run`] with these variables set on top.
+    fn run_env(&self, env: &[(&str, &str)], args: &[&str]) -> (i32, String, String) {
+        let mut c = self.command(&self.cwd, &self.home, args);
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        watched(c)
+    }
+}
+
+// Before: `CLAUDE_CONFIG_DIR=..` (or `/somewhere/..`) made a link at
+// `<cwd>/../skills/x` and recorded that path; `agent disable` then took
+// the `..` for a hand-edited record, left the link and forgot it.
+#[test]
+fn an_agent_dir_variable_holding_dotdot_is_given_and_taken_back() {
+    let w = world();
+    let up = format!("{}/../proj/..", w.cwd.display());
+    for value in ["..", up.as_str()] {
+        let env = [("CLAUDE_CONFIG_DIR", value)];
+        let (code, _, err) = w.run_env(&env, &["agent", "enable", "claude-code", "x"]);
+        assert_eq!(code, 0, "{value}: {err}");
+        let link = w.root.join("skills/x");
+        assert_eq!(fs::read_link(&link).unwrap(), w.cao.join("skills/x"));
+        let record = fs::read_to_string(w.record()).unwrap();
+        assert!(!record.contains(".."), "{value}: {record}");
+        let (code, _, err) = w.run_env(&env, &["agent", "disable", "claude-code", "x"]);
+        assert_eq!(code, 0, "{value}: {err}");
+        assert!(!err.contains("warning"), "{value}: {err}");
+        assert!(
+            fs::symlink_metadata(&link).is_err(),
+            "{value}: left {link:?}"
+        );
+    }
+}
+
+/// A fake `codex` for `agents --verify`: `version` is its `--version`
+/// script, its `debug prompt-input` prints an empty list.
+fn fake_codex(w: &World, version: &str) -> String {
+    let bin = w.root.join("bin");
+    fs::create_dir_all(&bin).unwrap();
+    let script =
+        format!("#!/bin/sh\nif [ \"$1\" = --version ]; then {version}; exit 0; fi\necho '[]'\n");
+    let path = bin.join("codex");
+    fs::write(&path, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    bin.display().to_string()
+}
+
+// Before: an agent that exits but leaves a helper holding its output open
+// (`sleep 100 &`) made `agents --verify` wait for the helper, past its
+// 30 s deadline (forever for a helper that never ends); the helper was
+// left running.
+#[test]
+fn verify_does_not_wait_for_what_the_agent_left_running() {
+    let w = world();
+    let marker = w.root.join("helper-ran");
+    let bin = fake_codex(
+        &w,
+        &format!(
+            "(/bin/sleep 100; touch {}) & echo 'codex 9.9'",
+            marker.display()
+        ),
+    );
+    let (code, out, err) = w.run_env(&[("PATH", &bin)], &["agents", "--verify", "codex"]);
+    assert_ne!(code, -1, "hung: {out}{err}");
+    assert!(out.contains("codex 9.9"), "{out}{err}");
+    // The helper is a copy of the script's shell: its command line names
+    // the fake codex.
+    let codex = format!("{bin}/codex");
+    let alive = fs::read_dir("/proc").unwrap().flatten().any(|p| {
+        fs::read(p.path().join("cmdline"))
+            .is_ok_and(|c| String::from_utf8_lossy(&c).contains(&codex))
+    });
+    assert!(!alive, "the agent's helper is still running");
+}
+
+// Before: from `/`, `agent enable ID x --scope project` (and `sync` of a
+// team lock labelling a skill `claude-code:project`) took `/` for the
+// project and made `/.claude/skills/x`.
+#[test]
+fn project_scope_from_the_root_folder_is_refused() {
+    let w = world();
+    let (code, _, err) = w.run_in(
+        Path::new("/"),
+        &w.home,
+        &["agent", "enable", "claude-code", "x", "--scope", "project"],
+    );
+    let made = Path::new("/.claude/skills/x");
+    if fs::read_link(made).is_ok_and(|to| to.starts_with(&w.cao)) {
+        let _ = fs::remove_file(made);
+        // Only empty ones: what that run made.
+        let _ = fs::remove_dir("/.claude/skills");
+        let _ = fs::remove_dir("/.claude");
+    }
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("project folder would be /"), "{err}");
 }

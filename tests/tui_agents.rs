@@ -453,3 +453,49 @@ fn a_cap_that_cuts_a_listing_is_said_in_the_finds_view() {
         .collect();
     assert_eq!(said.len(), 1, "{text}");
 }
+
+#[test]
+fn an_agent_given_a_skill_or_asked_for_is_listed_undetected_and_can_be_taken_back() {
+    use skilltui::core::agents::{give, scan, table::Scope};
+    let mut f = fixture();
+    let home = f.app.data.home.clone();
+    assert!(!f.app.data.agents.iter().any(|a| a.agent.id == "codex"));
+    // skilltui gave codex a skill, though codex is not on this machine.
+    // (At project scope: Codex's user dir is under ~/.codex, which would
+    // make it detected.)
+    let (table, mut ctx) = scan::open(&home);
+    ctx.cwd = f.proj.clone();
+    let codex = table.agents.iter().find(|a| a.id == "codex").unwrap();
+    assert!(!scan::detected(codex, &ctx));
+    give::enable(&home, codex, &ctx, "code-style", Scope::Project, false).unwrap();
+    assert!(!scan::detected(codex, &ctx));
+    f.app.reload();
+    let row = f.app.data.agents.iter().find(|a| a.agent.id == "codex");
+    assert!(
+        row.is_some_and(|r| !r.detected),
+        "listed, marked undetected"
+    );
+    select_agent(&mut f.app, "codex");
+    let text = screen(&mut f.app, 120, 40);
+    assert!(
+        text.contains("◆ codex") && text.contains("not detected"),
+        "{text}"
+    );
+    insta::assert_snapshot!("agent_undetected_given_120x40", text);
+    insta::assert_snapshot!("agent_undetected_given_80x24", screen(&mut f.app, 80, 24));
+    // Its checklist, at project scope, takes the skill back.
+    key(&mut f.app, KeyCode::Enter);
+    key(&mut f.app, KeyCode::Char('s'));
+    let n = f.app.data.valid_position("code-style").unwrap();
+    f.app.profiles.check_sel = n;
+    key(&mut f.app, KeyCode::Char(' '));
+    let said = f.app.status.clone().unwrap().text;
+    assert!(said.starts_with("took code-style"), "{said}");
+    // Nothing given any more, not detected: gone from the list...
+    f.app.reload();
+    assert!(!f.app.data.agents.iter().any(|a| a.agent.id == "codex"));
+    // ...unless the user asks for it.
+    f.app.data.asked_agents = vec!["codex".into()];
+    f.app.reload();
+    assert!(f.app.data.agents.iter().any(|a| a.agent.id == "codex"));
+}

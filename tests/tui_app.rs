@@ -482,12 +482,19 @@ fn the_editor_validates_and_refuses_stale_saves() {
     };
     assert!(edit.text().contains("changed outside"));
     ctrl(&mut f.app, 's');
-    assert!(f.app.dialog.is_none(), "saved and closed");
+    assert!(
+        matches!(f.app.dialog, Some(Dialog::Edit(_))),
+        "Ctrl-S saves and stays"
+    );
     assert!(
         fs::read_to_string(&path)
             .unwrap()
             .contains("changed outside")
     );
+    snapshot("editor_saved_80x24", &mut f, 80, 24);
+    // Saved: Esc closes at once, with nothing to ask.
+    key(&mut f.app, KeyCode::Esc);
+    assert!(f.app.dialog.is_none());
 }
 
 #[test]
@@ -1081,13 +1088,13 @@ fn esc_cancels_a_fetch_and_a_bad_source_is_one_line() {
     assert!(f.app.dialog.is_none());
     assert!(!f.root.join("skills/alpha").exists());
 
+    // A bad source: the dialog again, its error one line inside it.
     open_source(&mut f.app, "o/no-such-repo");
-    assert!(f.app.dialog.is_none());
-    let status = f.app.status.clone().unwrap();
-    assert!(
-        status.is_error() && !status.text.contains('\n'),
-        "{status:?}"
-    );
+    let Some(Dialog::Install(i)) = &f.app.dialog else {
+        panic!("the install dialog again: {:?}", f.app.status)
+    };
+    let error = i.error.clone().unwrap();
+    assert!(!error.contains('\n'), "{error}");
 }
 
 #[test]
@@ -1982,10 +1989,12 @@ fn the_profile_list_gets_the_rows_it_needs_while_choosing() {
     assert_eq!(list, 10.min(inner - 8), "inner {inner}");
     assert!(list > 5);
     snapshot("profiles_list_120x40", &mut f, 120, 40);
-    // In the checklist, the checkboxes get the room back.
+    // In the checklist, the checkboxes get the pane: the profile is named
+    // on the one line of detail above them.
     key(&mut f.app, KeyCode::Enter);
     render(&mut f.app, 120, 40);
-    assert!(f.app.profiles.list_area.height < list);
+    assert_eq!(f.app.profiles.list_area.height, 0);
+    assert_eq!(f.app.profiles.checklist_area.height, inner - 1);
 }
 
 #[test]
@@ -2155,9 +2164,11 @@ fn a_checklist_says_when_its_provider_ignores_the_list_and_still_toggles() {
         s.contains("kiro_cli ignores the skills: list; it gets"),
         "{s}"
     );
-    // The list yields room for the note too: the checklist keeps what the
-    // list's third and the detail leave (4 of the 16 rows), not one row.
-    assert_eq!(f.app.profiles.checklist_area.height, 4, "{s}");
+    // The checklist takes the pane but for the folded detail and the note.
+    let inner = f.app.areas.profiles.height - 2;
+    let above = f.app.profiles.checklist_area.y - f.app.areas.profiles.y - 1;
+    assert!(above <= 3, "{s}");
+    assert_eq!(f.app.profiles.checklist_area.height, inner - above, "{s}");
     snapshot("checklist_kiro_ignores_the_list_120x40", &mut f, 120, 40);
     snapshot("checklist_kiro_ignores_the_list_80x24", &mut f, 80, 24);
     // The fallback is kiro too; copilot gets the baked catalog.
@@ -2435,4 +2446,397 @@ fn u_on_a_skill_not_from_git_and_d_on_an_extra_dir_say_so_in_one_line() {
     );
     assert!(said.ends_with("), not the store: left alone"), "{said}");
     assert!(f.app.dialog.is_none());
+}
+
+#[test]
+fn p_overrides_the_provider_of_its_own_profile_only_and_p_capital_resets_it() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "writer");
+    press(&mut f.app, "4pp");
+    let codex = Some(("codex", "explicit", "prompt"));
+    assert_eq!(f.app.catalog.heading, codex);
+    snapshot("catalog_override_120x40", &mut f, 120, 40);
+    snapshot("catalog_override_80x24", &mut f, 80, 24);
+    // Another profile shows its own provider, not the override.
+    select_profile(&mut f.app, "supervisor");
+    assert_eq!(
+        f.app.catalog.heading,
+        Some(("claude_code", "profile", "prompt"))
+    );
+    key(&mut f.app, KeyCode::Char('4'));
+    assert!(!hint_line(&mut f.app, 120, 40).contains("P own provider"));
+    // Back on writer, its override is still there; one key drops it.
+    select_profile(&mut f.app, "writer");
+    assert_eq!(f.app.catalog.heading, codex);
+    key(&mut f.app, KeyCode::Char('4'));
+    assert!(hint_line(&mut f.app, 120, 40).contains("P own provider"));
+    press(&mut f.app, "P");
+    assert_eq!(
+        f.app.catalog.heading,
+        Some(("kiro_cli", "fallback", "skill-resource"))
+    );
+    let said = f.app.status.clone().unwrap().text;
+    assert!(
+        said.starts_with("back to the profile's own provider"),
+        "{said}"
+    );
+}
+
+#[test]
+fn h_left_and_esc_back_out_of_the_preview_and_the_file_list_to_where_enter_came_from() {
+    use skilltui::tui::panes::preview::View;
+    let mut f = fixture();
+    skill_with_files(&f.root);
+    f.app.reload();
+    select_folder(&mut f.app, "pdf");
+    for back in [KeyCode::Char('h'), KeyCode::Left, KeyCode::Esc] {
+        key(&mut f.app, KeyCode::Enter);
+        assert_eq!(f.app.focus, Pane::Preview);
+        // Enter in the list opens a file; each back key goes one step out.
+        press(&mut f.app, "oG");
+        key(&mut f.app, KeyCode::Enter);
+        assert!(matches!(f.app.preview.view, View::File(_)));
+        snapshot("preview_file_opened_80x24", &mut f, 80, 24);
+        key(&mut f.app, back);
+        assert_eq!(f.app.preview.view, View::Files);
+        key(&mut f.app, back);
+        assert_eq!(f.app.preview.view, View::Skill);
+        assert_eq!(f.app.focus, Pane::Preview);
+        key(&mut f.app, back);
+        assert_eq!(f.app.focus, Pane::Skills, "{back:?}");
+        snapshot("preview_backed_out_80x24", &mut f, 80, 24);
+    }
+    // `o` from the Skills list: backing out of the file list returns there.
+    press(&mut f.app, "o");
+    assert_eq!(
+        (f.app.focus, f.app.preview.view),
+        (Pane::Preview, View::Files)
+    );
+    key(&mut f.app, KeyCode::Char('h'));
+    assert_eq!(
+        (f.app.focus, f.app.preview.view),
+        (Pane::Skills, View::Skill)
+    );
+}
+
+#[test]
+fn the_remove_dialog_counts_the_profiles_that_get_the_skill_through_having_no_list() {
+    let mut f = fixture();
+    select_folder(&mut f.app, "code-style");
+    press(&mut f.app, "d");
+    let Some(Dialog::Confirm(Confirm {
+        pending: Pending::Remove { unlisted, .. },
+    })) = &f.app.dialog
+    else {
+        panic!("remove dialog")
+    };
+    // writer and the fake CAO's built-ins have no list; supervisor has one.
+    assert!(unlisted.iter().any(|n| n == "writer"), "{unlisted:?}");
+    assert!(!unlisted.iter().any(|n| n == "supervisor"), "{unlisted:?}");
+    let n = unlisted.len();
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(
+        text.contains(&format!("{n} profiles have no skills: list and get it")),
+        "{text}"
+    );
+    snapshot("remove_counts_unlisted_120x40", &mut f, 120, 40);
+    snapshot("remove_counts_unlisted_80x24", &mut f, 80, 24);
+}
+
+#[test]
+fn a_checklist_takes_the_pane_and_keeps_its_own_cursor_and_a_missing_skill_can_be_unticked() {
+    let mut f = fixture();
+    fs::write(
+        f.root.join("agent-store/reviewer.md"),
+        "---\nname: reviewer\ndescription: d\nskills: [nosuch, python-testing]\n---\nR.\n",
+    )
+    .unwrap();
+    f.app.reload();
+    select_profile(&mut f.app, "supervisor");
+    snapshot("checklist_full_height_120x40", &mut f, 120, 40);
+    snapshot("checklist_full_height_80x24", &mut f, 80, 24);
+    render(&mut f.app, 120, 40);
+    // The profile list makes way; the detail is one line.
+    let inner = f.app.areas.profiles.height - 2;
+    assert_eq!(f.app.profiles.checklist_area.height, inner - 1);
+    // Each checklist keeps its cursor; one not opened yet starts on top.
+    press(&mut f.app, "jjj");
+    assert_eq!(f.app.profiles.check_sel, 3);
+    select_profile(&mut f.app, "writer");
+    assert_eq!(f.app.profiles.check_sel, 0);
+    select_profile(&mut f.app, "supervisor");
+    assert_eq!(f.app.profiles.check_sel, 3);
+    // `skills: [nosuch, ...]`: a row marked missing, after the skills.
+    select_profile(&mut f.app, "reviewer");
+    assert_eq!(f.app.profiles.missing, ["nosuch"]);
+    press(&mut f.app, "G");
+    snapshot("checklist_missing_skill_120x40", &mut f, 120, 40);
+    key(&mut f.app, KeyCode::Char(' '));
+    let text = fs::read_to_string(f.root.join("agent-store/reviewer.md")).unwrap();
+    assert!(
+        !text.contains("nosuch") && text.contains("python-testing"),
+        "{text}"
+    );
+    assert!(f.app.profiles.missing.is_empty());
+}
+
+/// What the stand-in system clipboard was last given.
+static CLIPPED: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+struct Recorder;
+
+impl skilltui::tui::clipboard::SystemClipboard for Recorder {
+    fn set_text(&mut self, text: &str) -> Result<(), String> {
+        *CLIPPED.lock().unwrap() = text.to_string();
+        Ok(())
+    }
+}
+
+#[test]
+fn y_in_the_skills_pane_copies_the_skills_path_and_each_hint_says_what_y_copies() {
+    use skilltui::tui::clipboard::{ClipEnv, Clipboard, SystemClipboard};
+    let mut f = fixture();
+    let env = ClipEnv {
+        display: true,
+        ssh: false,
+        tmux: false,
+    };
+    f.app.clipboard =
+        Clipboard::with_opener(env, || Ok(Box::new(Recorder) as Box<dyn SystemClipboard>));
+    select_folder(&mut f.app, "code-style");
+    assert!(hint_line(&mut f.app, 120, 40).contains("y copy path"));
+    press(&mut f.app, "y");
+    let path = f.root.join("skills/code-style").display().to_string();
+    assert_eq!(*CLIPPED.lock().unwrap(), path);
+    assert!(said(&f.app).contains("system clipboard"));
+    // In the Catalog, y copies the block, and says so.
+    select_profile(&mut f.app, "supervisor");
+    key(&mut f.app, KeyCode::Char('4'));
+    assert!(hint_line(&mut f.app, 120, 40).contains("y copy catalog"));
+    press(&mut f.app, "y");
+    assert!(CLIPPED.lock().unwrap().contains("## Available Skills"));
+}
+
+#[test]
+fn a_new_slash_selects_the_kept_query_so_that_typing_replaces_it() {
+    let mut f = fixture();
+    press(&mut f.app, "/code");
+    key(&mut f.app, KeyCode::Enter);
+    key(&mut f.app, KeyCode::Char('4'));
+    press(&mut f.app, "/");
+    assert_eq!(f.app.mode, Mode::Filter);
+    assert!(f.app.skills.filter.is_selected());
+    snapshot("filter_selected_80x24", &mut f, 80, 24);
+    press(&mut f.app, "pyt");
+    assert_eq!(f.app.skills.filter.as_str(), "pyt");
+    key(&mut f.app, KeyCode::Enter);
+    // An arrow keeps the query to edit it.
+    press(&mut f.app, "/");
+    key(&mut f.app, KeyCode::End);
+    press(&mut f.app, "h");
+    assert_eq!(f.app.skills.filter.as_str(), "pyth");
+}
+
+#[test]
+fn at_tiny_sizes_no_border_shows_a_negative_or_nonsense_count() {
+    let f = fixture();
+    let states: [&dyn Fn(&mut App); 4] = [
+        &|a| press(a, "2"),
+        &|a| press(a, "4"),
+        &|a| press(a, "3"),
+        &|a| {
+            press(a, "2");
+            key(a, KeyCode::End)
+        },
+    ];
+    // `(3/7)`, `(4)`, `1-38/80`, negative or not; and a count cut short.
+    let count = regex::Regex::new(r"-?\d+(-\d+)?/-?\d+|\(-?\d+(/-?\d+)?\)").unwrap();
+    let number = regex::Regex::new(r"\d+").unwrap();
+    let cut = regex::Regex::new(r"\(\d[\d/]*([^\d/)]|$)").unwrap();
+    for state in states {
+        let mut app = App::new(f.app.data.home.clone(), Theme::dark());
+        state(&mut app);
+        for w in 1..=40 {
+            for h in 1..=12 {
+                let screen = format!("{}", render(&mut app, w, h).backend());
+                assert!(!cut.is_match(&screen), "a cut count at {w}x{h}\n{screen}");
+                for c in count.find_iter(&screen).map(|m| m.as_str()) {
+                    assert!(!c.contains("(-") && !c.contains("/-"), "{c} at {w}x{h}");
+                    assert!(!c.starts_with('-'), "{c} at {w}x{h}");
+                    let nums: Vec<u64> = (number.find_iter(c))
+                        .map(|m| m.as_str().parse().unwrap())
+                        .collect();
+                    match nums[..] {
+                        // `a-b/n`: a row range inside the total.
+                        [a, b, n] => {
+                            assert!(1 <= a && a <= b && b <= n, "{c} at {w}x{h}\n{screen}")
+                        }
+                        // `n/m`: shown of all.
+                        [n, m] => assert!(n <= m, "{c} at {w}x{h}\n{screen}"),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn code_is_cut_with_a_marker_paths_wrap_at_slashes_and_descriptions_end_with_an_ellipsis() {
+    let mut f = fixture();
+    let long = "x".repeat(30);
+    let dir = f.root.join("skills/wide");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(
+        dir.join("SKILL.md"),
+        format!(
+            "---\nname: wide\ndescription: A description long enough to be cut in the Skills pane at any width we draw\n---\nSee /usr/share/doc/{long}/reference/guide.md now.\n\n```sh\nrun --option-one value --option-two another-value --option-three {long}\n```\n"
+        ),
+    )
+    .unwrap();
+    f.app.reload();
+    select_folder(&mut f.app, "wide");
+    snapshot("wide_skill_80x24", &mut f, 80, 24);
+    let t = render(&mut f.app, 80, 24);
+    let text = format!("{}", t.backend());
+    // The description is cut with an ellipsis.
+    let wide = text
+        .lines()
+        .find(|l| l.contains("wide  A description"))
+        .unwrap();
+    assert!(wide.contains("long …┃"), "{text}");
+    // The code line is cut with a marker, not broken onto a second row.
+    let lines = text
+        .lines()
+        .map(|l| l.trim_matches('"').to_string())
+        .collect::<Vec<_>>();
+    let run = lines
+        .iter()
+        .position(|l| l.contains(" run --option-one"))
+        .expect("code row");
+    assert!(!lines[run + 1].contains("option-three"), "{text}");
+    assert!(
+        lines[run].trim_end_matches(['│', '┃', ' ']).ends_with('…'),
+        "{text}"
+    );
+    // The path breaks after a slash, never inside a folder's name.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("/usr/share/doc/") && !l.contains("reference")),
+        "{text}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("reference/guide.md")),
+        "{text}"
+    );
+}
+
+#[test]
+fn at_80_columns_the_home_label_keeps_the_word_and_its_last_folder() {
+    let tmp = snapshot_tempdir();
+    let cao = fake_cao::make(tmp.path());
+    let mut app = fresh_app(tmp.path(), ".aws/cli-agent-orchestrator", &cao);
+    key(&mut app, KeyCode::Esc);
+    let text = format!("{}", render(&mut app, 80, 24).backend());
+    assert!(text.contains("home cli-agent-orchestrator"), "{text}");
+    let text = format!("{}", render(&mut app, 120, 40).backend());
+    assert!(
+        text.contains(" home ~/.aws/cli-agent-orchestrator "),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_source_that_fails_brings_the_dialog_back_with_the_text_as_typed_and_the_error_inside() {
+    let mut f = fixture();
+    let _ = git_root();
+    open_source(&mut f.app, "o/no-such-repo");
+    let Some(Dialog::Install(i)) = &f.app.dialog else {
+        panic!(
+            "the install dialog again: {:?} {:?}",
+            f.app.dialog, f.app.status
+        )
+    };
+    assert_eq!(i.input.as_str(), "o/no-such-repo");
+    assert!(i.error.is_some());
+    snapshot("install_failed_80x24", &mut f, 80, 24);
+    snapshot("install_failed_120x40", &mut f, 120, 40);
+    // Typing clears the error; the text stays to fix.
+    key(&mut f.app, KeyCode::Backspace);
+    let Some(Dialog::Install(i)) = &f.app.dialog else {
+        panic!("still open")
+    };
+    assert!(i.error.is_none());
+    assert_eq!(i.input.as_str(), "o/no-such-rep");
+    // A folder with no skill says so inside the dialog too.
+    key(&mut f.app, KeyCode::Esc);
+    let empty = f.root.parent().unwrap().join("nothing-here");
+    fs::create_dir_all(&empty).unwrap();
+    open_source(&mut f.app, &empty.display().to_string());
+    let Some(Dialog::Install(i)) = &f.app.dialog else {
+        panic!("the install dialog again: {:?}", f.app.status)
+    };
+    assert!(
+        i.error.as_deref().unwrap().starts_with("no skills in"),
+        "{:?}",
+        i.error
+    );
+}
+
+#[test]
+fn the_pick_dialog_counts_the_picks_and_says_what_is_above_and_below() {
+    let mut f = fixture();
+    let source = many_skills_repo("thirty-more", 30);
+    open_source(&mut f.app, &source);
+    press(&mut f.app, " j ");
+    let text = format!("{}", render(&mut f.app, 80, 24).backend());
+    assert!(
+        text.contains("30 skills in") && text.contains("2 picked"),
+        "{text}"
+    );
+    assert!(
+        text.contains("more below") && !text.contains("more above"),
+        "{text}"
+    );
+    press(&mut f.app, "G");
+    let text = format!("{}", render(&mut f.app, 80, 24).backend());
+    assert!(
+        text.contains("more above") && !text.contains("more below"),
+        "{text}"
+    );
+    snapshot("pick_more_above_80x24", &mut f, 80, 24);
+    press(&mut f.app, "gjjjjjjjjjj");
+    let text = format!("{}", render(&mut f.app, 80, 24).backend());
+    assert!(
+        text.contains("more above") && text.contains("more below"),
+        "{text}"
+    );
+}
+
+#[test]
+fn slash_in_pane_3_filters_its_profiles_and_agents() {
+    let mut f = fixture();
+    key(&mut f.app, KeyCode::Char('3'));
+    press(&mut f.app, "/wri");
+    assert_eq!(f.app.mode, Mode::Normal, "the Skills filter is left alone");
+    let shown = f.app.profiles.shown(&f.app.data);
+    assert_eq!(shown.len(), 1);
+    assert_eq!(f.app.selected_profile().unwrap().listed.name, "writer");
+    snapshot("profiles_filtered_120x40", &mut f, 120, 40);
+    snapshot("profiles_filtered_80x24", &mut f, 80, 24);
+    // Enter keeps it; moves stay among what it shows.
+    key(&mut f.app, KeyCode::Enter);
+    press(&mut f.app, "k");
+    assert_eq!(f.app.selected_profile().unwrap().listed.name, "writer");
+    // A new `/` selects the query: typing replaces it; Esc clears it.
+    press(&mut f.app, "/sup");
+    assert_eq!(f.app.profiles.filter.as_str(), "sup");
+    assert_eq!(f.app.selected_profile().unwrap().listed.name, "supervisor");
+    key(&mut f.app, KeyCode::Esc);
+    assert!(f.app.profiles.filter.is_empty());
+    assert_eq!(
+        f.app.profiles.shown(&f.app.data).len(),
+        f.app.data.profiles.len()
+    );
 }

@@ -186,8 +186,8 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
                     Certainty::Verified(v) => row["verified"] = json!(v),
                     Certainty::Documented(s) => row["documented"] = json!(s),
                 }
-                if let Some(n) = &a.no_oracle {
-                    row["no_oracle"] = json!(n);
+                if let Some(n) = &a.oracle_note {
+                    row["oracle_note"] = json!(n);
                 }
                 row
             })

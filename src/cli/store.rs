@@ -341,27 +341,31 @@ fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Result<Vec
     Ok(installed.into_iter().map(|i| i.name).collect())
 }
 
-/// The skills a source holds: name, CAO verdict, store state, description.
+/// The skills a source holds under a header row: name, store state,
+/// the install's verdict, description.
 fn found_table(found: &[source::Found], out: &mut Output) {
-    let width = found
-        .iter()
-        .map(|f| f.name().chars().count())
-        .max()
-        .unwrap_or(4);
+    // The verdict the install applies, not CAO's alone.
+    let verdict = |f: &source::Found| match &f.refused {
+        None => "ok".to_string(),
+        Some(e) => sanitize_line(&format!("refused: {e}")).into_owned(),
+    };
+    let names = found.iter().map(|f| f.name().chars().count());
+    let width = names.max().unwrap_or(0).max("Name".len());
+    let verdicts = found.iter().map(|f| verdict(f).chars().count());
+    let vwidth = verdicts.max().unwrap_or(0).max("Verdict".len());
+    out.line(&format!(
+        "{:width$}  {:9}  {:vwidth$}  Description",
+        "Name", "State", "Verdict"
+    ));
     for f in found {
-        // The verdict the install applies, not CAO's alone.
-        let verdict = match &f.refused {
-            None => "ok".to_string(),
-            Some(e) => format!("refused: {e}"),
-        };
         let state = format!("{:?}", f.state).to_lowercase();
         let first = f.checked.description.as_deref().unwrap_or("");
         let first = first.lines().next().unwrap_or("");
         let head = format!(
-            "{:width$}  {:9}  {}  ",
+            "{:width$}  {:9}  {:vwidth$}  ",
             sanitize_line(&f.name()),
             state,
-            sanitize_line(&verdict),
+            verdict(f),
         );
         out.row(&head, &sanitize_line(first));
     }

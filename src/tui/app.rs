@@ -68,6 +68,9 @@ pub struct App {
     /// A folder to install whose changes to the installed skill a worker
     /// is working out (the job's id, the folder).
     pub(crate) comparing: Option<(u64, std::path::PathBuf)>,
+    /// The install dialog's text while its source is opened: a failure
+    /// brings the dialog back with it, and the error inside.
+    pub(crate) typed: Option<String>,
     /// Where agent discovery runs: on a worker in the real UI, so that no
     /// frame or key waits for it.
     pub(crate) agents_mode: AgentsMode,
@@ -129,9 +132,10 @@ impl App {
             self.data.agent_cwd.clone(),
             self.agents_gen,
         );
+        let asked = self.data.asked_agents.clone();
         self.agents_running = true;
         self.jobs.spawn(move |_, reporter| {
-            let found = agent_view::load(&home, cwd.as_deref());
+            let found = agent_view::load(&home, cwd.as_deref(), &asked);
             reporter.send(crate::tui::jobs::Report::Agents(
                 generation,
                 Box::new(found),
@@ -151,6 +155,7 @@ impl App {
                 agents_refreshing: false,
                 agent_ctx: None,
                 agent_cwd: None,
+                asked_agents: asked_agents(),
             },
             theme,
             depth: Default::default(),
@@ -173,6 +178,7 @@ impl App {
             external_edit: None,
             toggles: Vec::new(),
             comparing: None,
+            typed: None,
             agents_mode: match agents_later {
                 true => AgentsMode::Deferred,
                 false => AgentsMode::Inline,
@@ -224,7 +230,7 @@ impl App {
         match self.agents_mode {
             AgentsMode::Inline => {
                 (data.agent_ctx, data.agents) =
-                    agent_view::load(&data.home, data.agent_cwd.as_deref());
+                    agent_view::load(&data.home, data.agent_cwd.as_deref(), &data.asked_agents);
                 self.skills.agent_marks = agent_view::marks(&self.data.agents);
             }
             AgentsMode::Deferred => data.agents_refreshing = true,
@@ -307,7 +313,7 @@ impl App {
     pub fn can(&self, cmd: Cmd) -> bool {
         let entry = self.selected_entry();
         match cmd {
-            Cmd::Edit | Cmd::Files => entry.is_some(),
+            Cmd::Edit | Cmd::Files | Cmd::CopyPath => entry.is_some(),
             Cmd::Remove => entry.is_some_and(|e| self.data.in_store(e)),
             Cmd::Update => entry.is_some_and(|e| self.data.pin(e).is_some()),
             Cmd::CheckAll => !self.data.pins.is_empty(),
@@ -316,6 +322,7 @@ impl App {
             Cmd::Copy => self.catalog.agent.is_some() || self.profile_catalog(),
             Cmd::Format => self.profile_catalog(),
             Cmd::Provider => self.catalog.agent.is_none() && self.selected_profile().is_some(),
+            Cmd::ResetProvider => self.catalog.agent.is_none() && self.catalog.provider.is_some(),
             // A built-in profile: the copy is what can be toggled.
             Cmd::CopyProfile => self
                 .selected_profile()
@@ -378,7 +385,7 @@ impl App {
         if let Some(d) = &self.dialog {
             return d.ctx();
         }
-        if self.mode == Mode::Filter {
+        if self.mode == Mode::Filter || self.profiles.typing {
             return Ctx::Filter;
         }
         if self.preview.search.typing {
@@ -452,6 +459,9 @@ impl App {
     }
 
     fn filter_key(&mut self, cmd: Option<Cmd>, key: KeyEvent) {
+        if self.profiles.typing {
+            return self.profiles_filter_key(cmd, key);
+        }
         match cmd {
             Some(Cmd::Back) => {
                 self.mode = Mode::Normal;
@@ -469,6 +479,27 @@ impl App {
                 }
             }
         }
+    }
+
+    /// A key while typing pane 3's filter: as in the Skills filter.
+    fn profiles_filter_key(&mut self, cmd: Option<Cmd>, key: KeyEvent) {
+        let action = match cmd {
+            Some(Cmd::Back) => {
+                self.profiles.typing = false;
+                self.profiles.filter.clear();
+                profiles_pane::Action::None
+            }
+            Some(Cmd::Accept) => {
+                self.profiles.typing = false;
+                profiles_pane::Action::None
+            }
+            Some(Cmd::Move(m)) => {
+                self.profiles.typing = false;
+                self.profiles.on_cmd(Cmd::Move(m), &self.data)
+            }
+            _ => self.profiles.type_in_filter(key, &self.data),
+        };
+        self.profiles_action(action);
     }
 
     /// A key while typing a search in the Preview pane.
@@ -512,7 +543,17 @@ impl App {
                 let which = self.catalog.delivering_as();
                 self.say(Status::info(format!("delivering as {which}")));
             }
+            Cmd::ResetProvider => {
+                let had = self.catalog.reset_provider();
+                self.refresh_profile();
+                let which = self.catalog.delivering_as();
+                self.say(Status::info(match had {
+                    true => format!("back to the profile's own provider: {which}"),
+                    false => format!("already the profile's own provider: {which}"),
+                }));
+            }
             Cmd::Copy => self.copy_catalog(),
+            Cmd::CopyPath => self.copy_path(),
             Cmd::Scope if self.focus == Pane::Profiles => {
                 if self.profiles.selected_agent(&self.data).is_some()
                     && let Some(scope) = self.profiles.switch_scope()
@@ -521,12 +562,21 @@ impl App {
                     self.say(Status::info(format!("agent scope: {}", scope.label())));
                 }
             }
+            // A new `/` starts a new query: the kept one is selected, so
+            // typing replaces it (an arrow key keeps it to edit).
+            // In pane 3's list, `/` filters the profiles and agents.
+            Cmd::Filter if self.focus == Pane::Profiles && !self.profiles.in_checklist() => {
+                self.profiles.typing = true;
+                self.profiles.filter.select_all();
+            }
             Cmd::Filter => {
                 self.focus = Pane::Skills;
                 self.mode = Mode::Filter;
+                self.skills.filter.select_all();
             }
             Cmd::Search => self.preview.start_search(),
             Cmd::Files => {
+                self.preview.files_from_skills = self.focus == Pane::Skills;
                 self.focus = Pane::Preview;
                 let folder = self.selected_entry().map(|e| e.checked.path.clone());
                 if let Some(why) = self.preview.toggle_files(folder.as_deref()) {
@@ -552,7 +602,13 @@ impl App {
                 skills_pane::Action::Open => self.focus = Pane::Preview,
                 skills_pane::Action::None => {}
             },
-            Pane::Preview => self.preview.on_cmd(cmd),
+            // Back out of the preview: the only way in by Enter (or `o`)
+            // is from the Skills list.
+            Pane::Preview => {
+                if self.preview.on_cmd(cmd) {
+                    self.focus = Pane::Skills;
+                }
+            }
             Pane::Profiles => {
                 let action = self.profiles.on_cmd(cmd, &self.data);
                 self.profiles_action(action);
@@ -583,6 +639,7 @@ impl App {
         match m.kind {
             MouseEventKind::Down(_) => {
                 self.preview.search.typing = false;
+                self.profiles.typing = false;
                 self.focus = pane;
                 self.click(at);
             }
@@ -622,8 +679,22 @@ impl App {
             Ok(_) => return self.say(Status::error("the catalog is empty: nothing to copy")),
             Err(e) => return self.say(Status::error(e)),
         };
+        self.copy_text(&text);
+    }
+
+    /// `y` in the Skills pane and the Preview: the selected skill's folder.
+    fn copy_path(&mut self) {
+        let Some(e) = self.selected_entry() else {
+            return self.say(no_skill());
+        };
+        let path = e.checked.path.display().to_string();
+        self.copy_text(&path);
+    }
+
+    /// Puts `text` on a clipboard and says which one got it.
+    fn copy_text(&mut self, text: &str) {
         let n = text.chars().count();
-        let status = match self.clipboard.copy(&text) {
+        let status = match self.clipboard.copy(text) {
             CopyOutcome::System => {
                 Status::info(format!("copied {n} characters to the system clipboard"))
             }
@@ -655,11 +726,9 @@ impl App {
             self.report(result);
             return self.reload();
         }
-        let Some(skill) = self
-            .data
-            .valid_skill(self.profiles.check_sel)
-            .map(|e| e.folder.clone())
-        else {
+        let n = self.profiles.check_sel;
+        let listed = self.profiles.missing_at(&self.data, n).map(String::from);
+        let Some(skill) = (self.data.valid_skill(n).map(|e| e.folder.clone())).or(listed) else {
             return;
         };
         let Some(row) = self.selected_profile() else {
@@ -767,6 +836,7 @@ impl App {
             path: e.checked.path.clone(),
             listed_by: self.profiles_listing(&e.folder),
             given_to: self.given_to(&e.folder),
+            unlisted: self.profiles_without_list(),
         };
         self.dialog = Some(Dialog::Confirm(Confirm::new(pending)));
     }
@@ -810,6 +880,15 @@ impl App {
             Some(format!("{} (via {pattern})", row.listed.name))
         };
         self.data.profiles.iter().filter_map(listing).collect()
+    }
+
+    /// The profiles that load and have no `skills:` list: CAO offers them
+    /// every skill.
+    fn profiles_without_list(&self) -> Vec<String> {
+        let rows = self.data.profiles.iter();
+        rows.filter(|r| r.loaded.as_ref().is_ok_and(|p| p.skills.is_none()))
+            .map(|r| r.listed.name.clone())
+            .collect()
     }
 
     fn open_edit(&mut self) {
@@ -913,7 +992,12 @@ impl App {
             Outcome::Say(status) => self.say(status),
             Outcome::Run(pending) => self.carry_out(pending),
             Outcome::Install { src, name } => self.submit_install(&src, name),
-            Outcome::Open(source) => self.open_source(source),
+            Outcome::Open(source) => {
+                if let Dialog::Install(i) = &dialog {
+                    self.typed = Some(i.input.as_str().to_string());
+                }
+                self.open_source(source)
+            }
             Outcome::InstallPicks => {
                 if let Dialog::Pick(pick) = dialog {
                     self.install_picks(pick);
@@ -921,8 +1005,9 @@ impl App {
             }
             Outcome::Declined(name) => self.answer_clash(name, false),
             Outcome::Seed(names) => self.seed_in_background(names),
-            Outcome::Saved(path) => {
-                self.say(Status::info(format!("saved {}", path.display())));
+            // Ctrl-S saves and stays: the editor says so itself.
+            Outcome::Saved(_) => {
+                self.dialog = Some(dialog);
                 self.store_changed();
                 self.reload();
             }
@@ -1012,6 +1097,16 @@ impl App {
             self.preview.scroll = 0;
         }
     }
+}
+
+/// The agents `SKILLTUI_AGENTS` asks pane 3 to list, detected or not.
+fn asked_agents() -> Vec<String> {
+    let ids = std::env::var("SKILLTUI_AGENTS").unwrap_or_default();
+    ids.split(',')
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+        .map(String::from)
+        .collect()
 }
 
 /// `e`, `d` or `u` with no skill selected.

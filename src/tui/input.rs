@@ -11,6 +11,9 @@ pub struct LineInput {
     text: String,
     /// A byte offset on a char boundary.
     cursor: usize,
+    /// The whole text is selected: the next character typed replaces it,
+    /// Backspace clears it, a move keeps it.
+    selected: bool,
 }
 
 impl LineInput {
@@ -26,10 +29,21 @@ impl LineInput {
     pub fn set(&mut self, text: impl Into<String>) {
         self.text = text.into();
         self.cursor = self.text.len();
+        self.selected = false;
     }
 
     pub fn clear(&mut self) {
         self.set("");
+    }
+
+    /// Selects the whole text, so that typing starts a new one.
+    pub fn select_all(&mut self) {
+        self.selected = !self.text.is_empty();
+        self.cursor = self.text.len();
+    }
+
+    pub fn is_selected(&self) -> bool {
+        self.selected
     }
 
     /// The text before and after the cursor.
@@ -63,6 +77,21 @@ impl LineInput {
     pub fn key(&mut self, key: KeyEvent) -> bool {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let alt = key.modifiers.contains(KeyModifiers::ALT);
+        if std::mem::take(&mut self.selected) {
+            match key.code {
+                // Typing replaces the selection; deleting deletes it.
+                KeyCode::Char(_) if !ctrl && !alt => self.clear(),
+                KeyCode::Backspace | KeyCode::Delete => {
+                    self.clear();
+                    return true;
+                }
+                KeyCode::Char('u' | 'k' | 'w') if ctrl => {
+                    self.clear();
+                    return true;
+                }
+                _ => {}
+            }
+        }
         match key.code {
             KeyCode::Char(c) if !ctrl && !alt => {
                 self.text.insert(self.cursor, c);
@@ -95,5 +124,36 @@ impl LineInput {
             _ => return false,
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn press(input: &mut LineInput, code: KeyCode) {
+        input.key(KeyEvent::new(code, KeyModifiers::NONE));
+    }
+
+    #[test]
+    fn a_selected_text_is_replaced_by_typing_and_cleared_by_backspace() {
+        let mut i = LineInput::default();
+        i.set("pdf");
+        i.select_all();
+        press(&mut i, KeyCode::Char('g'));
+        assert_eq!((i.as_str(), i.is_selected()), ("g", false));
+        i.select_all();
+        press(&mut i, KeyCode::Backspace);
+        assert_eq!(i.as_str(), "");
+        // A move keeps the text and ends the selection.
+        i.set("pdf");
+        i.select_all();
+        press(&mut i, KeyCode::Left);
+        press(&mut i, KeyCode::Char('x'));
+        assert_eq!(i.as_str(), "pdxf");
+        // Nothing to select in an empty field.
+        i.clear();
+        i.select_all();
+        assert!(!i.is_selected());
     }
 }

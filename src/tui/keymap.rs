@@ -28,7 +28,11 @@ pub enum Cmd {
     Format,
     /// Catalog: deliver as the next CAO provider.
     Provider,
+    /// Catalog: back to the profile's own provider.
+    ResetProvider,
     Copy,
+    /// `y` in the Skills pane and the Preview: the skill's folder.
+    CopyPath,
     Filter,
     Remove,
     Edit,
@@ -368,20 +372,21 @@ pub const ROWS: &[Row] = &[
         ],
     },
     Row {
-        keys: "o, Enter, Esc (preview)",
-        help: "the skill's other files: list them, open one, go back",
+        keys: "o Enter → Esc ← h (preview)",
+        help: "the skill's other files: list them, open one; back out to where you came from",
         binds: &[
             ch('o', Cmd::Files, SKILL_PANES),
             key(KeyCode::Enter, Cmd::Open, &[Ctx::Preview]),
             key(KeyCode::Right, Cmd::Open, &[Ctx::Preview]),
             key(KeyCode::Esc, Cmd::Back, &[Ctx::Preview]),
             key(KeyCode::Left, Cmd::Back, &[Ctx::Preview]),
+            ch('h', Cmd::Back, &[Ctx::Preview]),
         ],
         hints: &[hint(Bar::Main, 14, 2, 3, "o files")],
     },
     Row {
         keys: "/",
-        help: "fuzzy filter the skills (Enter keeps it)",
+        help: "filter: the skills (fuzzy); in pane 3's list, the profiles and agents",
         binds: &[
             ch('/', Cmd::Filter, PANES),
             key(KeyCode::Enter, Cmd::Accept, &[Ctx::Filter]),
@@ -489,13 +494,28 @@ pub const ROWS: &[Row] = &[
         hints: &[hint(Bar::Main, 13, 3, 3, "p provider")],
     },
     Row {
+        keys: "P",
+        help: "Catalog: back to the profile's own provider",
+        binds: &[ch('P', Cmd::ResetProvider, &[Ctx::Catalog])],
+        hints: &[hint(Bar::Main, 13, 1, 3, "P own provider")],
+    },
+    Row {
+        keys: "y (skills, preview)",
+        help: "copy the selected skill's folder path to the clipboard",
+        binds: &[ch('y', Cmd::CopyPath, SKILL_PANES)],
+        hints: &[
+            hint(Bar::Main, 10, 1, 1, "y path"),
+            hint(Bar::Main, 10, 2, 3, "y copy path"),
+        ],
+    },
+    Row {
         keys: "y",
-        help: "copy the catalog block",
+        help: "copy the catalog block (an agent's text) to the clipboard",
         binds: &[ch('y', Cmd::Copy, PANES)],
         hints: &[
-            hint(Bar::Main, 10, 1, 3, "y copy"),
-            hint(Bar::Checklist, 3, 1, 1, "y copy"),
-            hint(Bar::Agent, 3, 1, 1, "y copy"),
+            hint(Bar::Main, 10, 1, 3, "y copy catalog"),
+            hint(Bar::Checklist, 3, 1, 1, "y copy catalog"),
+            hint(Bar::Agent, 3, 1, 1, "y copy text"),
         ],
     },
     Row {
@@ -783,7 +803,7 @@ mod tests {
         );
         assert_eq!(
             hints(Ctx::AgentChecklist, 1, &ANY),
-            " Space give or take the skill  ← back to the list  s scope  y copy  ? help"
+            " Space give or take the skill  ← back to the list  s scope  y copy text  ? help"
         );
         for ctx in PANES {
             for t in 1..=tiers(*ctx, &ANY) {

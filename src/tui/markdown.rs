@@ -692,15 +692,17 @@ impl<'a> Renderer<'a> {
         // One column of padding each side inside the background.
         let inner = self.avail().saturating_sub(2).max(1);
         for line in lines {
-            for (chunk, w) in hard_wrap(line, inner) {
-                let mut spans = vec![Span::styled(" ", bg)];
-                spans.extend(chunk.into_iter().map(|s| {
-                    let style = bg.patch(s.style);
-                    s.style(style)
-                }));
-                spans.push(Span::styled(" ".repeat(inner.saturating_sub(w) + 1), bg));
-                self.emit(spans);
-            }
+            // Code is never broken inside a word: a line too long is cut,
+            // its end marked (the file list opens the whole file).
+            let chunk = truncate(line, inner);
+            let w = spans_width(&chunk);
+            let mut spans = vec![Span::styled(" ", bg)];
+            spans.extend(chunk.into_iter().map(|s| {
+                let style = bg.patch(s.style);
+                s.style(style)
+            }));
+            spans.push(Span::styled(" ".repeat(inner.saturating_sub(w) + 1), bg));
+            self.emit(spans);
         }
         self.need_blank = true;
     }
@@ -852,6 +854,13 @@ fn row_line(
     spans
 }
 
+/// `line` cut to `width` columns, ending with "…" when cut: a row that
+/// must not wrap says that it goes on.
+pub fn fit(line: Line<'static>, width: usize) -> Line<'static> {
+    let style = line.style;
+    Line::from(truncate(line.spans, width)).style(style)
+}
+
 /// Cuts spans to at most `width` columns, ending with "…" when cut.
 fn truncate(spans: Vec<Span<'static>>, width: usize) -> Vec<Span<'static>> {
     if spans_width(&spans) <= width {
@@ -961,7 +970,7 @@ fn wrap_spans(spans: &[Span<'static>], width: usize) -> Vec<Vec<Span<'static>>> 
         if used > 0 {
             lines.push(std::mem::take(&mut line));
         }
-        let mut chunks = hard_wrap(word.parts, width);
+        let mut chunks = break_word(word.parts, width);
         let (last, last_w) = chunks.pop().unwrap_or_default();
         lines.extend(chunks.into_iter().map(|(l, _)| l));
         line = last;
@@ -984,6 +993,47 @@ fn coalesce(spans: Vec<Span<'static>>) -> Vec<Span<'static>> {
         }
     }
     out.shrink_to_fit();
+    out
+}
+
+/// A word longer than a line, cut into lines of at most `width` columns:
+/// after a `/` where one falls in the line's second half (a path wraps
+/// between its folders), else where the line is full.
+fn break_word(parts: Vec<Span<'static>>, width: usize) -> Vec<(Vec<Span<'static>>, usize)> {
+    let chars: Vec<(char, Style)> = (parts.iter())
+        .flat_map(|s| s.content.chars().map(move |c| (c, s.style)))
+        .collect();
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < chars.len() {
+        let mut used = 0;
+        let mut end = start;
+        while end < chars.len() {
+            let w = chars[end].0.width().unwrap_or(0);
+            if used + w > width && end > start {
+                break;
+            }
+            used += w;
+            end += 1;
+        }
+        if end < chars.len()
+            && let Some(slash) = (start + (end - start) / 2..end)
+                .rev()
+                .find(|&i| chars[i].0 == '/')
+        {
+            end = slash + 1;
+        }
+        let piece = &chars[start..end];
+        let spans = piece
+            .iter()
+            .map(|&(c, style)| Span::styled(c.to_string(), style));
+        let w = piece.iter().map(|(c, _)| c.width().unwrap_or(0)).sum();
+        out.push((coalesce(spans.collect()), w));
+        start = end;
+    }
+    if out.is_empty() {
+        out.push((Vec::new(), 0));
+    }
     out
 }
 
@@ -1160,6 +1210,17 @@ mod tests {
     fn paragraphs_wrap_at_width() {
         let lines = render("alpha beta gamma delta epsilon", 11);
         assert_eq!(lines, ["alpha beta", "gamma delta", "epsilon"]);
+        assert_eq!(render("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+    }
+
+    #[test]
+    fn long_code_lines_are_cut_with_a_marker_and_paths_wrap_at_slashes() {
+        let lines = render("```\nalpha beta gamma delta epsilon\n```\n", 20);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].trim_end().ends_with('…'), "{lines:?}");
+        let lines = render("/usr/share/doc/reference/guide.md", 20);
+        assert_eq!(lines, ["/usr/share/doc/", "reference/guide.md"]);
+        // A word with no slash in reach still breaks where the line is full.
         assert_eq!(render("abcdefghij", 4), ["abcd", "efgh", "ij"]);
     }
 

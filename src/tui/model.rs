@@ -79,6 +79,9 @@ impl ProfileRow {
 #[derive(Clone, Debug)]
 pub struct AgentRow {
     pub agent: Agent,
+    /// Found on this machine; else listed because skilltui gave it a
+    /// skill or the user asked for it.
+    pub detected: bool,
     pub finds: Finds,
     pub catalog: Catalog,
     pub given: Vec<(String, Scope, std::path::PathBuf)>,
@@ -104,6 +107,9 @@ pub struct Data {
     pub agent_ctx: Option<Ctx>,
     /// Where the agents are looked at from (default: the process's cwd).
     pub agent_cwd: Option<std::path::PathBuf>,
+    /// Agents to list whether detected or not (`SKILLTUI_AGENTS`, ids
+    /// separated by commas).
+    pub asked_agents: Vec<String>,
 }
 
 impl Data {

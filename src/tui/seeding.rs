@@ -17,7 +17,10 @@ impl App {
         self.jobs.seeding = true;
         let home = self.data.home.clone();
         let of = names.len();
-        self.say(Status::info(format!("seeding {of} skills…")));
+        self.say(Status::info(format!(
+            "seeding {}…",
+            crate::tui::panes::count(of, "skill")
+        )));
         self.jobs.spawn(move |_, report| {
             let mut all = Seeded::default();
             for (done, name) in names.iter().enumerate() {
@@ -52,13 +55,7 @@ impl App {
 
 /// One short line: counts, not the names (the Skills pane shows those).
 fn seed_summary(s: &Seeded) -> String {
-    let skills = |n: usize| {
-        if n == 1 {
-            "1 skill".to_string()
-        } else {
-            format!("{n} skills")
-        }
-    };
+    let skills = |n: usize| crate::tui::panes::count(n, "skill");
     match (s.seeded.len(), s.kept.len()) {
         (0, 0) => "nothing to seed".into(),
         (0, k) => format!("nothing seeded: {} already there, kept", skills(k)),

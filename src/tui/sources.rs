@@ -12,7 +12,7 @@ use crate::core::sources::remote;
 use crate::core::sources::source::{Found, StoreState};
 use crate::tui::app::App;
 use crate::tui::dialogs::pick::Batch;
-use crate::tui::dialogs::{Confirm, Dialog, Fetch, Pending, Pick};
+use crate::tui::dialogs::{Confirm, Dialog, Fetch, Install, Pending, Pick};
 use crate::tui::jobs::{Diffs, Report};
 use crate::tui::model::Status;
 
@@ -88,13 +88,17 @@ impl App {
             Report::Opened(_, result, diffs) => {
                 let update = fetching.as_deref().is_some_and(|f| f.update);
                 self.dialog = None;
+                let typed = self.typed.take();
                 match result {
-                    Err(e) => self.say(Status::error(e)),
+                    Err(e) => self.source_failed(typed, e),
                     Ok(o) if update => self.install_picks_diffed(Box::new(Pick::new(o)), *diffs),
-                    Ok(o) if o.found.is_empty() => self.say(Status::error(format!(
-                        "no skills in {}: a skill is a folder holding a SKILL.md",
-                        o.label
-                    ))),
+                    Ok(o) if o.found.is_empty() => {
+                        let why = format!(
+                            "no skills in {}: a skill is a folder holding a SKILL.md",
+                            o.label
+                        );
+                        self.source_failed(typed, why)
+                    }
                     Ok(o) => self.dialog = Some(Dialog::Pick(Box::new(Pick::new(o)))),
                 }
             }
@@ -109,6 +113,16 @@ impl App {
                 let (ctx, rows) = *found;
                 self.agents_found(generation, ctx, rows);
             }
+        }
+    }
+
+    /// A source typed in the install dialog failed: the dialog comes back
+    /// with the text as typed and the error inside it (an update has no
+    /// dialog: the status line says why).
+    fn source_failed(&mut self, typed: Option<String>, error: String) {
+        match typed {
+            Some(text) => self.dialog = Some(Dialog::Install(Install::failed(&text, error))),
+            None => self.say(Status::error(error)),
         }
     }
 
@@ -130,7 +144,10 @@ impl App {
             report.send(Report::Checked(remote::check(&home, &[])));
         });
         let n = self.data.pins.len();
-        self.say(Status::info(format!("checking {n} skills from git…")));
+        self.say(Status::info(format!(
+            "checking {} from git…",
+            crate::tui::panes::count(n, "skill")
+        )));
     }
 
     /// The checks are back: mark the Skills pane and sum them up.
@@ -173,6 +190,7 @@ impl App {
             )));
         }
         let wanted = name.clone();
+        self.typed = None;
         self.open_in_background(&name, true, move |home, progress, cancel| {
             remote::open_locked(home, &wanted, progress, Some(cancel))
         });

@@ -52,18 +52,31 @@ fn render_home(frame: &mut Frame, app: &App) {
     let Some(pane) = [a.skills, a.profiles].into_iter().find(|r| r.height > 2) else {
         return;
     };
-    let room = usize::from(pane.width.saturating_sub(4));
+    // Inside the corners, one column of border kept on the right.
+    let room = usize::from(pane.width.saturating_sub(3));
     if room < 12 {
         return;
     }
     let home = &app.data.home;
-    let label = format!(" home {} ", panes::tilde(&home.root, &home.user_home));
-    let label = panes::elide_left(&label, room);
+    let path = panes::tilde(&home.root, &home.user_home);
+    let last = path.rsplit('/').find(|f| !f.is_empty()).unwrap_or(&path);
+    // The word and the last folder stay longest; the path goes first,
+    // cut from the left at a folder, then the padding.
+    let cut = panes::elide_path(&path, room - 7);
+    let label = [
+        format!(" home {path} "),
+        format!(" home {cut} "),
+        format!("home {last}"),
+    ]
+    .into_iter()
+    .filter(|l| l.trim_end().ends_with(&format!("/{last}")) || l.ends_with(last))
+    .find(|l| unicode_width::UnicodeWidthStr::width(l.as_str()) <= room)
+    .unwrap_or_else(|| format!("home {}", panes::elide_left(last, room - 5)));
     let width = u16::try_from(unicode_width::UnicodeWidthStr::width(label.as_str()))
         .unwrap_or(pane.width)
-        .min(pane.width.saturating_sub(4));
+        .min(pane.width.saturating_sub(3));
     let at = Rect::new(
-        pane.right().saturating_sub(width + 2),
+        pane.right().saturating_sub(width + 2).max(pane.x + 1),
         pane.bottom() - 1,
         width,
         1,

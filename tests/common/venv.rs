@@ -104,6 +104,7 @@ pub fn ensure_venv(python: &Path) -> PathBuf {
             "parity: `pip install {marker_text}` failed (network?); set SKILLTUI_SKIP_PARITY=1 to skip"
         );
     }
+    point_scripts_at(&tmp, &venv);
     std::fs::write(tmp.join(".skilltui-parity-ready"), &marker_text).expect("write venv marker");
     if !ready(&venv) {
         let _ = std::fs::remove_dir_all(&venv); // a stale, incomplete one
@@ -118,4 +119,32 @@ pub fn ensure_venv(python: &Path) -> PathBuf {
         );
     }
     venv_python(&venv)
+}
+
+/// pip writes the venv's own path into each script's `#!` line (`bin/cao`),
+/// and the venv is built aside: point them where it is renamed to, or every
+/// script would name a folder that no longer exists.
+fn point_scripts_at(tmp: &Path, venv: &Path) {
+    let (from, to) = (tmp.to_string_lossy(), venv.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(tmp.join("bin")) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        if path.is_symlink() {
+            continue;
+        }
+        let Ok(text) = std::fs::read(&path) else {
+            continue;
+        };
+        let Some(end) = text.iter().position(|&b| b == b'\n') else {
+            continue;
+        };
+        let first = String::from_utf8_lossy(&text[..end]);
+        if first.starts_with("#!") && first.contains(from.as_ref()) {
+            let mut fixed = first.replace(from.as_ref(), to.as_ref()).into_bytes();
+            fixed.extend_from_slice(&text[end..]);
+            std::fs::write(&path, fixed).expect("rewrite a venv script's #! line");
+        }
+    }
 }

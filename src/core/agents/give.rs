@@ -239,8 +239,10 @@ const GIVEN_SCOPES: [Scope; 2] = [Scope::User, Scope::Project];
 /// The dir where `agent` gets skills at `scope`: its first location of
 /// that scope, with `{project}` the working directory (the git root for
 /// agents that read only the root), absolute. Refused: any scope but user
-/// and project; `/`, the user's home, CAO's home or one of its skill dirs
-/// (a user's agent file saying `/.` or `{cao_store}`); and a project dir
+/// and project; a project scope from `/` (a team lock's `ID:project`
+/// synced there would write `/.claude/skills`); `/`, the user's home,
+/// CAO's home or one of its skill dirs (a user's agent file saying `/.`
+/// or `{cao_store}`); and a project dir
 /// that, through a link, leads out of the project.
 pub fn target_dir(agent: &Agent, ctx: &Ctx, scope: Scope) -> Result<PathBuf, String> {
     if agent.parser == Parser::Cao {
@@ -253,6 +255,12 @@ pub fn target_dir(agent: &Agent, ctx: &Ctx, scope: Scope) -> Result<PathBuf, Str
         Walk::GitRoot => ctx.git_root().unwrap_or_else(|| ctx.cwd.clone()),
         _ => ctx.cwd.clone(),
     };
+    if scope == Scope::Project && base.parent().is_none() {
+        return Err(format!(
+            "the project folder would be {}: skilltui gives no project skills there; run it in the project's folder",
+            base.display()
+        ));
+    }
     let dir = match scan::env_dir(loc, ctx) {
         Some(dir) => dir,
         None => scan::with_project(&loc.path, &base, ctx)

@@ -2,7 +2,7 @@
 //! (the walk from the working directory, `~`, variables, `*`), and the
 //! skill folders inside each.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -37,15 +37,28 @@ impl Ctx {
     }
 
     /// `path` absolute (a relative one is taken from the working
-    /// directory) and normalised: no `.`, no repeated `/`. A `..` is kept
-    /// (the table refuses locations that hold one).
+    /// directory) and normalised: no `.`, no repeated `/`, and a `..`
+    /// takes off the name before it, as Node's `path.resolve` does for the
+    /// agents written in it. The table refuses locations that hold a
+    /// `..`; a variable (`CLAUDE_CONFIG_DIR=..`) may, and a dir given with
+    /// one must be the plain path the record keeps and `disable` accepts.
     pub fn absolute(&self, path: PathBuf) -> PathBuf {
         let path = if path.is_absolute() {
             path
         } else {
             self.cwd.join(path)
         };
-        path.components().collect()
+        let mut out = PathBuf::new();
+        for part in path.components() {
+            match part {
+                std::path::Component::ParentDir => {
+                    out.pop();
+                }
+                std::path::Component::CurDir => {}
+                other => out.push(other),
+            }
+        }
+        out
     }
 
     fn config_home(&self) -> PathBuf {
@@ -274,7 +287,9 @@ pub const MAX_FOLDERS: usize = 100_000;
 /// down, at most `max` of them; `true` when `max` cut the walk short. A
 /// deep scan skips names starting with `.` (Codex's rule; one level is
 /// what the other agents read). Links are followed unless the agent says
-/// it does not.
+/// it does not, and each real folder is entered once (Codex keeps a set
+/// of visited dirs, loader.rs): a folder of links back to itself is a few
+/// entries, not `links^depth`.
 pub fn folders(dir: &Path, depth: usize, links: Symlinks, max: usize) -> (Vec<PathBuf>, bool) {
     folders_with(dir, depth, links, max, None)
 }
@@ -291,6 +306,7 @@ pub fn folders_with(
     let skip_dots = !dots.unwrap_or(depth <= 1);
     let mut out = Vec::new();
     let mut level = vec![dir.to_path_buf()];
+    let mut entered: HashSet<(u64, u64)> = real_id(dir).into_iter().collect();
     for _ in 0..depth.max(1) {
         if level.is_empty() {
             break;
@@ -301,13 +317,21 @@ pub fn folders_with(
                 if out.len() == max {
                     return (out, true);
                 }
-                out.push(child.clone());
-                next.push(child);
+                if real_id(&child).is_none_or(|id| entered.insert(id)) {
+                    next.push(child.clone());
+                }
+                out.push(child);
             }
         }
         level = next;
     }
     (out, false)
+}
+
+/// A folder's (device, inode), through links.
+fn real_id(dir: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata(dir).ok().map(|m| (m.dev(), m.ino()))
 }
 
 fn children(dir: &Path, links: Symlinks, skip_dots: bool) -> Vec<PathBuf> {

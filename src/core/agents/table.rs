@@ -195,10 +195,10 @@ pub struct Agent {
     /// set only where a test compares skilltui with the real agent.
     #[serde(default)]
     pub verified: Option<String>,
-    /// What the agent says when asked offline for no oracle (its CLI has
-    /// no command that lists its skills, or none was found).
+    /// Where no oracle test runs the agent: what is known of an offline
+    /// way to ask it what it loads (a command found, or none).
     #[serde(default)]
-    pub no_oracle: Option<String>,
+    pub oracle_note: Option<String>,
     /// The agent loads its dirs concurrently: which of two clashing copies
     /// wins varies between runs (OpenCode).
     #[serde(default)]

@@ -18,8 +18,9 @@ use crate::core::agents::render;
 use crate::core::agents::scan::{self, Ctx};
 use crate::core::agents::table::Agent;
 
-/// How long the agent may take to answer; it is killed after.
-pub const TIMEOUT: Duration = Duration::from_secs(30);
+/// How long the agent may take to answer; it is killed after (OpenCode
+/// 1.18.33 takes 5 s on an idle machine, several times that on a busy one).
+pub const TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Most bytes read from the agent's output (Codex's prompt input is tens
 /// of KiB).
@@ -97,43 +98,71 @@ pub fn verify(agent: &Agent, ctx: &Ctx, timeout: Duration) -> Result<Verdict, St
     })
 }
 
-/// `bin args` in `cwd`, its stdout; killed after `timeout`.
+/// `bin args` in `cwd`, its stdout; killed after `timeout`. The agent
+/// runs in its own process group, and the group is killed once the agent
+/// has exited (or at the deadline): a helper it leaves behind holding the
+/// output open never makes `--verify` wait past the deadline.
 fn run(bin: &Path, args: &[&str], cwd: &Path, timeout: Duration) -> Result<String, String> {
+    use std::os::unix::process::CommandExt;
     let shown = format!("{} {}", bin.display(), args.join(" "));
     let mut child = Command::new(bin)
         .args(args)
         .current_dir(cwd)
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("{shown}: {e}"))?;
     let stdout = child.stdout.take().ok_or("no stdout")?;
-    let reader = std::thread::spawn(move || {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut buf = Vec::new();
         let _ = stdout.take(MAX_OUTPUT).read_to_end(&mut buf);
-        buf
+        let _ = tx.send(buf);
     });
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait().map_err(|e| format!("{shown}: {e}"))? {
-            Some(status) => break status,
-            None if start.elapsed() > timeout => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!(
-                    "{shown} gave no answer in {} s: killed",
-                    timeout.as_secs()
-                ));
-            }
-            None => std::thread::sleep(Duration::from_millis(20)),
+    let deadline = Instant::now() + timeout;
+    let timed_out = || format!("{shown} gave no answer in {} s: killed", timeout.as_secs());
+    while !exited(&child) {
+        if Instant::now() > deadline {
+            kill_group(&mut child);
+            return Err(timed_out());
         }
-    };
-    let bytes = reader.join().unwrap_or_default();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    kill_group(&mut child);
+    let status = child.wait().map_err(|e| format!("{shown}: {e}"))?;
+    let remaining = deadline.saturating_duration_since(Instant::now());
+    let bytes = rx.recv_timeout(remaining).map_err(|_| timed_out())?;
     if !status.success() {
         return Err(format!("{shown} failed ({status})"));
     }
     String::from_utf8(bytes).map_err(|_| format!("{shown}: output is not UTF-8"))
+}
+
+/// Whether `child` has exited, without reaping it: until it is reaped its
+/// pid, and so its process group's id, cannot be reused.
+fn exited(child: &std::process::Child) -> bool {
+    let pid: libc::id_t = child.id();
+    // SAFETY: a zeroed siginfo_t is valid; waitid with WNOWAIT only looks.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+    let r = unsafe { libc::waitid(libc::P_PID, pid, &mut info, flags) };
+    // SAFETY: waitid filled `info` (or left it zeroed: no child changed).
+    r != 0 || unsafe { info.si_pid() } != 0
+}
+
+/// Kills the agent's process group: the agent (unless it has exited) and
+/// whatever it started and left running.
+fn kill_group(child: &mut std::process::Child) {
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: the agent leads its own process group (`process_group(0)`)
+        // and is not reaped yet, so -pid is that group and nothing else.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
 }
 
 /// Codex's skills block against skilltui's catalog, line by line.

@@ -250,8 +250,7 @@ fn excerpt(line: &str, at: usize) -> String {
         .nth(EXCERPT_CHARS / 4)
         .map_or(0, |(i, _)| i);
     let mut shown = String::new();
-    let mut n = 0;
-    for c in line[start..].chars() {
+    for (n, c) in line[start..].chars().enumerate() {
         if n >= EXCERPT_CHARS {
             shown.push('…');
             break;

@@ -68,6 +68,7 @@ impl Confirm {
                 path,
                 listed_by,
                 given_to,
+                unlisted,
             } => (
                 "Remove?",
                 Text::from(
@@ -80,11 +81,12 @@ impl Confirm {
                         listed_line(listed_by, theme),
                     ]
                     .into_iter()
+                    .chain(unlisted_line(unlisted, theme))
                     .chain(given_line(given_to, theme))
                     .chain([Line::default(), Line::from("y remove   n keep")])
                     .collect::<Vec<_>>(),
                 ),
-                (72, 12),
+                (72, 13),
             ),
             Pending::WriteList {
                 profile,
@@ -186,6 +188,24 @@ fn given_line(given_to: &[String], theme: &Theme) -> Option<Line<'static>> {
         ),
         theme.warning,
     ))
+}
+
+/// The profiles that lose the skill through having no list.
+fn unlisted_line(unlisted: &[String], theme: &Theme) -> Option<Line<'static>> {
+    let n = unlisted.len();
+    let names: Vec<String> = (unlisted.iter().take(4))
+        .map(|n| sanitize_line(n).into_owned())
+        .collect();
+    let more = if n > 4 { ", …" } else { "" };
+    let text = match n {
+        0 => return None,
+        1 => format!("1 profile has no skills: list and gets it: {}", names[0]),
+        _ => format!(
+            "{n} profiles have no skills: list and get it: {}{more}",
+            names.join(", ")
+        ),
+    };
+    Some(Line::styled(text, theme.warning))
 }
 
 /// Which profiles lose the skill: their lists will name a missing one.

@@ -161,7 +161,13 @@ impl Edit {
             return Outcome::Keep;
         }
         match fsops::atomic_write(&self.path, text.as_bytes(), Some(self.original.as_bytes())) {
-            Ok(()) => Outcome::Saved(self.path.clone()),
+            // The editor stays open on what was saved: Esc closes it.
+            Ok(()) => {
+                self.original = text;
+                let saved = format!("saved {} (Esc closes)", self.path.display());
+                self.message = Some(Status::info(saved));
+                Outcome::Saved(self.path.clone())
+            }
             Err(e @ WriteError::ChangedOnDisk(_)) => {
                 let offer = format!("{e}; Ctrl-L loads it (dropping your edits)");
                 self.ask(Question::Reload, &offer);

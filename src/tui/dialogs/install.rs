@@ -23,16 +23,37 @@ pub struct Install {
     pub completions: Vec<String>,
     /// The verdict on the folder typed so far, if it is one.
     pub preview: Option<Checked>,
+    /// Why the last source could not be opened or installed, shown until
+    /// the text changes.
+    pub error: Option<String>,
 }
 
 impl Install {
+    /// The dialog again after `source` failed: the text as typed, and why.
+    pub fn failed(source: &str, error: String) -> Install {
+        let mut i = Install::default();
+        i.input.set(source);
+        i.error = Some(error);
+        i
+    }
+
     /// A command, or else a key typed into the path.
     pub fn on_key(&mut self, cmd: Option<Cmd>, key: KeyEvent, home: &Home) -> Outcome {
         match cmd {
             Some(Cmd::Back) => return Outcome::Close,
             Some(Cmd::Complete) => complete_path(self, &home.user_home),
-            Some(Cmd::Accept) => return self.submit(home),
-            _ if self.input.key(key) => self.completions.clear(),
+            Some(Cmd::Accept) => {
+                let outcome = self.submit(home);
+                if let Outcome::KeepSaying(s) = &outcome {
+                    self.error = Some(s.text.clone());
+                    return Outcome::Keep;
+                }
+                return outcome;
+            }
+            _ if self.input.key(key) => {
+                self.completions.clear();
+                self.error = None;
+            }
             _ => return Outcome::Keep,
         }
         let path = expand(self.input.as_str(), home);
@@ -82,6 +103,10 @@ impl Install {
                 sanitize_line(&self.completions.join("  ")).into_owned(),
                 theme.dim,
             ));
+        }
+        if let Some(e) = &self.error {
+            lines.push(Line::default());
+            lines.push(Line::styled(format!("✗ {}", sanitize_line(e)), theme.error));
         }
         if let Some(c) = &self.preview {
             lines.push(Line::default());

@@ -64,6 +64,9 @@ pub enum Pending {
         /// The agents skilltui gave it to, as `id (scope)`: their copies
         /// or links stay behind.
         given_to: Vec<String>,
+        /// The profiles with no `skills:` list, which CAO offers every
+        /// skill, this one too.
+        unlisted: Vec<String>,
     },
     /// The profile has no `skills:` list; turning `skill` off writes an
     /// explicit one. `delivery`: its provider and how that one hands over

@@ -42,8 +42,8 @@ pub(crate) struct Batch {
 /// Rows of skills shown at once, screen allowing (also a page's move).
 const SHOWN: usize = 12;
 /// The popup's lines that are not rows: frame, heading, hint, filter,
-/// "… more".
-const NOT_ROWS: u16 = 6;
+/// "more above", "more below".
+const NOT_ROWS: u16 = 7;
 /// The popup's widest.
 const WIDTH: u16 = 100;
 
@@ -235,23 +235,30 @@ impl Pick {
 
     fn text(&self, theme: &Theme) -> Text<'static> {
         let n = self.opened.found.len();
+        let picked = self.picked.iter().filter(|p| **p).count();
         let mut lines = vec![
-            Line::from(format!(
-                "{n} skill{} in {}",
-                if n == 1 { "" } else { "s" },
-                self.opened.label
-            )),
+            Line::from(vec![
+                Span::raw(format!(
+                    "{} in {}",
+                    panes::count(n, "skill"),
+                    sanitize_line(&self.opened.label)
+                )),
+                Span::styled(format!(" · {picked} picked"), theme.accent),
+            ]),
             Line::styled(self.keys_line(), theme.dim),
             self.filter_line(theme),
         ];
         let (start, rows) = (self.top, self.rows);
+        if start > 0 {
+            lines.push(Line::styled(format!("  ↑ {start} more above"), theme.dim));
+        }
         for (pos, &i) in self.shown.iter().enumerate().skip(start).take(rows) {
             lines.push(self.row(pos, i, theme));
         }
         let shown = self.shown.len();
         if shown > start + rows {
             lines.push(Line::styled(
-                format!("  … and {} more", shown - start - rows),
+                format!("  ↓ {} more below", shown - start - rows),
                 theme.dim,
             ));
         }

@@ -11,6 +11,15 @@ use crate::tui::model::Status;
 use crate::tui::panes;
 use crate::tui::theme::Theme;
 
+/// `↑ 3 more above`, or an empty line when there are none.
+fn more_line(n: usize, place: &str, theme: &Theme) -> Line<'static> {
+    let arrow = if place == "above" { "↑" } else { "↓" };
+    match n {
+        0 => Line::default(),
+        n => Line::styled(format!("  {arrow} {n} more {place}"), theme.dim),
+    }
+}
+
 #[derive(Debug)]
 pub struct Seed {
     pub items: Vec<DefaultSkill>,
@@ -104,9 +113,27 @@ impl Seed {
             let row = format!("{box_} {:28} {note:22} {origin}", sanitize_line(&d.name));
             rows.push(Line::styled(row, style));
         }
-        let first = panes::window(0, Some(cursor_row), rows.len(), self.view);
-        let shown = rows.len().min(usize::from(self.view.max(1)));
+        // Cut short, the list says what is above and below it (those two
+        // lines come out of its rows).
+        let view = match rows.len() > usize::from(self.view.max(1)) {
+            true => self.view.saturating_sub(2).max(1),
+            false => self.view,
+        };
+        let first = panes::window(0, Some(cursor_row), rows.len(), view);
+        let shown = rows.len().min(usize::from(view.max(1)));
+        let total = rows.len();
+        let cut = shown < total;
+        if cut {
+            lines.push(more_line(first, "above", theme));
+        }
         lines.extend(rows.into_iter().skip(first).take(shown));
+        if cut {
+            lines.push(more_line(
+                total - (first + shown).min(total),
+                "below",
+                theme,
+            ));
+        }
         // What the highlighted one is for, so the pick is informed.
         if let Some(d) = self.items.get(self.cursor) {
             lines.push(Line::default());

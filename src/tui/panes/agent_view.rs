@@ -24,9 +24,15 @@ use crate::tui::model::{AgentRow, Data};
 use crate::tui::panes::{self, Look, Pane};
 use crate::tui::theme::Theme;
 
-/// Every detected agent but CAO (CAO is what the profiles are), with
-/// what it finds from the working directory, and the context used.
-pub fn load(home: &Home, cwd: Option<&std::path::Path>) -> (Option<Ctx>, Vec<AgentRow>) {
+/// Every agent but CAO (CAO is what the profiles are) that is detected,
+/// that skilltui gave a skill to (so it can be seen and taken back), or
+/// that the user `asked` for; with what it finds from the working
+/// directory, and the context used.
+pub fn load(
+    home: &Home,
+    cwd: Option<&std::path::Path>,
+    asked: &[String],
+) -> (Option<Ctx>, Vec<AgentRow>) {
     let (table, mut ctx) = scan::open(home);
     if let Some(cwd) = cwd {
         ctx.cwd = cwd.to_path_buf();
@@ -35,14 +41,19 @@ pub fn load(home: &Home, cwd: Option<&std::path::Path>) -> (Option<Ctx>, Vec<Age
     let rows = table
         .agents
         .into_iter()
-        .filter(|a| a.parser != Parser::Cao && scan::detected(a, &ctx))
-        .map(|agent| {
+        .filter(|a| a.parser != Parser::Cao)
+        .map(|a| (scan::detected(&a, &ctx), a))
+        .filter(|(detected, a)| {
+            *detected || record.targets.iter().any(|t| t.agent == a.id) || asked.contains(&a.id)
+        })
+        .map(|(detected, agent)| {
             let finds = discover::find(&agent, &ctx);
             let catalog = render::catalog(&agent, &finds);
             let given = given_to(&record, &agent.id);
             let reports = reports(&agent, &finds);
             AgentRow {
                 agent,
+                detected,
                 finds,
                 catalog,
                 given,
@@ -100,11 +111,15 @@ pub fn marks(rows: &[AgentRow]) -> std::collections::HashMap<String, usize> {
 /// The list row: `◆ id  n skills`.
 pub fn list_line(row: &AgentRow, theme: &Theme) -> Line<'static> {
     let n = row.finds.winners().count();
-    Line::from(vec![
+    let mut spans = vec![
         Span::styled("◆ ", theme.accent),
-        Span::raw(row.agent.id.clone()),
-        Span::styled(format!("  {n} skills"), theme.dim),
-    ])
+        Span::raw(sanitize_line(&row.agent.id).into_owned()),
+        Span::styled(format!("  {}", panes::count(n, "skill")), theme.dim),
+    ];
+    if !row.detected {
+        spans.push(Span::styled("  not detected", theme.warning));
+    }
+    Line::from(spans)
 }
 
 /// The lines under the list for an agent.
@@ -132,6 +147,16 @@ pub fn detail(row: &AgentRow, scope: Scope, theme: &Theme) -> Text<'static> {
             theme.dim,
         ),
     ])
+}
+
+/// The detail folded to one line over the agent's checklist.
+pub fn folded(row: &AgentRow, scope: Scope, theme: &Theme, width: usize) -> Text<'static> {
+    let text = format!(
+        "◆ {} · scope: {} (s switches)",
+        sanitize_line(&row.agent.id),
+        scope.label()
+    );
+    Text::from(Line::styled(panes::elide_right(&text, width), theme.accent))
 }
 
 /// One checklist row of an agent.

@@ -27,8 +27,14 @@ pub struct CatalogPane {
     /// Lines above the block: why CAO ignores the profile's frontmatter,
     /// then each pattern that matches no skill.
     pub warnings: Vec<String>,
-    /// The provider `p` chose; `None`: the profile's own (or CAO's fallback).
+    /// The provider `p` chose for the profile shown; `None`: the profile's
+    /// own (or CAO's fallback).
     pub provider: Option<&'static str>,
+    /// `p`'s choices, by profile name: each belongs to the profile it was
+    /// chosen on, so selecting another shows that one's own provider.
+    overrides: std::collections::HashMap<String, &'static str>,
+    /// The profile shown, whose override `p` and `P` change.
+    profile: Option<String>,
     /// Provider, where it came from and how it delivers, for the title.
     pub heading: Option<(&'static str, &'static str, &'static str)>,
     /// How the agent gets skills, when not (only) through the block.
@@ -39,9 +45,11 @@ pub struct CatalogPane {
     /// Byte ranges of the block's lines: a line is sanitized and styled
     /// only when it is on screen.
     spans: Vec<std::ops::Range<usize>>,
-    /// Rows each line takes wrapped at `rows_width`, measured only once the
-    /// pane is scrolled (once per catalog and width).
+    /// Rows each line takes wrapped at `rows_width` (measured once per
+    /// catalog and width), and their sum: the border shows where the view
+    /// is in them.
     rows: Vec<u16>,
+    total: u16,
     rows_width: u16,
     /// The selected agent, when the selected row is one: the pane then
     /// shows what it finds (`agent_view`).
@@ -57,12 +65,15 @@ impl Default for CatalogPane {
             cost: Cost::default(),
             warnings: Vec::new(),
             provider: None,
+            overrides: Default::default(),
+            profile: None,
             heading: None,
             notes: Vec::new(),
             has_catalog: true,
             area: Rect::default(),
             spans: Vec::new(),
             rows: Vec::new(),
+            total: 0,
             rows_width: 0,
             agent: None,
         }
@@ -88,7 +99,28 @@ impl CatalogPane {
             next += 1;
         }
         self.provider = PROVIDERS.get(next).copied();
+        self.keep_override();
         self.scroll = 0;
+    }
+
+    /// `P`: the profile shown gets its own provider again; false when it
+    /// had no override.
+    pub fn reset_provider(&mut self) -> bool {
+        let had = self.provider.take().is_some();
+        self.keep_override();
+        self.scroll = 0;
+        had
+    }
+
+    /// Files `provider` under the profile shown.
+    fn keep_override(&mut self) {
+        let Some(name) = self.profile.clone() else {
+            return;
+        };
+        match self.provider {
+            Some(p) => self.overrides.insert(name, p),
+            None => self.overrides.remove(&name),
+        };
     }
 
     /// Recomputes what `row`'s agent receives, and the block's cost.
@@ -98,6 +130,8 @@ impl CatalogPane {
         self.heading = None;
         self.has_catalog = true;
         self.cost = Cost::default();
+        self.profile = row.map(|r| r.listed.name.clone());
+        self.provider = (self.profile.as_ref()).and_then(|n| self.overrides.get(n).copied());
         self.text = match row.map(|r| (&r.loaded, &r.agent)) {
             None => Err("no agent profiles found".into()),
             Some((Err(e), _)) => Err(format!("CAO cannot load this profile: {e}")),
@@ -165,8 +199,8 @@ impl CatalogPane {
         }
     }
 
-    /// Measures the wrapped block (once per catalog and width, and only
-    /// once scrolled) and clamps the scroll to it.
+    /// Measures the wrapped block (once per catalog and width) and clamps
+    /// the scroll to it.
     pub fn update(&mut self, area: Rect, theme: &Theme) {
         self.area = area;
         if let Some(row) = &self.agent {
@@ -178,7 +212,7 @@ impl CatalogPane {
             }
             return;
         }
-        if area.is_empty() || self.scroll == 0 {
+        if area.is_empty() {
             return;
         }
         let inner = panes::inner(area);
@@ -195,8 +229,8 @@ impl CatalogPane {
                 .collect();
         }
         let total: u32 = self.rows.iter().map(|&r| u32::from(r)).sum();
-        let total = total.min(u32::from(u16::MAX)) as u16;
-        self.scroll = self.scroll.min(total.saturating_sub(inner.height));
+        self.total = total.min(u32::from(u16::MAX)) as u16;
+        self.scroll = self.scroll.min(self.total.saturating_sub(inner.height));
     }
 
     /// `<provider> (<where from>) · <delivery>`.
@@ -216,14 +250,28 @@ impl CatalogPane {
             true => format!(" · {}", self.format.name()),
             false => String::new(),
         };
-        [
-            format!("Catalog · {provider} ({from}) · {how}{format}"),
-            format!("Catalog · {provider} · {how}{format}"),
-            format!("Catalog · {provider} · {how}"),
-        ]
-        .into_iter()
-        .find(|t| t.chars().count() + 6 <= width)
-        .unwrap_or_else(|| format!("Catalog · {provider}"))
+        // An override says so at every width; the widest names the key
+        // that drops it.
+        let titles = match self.provider {
+            Some(_) => [
+                format!("Catalog · {provider} (override: P resets) · {how}{format}"),
+                format!("Catalog · {provider} (override) · {how}{format}"),
+                format!("Catalog · {provider} (override) · {how}"),
+                format!("Catalog · {provider} (override)"),
+            ],
+            None => [
+                format!("Catalog · {provider} ({from}) · {how}{format}"),
+                format!("Catalog · {provider} · {how}{format}"),
+                format!("Catalog · {provider} · {how}"),
+                format!("Catalog · {provider}"),
+            ],
+        };
+        let [.., last] = &titles;
+        let last = last.clone();
+        titles
+            .into_iter()
+            .find(|t| t.chars().count() + 6 <= width)
+            .unwrap_or(last)
     }
 
     pub fn render(&self, frame: &mut Frame, area: Rect, look: &Look) {
@@ -237,18 +285,24 @@ impl CatalogPane {
         let title = self.title(usize::from(area.width));
         // The cost sits on the bottom border, where it is not cut by the title.
         let (chars, tok, bodies) = (c.block_chars, c.block_tokens, c.bodies_tokens);
+        let at = panes::position(self.scroll, panes::inner(area).height, self.total)
+            .filter(|a| a.len() + 2 <= usize::from(area.width));
+        let room = usize::from(area.width).saturating_sub(at.as_ref().map_or(0, |a| a.len() + 1));
         let cost = [
             format!(" {chars} chars ≈{tok} tok · bodies ≈{bodies} tok on demand "),
             format!(" {chars} chars ≈{tok} tok · bodies ≈{bodies} tok "),
             format!(" {chars} chars ≈{tok} tok "),
         ]
         .into_iter()
-        .find(|t| t.chars().count() + 4 <= usize::from(area.width))
+        .find(|t| t.chars().count() + 4 <= room)
         .filter(|_| self.has_catalog)
         .unwrap_or_default();
-        let block = panes::block(look, Pane::Catalog, title)
+        let mut block = panes::block(look, Pane::Catalog, title)
             .title_bottom(Line::styled(cost, look.theme.dim).right_aligned());
         let inner = block.inner(area);
+        if let Some(at) = at {
+            block = block.title_bottom(Line::styled(at, look.theme.dim));
+        }
         frame.render_widget(block, area);
         // Wrapping is per line: skip the lines wholly above the scroll and
         // draw from the first one it cuts into.

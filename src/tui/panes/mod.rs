@@ -46,6 +46,40 @@ pub fn block<'a>(look: &Look, pane: Pane, title: String) -> Block<'a> {
         ]))
 }
 
+/// `1 skill`, `2 skills`: `n` and the noun, plural by `s` unless one.
+pub fn count(n: usize, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
+}
+
+/// `title` for a border `width` wide: a trailing count ` (3/7)` goes
+/// first when it would be cut, so that no border shows part of a number.
+pub fn fit_title(title: String, width: u16) -> String {
+    // Corners, ` N ` and the space after the title.
+    let room = usize::from(width).saturating_sub(6);
+    if title.chars().count() <= room {
+        return title;
+    }
+    match title.rfind(" (") {
+        Some(i) if title.ends_with(')') => title[..i].to_string(),
+        _ => title,
+    }
+}
+
+/// ` 1-38/80 `: the rows a view of `height` shows from `scroll` of
+/// `total`, when they do not all fit and the view shows any.
+pub fn position(scroll: u16, height: u16, total: u16) -> Option<String> {
+    if height == 0 || total <= height {
+        return None;
+    }
+    // (A caller drops it when the border is too short to hold it.)
+    let first = scroll.min(total - 1);
+    let last = first.saturating_add(height).min(total);
+    Some(format!(" {}-{last}/{total} ", first + 1))
+}
+
 /// `path` for the screen, with `~` for the user's home.
 pub fn tilde(path: &std::path::Path, user_home: &std::path::Path) -> String {
     let shown = match path.strip_prefix(user_home) {
@@ -143,6 +177,23 @@ pub fn elide_left(text: &str, max: usize) -> String {
     std::iter::once('…').chain(kept.into_iter().rev()).collect()
 }
 
+/// A path cut to `max` columns from the left at a `/`, so that whole
+/// folders stay (`…/cao/home`); its last folder cut only when it alone is
+/// too wide.
+pub fn elide_path(path: &str, max: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    if path.width() <= max {
+        return path.to_string();
+    }
+    let tail = (path.match_indices('/'))
+        .map(|(i, _)| &path[i..])
+        .find(|t| t.width() < max);
+    match tail {
+        Some(t) => format!("…{t}"),
+        None => elide_left(path, max),
+    }
+}
+
 /// `text` cut to `max` columns, an ellipsis marking the cut.
 pub fn elide_right(text: &str, max: usize) -> String {
     use unicode_width::UnicodeWidthChar;
@@ -187,6 +238,20 @@ mod tests {
         assert_eq!(elide_right("Reviews diffs", 8), "Reviews…");
         assert_eq!(elide_right("技能技能", 5), "技能…");
         assert_eq!(elide_right("abc", 0), "");
+    }
+
+    #[test]
+    fn elide_path_keeps_whole_folders_and_the_last_one() {
+        assert_eq!(elide_path("~/work/cao-home", 20), "~/work/cao-home");
+        assert_eq!(elide_path("~/work/cao-home", 12), "…/cao-home");
+        assert_eq!(elide_path("/a/very/long/path/home", 12), "…/path/home");
+        assert_eq!(elide_path("~/averyveryverylongname", 8), "…ongname");
+        assert_eq!(count(1, "skill"), "1 skill");
+        assert_eq!(count(0, "skill"), "0 skills");
+        assert_eq!(position(0, 10, 40).as_deref(), Some(" 1-10/40 "));
+        assert_eq!(position(35, 10, 40).as_deref(), Some(" 36-40/40 "));
+        assert_eq!(position(0, 0, 40), None);
+        assert_eq!(position(0, 10, 10), None);
     }
 
     #[test]

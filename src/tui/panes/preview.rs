@@ -52,6 +52,9 @@ pub struct PreviewPane {
     pub view: View,
     /// The cursor in the file list.
     pub file_sel: usize,
+    /// `o` opened the file list from the Skills pane: backing out of the
+    /// list goes straight back there.
+    pub files_from_skills: bool,
     /// The files of the folder shown: (folder, rows, cut short), listed
     /// once per selection and again after a reload.
     files: Option<(PathBuf, Vec<FileRow>, bool)>,
@@ -72,7 +75,9 @@ pub enum View {
 }
 
 impl PreviewPane {
-    pub fn on_cmd(&mut self, cmd: Cmd) {
+    /// A command in this pane; true when it backs out of the pane, to
+    /// where Enter (or `o`) came from.
+    pub fn on_cmd(&mut self, cmd: Cmd) -> bool {
         match cmd {
             Cmd::Move(m) if self.view != View::Files => {
                 self.scroll = panes::scroll(self.scroll, m, panes::page(panes::inner(self.area)));
@@ -82,12 +87,14 @@ impl PreviewPane {
                 self.show_row(row);
             }
             Cmd::Back if self.search.is_active() => self.search.clear(),
-            _ => self.files_cmd(cmd),
+            _ => return self.files_cmd(cmd),
         }
+        false
     }
 
-    /// Moves, Enter and Esc in the file list and in an opened file.
-    fn files_cmd(&mut self, cmd: Cmd) {
+    /// Moves, Enter and Esc in the file list and in an opened file; true
+    /// when Esc leaves the pane.
+    fn files_cmd(&mut self, cmd: Cmd) -> bool {
         let len = self.file_rows().len();
         match (self.view, cmd) {
             (View::Files, Cmd::Move(m)) => {
@@ -104,9 +111,14 @@ impl PreviewPane {
                 self.scroll = 0;
             }
             (View::File(_), Cmd::Back) => self.view = View::Files,
-            (View::Files, Cmd::Back) => self.show_skill(),
+            (View::Files, Cmd::Back) => {
+                self.show_skill();
+                return std::mem::take(&mut self.files_from_skills);
+            }
+            (View::Skill, Cmd::Back) => return true,
             _ => {}
         }
+        false
     }
 
     /// `o`: the file list, or back to SKILL.md from it; a message when
@@ -368,7 +380,7 @@ impl PreviewPane {
         };
         let block = panes::block(look, Pane::Preview, title);
         let inner = block.inner(area);
-        let block = self.footer(block, look, inner.height);
+        let block = self.footer(block, look, area.width, inner.height);
         frame.render_widget(block, area);
         // Only the visible rows are cloned: a 500 KiB SKILL.md has thousands.
         let theme = look.theme;
@@ -391,16 +403,14 @@ impl PreviewPane {
 
     /// The border's bottom: the search on the left, the rows shown of how
     /// many on the right (`1-38/80`) when they do not all fit.
-    fn footer<'a>(&self, block: Block<'a>, look: &Look, height: u16) -> Block<'a> {
+    fn footer<'a>(&self, block: Block<'a>, look: &Look, width: u16, height: u16) -> Block<'a> {
         let theme = look.theme;
         let total = self.header.len() + self.body.lines.len();
-        let first = usize::from(self.scroll);
-        let last = (first + usize::from(height)).min(total);
-        let block = match total <= usize::from(height) {
-            true => block,
-            false => block.title_bottom(
-                Line::styled(format!(" {}-{last}/{total} ", first + 1), theme.dim).right_aligned(),
-            ),
+        let total = total.min(usize::from(u16::MAX)) as u16;
+        let fits = |a: &String| a.len() + 2 <= usize::from(width);
+        let block = match panes::position(self.scroll, height, total).filter(fits) {
+            None => block,
+            Some(at) => block.title_bottom(Line::styled(at, theme.dim).right_aligned()),
         };
         if !self.search.is_active() {
             return block;

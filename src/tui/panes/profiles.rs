@@ -12,7 +12,9 @@ use crate::core::agents::table::Scope;
 use crate::core::cao::catalog::Pattern;
 use crate::core::delivery::agent::Source;
 use crate::core::text::sanitize_line;
+use crate::tui::input::LineInput;
 use crate::tui::keymap::Cmd;
+use crate::tui::markdown::{fit, wrap_line};
 use crate::tui::model::{AgentRow, Data, ProfileRow};
 use crate::tui::panes::agent_view;
 use crate::tui::panes::{self, Look, Pane};
@@ -63,6 +65,18 @@ pub struct ProfilesPane {
     /// The selected agent's checklist at `agent_scope`, built with `rule`
     /// on each refresh (it stats the agent's dir): frames and keys read it.
     pub agent_checks: Vec<agent_view::Check>,
+    /// Names the selected profile's list holds that no valid skill has:
+    /// rows after the skills, ticked, so that Space can take them out.
+    pub missing: Vec<String>,
+    /// Each checklist's (cursor, scroll), by `checklist_key`: a checklist
+    /// opens where it was left, a new one at its top.
+    cursors: std::collections::HashMap<String, (usize, usize)>,
+    /// The checklist `check_sel` and `check_offset` belong to.
+    cursor_of: Option<String>,
+    /// `/` in the list: the profiles and agents whose name holds it.
+    pub filter: LineInput,
+    /// Keys are typed into `filter`.
+    pub typing: bool,
 }
 
 /// The selected profile's `skills:` value, ready to tick a skill.
@@ -158,9 +172,37 @@ impl ProfilesPane {
     fn checks(&self, data: &Data) -> usize {
         match self.selected_agent(data) {
             Some(_) => self.agent_checks.len(),
-            None if Self::drawn(data) => data.valid.len(),
+            None if Self::drawn(data) => data.valid.len() + self.missing.len(),
             None => 0,
         }
+    }
+
+    /// The listed name of checklist row `n` that no valid skill has.
+    pub fn missing_at(&self, data: &Data, n: usize) -> Option<&str> {
+        let i = n.checked_sub(data.valid.len())?;
+        self.missing.get(i).map(String::as_str)
+    }
+
+    /// Whose checklist the cursor is in: a profile's or an agent's.
+    fn checklist_key(&self, data: &Data) -> Option<String> {
+        match self.selected_agent(data) {
+            Some(a) => Some(format!("agent {}", a.agent.id)),
+            None => (self.selected(data)).map(|r| format!("profile {}", r.listed.name)),
+        }
+    }
+
+    /// Keeps the cursor of the checklist left and takes up the one shown.
+    fn switch_cursor(&mut self, data: &Data) {
+        let key = self.checklist_key(data);
+        if key == self.cursor_of {
+            return;
+        }
+        if let Some(old) = self.cursor_of.take() {
+            (self.cursors).insert(old, (self.check_sel, self.check_offset));
+        }
+        let kept = key.as_ref().and_then(|k| self.cursors.get(k)).copied();
+        (self.check_sel, self.check_offset) = kept.unwrap_or((0, 0));
+        self.cursor_of = key;
     }
 
     /// `s` in an agent's checklist: user <-> project.
@@ -172,13 +214,53 @@ impl ProfilesPane {
         Some(self.agent_scope)
     }
 
+    /// The list rows the filter lets through, in order (all without one).
+    pub fn shown(&self, data: &Data) -> Vec<usize> {
+        let query = self.filter.as_str().to_lowercase();
+        let name = |i: usize| match data.profiles.get(i) {
+            Some(r) => r.listed.name.to_lowercase(),
+            None => (data.agents.get(i - data.profiles.len()))
+                .map_or(String::new(), |a| a.agent.id.to_lowercase()),
+        };
+        (0..Self::rows(data))
+            .filter(|&i| query.is_empty() || name(i).contains(&query))
+            .collect()
+    }
+
+    /// Where the selection is among the shown rows.
+    fn shown_at(&self, shown: &[usize]) -> Option<usize> {
+        shown.iter().position(|&i| i == self.sel)
+    }
+
+    /// A key typed into the filter: a selection it hides moves to the
+    /// first row it shows.
+    pub fn type_in_filter(
+        &mut self,
+        key: ratatui::crossterm::event::KeyEvent,
+        data: &Data,
+    ) -> Action {
+        if !self.filter.key(key) {
+            return Action::None;
+        }
+        let shown = self.shown(data);
+        match (self.shown_at(&shown), shown.first()) {
+            (None, Some(&first)) => self.select(first),
+            _ => Action::None,
+        }
+    }
+
     pub fn on_cmd(&mut self, cmd: Cmd, data: &Data) -> Action {
         match (self.within, cmd) {
             (Within::List, Cmd::Open) if Self::rows(data) > 0 => self.within = Within::Checklist,
             (Within::List, Cmd::Move(m)) => {
                 let page = panes::page(self.list_area);
-                let sel = panes::move_in(self.sel, Self::rows(data), m, page);
-                return self.select(sel);
+                let shown = self.shown(data);
+                let at = self.shown_at(&shown).unwrap_or(0);
+                let at = panes::move_in(at, shown.len(), m, page);
+                return match shown.get(at) {
+                    Some(&sel) => self.select(sel),
+                    None => Action::None,
+                };
             }
             (Within::Checklist, Cmd::Back) => self.within = Within::List,
             (Within::Checklist, Cmd::Toggle) => return Action::Toggle,
@@ -205,7 +287,7 @@ impl ProfilesPane {
         if self.list_area.contains(at) {
             let i = row(self.list_area, self.offset);
             self.within = Within::List;
-            if i < Self::rows(data) {
+            if let Some(&i) = self.shown(data).get(i) {
                 return self.select(i);
             }
         } else if self.checklist_area.contains(at) {
@@ -227,27 +309,35 @@ impl ProfilesPane {
             .selected_agent(data)
             .map(|a| agent_view::checklist(data, a, self.agent_scope))
             .unwrap_or_default();
+        self.missing = match (self.selected_agent(data), self.selected(data)) {
+            (None, Some(row)) => missing(data, row),
+            _ => Vec::new(),
+        };
+        self.switch_cursor(data);
         self.check_sel = self.check_sel.min(self.checks(data).saturating_sub(1));
         self.rule = Rule::new(self.selected(data));
     }
 
-    /// How the selected profile gets the `n`th valid skill.
+    /// How the selected profile gets checklist row `n`: a valid skill, or
+    /// a listed name no skill has (listed by name, so `Exact`).
     pub fn tick(&self, data: &Data, n: usize) -> Tick {
-        data.valid_skill(n)
-            .map_or(Tick::Off, |e| self.rule.tick(&e.folder))
+        match data.valid_skill(n) {
+            Some(e) => self.rule.tick(&e.folder),
+            None if self.missing_at(data, n).is_some() => Tick::Exact,
+            None => Tick::Off,
+        }
     }
 
     /// Rows for the profile list. Choosing a profile, it gets what it
     /// needs, leaving `BELOW_LIST` rows for the detail and the checklist;
-    /// in the checklist it keeps a third, or what a short checklist leaves.
-    fn list_height(&self, data: &Data, height: u16, detail_height: u16) -> u16 {
-        let rows = Self::rows(data).min(usize::from(u16::MAX)) as u16;
-        if !self.in_checklist() {
-            return rows.clamp(1, height.saturating_sub(BELOW_LIST).max(1));
+    /// in the checklist, none: the folded detail names the profile and
+    /// the checklist takes the pane.
+    fn list_height(&self, data: &Data, height: u16) -> u16 {
+        let rows = self.shown(data).len().min(usize::from(u16::MAX)) as u16;
+        match self.in_checklist() {
+            true => 0,
+            false => rows.clamp(1, height.saturating_sub(BELOW_LIST).max(1)),
         }
-        let checks = self.checks(data).min(usize::from(u16::MAX)) as u16;
-        let spare = height.saturating_sub(detail_height.saturating_add(checks));
-        rows.clamp(1, (height / 3).max(spare).max(1))
     }
 
     /// Splits the pane into list, detail and checklist, and scrolls both
@@ -260,14 +350,17 @@ impl ProfilesPane {
         }
         let inner = panes::inner(area);
         let detail = self.detail_of(data, theme, usize::from(inner.width));
-        // The path and the skills line wrap rather than hide each other.
-        let detail_height =
-            panes::wrapped_height(&detail.lines, inner.width).clamp(2, (inner.height / 3).max(2));
+        // The path and the skills line wrap rather than hide each other;
+        // folded over a checklist, the detail is one line.
+        let detail_height = match self.in_checklist() {
+            true => detail.lines.len().min(2) as u16,
+            false => panes::wrapped_height(&detail.lines, inner.width)
+                .clamp(2, (inner.height / 3).max(2)),
+        };
         let note = self.note(data, theme);
-        let note_height = note.map_or(0, |n| panes::wrapped_height(&[n], inner.width).min(3));
-        // The note is part of what stands above the checklist.
-        let above = detail_height + note_height;
-        let list_height = self.list_height(data, inner.height, above);
+        let most = if self.in_checklist() { 2 } else { 3 };
+        let note_height = note.map_or(0, |n| panes::wrapped_height(&[n], inner.width).min(most));
+        let list_height = self.list_height(data, inner.height);
         [
             self.list_area,
             self.detail_area,
@@ -280,7 +373,8 @@ impl ProfilesPane {
             Constraint::Min(0),
         ])
         .areas(inner);
-        self.offset = panes::window(self.offset, Some(self.sel), Self::rows(data), list_height);
+        let shown = self.shown(data);
+        self.offset = panes::window(self.offset, self.shown_at(&shown), shown.len(), list_height);
         let sel = self.in_checklist().then_some(self.check_sel);
         let n_checks = self.checks(data);
         self.check_offset =
@@ -292,7 +386,18 @@ impl ProfilesPane {
             return;
         }
         let theme = look.theme;
-        let mut title = format!("Agents & profiles ({})", Self::rows(data));
+        let shown = self.shown(data);
+        let title = match (self.typing, self.filter.is_empty()) {
+            (false, true) => format!("Agents & profiles ({})", Self::rows(data)),
+            _ => format!(
+                "Agents & profiles /{}{} ({}/{})",
+                sanitize_line(self.filter.as_str()),
+                if self.typing { "▏" } else { "" },
+                shown.len(),
+                Self::rows(data)
+            ),
+        };
+        let mut title = panes::fit_title(title, area.width);
         if data.agents_refreshing {
             // The agents shown are the last discovery's until the next ends.
             title.push_str(" · refreshing agents");
@@ -309,7 +414,7 @@ impl ProfilesPane {
             frame.render_widget(para, panes::inner(area));
             return;
         }
-        let items: Vec<ListItem> = data
+        let all: Vec<ListItem> = data
             .profiles
             .iter()
             .map(|r| {
@@ -323,15 +428,19 @@ impl ProfilesPane {
             .chain(
                 data.agents
                     .iter()
-                    .map(|a| ListItem::new(agent_view::list_line(a, theme))),
+                    .map(|a| agent_view::list_line(a, theme))
+                    .map(|line| ListItem::new(fit(line, usize::from(self.list_area.width)))),
             )
             .collect();
+        // The filter's rows only (all of them without one).
+        let mut all: Vec<Option<ListItem>> = all.into_iter().map(Some).collect();
+        let items: Vec<ListItem> = shown.iter().filter_map(|&i| all[i].take()).collect();
         let highlight = match self.within {
             Within::Checklist => theme.accent.add_modifier(Modifier::BOLD),
             Within::List => theme.selected,
         };
         let mut state = ListState::default()
-            .with_selected(Some(self.sel))
+            .with_selected(self.shown_at(&shown))
             .with_offset(self.offset);
         let list = List::new(items).highlight_style(highlight);
         frame.render_stateful_widget(list, self.list_area, &mut state);
@@ -360,11 +469,36 @@ impl ProfilesPane {
         ))
     }
 
+    /// In a checklist, folded to one line: the checklist takes the rest.
     fn detail_of(&self, data: &Data, theme: &Theme, width: usize) -> Text<'static> {
-        match self.selected_agent(data) {
-            Some(a) => agent_view::detail(a, self.agent_scope, theme),
-            None => detail(self.selected(data), theme, width),
+        match (self.selected_agent(data), self.in_checklist()) {
+            (Some(a), true) => agent_view::folded(a, self.agent_scope, theme, width),
+            (Some(a), false) => agent_view::detail(a, self.agent_scope, theme),
+            (None, true) => folded(self.selected(data), theme, width),
+            (None, false) => detail(self.selected(data), theme, width),
         }
+    }
+
+    /// A valid skill's row: its box, its name and the patterns offering it.
+    fn check_line(&self, name: &str, folder: &str, theme: &Theme) -> Line<'static> {
+        let tick = self.rule.tick(folder);
+        let (box_, style) = match tick {
+            Tick::Off => ("[ ]", theme.checkbox_off),
+            Tick::Exact => ("[x]", theme.checkbox_on),
+            Tick::Pattern(_) => ("[*]", theme.pattern_match),
+            Tick::All => ("[x]", theme.dim),
+        };
+        let mut spans = vec![
+            Span::styled(format!("{box_} "), style),
+            Span::raw(sanitize_line(name).into_owned()),
+        ];
+        if let Tick::Pattern(p) = &tick {
+            spans.push(Span::styled(
+                format!("  via {}", sanitize_line(&p.join(", "))),
+                theme.pattern_match,
+            ));
+        }
+        Line::from(spans)
     }
 
     /// Only the rows on screen are built.
@@ -375,7 +509,8 @@ impl ProfilesPane {
             let items: Vec<ListItem> = (self.agent_checks.iter())
                 .skip(self.check_offset)
                 .take(usize::from(area.height))
-                .map(|c| ListItem::new(agent_view::check_line(c, theme)))
+                .map(|c| agent_view::check_line(c, theme))
+                .map(|line| ListItem::new(fit(line, usize::from(area.width))))
                 .collect();
             let sel = self.in_checklist().then_some(self.check_sel);
             let mut state = ListState::default()
@@ -384,30 +519,14 @@ impl ProfilesPane {
             frame.render_stateful_widget(list, area, &mut state);
             return;
         }
-        let items: Vec<ListItem> = data
-            .valid_entries()
-            .skip(self.check_offset)
-            .take(usize::from(area.height))
-            .map(|e| {
-                let tick = self.rule.tick(&e.folder);
-                let (box_, style) = match tick {
-                    Tick::Off => ("[ ]", theme.checkbox_off),
-                    Tick::Exact => ("[x]", theme.checkbox_on),
-                    Tick::Pattern(_) => ("[*]", theme.pattern_match),
-                    Tick::All => ("[x]", theme.dim),
-                };
-                let mut spans = vec![
-                    Span::styled(format!("{box_} "), style),
-                    Span::raw(sanitize_line(e.name()).into_owned()),
-                ];
-                if let Tick::Pattern(p) = &tick {
-                    spans.push(Span::styled(
-                        format!("  via {}", sanitize_line(&p.join(", "))),
-                        theme.pattern_match,
-                    ));
-                }
-                ListItem::new(Line::from(spans))
+        let valid = data.valid.len();
+        let end = (valid + self.missing.len()).min(self.check_offset + usize::from(area.height));
+        let items: Vec<ListItem> = (self.check_offset.min(end)..end)
+            .map(|i| match data.valid_skill(i) {
+                Some(e) => self.check_line(e.name(), &e.folder, theme),
+                None => missing_line(&self.missing[i - valid], theme),
             })
+            .map(|line| ListItem::new(fit(line, usize::from(area.width))))
             .collect();
         let sel = self.in_checklist().then_some(self.check_sel);
         let mut state =
@@ -415,6 +534,78 @@ impl ProfilesPane {
         let list = List::new(items).highlight_style(theme.selected);
         frame.render_stateful_widget(list, area, &mut state);
     }
+}
+
+/// `skills: a, b, c` in one line of `width`: the names that fit, then
+/// how many more (never a dangling comma).
+fn skills_summary(list: &[String], width: usize) -> String {
+    let names: Vec<String> = list.iter().map(|s| sanitize_line(s).into_owned()).collect();
+    let all = format!("skills: {}", names.join(", "));
+    if all.chars().count() <= width {
+        return all;
+    }
+    for shown in (1..names.len()).rev() {
+        let more = names.len() - shown;
+        let text = format!("skills: {} … +{more}", names[..shown].join(", "));
+        if text.chars().count() <= width {
+            return text;
+        }
+    }
+    // Not even one name fits: let it wrap.
+    all
+}
+
+/// A listed name no skill has: ticked (it is listed), marked missing.
+fn missing_line(name: &str, theme: &Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::styled("[x] ", theme.checkbox_on),
+        Span::raw(sanitize_line(name).into_owned()),
+        Span::styled("  missing", theme.error),
+    ])
+}
+
+/// The names `row`'s list holds that no valid skill has (CAO warns and
+/// goes on); patterns are not names, so they are left to the Catalog's
+/// warning.
+fn missing(data: &Data, row: &ProfileRow) -> Vec<String> {
+    let Ok(p) = &row.loaded else {
+        return Vec::new();
+    };
+    let selection = crate::core::cao::catalog::select(&data.listing, p.skills.as_deref());
+    (selection.unmatched.into_iter())
+        .filter(|n| crate::core::cao::store::check_name(n).is_ok())
+        .collect()
+}
+
+/// The detail folded to one line, over a checklist that takes the rest
+/// of the pane: whose checklist it is and how it is delivered.
+fn folded(row: Option<&ProfileRow>, theme: &Theme, width: usize) -> Text<'static> {
+    let Some(row) = row else {
+        return Text::default();
+    };
+    let mut text = format!("▸ {}", sanitize_line(&row.listed.name));
+    if let Some((provider, source, kind)) = row.delivery {
+        text.push_str(&format!(
+            " · {provider} ({}) · {}",
+            source.label(),
+            kind.label()
+        ));
+    }
+    if row.listed.location.path.is_none() {
+        text.push_str(" · built-in (c copies it)");
+    }
+    let mut lines = vec![Line::styled(panes::elide_right(&text, width), theme.accent)];
+    // Why the ticks are not what CAO reads stays in view.
+    if let Some(why) = row
+        .loaded
+        .as_ref()
+        .ok()
+        .and_then(|p| p.unread_frontmatter())
+    {
+        let why = format!("! {}", sanitize_line(&why));
+        lines.push(Line::styled(panes::elide_right(&why, width), theme.warning));
+    }
+    Text::from(lines)
 }
 
 /// ` 'x' is not CAO's` when the profile names a provider CAO does not know.
@@ -442,13 +633,12 @@ fn detail(row: Option<&ProfileRow>, theme: &Theme, width: usize) -> Text<'static
         Ok(p) => match &p.skills {
             None => Line::styled("skills: (not listed: every skill)", theme.dim),
             Some(s) if s.is_empty() => Line::styled("skills: [] (no catalog)", theme.dim),
-            Some(s) => Line::styled(
-                format!("skills: {}", sanitize_line(&s.join(", "))),
-                theme.dim,
-            ),
+            Some(s) => Line::styled(skills_summary(s, width), theme.dim),
         },
     };
-    let mut lines = vec![Line::styled(where_, theme.dim), skills];
+    // A path wraps between its folders.
+    let mut lines = wrap_line(&Line::styled(where_, theme.dim), width.max(1));
+    lines.push(skills);
     if let Some((provider, source, kind)) = row.delivery {
         lines.push(Line::from(vec![
             Span::styled("provider: ", theme.accent),

@@ -13,6 +13,7 @@ use crate::core::sources::remote;
 use crate::core::text::sanitize_line;
 use crate::tui::input::LineInput;
 use crate::tui::keymap::Cmd;
+use crate::tui::markdown::fit;
 use crate::tui::panes::{self, Look, Pane};
 
 #[derive(Default)]
@@ -189,14 +190,20 @@ impl SkillsPane {
         }
         let theme = look.theme;
         let title = format!("Skills ({}/{})", self.filtered.len(), listing.entries.len());
+        let title = panes::fit_title(title, area.width);
         frame.render_widget(panes::block(look, Pane::Skills, title), area);
         let [filter_area, list_area] = self.split(area, filtering);
         if self.shows_filter(filtering) {
             let cursor = if filtering { "▏" } else { "" };
-            let line = Line::from(vec![
-                Span::styled("/", theme.accent),
-                Span::raw(with_cursor(&self.filter, cursor)),
-            ]);
+            // Selected, the query shows as the selection typing replaces.
+            let query = match self.filter.is_selected() {
+                true => Span::styled(
+                    sanitize_line(self.filter.as_str()).into_owned(),
+                    theme.selected,
+                ),
+                false => Span::raw(with_cursor(&self.filter, cursor)),
+            };
+            let line = Line::from(vec![Span::styled("/", theme.accent), query]);
             frame.render_widget(Paragraph::new(line), filter_area);
         }
         let hint = if listing.entries.is_empty() {
@@ -237,14 +244,18 @@ impl SkillsPane {
                     style
                 };
                 let desc = e.description().lines().next().unwrap_or("");
-                ListItem::new(Line::from(vec![
-                    Span::styled(format!("{} ", mark(e.status)), style),
-                    Span::styled(sanitize_line(e.name()).into_owned(), name_style),
-                    Span::styled(self.check_mark(e), theme.warning),
-                    Span::styled(self.agent_mark(e), theme.accent),
-                    Span::styled(plugin_mark(listing, e), theme.accent),
-                    Span::styled(format!("  {}", sanitize_line(desc)), theme.dim),
-                ]))
+                let width = usize::from(area.width);
+                ListItem::new(fit(
+                    Line::from(vec![
+                        Span::styled(format!("{} ", mark(e.status)), style),
+                        Span::styled(sanitize_line(e.name()).into_owned(), name_style),
+                        Span::styled(self.check_mark(e), theme.warning),
+                        Span::styled(self.agent_mark(e), theme.accent),
+                        Span::styled(plugin_mark(listing, e), theme.accent),
+                        Span::styled(format!("  {}", sanitize_line(desc)), theme.dim),
+                    ]),
+                    width,
+                ))
             })
             .collect();
         let mut state = ListState::default().with_selected(self.sel.checked_sub(self.offset));
