@@ -250,7 +250,8 @@ fn excerpt(line: &str, at: usize) -> String {
         .nth(EXCERPT_CHARS / 4)
         .map_or(0, |(i, _)| i);
     let mut shown = String::new();
-    for (n, c) in line[start..].chars().enumerate() {
+    let mut n = 0;
+    for c in line[start..].chars() {
         if n >= EXCERPT_CHARS {
             shown.push('…');
             break;
