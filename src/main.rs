@@ -1,11 +1,15 @@
 use std::process::ExitCode;
 
-use clap::Parser;
 use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 use skilltui::cli::{self, Cli};
 use skilltui::core::text::{sanitize, sanitize_line};
 
 fn main() -> ExitCode {
+    // A shell asking for completions (COMPLETE=SHELL) is answered, then exit.
+    clap_complete::CompleteEnv::with_factory(Cli::command)
+        .var(cli::shell::COMPLETE_VAR)
+        .complete();
     let args = match Cli::try_parse() {
         Ok(args) => args,
         Err(e) => return usage_error(e),
@@ -21,13 +25,17 @@ fn main() -> ExitCode {
             args.cao.as_deref(),
         ),
     };
-    match result {
+    let code = match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", sanitize_line(&e));
             ExitCode::from(1)
         }
-    }
+    };
+    // The answer is out: only now wait for the scratch checkouts still
+    // being removed.
+    skilltui::core::sources::git::finish_removals();
+    code
 }
 
 /// Clap's help and version as clap prints them; a usage error as plain

@@ -332,7 +332,9 @@ fn catalog_and_show_for_amp_follow_seed_003() {
     let (code, _, err) = w.run(&["show", "long", "--agent", "amp"]);
     assert_eq!(code, 0);
     assert!(
-        err.contains("SKILL.md is 604 lines; seed 003 Token Budget: Keep SKILL.md under 500 lines"),
+        err.contains(
+            "SKILL.md is 604 lines; Amp's documented token budget: Keep SKILL.md under 500 lines"
+        ),
         "{err}"
     );
     let (code, _, err) = w.run(&["show", "nope", "--agent", "amp"]);

@@ -504,7 +504,9 @@ fn a_fetch_reports_progress_and_a_cancelled_one_leaves_nothing() {
     assert!(checkout.root().join("skills/alpha/SKILL.md").is_file());
     assert!(seen.iter().any(|p| p.percent == 100), "{seen:?}");
     let staging = checkout.root();
+    // Removed on a thread of its own; waited for as `main` does.
     drop(checkout);
+    git::finish_removals();
     assert!(!staging.exists());
     let cancel = Arc::new(AtomicBool::new(true));
     let e = git::fetch(&spec, &mut |_| {}, Some(&cancel)).err().unwrap();
@@ -1165,5 +1167,43 @@ fn a_junk_agent_label_in_a_team_lock_is_named_and_not_copied() {
     assert!(
         !home_lock.contains("../../x") && !home_lock.contains("amp:admin"),
         "{home_lock}"
+    );
+}
+
+#[test]
+fn a_skill_edited_here_and_moved_upstream_is_modified_and_outdated() {
+    let f = Fixture::new();
+    let work = f.repo("r", two_skills);
+    f.ok(&["add", "o/r", "--all"]);
+    let out = f.ok(&["check"]);
+    // The default branch is named as such, not glued to the URL.
+    assert!(
+        out.contains("https://github.com/o/r (default branch)") && !out.contains("@default"),
+        "{out}"
+    );
+    write_skill(&work.join("skills/alpha"), "alpha", "moved on\n");
+    f.commit(&work, "second");
+    f.push(&work);
+    fs::write(f.home.join("skills/alpha/notes.md"), "mine\n").unwrap();
+    fs::write(f.home.join("skills/beta/notes.md"), "mine\n").unwrap();
+    let out = f.ok(&["check"]);
+    let row = |name: &str| {
+        out.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} row: {out}"))
+            .to_string()
+    };
+    assert!(row("alpha").contains("  modified, outdated  "), "{out}");
+    assert!(row("beta").contains("  modified "), "{out}");
+    assert!(!row("beta").contains("outdated"), "{out}");
+    let rows: serde_json::Value = serde_json::from_str(&f.ok(&["check", "--json"])).unwrap();
+    let alpha = &rows[0];
+    assert_eq!(alpha["name"], "alpha");
+    assert_eq!(alpha["status"], "modified", "the status stays one word");
+    assert_eq!(alpha["upstream"], "moved");
+    assert_eq!(rows[1]["upstream"], "same");
+    assert_eq!(
+        alpha["upstream_commit"].as_str().unwrap(),
+        git_in(&work, &["rev-parse", "HEAD"])
     );
 }

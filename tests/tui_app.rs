@@ -353,8 +353,14 @@ fn remove_asks_and_names_the_folder() {
     );
 }
 
-/// The app on a home that does not exist yet, with CAO taken from `cao`.
+/// The app on an empty home, with CAO taken from `cao`.
 fn fresh_app(tmp: &Path, home: &str, cao: &Path) -> App {
+    fs::create_dir_all(tmp.join(home)).unwrap();
+    missing_home_app(tmp, home, cao)
+}
+
+/// The app on a home that does not exist, as a typo in --home gives.
+fn missing_home_app(tmp: &Path, home: &str, cao: &Path) -> App {
     let home = Home::at(tmp.join(home), tmp.to_path_buf()).with_cao(Some(cao));
     App::new(home, Theme::dark())
 }
@@ -1166,6 +1172,22 @@ fn u_makes_the_diff_on_its_worker_not_on_the_ui_thread() {
     assert_eq!(changed, ["SKILL.md"]);
 }
 
+#[test]
+fn u_on_a_current_skill_says_it_is_current() {
+    let mut f = fixture();
+    let source = team_repo("upd-current");
+    open_source(&mut f.app, &source);
+    press(&mut f.app, " ");
+    key(&mut f.app, KeyCode::Enter);
+    f.app.reload();
+    select_folder(&mut f.app, "alpha");
+    press(&mut f.app, "u");
+    f.app.settle();
+    assert!(f.app.dialog.is_none(), "{:?}", f.app.dialog);
+    let said = format!("{:?}", f.app.status);
+    assert!(said.contains("'alpha' is current"), "{said}");
+}
+
 /// A replace prompt waits for the diff a worker makes, behind the gauge:
 /// the UI thread never makes one (Ctrl-C is never held up by a diff).
 fn assert_comparing_on_a_worker(app: &App) {
@@ -1714,10 +1736,16 @@ fn colours_are_sent_at_the_depth_the_terminal_has() {
 #[test]
 fn an_empty_home_is_named_and_says_where_profiles_go_with_no_stray_checklist() {
     let tmp = snapshot_tempdir();
-    // A typo in --home and no CAO: nothing to list anywhere.
-    let mut app = fresh_app(tmp.path(), "typo-home", &tmp.path().join("no-cao"));
+    // A typo in --home and no CAO: nothing to list anywhere. The home is
+    // said not to exist, and no seed menu offers to fill it.
+    let mut app = missing_home_app(tmp.path(), "typo-home", &tmp.path().join("no-cao"));
     let said = app.status.clone().expect("a first-run message").text;
-    assert!(said.contains("No skills in ~/typo-home yet"), "{said}");
+    assert_eq!(
+        said,
+        "~/typo-home does not exist: S creates it and seeds the defaults"
+    );
+    assert!(app.dialog.is_none(), "{:?}", app.dialog);
+    assert!(!tmp.path().join("typo-home").exists());
     key(&mut app, KeyCode::Esc);
     // A skill and still no profile: no checklist to tick it in.
     write_skill(&tmp.path().join("typo-home/skills"), "alpha", "Alpha");

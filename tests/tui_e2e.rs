@@ -379,6 +379,11 @@ fn seed_from_the_menu() {
     let defaults = store::defaults(&env.home());
     assert!(defaults.len() >= 5);
     let mut tui = start(&env);
+    // The home does not exist: said on the first screen, and seeded only
+    // when asked (S).
+    tui.wait_text("does not exist: S creates it");
+    assert!(!env.root().exists());
+    tui.keys(&["S"]);
     // Every default is offered as new and picked.
     tui.wait_for("the seed menu", |s| {
         let d = dialog(s);
@@ -894,18 +899,54 @@ fn listings_cut_descriptions_to_the_terminal_and_keep_them_whole_when_piped() {
 #[test]
 fn completions_and_the_man_page_are_printed() {
     let env = Env::new();
+    // Scripts that ask the binary itself (names come from the home).
     let bash = cli_piped(&env, &["completions", "bash"]);
     assert!(
-        bash.contains("_skilltui()") && bash.contains("profile"),
+        bash.contains("_clap_complete_skilltui()") && bash.contains("COMPLETE=\"bash\""),
         "{bash}"
     );
     let zsh = cli_piped(&env, &["completions", "zsh"]);
     assert!(zsh.starts_with("#compdef skilltui"), "{zsh}");
     let fish = cli_piped(&env, &["completions", "fish"]);
-    assert!(fish.contains("complete -c skilltui"), "{fish}");
+    assert!(fish.contains("--command skilltui"), "{fish}");
     let man = cli_piped(&env, &["man"]);
     assert!(man.contains(".TH skilltui 1"), "{man}");
     assert!(man.contains("completions"), "the subcommands are listed");
+    // One page: every command on it, no page it points to that is not there.
+    for section in [
+        ".SH COMMANDS",
+        ".SH ENVIRONMENT",
+        ".SH FILES",
+        "EXIT STATUS",
+        "KEYS (THE TUI)",
+    ] {
+        assert!(man.contains(section), "{section}");
+    }
+    for usage in [
+        "skilltui profile enable",
+        "skilltui agent adopt",
+        "skilltui catalog",
+    ] {
+        assert!(man.contains(&format!(".SS \"{usage}")), "{usage}");
+    }
+    assert!(!man.contains("skilltui\\-list(1)") && !man.contains("skilltui-list(1)"));
+    for var in [
+        "CAO_HOME_DIR",
+        "SKILLTUI_CAO",
+        "SKILLTUI_GIT_TIMEOUT",
+        "NO_COLOR",
+        "COLORTERM",
+    ] {
+        assert!(man.contains(var), "{var}");
+    }
+    // The TUI's keys as its keymap has them, not typed again.
+    let plain = man.replace("\\-", "-").replace("\\*(Aq", "'");
+    for (keys, help) in skilltui::tui::keymap::help_rows() {
+        assert!(
+            plain.contains(keys) && plain.contains(help),
+            "{keys}: {help}"
+        );
+    }
 }
 
 #[test]

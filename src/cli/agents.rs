@@ -8,6 +8,7 @@ use std::path::Path;
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
 
+use super::names;
 use super::output::{Outcome, Output, Printed, printed};
 use crate::core::agents::discover::{self, Finds};
 use crate::core::agents::give::{self, Given, Kind, Taken};
@@ -25,6 +26,7 @@ use crate::core::text::sanitize_line;
 
 #[derive(Args, Debug)]
 pub struct AgentsArgs {
+    /// Print JSON for scripts instead of text
     #[arg(long)]
     json: bool,
     /// Run each installed agent that can list its own skills (or only ID)
@@ -38,9 +40,13 @@ pub enum AgentCommand {
     /// Link (or copy) store skills into the agents' skill dirs (AGENT: one
     /// id or a comma list, e.g. claude-code,codex)
     Enable {
+        /// The agent's id (`skilltui agents` lists them)
+        #[arg(add = names::agents())]
         agent: String,
-        #[arg(required = true)]
+        /// Skills of the store
+        #[arg(required = true, add = names::skills())]
         skills: Vec<String>,
+        /// Where the agent gets them: its user dir, or the project's
         #[arg(long, value_enum, default_value_t = ScopeArg::User)]
         scope: ScopeArg,
         /// Copy instead of linking
@@ -49,8 +55,11 @@ pub enum AgentCommand {
     },
     /// Take back links or copies skilltui made (never anything else)
     Disable {
+        /// The agent's id (`skilltui agents` lists them)
+        #[arg(add = names::agents())]
         agent: String,
-        #[arg(required = true)]
+        /// Skills skilltui gave the agent
+        #[arg(required = true, add = names::skills())]
         skills: Vec<String>,
         /// Only this scope (default: every scope)
         #[arg(long, value_enum)]
@@ -58,7 +67,11 @@ pub enum AgentCommand {
     },
     /// Copy a skill folder the user made in the agent's dirs into the store
     Adopt {
+        /// The agent's id (`skilltui agents` lists them)
+        #[arg(add = names::agents())]
         agent: String,
+        /// Folders of the agent's dirs, by skill name (`skilltui list
+        /// --agent ID` lists them)
         #[arg(required = true)]
         skills: Vec<String>,
     },
@@ -511,6 +524,12 @@ pub fn catalog(table: &Table, ctx: &Ctx, id: &str) -> Result<Printed, String> {
     p.notes.push(format!("budget: {}", cat.meter()));
     p.notes
         .extend(cat.actions.iter().map(|a| format!("over budget: {a}")));
+    if agent.parser == Parser::Cao {
+        // CAO's catalog belongs to a profile, not to CAO as a whole.
+        p.notes.push(
+            "CAO's catalog is per agent profile: `skilltui catalog PROFILE` prints what that profile's agent receives (`skilltui profile list` names them)".into(),
+        );
+    }
     Ok(p)
 }
 
@@ -565,7 +584,7 @@ pub fn show(
         let (json, tokens) = cleo_spawn(ctx, &read.body, values)?;
         if let Some(budget) = agent.budget.as_ref().and_then(|b| b.tokens) {
             p.notes.push(format!(
-                "prompt: ~{tokens} tokens; seed 002's context budget (orchestrator): {budget} tokens"
+                "prompt: ~{tokens} tokens; CLEO's documented context budget (orchestrator): {budget} tokens"
             ));
         }
         p.line(&json);
@@ -603,7 +622,7 @@ fn cleo_spawn(
     let root = ctx.git_root().unwrap_or_else(|| ctx.cwd.clone());
     let why = |e: &dyn std::fmt::Display| {
         format!(
-            "cannot read {}: {e}: seed 002's base protocol is {BASE}",
+            "cannot read {}: {e}: CLEO's base protocol is {BASE}",
             root.join(BASE).display()
         )
     };

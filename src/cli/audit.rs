@@ -23,6 +23,7 @@ pub struct AuditArgs {
     /// Audit the skills this agent finds instead
     #[arg(long, value_name = "ID", conflicts_with = "targets")]
     agent: Option<String>,
+    /// Print JSON for scripts instead of text
     #[arg(long)]
     json: bool,
     /// Show findings of this severity or worse (low, medium, high, critical)

@@ -3,18 +3,24 @@
 use clap::{Args, ValueEnum};
 
 use super::agents;
+use super::names;
 use super::output::{Outcome, Output, note, warn};
 use crate::core::cao::catalog::{self, Format};
 use crate::core::cao::store::{self, Home};
 use crate::core::delivery;
+use crate::core::delivery::model::{self, Delivery, Kind};
 use crate::core::text::sanitize_line;
 
 #[derive(Args, Debug)]
 pub struct CatalogArgs {
-    #[arg(required_unless_present = "agent")]
+    /// The agent profile (`skilltui profile list` names them)
+    #[arg(required_unless_present = "agent", add = names::profiles())]
     profile: Option<String>,
-    #[arg(long, value_name = "ID", conflicts_with = "profile")]
+    /// What this agent's model is shown about skills instead
+    #[arg(long, value_name = "ID", conflicts_with = "profile", add = names::agents())]
     agent: Option<String>,
+    /// The catalog's format: CAO's block, the first skills design's, the
+    /// Agent Skills XML, or an ACP notification
     #[arg(long, value_enum, default_value_t = FormatArg::Cao)]
     format: FormatArg,
     /// Print the prompt text skills are part of (body, blank line, block)
@@ -27,10 +33,13 @@ pub struct CatalogArgs {
 
 #[derive(Args, Debug)]
 pub struct DeliveryArgs {
+    /// The agent profile (`skilltui profile list` names them)
+    #[arg(add = names::profiles())]
     profile: String,
     /// Deliver as this CAO provider (as `cao launch --provider` does)
     #[arg(long, value_name = "P", value_parser = provider_arg())]
     provider: Option<String>,
+    /// Print JSON for scripts instead of text
     #[arg(long)]
     json: bool,
 }
@@ -76,6 +85,32 @@ pub fn run_catalog(home: &Home, args: &CatalogArgs, out: &mut Output) -> Outcome
     )
 }
 
+/// The one note for a provider that gets no catalog: what it gets, what
+/// `--prompt` printed, and the command that shows the catalog under a
+/// provider that gets one.
+fn no_catalog(name: &str, a: &delivery::agent::Agent, d: &Delivery, prompt: bool) -> String {
+    let mut text = d.why.clone();
+    let own_prompt = d.prompt.as_deref().is_some_and(|p| !p.is_empty());
+    match (prompt, d.delivery) {
+        (true, Kind::SkillResource) if own_prompt => {
+            text.push_str("; --prompt printed the prompt Kiro gets: the profile's `prompt:`");
+        }
+        (true, Kind::SkillResource) => {
+            text.push_str("; the profile has no `prompt:`, so Kiro gets no prompt");
+        }
+        _ => {}
+    }
+    let gets_one = delivery::agent::PROVIDERS
+        .iter()
+        .find(|p| model::kind_of(p, a) == Kind::Prompt);
+    if let Some(p) = gets_one {
+        text.push_str(&format!(
+            "; `skilltui catalog {name} --provider {p}` shows the catalog a provider that gets one receives"
+        ));
+    }
+    text
+}
+
 /// `delivery PROFILE [--provider P] [--json]`.
 pub fn run_delivery(home: &Home, args: &DeliveryArgs, out: &mut Output) -> Outcome {
     let provider = args.provider.as_deref();
@@ -95,9 +130,9 @@ fn catalog(
         warn(problem);
     }
     let listing = store::list(home, false);
-    let d = delivery::model::compute(home, &listing, &a, provider)?;
+    let d = model::compute(home, &listing, &a, provider)?;
     let Some(block) = &d.catalog else {
-        note(&d.why);
+        note(&no_catalog(name, &a, &d, prompt));
         if let Some(text) = d.prompt.as_deref().filter(|p| prompt && !p.is_empty()) {
             out.line(text);
         }
@@ -133,7 +168,7 @@ fn delivery_print(
     json: bool,
     out: &mut Output,
 ) -> Outcome {
-    let d = delivery::model::for_profile(home, name, provider)?;
+    let d = model::for_profile(home, name, provider)?;
     if json {
         out.line(&serde_json::to_string_pretty(&d).unwrap_or_default());
         return Ok(());
@@ -148,7 +183,7 @@ fn delivery_print(
     Ok(())
 }
 
-fn delivery_lines(d: &delivery::model::Delivery) -> Vec<String> {
+fn delivery_lines(d: &Delivery) -> Vec<String> {
     let yes_no = |b: bool| if b { "yes" } else { "no" };
     let mut lines = vec![
         format!("profile     {}", d.profile),

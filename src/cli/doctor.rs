@@ -11,6 +11,7 @@ use crate::core::text::sanitize_line;
 
 #[derive(Args, Debug)]
 pub struct DoctorArgs {
+    /// Print JSON for scripts instead of text
     #[arg(long)]
     json: bool,
 }

@@ -8,6 +8,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::agents;
+use super::names;
 use super::output::{Outcome, Output, warn};
 use crate::core::cao::store::Home;
 use crate::core::sources::changes::{self, Changes};
@@ -17,13 +18,18 @@ use crate::core::text::sanitize_line;
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
+    /// Locked skills to check (default: every one)
+    #[arg(add = names::locked())]
     names: Vec<String>,
+    /// Print JSON for scripts instead of text
     #[arg(long)]
     json: bool,
 }
 
 #[derive(Args, Debug)]
 pub struct UpdateArgs {
+    /// Locked skills to update (default: every one)
+    #[arg(add = names::locked())]
     names: Vec<String>,
     /// Also replace skills modified locally (their edits are lost)
     #[arg(long)]
@@ -143,7 +149,8 @@ fn check(home: &Home, names: &[String], json: bool, out: &mut Output) -> Outcome
                     "path": r.entry.path,
                     "ref": r.entry.reference,
                     "commit": r.entry.commit,
-                    "upstream": r.upstream,
+                    "upstream": r.moved.map(|m| if m { "moved" } else { "same" }),
+                    "upstream_commit": r.upstream,
                     "error": r.error,
                 })
             })
@@ -156,14 +163,19 @@ fn check(home: &Home, names: &[String], json: bool, out: &mut Output) -> Outcome
             .max()
             .unwrap_or(4)
             .max(4);
-        out.line(&format!("{:width$}  {:8}  Source", "Name", "Status"));
-        for r in &rows {
-            let status = format!("{:?}", r.status).to_lowercase();
-            let at = r.entry.reference.as_deref().unwrap_or("default branch");
+        let statuses: Vec<String> = rows.iter().map(status_words).collect();
+        let column = statuses.iter().map(String::len).max().unwrap_or(0).max(8);
+        out.line(&format!("{:width$}  {:column$}  Source", "Name", "Status"));
+        for (r, status) in rows.iter().zip(&statuses) {
+            let at = match r.entry.reference.as_deref() {
+                Some(reference) => format!("@{reference}"),
+                None => " (default branch)".into(),
+            };
             out.line(&format!(
-                "{:width$}  {status:8}  {}@{at}",
+                "{:width$}  {status:column$}  {}{}",
                 sanitize_line(&r.name),
-                sanitize_line(&r.entry.source)
+                sanitize_line(&r.entry.source),
+                sanitize_line(&at)
             ));
         }
     }
@@ -177,6 +189,16 @@ fn check(home: &Home, names: &[String], json: bool, out: &mut Output) -> Outcome
         warn("no skills are locked: `skilltui add OWNER/REPO` installs and pins one");
     }
     Ok(())
+}
+
+/// A row's state in words: a skill edited here whose folder also changed
+/// upstream is both.
+fn status_words(r: &remote::CheckRow) -> String {
+    let status = format!("{:?}", r.status).to_lowercase();
+    match (r.status, r.moved) {
+        (remote::Status::Modified, Some(true)) => format!("{status}, outdated"),
+        _ => status,
+    }
 }
 
 /// Failures grouped by their message, in order of first appearance: an

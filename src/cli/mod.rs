@@ -10,6 +10,8 @@ pub mod delivery;
 pub mod doctor;
 pub mod find;
 pub mod git;
+pub mod manpage;
+pub mod names;
 pub mod output;
 pub mod profiles;
 pub mod shell;
@@ -39,7 +41,7 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     pub cao: Option<PathBuf>,
     /// Colour theme for the TUI (a file in themes/ or the user's config dir)
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -59,7 +61,8 @@ pub enum Command {
     /// Search the skills.sh registry ($SKILLS_API_URL): name, source,
     /// installs, and whether each is installed here
     Find(find::FindArgs),
-    /// Locked skills: current, outdated, modified or missing
+    /// Locked skills: current, outdated, modified, missing, or unknown when
+    /// the remote could not be asked
     Check(git::CheckArgs),
     /// Fetch locked skills, show what changes, replace them and re-pin
     Update(git::UpdateArgs),
@@ -102,16 +105,52 @@ pub enum Command {
 
 /// Runs a parsed command (the TUI is started by `main` when none is given).
 pub fn run(cli: &Cli, command: &Command) -> Outcome {
+    let home = Home::locate(cli.home.as_deref()).with_cao(cli.cao.as_deref());
+    let missing = command.reads_home() && std::fs::symlink_metadata(&home.root).is_err();
     let outcome = dispatch(cli, command);
     if command.changes_store() {
         // Even a failed command may have changed part of the store.
-        let home = Home::locate(cli.home.as_deref()).with_cao(cli.cao.as_deref());
         let _ = delivery::refresh_copilot(&home, false);
     }
-    outcome
+    match missing {
+        true => name_a_missing_home(&home, cli.home.as_deref(), outcome),
+        false => outcome,
+    }
+}
+
+/// A home that does not exist is named by every command that reads it: a
+/// typo in `--home` must not look like an empty store. A failure says it in
+/// its one line; a command that made the home (`init`, `add`, `sync`) says
+/// it did.
+fn name_a_missing_home(home: &Home, flag: Option<&std::path::Path>, outcome: Outcome) -> Outcome {
+    let from = crate::core::doctor::home_source(flag);
+    let shown = home.root.display();
+    match outcome {
+        Err(e) => Err(format!(
+            "{e} (the home {shown}, from {from}, does not exist)"
+        )),
+        Ok(()) if std::fs::symlink_metadata(&home.root).is_ok() => {
+            output::note(&format!("created the home {shown} (from {from})"));
+            Ok(())
+        }
+        Ok(()) => {
+            warn(&format!(
+                "the home {shown} (from {from}) does not exist: check the path, or `skilltui init` creates it and seeds the defaults"
+            ));
+            Ok(())
+        }
+    }
 }
 
 impl Command {
+    /// Reads or writes the home (`validate`, `completions` and `man` do not).
+    fn reads_home(&self) -> bool {
+        !matches!(
+            self,
+            Command::Validate(_) | Command::Completions(_) | Command::Man
+        )
+    }
+
     /// Changes the store or a profile: Copilot's baked catalogs go stale.
     fn changes_store(&self) -> bool {
         match self {
@@ -148,7 +187,7 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
         Command::Profile(cmd) => profiles::run(&home, cmd, out),
         Command::Agents(args) => agents::run_agents(&home, args, out),
         Command::Agent(cmd) => agents::run(&home, cmd, out),
-        Command::Completions(args) => shell::completions(args, Cli::command(), out),
+        Command::Completions(args) => shell::completions(args, &Cli::command(), out),
         Command::Man => shell::man(Cli::command(), out),
     }
 }

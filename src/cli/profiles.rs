@@ -3,6 +3,7 @@
 use clap::Subcommand;
 use serde_json::json;
 
+use super::names;
 use super::output::{Outcome, Output};
 use crate::core::cao::editor;
 use crate::core::cao::profile;
@@ -14,20 +15,34 @@ use crate::core::text::sanitize_line;
 pub enum ProfileCommand {
     /// Profiles with their file, source and declared skills
     List {
+        /// Print JSON for scripts instead of text
         #[arg(long)]
         json: bool,
     },
     /// Add skills to the profile's `skills:` list, in place
     Enable {
+        /// The agent profile (`skilltui profile list` names them)
+        #[arg(add = names::profiles())]
         profile: String,
-        #[arg(required = true)]
+        /// Skill names, or patterns such as 'cao-*'
+        #[arg(required = true, add = names::skills())]
         skills: Vec<String>,
     },
     /// Remove skills from the profile's `skills:` list, in place
     Disable {
+        /// The agent profile (`skilltui profile list` names them)
+        #[arg(add = names::profiles())]
         profile: String,
-        #[arg(required = true)]
+        /// Skill names, or patterns, as the list holds them
+        #[arg(required = true, add = names::skills())]
         skills: Vec<String>,
+    },
+    /// Copy a profile built into CAO into the agent store, byte for byte,
+    /// so it can be edited (CAO loads the copy from then on)
+    Copy {
+        /// The built-in profile (`profile list` shows them as built-in)
+        #[arg(add = names::built_in_profiles())]
+        name: String,
     },
 }
 
@@ -46,7 +61,18 @@ pub fn run(home: &Home, cmd: &ProfileCommand, out: &mut Output) -> Outcome {
         ProfileCommand::List { json } => profile_list(home, *json, out),
         ProfileCommand::Enable { profile, skills } => toggle(home, profile, skills, true, out),
         ProfileCommand::Disable { profile, skills } => toggle(home, profile, skills, false, out),
+        ProfileCommand::Copy { name } => copy(home, name, out),
     }
+}
+
+/// `profile copy NAME`: the CLI's twin of the TUI's `c`.
+fn copy(home: &Home, name: &str, out: &mut Output) -> Outcome {
+    let dest = profile::copy_built_in(home, name)?;
+    out.line(&format!(
+        "copied the built-in profile '{name}' to {}: CAO loads this copy from now on",
+        dest.display()
+    ));
+    Ok(())
 }
 
 fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
@@ -64,7 +90,9 @@ fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
             .map(|(l, loaded)| {
                 json!({
                     "name": l.name,
-                    "path": l.location.path.as_ref().map(|p| p.to_string_lossy()),
+                    "path": l.location.path.clone()
+                        .or_else(|| profile::built_in_path(home, &l.name))
+                        .map(|p| p.to_string_lossy().into_owned()),
                     "source": l.location.source,
                     "skills": loaded.as_ref().ok().map(|p| p.skills.clone()),
                     "error": loaded.as_ref().err(),

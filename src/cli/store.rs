@@ -9,6 +9,7 @@ use serde_json::json;
 
 use super::agents::{self, ScopeArg};
 use super::git::{files_only, print_changes, progress_meter, short};
+use super::names;
 use super::output::{Outcome, Output, printed, warn};
 use crate::core::cao::skill;
 use crate::core::cao::store::{self, Home};
@@ -20,30 +21,35 @@ use crate::core::text::sanitize_line;
 
 #[derive(Args, Debug)]
 pub struct ListArgs {
+    /// Print JSON for scripts instead of text
     #[arg(long)]
     json: bool,
     /// What this agent finds from the current directory, by its rules
-    #[arg(long, value_name = "ID")]
+    #[arg(long, value_name = "ID", add = names::agents())]
     agent: Option<String>,
 }
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {
+    /// The skill's name (its folder in the store)
+    #[arg(add = names::skills())]
     name: String,
-    /// What this agent's skill tool returns instead (seed 003 for amp,
-    /// seed 001 for omniforge, seed 002's spawn prompt for cleo)
-    #[arg(long, value_name = "ID")]
+    /// What this agent's skill tool returns instead (as Amp and OmniForge
+    /// document it, CLEO's spawn prompt for cleo)
+    #[arg(long, value_name = "ID", add = names::agents())]
     agent: Option<String>,
     /// The arguments passed to the skill tool (with --agent)
     #[arg(long, value_name = "TEXT", requires = "agent")]
     arguments: Option<String>,
-    /// A token value for seed 002's spawn prompt (with --agent cleo)
+    /// A token value for CLEO's spawn prompt (with --agent cleo)
     #[arg(long = "set", value_name = "KEY=VALUE", requires = "agent")]
     set: Vec<String>,
 }
 
 #[derive(Args, Debug)]
 pub struct AddArgs {
+    /// A skill folder, a folder of skills, owner/repo[/path][@ref], a
+    /// GitHub/GitLab tree URL or any git URL[@ref]
     source: String,
     /// Install the skill of this name from the source (repeatable)
     #[arg(long = "skill", value_name = "NAME")]
@@ -63,9 +69,10 @@ pub struct AddArgs {
     trust: bool,
     /// Then give the installed skills to this agent (repeat, or a comma
     /// list, for several)
-    #[arg(long, value_name = "ID")]
+    #[arg(long, value_name = "ID", add = names::agents())]
     agent: Vec<String>,
-    /// Where the agent gets them (with --agent)
+    /// Where the agent gets them: its user dir, or the project's (with
+    /// --agent)
     #[arg(long, value_enum, default_value_t = ScopeArg::User, requires = "agent")]
     scope: ScopeArg,
     /// Copy instead of linking (with --agent)
@@ -75,16 +82,20 @@ pub struct AddArgs {
 
 #[derive(Args, Debug)]
 pub struct RemoveArgs {
+    /// The skill's name (its folder in the store)
+    #[arg(add = names::skills())]
     name: String,
     /// Only take it from this agent (the store keeps it)
-    #[arg(long, value_name = "ID")]
+    #[arg(long, value_name = "ID", add = names::agents())]
     agent: Option<String>,
 }
 
 #[derive(Args, Debug)]
 pub struct ValidateArgs {
+    /// Skill folders, or folders of skills (each subfolder with a SKILL.md)
     #[arg(required = true)]
     paths: Vec<PathBuf>,
+    /// Print JSON for scripts instead of text
     #[arg(long)]
     json: bool,
 }

@@ -126,7 +126,8 @@ pub fn report(home: &Home, home_flag: Option<&Path>, clipboard: String) -> Repor
     }
 }
 
-fn home_source(flag: Option<&Path>) -> &'static str {
+/// How the home was chosen: `--home`, `CAO_HOME_DIR` or the default.
+pub fn home_source(flag: Option<&Path>) -> &'static str {
     // As `Home::locate` reads it: stripped, empty means unset.
     let env = std::env::var("CAO_HOME_DIR").unwrap_or_default();
     match (flag, crate::core::text::py_strip(&env).is_empty()) {

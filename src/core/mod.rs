@@ -4,8 +4,9 @@
 //!
 //! The modules are layers. Each may use the ones listed before it, never
 //! one listed after it:
-//! - `text`, `error`: the one sanitizer and Python's string rules; the
-//!   typed errors a caller answers differently.
+//! - `text`, `error`, `suggest`: the one sanitizer and Python's string
+//!   rules; the typed errors a caller answers differently; "did you
+//!   mean" for a mistyped name.
 //! - `fsops`: every read and write of a file or folder, atomic.
 //! - `parse/`: how CAO reads text (YAML, JSON, frontmatter, `.env`).
 //! - `audit/`: what a skill folder holds that could turn an agent against
@@ -21,6 +22,7 @@
 //! A new concern gets its own folder at the layer it needs.
 
 pub mod error;
+pub mod suggest;
 pub mod text;
 
 pub mod fsops;

@@ -190,12 +190,17 @@ impl App {
             agents_running: false,
         };
         app.reload();
-        if app.data.listing.entries.is_empty() {
+        let home = &app.data.home;
+        let shown = crate::tui::panes::tilde(&home.root, &home.user_home);
+        if std::fs::symlink_metadata(&home.root).is_err() {
+            // A typo in --home is not made into a store unasked: S is the ask.
+            app.status = Some(Status::error(format!(
+                "{shown} does not exist: S creates it and seeds the defaults"
+            )));
+        } else if app.data.listing.entries.is_empty() {
             app.open_seed();
-            let home = &app.data.home;
-            let home = crate::tui::panes::tilde(&home.root, &home.user_home);
             app.status = Some(Status::info(format!(
-                "No skills in {home} yet: pick the defaults to seed (Enter), or Esc"
+                "No skills in {shown} yet: pick the defaults to seed (Enter), or Esc"
             )));
         }
         app
@@ -227,23 +232,8 @@ impl App {
             .collect();
         data.profiles
             .sort_by_key(|r| r.listed.location.path.is_none());
-        data.pins = lock::Lock::read(&lock::default_path(&data.home))
-            .map(|l| l.skills)
-            .unwrap_or_default();
-        match self.agents_mode {
-            AgentsMode::Inline => {
-                (data.agent_ctx, data.agents) =
-                    agent_view::load(&data.home, data.agent_cwd.as_deref(), &data.asked_agents);
-                self.skills.agent_marks = agent_view::marks(&self.data.agents);
-            }
-            AgentsMode::Deferred => data.agents_refreshing = true,
-            AgentsMode::Worker => {
-                // What skilltui gave is a small file: read now, so that the
-                // checklists are right at once; what each agent finds waits.
-                agent_view::regive(&data.home, &mut data.agents);
-                self.find_agents();
-            }
-        }
+        data.pins = read_pins(&data.home);
+        self.refresh_agents();
         self.preview.forget_lints();
         if !self.skills.set_listing(&self.data.listing, skill) {
             // The skill went away: the next one starts at its top.
@@ -264,6 +254,25 @@ impl App {
         }
         // The rendered preview stays: its key holds the file's mtime.
         self.refresh_profile();
+    }
+
+    /// The agents again, after a reload or a change to what skilltui gave
+    /// them: on a worker once the UI runs, with what skilltui gave (a
+    /// small file) read now, so that the checklists are right at once.
+    fn refresh_agents(&mut self) {
+        let data = &mut self.data;
+        match self.agents_mode {
+            AgentsMode::Inline => {
+                (data.agent_ctx, data.agents) =
+                    agent_view::load(&data.home, data.agent_cwd.as_deref(), &data.asked_agents);
+                self.skills.agent_marks = agent_view::marks(&self.data.agents);
+            }
+            AgentsMode::Deferred => data.agents_refreshing = true,
+            AgentsMode::Worker => {
+                agent_view::regive(&data.home, &mut data.agents);
+                self.find_agents();
+            }
+        }
     }
 
     /// The agents a worker found for discovery number `generation`. A
@@ -728,7 +737,11 @@ impl App {
             let result =
                 agent_view::toggle(&self.data, agent, rows, scope, self.profiles.check_sel);
             self.report(result);
-            return self.reload();
+            // Only agents' dirs, the record and the lock's agents changed:
+            // the store is not listed again (10,000 skills take a while).
+            self.data.pins = read_pins(&self.data.home);
+            self.refresh_agents();
+            return self.refresh_profile();
         }
         let n = self.profiles.check_sel;
         let listed = self.profiles.missing_at(&self.data, n).map(String::from);
@@ -1111,6 +1124,14 @@ impl App {
             self.preview.scroll = 0;
         }
     }
+}
+
+/// The lock file's pins, by skill name (none when it cannot be read: the
+/// CLI's commands say why).
+fn read_pins(home: &Home) -> std::collections::BTreeMap<String, lock::Entry> {
+    lock::Lock::read(&lock::default_path(home))
+        .map(|l| l.skills)
+        .unwrap_or_default()
 }
 
 /// The agents `SKILLTUI_AGENTS` asks pane 3 to list, detected or not.

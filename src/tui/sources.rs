@@ -512,7 +512,7 @@ fn diff_each(wanted: Vec<Wanted>) -> Diffs {
 fn installed_line(i: &remote::Installed) -> String {
     let name = crate::core::text::sanitize_line(&i.name);
     match (&i.changes, i.unchanged) {
-        (_, true) => format!("'{name}' was already installed as is"),
+        (_, true) => format!("'{name}' is current: already installed as is"),
         (Some(c), _) => format!("replaced '{name}' ({})", c.summary()),
         (None, _) => format!("installed '{name}'"),
     }

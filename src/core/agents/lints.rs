@@ -74,7 +74,7 @@ fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
         && !kebab_case(n)
     {
         r.lints.push(format!(
-            "name '{n}' is not kebab-case (lowercase words joined by single hyphens) (seed 001)"
+            "name '{n}' is not kebab-case (lowercase words joined by single hyphens) (OmniForge's docs)"
         ));
     }
     // Seed 001's table types `allowed-tools` as `string[]`; the Agent
@@ -85,7 +85,7 @@ fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
         r.facts.push(("allowed-tools".into(), show(n)));
         if !string_list(n) && n.value.as_str().is_none() {
             r.lints.push(
-                "allowed-tools must be tool names: a list (seed 001) or one space-separated string (Agent Skills spec)"
+                "allowed-tools must be tool names: a list (OmniForge's docs) or one space-separated string (Agent Skills spec)"
                     .into(),
             );
         }
@@ -98,7 +98,7 @@ fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
         r.facts.push(("context".into(), c.clone()));
         if c != "inherit" && c != "fork" {
             r.lints.push(format!(
-                "context must be `inherit` or `fork`, not `{c}` (seed 001)"
+                "context must be `inherit` or `fork`, not `{c}` (OmniForge's docs)"
             ));
         }
     }
@@ -106,7 +106,7 @@ fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
         r.facts.push(("agent".into(), show(n)));
         if context.as_deref() != Some("fork") {
             r.lints
-                .push("agent requires `context: fork` (seed 001)".into());
+                .push("agent requires `context: fork` (OmniForge's docs)".into());
         }
     }
     if let Some(hooks) = fm.get("hooks") {
@@ -117,7 +117,7 @@ fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
             let inside = !script.starts_with('/') && !script.split('/').any(|p| p == "..");
             if !inside || !folder.join(&script).is_file() {
                 r.lints.push(format!(
-                    "hooks.{key}: {script} is not a file in the skill folder (seed 001)"
+                    "hooks.{key}: {script} is not a file in the skill folder (OmniForge's docs)"
                 ));
             }
         }
@@ -125,14 +125,15 @@ fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
     if let Some(n) = fm.get("priority") {
         r.facts.push(("priority".into(), show(n)));
         if !matches!(n.value, Value::Int(_) | Value::Float(_)) {
-            r.lints.push("priority must be a number (seed 001)".into());
+            r.lints
+                .push("priority must be a number (OmniForge's docs)".into());
         }
     }
     if let Some(n) = fm.get("tags") {
         r.facts.push(("tags".into(), show(n)));
         if !string_list(n) {
             r.lints
-                .push("tags must be a list of strings (seed 001)".into());
+                .push("tags must be a list of strings (OmniForge's docs)".into());
         }
     }
     if let Some(n) = fm.get("scope") {
@@ -147,7 +148,7 @@ fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
         .is_some_and(|d| show(d).contains('\n'))
     {
         r.lints
-            .push("description should be one line (seed 001)".into());
+            .push("description should be one line (OmniForge's docs)".into());
     }
 }
 
@@ -167,14 +168,14 @@ fn seed_003(fm: &Rc<Node>, read: &Read, folder: &Path, r: &mut Report) {
         r.facts.push(("builtin-tools".into(), show(n)));
         if !string_list(n) {
             r.lints
-                .push("builtin-tools must be a list of tool names (seed 003)".into());
+                .push("builtin-tools must be a list of tool names (Amp's docs)".into());
         }
     }
     if let Some(n) = fm.get("isolatedContext") {
         r.facts.push(("isolatedContext".into(), show(n)));
         if !matches!(n.value, Value::Bool(_)) {
             r.lints
-                .push("isolatedContext must be a boolean (seed 003)".into());
+                .push("isolatedContext must be a boolean (Amp's docs)".into());
         }
     }
     mcp_servers(folder, r);
@@ -195,11 +196,11 @@ fn seed_003(fm: &Rc<Node>, read: &Read, folder: &Path, r: &mut Report) {
     let name = read.name.as_deref().unwrap_or("");
     if name.chars().count() > 64 {
         r.lints
-            .push("name is over 64 characters (seed 003 Constants)".into());
+            .push("name is over 64 characters (Amp's documented limits)".into());
     }
     if read.description.as_deref().unwrap_or("").chars().count() > 1024 {
         r.lints
-            .push("description is over 1024 characters (seed 003 Constants)".into());
+            .push("description is over 1024 characters (Amp's documented limits)".into());
     }
     amp_constants(folder, r);
 }
@@ -218,7 +219,7 @@ fn amp_constants(folder: &Path, r: &mut Report) {
     let ceiling = crate::core::cao::skill::LINT_CEILING;
     let walked = match fsops::walk(folder, fsops::Links::Keep, Some(&ceiling)) {
         Ok(w) => w,
-        Err(e) => return r.lints.push(format!("{e} (seed 003 Constants)")),
+        Err(e) => return r.lints.push(format!("{e} (Amp's documented limits)")),
     };
     let files: Vec<(&Path, u64)> = walked
         .items
@@ -230,20 +231,20 @@ fn amp_constants(folder: &Path, r: &mut Report) {
         .collect();
     if files.len() > AMP_MAX_FILES {
         r.lints.push(format!(
-            "{} files; seed 003 Constants: Max files per skill 100",
+            "{} files; Amp's documented limits: Max files per skill 100",
             files.len()
         ));
     }
     for (rel, len) in files.iter().filter(|(_, len)| *len > AMP_MAX_FILE) {
         r.lints.push(format!(
-            "{} is {} KB; seed 003 Constants: Max single file 512 KB",
+            "{} is {} KB; Amp's documented limits: Max single file 512 KB",
             rel.display(),
             len.div_ceil(1024)
         ));
     }
     if walked.bytes > AMP_MAX_TOTAL {
         r.lints.push(format!(
-            "the skill holds {:.1} MB; seed 003 Constants: Max total size 2 MB",
+            "the skill holds {:.1} MB; Amp's documented limits: Max total size 2 MB",
             walked.bytes as f64 / 1048576.0
         ));
     }
@@ -251,7 +252,7 @@ fn amp_constants(folder: &Path, r: &mut Report) {
         let lines = text.lines().count();
         if lines >= AMP_MAX_LINES {
             r.lints.push(format!(
-                "SKILL.md is {lines} lines; seed 003 Token Budget: Keep SKILL.md under 500 lines"
+                "SKILL.md is {lines} lines; Amp's documented token budget: Keep SKILL.md under 500 lines"
             ));
         }
     }
@@ -293,14 +294,14 @@ pub fn manifest_lints(entry: &Json) -> Vec<String> {
         && t.as_u64().is_none_or(|t| t > 3)
     {
         out.push(format!(
-            "tier {t} is not 0, 1, 2 or 3 (seed 002 Skill Taxonomy: skills[].tier: 0 | 1 | 2 | 3)"
+            "tier {t} is not 0, 1, 2 or 3 (CLEO's documented skill taxonomy: skills[].tier: 0 | 1 | 2 | 3)"
         ));
     }
     if let Some(tags) = entry.get("tags")
         && !tags.is_array()
     {
         out.push(format!(
-            "tags {tags} is not a list (seed 002 Skill Taxonomy: skills[].tags: [\"research\", \"documentation\", ...])"
+            "tags {tags} is not a list (CLEO's documented skill taxonomy: skills[].tags: [\"research\", \"documentation\", ...])"
         ));
     }
     out
@@ -329,7 +330,7 @@ fn mcp_servers(folder: &Path, r: &mut Report) {
         }
         Err(e) => r
             .lints
-            .push(format!("mcp.json is not valid JSON: {e} (seed 003)")),
+            .push(format!("mcp.json is not valid JSON: {e} (Amp's docs)")),
     }
 }
 
@@ -447,7 +448,9 @@ mod tests {
         assert!(r.facts.contains(&("priority".into(), "1000".into())));
         assert_eq!(
             r.lints,
-            vec!["hooks.post: scripts/missing.sh is not a file in the skill folder (seed 001)"]
+            vec![
+                "hooks.post: scripts/missing.sh is not a file in the skill folder (OmniForge's docs)"
+            ]
         );
         let r = report_for(
             Parser::Omniforge,
@@ -485,7 +488,7 @@ mod tests {
         assert!(r.facts.contains(&("toolbox".into(), "my-tool".into())));
         assert_eq!(
             r.lints,
-            vec!["isolatedContext must be a boolean (seed 003)"]
+            vec!["isolatedContext must be a boolean (Amp's docs)"]
         );
     }
 
@@ -624,7 +627,9 @@ mod tests {
         let r = report_for(Parser::Amp, &at, &[("SKILL.md", &at)]);
         assert_eq!(
             r.lints,
-            vec!["SKILL.md is 500 lines; seed 003 Token Budget: Keep SKILL.md under 500 lines"]
+            vec![
+                "SKILL.md is 500 lines; Amp's documented token budget: Keep SKILL.md under 500 lines"
+            ]
         );
         let mut files: Vec<(String, String)> =
             (0..100).map(|i| (format!("f{i}"), String::new())).collect();
@@ -640,18 +645,19 @@ mod tests {
             .collect();
         let r = report_for(Parser::Amp, &ok, &refs);
         assert!(
-            r.lints
-                .contains(&"105 files; seed 003 Constants: Max files per skill 100".to_string()),
+            r.lints.contains(
+                &"105 files; Amp's documented limits: Max files per skill 100".to_string()
+            ),
             "{:?}",
             r.lints
         );
         assert!(r.lints.contains(
-            &"big.bin is 513 KB; seed 003 Constants: Max single file 512 KB".to_string()
+            &"big.bin is 513 KB; Amp's documented limits: Max single file 512 KB".to_string()
         ));
         assert!(
             r.lints
                 .iter()
-                .any(|l| l.ends_with("seed 003 Constants: Max total size 2 MB"))
+                .any(|l| l.ends_with("Amp's documented limits: Max total size 2 MB"))
         );
     }
 

@@ -92,7 +92,7 @@ fn amp(visible: &[&Candidate], agent: &Agent) -> Catalog {
         .filter(|c| budget.is_some_and(|b| tokens(c) > b))
         .map(|c| {
             format!(
-                "{}: name + description ~{} tokens, over seed 003's ~100 per skill (informative: nothing dropped)",
+                "{}: name + description ~{} tokens, over Amp's documented ~100 per skill (informative: nothing dropped)",
                 c.name,
                 tokens(c)
             )
@@ -100,7 +100,7 @@ fn amp(visible: &[&Candidate], agent: &Agent) -> Catalog {
         .collect();
     Catalog {
         text,
-        about: "seed 003 Available Skills Prompt (exact); budget per skill".into(),
+        about: "Amp's documented Available Skills prompt (exact); budget per skill".into(),
         size,
         unit: "tokens a skill, largest (est. 4 chars a token)",
         budget,
@@ -139,14 +139,14 @@ fn omniforge(visible: &[&Candidate], agent: &Agent) -> Catalog {
     let mut actions = Vec::new();
     if budget.is_some_and(|b| size > b) {
         actions.push(format!(
-            "over seed 001's \"< 1KB\" Stage 1 criterion ({fixed} bytes of it the tool's fixed text, {} the {} entries); seed 001 defines no shortening: nothing dropped",
+            "over OmniForge's documented \"< 1KB\" Stage 1 criterion ({fixed} bytes of it the tool's fixed text, {} the {} entries); OmniForge documents no shortening: nothing dropped",
             block.len(),
             entries.len()
         ));
     }
     Catalog {
         text: Some(text),
-        about: "seed 001 Skill Tool Description (exact); budget over the whole description stage 1 loads".into(),
+        about: "OmniForge's documented Skill tool description (exact); budget over the whole description stage 1 loads".into(),
         size,
         unit: "bytes",
         budget,
@@ -167,11 +167,11 @@ fn cleo(visible: &[&Candidate], agent: &Agent) -> Catalog {
     let budget = agent.budget.as_ref().and_then(|b| b.tokens);
     let mut actions = Vec::new();
     if budget.is_some_and(|b| size > b) {
-        actions.push("over seed 002's orchestrator context budget (10K tokens): informative, nothing dropped".into());
+        actions.push("over CLEO's documented orchestrator context budget (10K tokens): informative, nothing dropped".into());
     }
     Catalog {
         text: None,
-        about: "seed 002 documents no skill list; the orchestrator reads manifest summaries within a 10K-token context budget".into(),
+        about: "CLEO documents no skill list; the orchestrator reads manifest summaries within a 10K-token context budget".into(),
         size,
         unit: "tokens of manifest summaries (est.)",
         budget,

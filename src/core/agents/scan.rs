@@ -347,7 +347,10 @@ fn children(dir: &Path, links: Symlinks, skip_dots: bool) -> Vec<PathBuf> {
         })
         .map(|e| e.path())
         .collect();
-    out.sort();
+    // One parent: by name, which is the paths' order, without comparing
+    // every component of both (a 100,000-entry folder spent most of its
+    // discovery there).
+    out.sort_unstable_by(|a, b| a.file_name().cmp(&b.file_name()));
     out
 }
 

@@ -299,8 +299,9 @@ impl Table {
                 [] => String::new(),
                 p => format!(" (refused: {})", p.join("; ")),
             };
+            let hint = crate::core::suggest::did_you_mean(id, ids.iter().copied());
             format!(
-                "no agent '{id}' (known: {}); add one in the config dir's skilltui/agents/{refused}",
+                "no agent '{id}'{hint} (known: {}); add one in the config dir's skilltui/agents/{refused}",
                 ids.join(", ")
             )
         })

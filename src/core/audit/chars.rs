@@ -2,12 +2,7 @@
 //! inside words, and terminal escapes. One pass over the characters, and
 //! only lines that hold something outside printable ASCII are looked at.
 
-use super::Finding;
-
-/// Characters a reader does not see (shown by code point in excerpts).
-pub fn is_hidden(c: char) -> bool {
-    is_tag(c) || is_bidi(c) || is_zero_width(c) || c == '\u{1b}' || is_c1(c)
-}
+use super::finding::Finding;
 
 fn is_tag(c: char) -> bool {
     ('\u{e0000}'..='\u{e007f}').contains(&c)

@@ -6,7 +6,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::Finding;
+use super::finding::Finding;
 use crate::core::fsops::{self, Kind, Links};
 
 /// Files (and folders and links) one skill may hold for the walk to list

@@ -9,6 +9,7 @@
 //! characters), `patterns` (the line rules), `skill_md` (frontmatter and
 //! references), then [`scan`] here, which ties them into a [`Report`].
 
+pub mod finding;
 pub mod rules;
 
 mod chars;
@@ -21,103 +22,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
+pub use finding::{Finding, Severity};
 pub use rules::{RULES, Rule};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Low,
-    Medium,
-    High,
-    Critical,
-}
-
-impl Severity {
-    pub const ALL: [Severity; 4] = [
-        Severity::Critical,
-        Severity::High,
-        Severity::Medium,
-        Severity::Low,
-    ];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Severity::Low => "low",
-            Severity::Medium => "medium",
-            Severity::High => "high",
-            Severity::Critical => "critical",
-        }
-    }
-
-    pub fn parse(text: &str) -> Result<Severity, String> {
-        Severity::ALL
-            .into_iter()
-            .find(|s| s.label() == text)
-            .ok_or_else(|| {
-                format!(
-                    "'{}' is not a severity: give low, medium, high or critical",
-                    crate::core::text::sanitize_line(text)
-                )
-            })
-    }
-
-    /// High and critical: what `audit` exits 1 for and the TUI marks.
-    pub fn alarming(self) -> bool {
-        self >= Severity::High
-    }
-}
-
-/// One thing found. `file` is relative to the skill folder, with `/`;
-/// `line` counts from 1 (`None`: the file as a whole). `excerpt` is
-/// sanitized and short.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    pub rule: &'static str,
-    pub severity: Severity,
-    pub file: String,
-    pub line: Option<usize>,
-    pub message: String,
-    pub excerpt: String,
-}
-
-impl Finding {
-    /// `rule` at `file:line`, severity from the table.
-    fn new(rule: &'static str, file: &str, line: Option<usize>, message: String) -> Finding {
-        Finding {
-            rule: rules::rule(rule).id,
-            severity: rules::rule(rule).severity,
-            file: file.to_string(),
-            line,
-            message,
-            excerpt: String::new(),
-        }
-    }
-
-    fn with_excerpt(mut self, line: &str, at: usize) -> Finding {
-        self.excerpt = excerpt(line, at);
-        self
-    }
-
-    /// `file:line`, or `file` for the file as a whole.
-    pub fn place(&self) -> String {
-        let file = crate::core::text::sanitize_line(&self.file);
-        match self.line {
-            Some(l) => format!("{file}:{l}"),
-            None => file.into_owned(),
-        }
-    }
-
-    /// One line for a person: `high pipe-to-shell scripts/x.sh:3: message`.
-    pub fn summary(&self) -> String {
-        format!(
-            "{} {} {}: {}",
-            self.severity.label(),
-            self.rule,
-            self.place(),
-            self.message
-        )
-    }
-}
 
 /// What one skill folder holds, as far as the audit sees.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -235,38 +141,6 @@ fn tidy(mut out: Vec<Finding>) -> Vec<Finding> {
         *n <= PER_RULE_FILE
     });
     out
-}
-
-/// The excerpt's widest, in characters.
-const EXCERPT_CHARS: usize = 80;
-
-/// Up to [`EXCERPT_CHARS`] of `line` around byte `at`, sanitized, with
-/// hidden characters shown by code point.
-fn excerpt(line: &str, at: usize) -> String {
-    let at = at.min(line.len());
-    let start = line[..at]
-        .char_indices()
-        .rev()
-        .nth(EXCERPT_CHARS / 4)
-        .map_or(0, |(i, _)| i);
-    let mut shown = String::new();
-    for (n, c) in line[start..].chars().enumerate() {
-        if n >= EXCERPT_CHARS {
-            shown.push('…');
-            break;
-        }
-        if chars::is_hidden(c) {
-            shown.push_str(&format!("<U+{:04X}>", c as u32));
-        } else {
-            shown.push(c);
-        }
-    }
-    let shown = crate::core::text::sanitize_line(shown.trim());
-    if start > 0 {
-        format!("…{shown}")
-    } else {
-        shown.into_owned()
-    }
 }
 
 #[cfg(test)]

@@ -8,8 +8,8 @@ use std::sync::LazyLock;
 
 use regex::{Regex, RegexSet};
 
-use super::Finding;
 use super::context::{self, Ctx, Kind};
+use super::finding::Finding;
 
 /// Where a pattern applies.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -242,16 +242,10 @@ struct Compiled {
     each: Vec<Regex>,
 }
 
-/// `re` with ASCII word boundaries: a Unicode `\b` makes the regex engine
-/// leave its fast DFA on any non-ASCII text (ten times slower here).
-pub fn ascii_bounds(re: &str) -> String {
-    re.replace(r"\b", r"(?-u:\b)")
-}
-
 static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
     let sources: Vec<String> = PATTERNS
         .iter()
-        .map(|p| format!("(?im){}", ascii_bounds(p.re)))
+        .map(|p| format!("(?im){}", context::ascii_bounds(p.re)))
         .collect();
     Compiled {
         set: RegexSet::new(&sources).expect("valid audit patterns"),
@@ -276,7 +270,7 @@ static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// Words addressed to an agent, as a comment would hold them.
 static TO_AGENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&ascii_bounds(
+    Regex::new(&context::ascii_bounds(
         r"(?i)\b(?:assistant|agent|claude|ai|llm|model|codex|gemini|copilot)\b\s*[:,]|\b(?:you\s+(?:must|should|will|shall|need\s+to)|always|make\s+sure\s+(?:to|you)|be\s+sure\s+to)\b[^\n]*\b(?:run|execute|send|upload|read|delete|remove|install|download|curl|call|fetch|post|open|visit)\b",
     ))
     .expect("valid pattern")
@@ -355,7 +349,7 @@ impl FileScan {
         }
         let part = || Part {
             line: n,
-            excerpt: super::excerpt(line, col),
+            excerpt: super::finding::excerpt(line, col),
         };
         match pat.role {
             Rule(rule) => self.findings.push(

@@ -3,7 +3,51 @@
 //! rendered from it (a test checks they agree); the scanners name rules by
 //! id and take their severity from here.
 
-use super::Severity;
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Low,
+    Medium,
+    High,
+    Critical,
+}
+
+impl Severity {
+    pub const ALL: [Severity; 4] = [
+        Severity::Critical,
+        Severity::High,
+        Severity::Medium,
+        Severity::Low,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Severity::Low => "low",
+            Severity::Medium => "medium",
+            Severity::High => "high",
+            Severity::Critical => "critical",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Severity, String> {
+        Severity::ALL
+            .into_iter()
+            .find(|s| s.label() == text)
+            .ok_or_else(|| {
+                format!(
+                    "'{}' is not a severity: give low, medium, high or critical",
+                    crate::core::text::sanitize_line(text)
+                )
+            })
+    }
+
+    /// High and critical: what `audit` exits 1 for and the TUI marks.
+    pub fn alarming(self) -> bool {
+        self >= Severity::High
+    }
+}
 
 /// The families the rules fall in, as issue 23 names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

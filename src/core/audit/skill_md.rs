@@ -7,8 +7,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::Finding;
 use super::files::File;
+use super::finding::Finding;
 use crate::core::parse::frontmatter::{self, Normalized};
 use crate::core::parse::yaml::Value;
 

@@ -29,7 +29,8 @@ pub fn enable(home: &Home, listing: &Listing, p: &Profile, skill: &str) -> Resul
     let pattern = is_pattern(skill);
     if !pattern && listing.find_valid(skill).is_none() {
         return Err(format!(
-            "no valid skill named '{skill}': `skilltui list` shows the installed ones"
+            "no valid skill named '{skill}'{}: `skilltui list` shows the installed ones",
+            listing.did_you_mean(skill)
         ));
     }
     let Some(list) = &p.skills else {

@@ -25,7 +25,7 @@ const CAO_PROFILE_NAMES: &[&str] = &[
 ];
 
 /// The file of the profile built into the user's CAO under `name`.
-fn built_in_path(home: &Home, name: &str) -> Option<PathBuf> {
+pub fn built_in_path(home: &Home, name: &str) -> Option<PathBuf> {
     home.cao().ok()?.built_in_path(name)
 }
 
@@ -248,8 +248,10 @@ pub fn locate(home: &Home, name: &str) -> Result<Location, String> {
             crate::core::cao::installed::INSTALL_HINT
         ));
     }
+    let known = list(home);
+    let hint = crate::core::suggest::did_you_mean(name, known.iter().map(|l| l.name.as_str()));
     Err(format!(
-        "agent profile '{name}' not found: put it in {} (`skilltui profile list` shows the known ones)",
+        "agent profile '{name}' not found{hint}: put it in {} (`skilltui profile list` shows the known ones)",
         home.agent_store().join(format!("{name}.md")).display()
     ))
 }
@@ -745,7 +747,7 @@ pub fn copy_built_in(home: &Home, name: &str) -> Result<PathBuf, String> {
     let dest = store.join(format!("{name}.md"));
     let taken = || {
         format!(
-            "{} already exists: skilltui never overwrites it (E opens it)",
+            "{} already exists, and skilltui never overwrites it: edit that file instead",
             dest.display()
         )
     };

@@ -244,6 +244,11 @@ impl Listing {
         self.valid().find(|e| e.folder == name)
     }
 
+    /// `": did you mean NAME?"` for a skill name that is not found here.
+    pub fn did_you_mean(&self, typed: &str) -> String {
+        crate::core::suggest::did_you_mean(typed, self.valid().map(|e| e.folder.as_str()))
+    }
+
     /// The agent plugin that owns `e`, when one does.
     pub fn plugin(&self, e: &Entry) -> Option<&str> {
         self.plugins.get(&e.checked.path).map(String::as_str)
@@ -388,8 +393,9 @@ pub fn resolve(home: &Home, name: &str) -> Result<Checked, String> {
     }
     Err(first_error.unwrap_or_else(|| {
         format!(
-            "no skill named '{name}' in {}: `skilltui list` shows the installed ones",
-            home.skills_dir().display()
+            "no skill named '{name}' in {}{}: `skilltui list` shows the installed ones",
+            home.skills_dir().display(),
+            list(home, false).did_you_mean(&name)
         )
     }))
 }
@@ -533,7 +539,14 @@ pub fn remove(home: &Home, name: &str) -> Result<PathBuf, String> {
     let dest = store.join(&name);
     match fs::symlink_metadata(&dest) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(format!("Skill '{name}' does not exist."));
+            // CAO's words, then ours.
+            let listing = list(home, false);
+            let known = listing.valid().map(|e| e.folder.as_str());
+            let hint = match crate::core::suggest::closest(&name, known) {
+                Some(k) => format!(" Did you mean {k}?"),
+                None => String::new(),
+            };
+            return Err(format!("Skill '{name}' does not exist.{hint}"));
         }
         Err(e) => return Err(format!("cannot read {}: {e}", dest.display())),
         Ok(_) => {}

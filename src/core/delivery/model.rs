@@ -271,7 +271,10 @@ fn kiro(home: &Home, listing: &Listing, a: &Agent, d: &mut Delivery) {
     d.reaches = kiro_reaches(home, listing);
     d.installed = Some(kiro_installed(home, a, &d.resources, d.prompt.as_deref()));
     let fallback = match (d.provider_source, a.invalid_provider()) {
-        (Source::Fallback, Some(p)) => format!(" (CAO's fallback: '{p}' is not a provider)"),
+        (Source::Fallback, Some(p)) => format!(
+            " (CAO's fallback: '{p}' is not a provider{})",
+            crate::core::suggest::did_you_mean(p, agent::PROVIDERS)
+        ),
         (Source::Fallback, None) => " (CAO's fallback: the profile names no provider)".into(),
         _ => String::new(),
     };

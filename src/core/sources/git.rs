@@ -26,9 +26,10 @@ pub struct Progress {
 pub type Cancel = Arc<AtomicBool>;
 
 /// A commit checked out into a staging folder that is deleted when this is
-/// dropped, whatever happened.
+/// dropped, whatever happened: on a thread of its own, so that the answer
+/// of a command never waits on it (see [`finish_removals`]).
 pub struct Checkout {
-    dir: tempfile::TempDir,
+    dir: Scratch,
     name: String,
     pub commit: String,
     /// The git tree id of each folder of the commit (`""`: its root).
@@ -36,6 +37,69 @@ pub struct Checkout {
     /// Files of the skill folders left on the server for their size (their
     /// blob was filtered out of the fetch): neither downloaded nor written.
     not_fetched: Vec<String>,
+}
+
+/// The scratch folder of a checkout, removed on a thread of its own when
+/// dropped.
+struct Scratch(Option<tempfile::TempDir>);
+
+impl Scratch {
+    fn path(&self) -> &Path {
+        self.0
+            .as_ref()
+            .map_or(Path::new(""), tempfile::TempDir::path)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.take() {
+            remove_later(dir);
+        }
+    }
+}
+
+/// Scratch folders being removed on their own threads. A large checkout
+/// takes seconds to delete (2 s of a 2.4 s `add --all` on one disk): the
+/// command prints its answer meanwhile. A process killed before they end
+/// leaves them marked as its own, for the next run to clear.
+static REMOVING: std::sync::Mutex<Vec<std::thread::JoinHandle<()>>> =
+    std::sync::Mutex::new(Vec::new());
+
+fn remove_later(dir: tempfile::TempDir) {
+    let spawned = std::thread::Builder::new()
+        .name("scratch-removal".into())
+        .spawn(move || drop(dir));
+    // With no thread to be had, the closure is dropped, and the folder
+    // with it: removed here and now.
+    if let Ok(handle) = spawned {
+        REMOVING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(handle);
+    }
+}
+
+/// Waits for the scratch folders still being removed: `main` calls it once
+/// the command's answer is out, so that nothing is left behind.
+pub fn finish_removals() {
+    let pending = std::mem::take(
+        &mut *REMOVING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    );
+    for handle in pending {
+        let _ = handle.join();
+    }
+}
+
+/// A repository whose root is a skill must not bring its `.git` along: it
+/// is moved beside the checkout (one rename, where deleting it walks every
+/// file) and goes with the scratch folder. A repository's folder name never
+/// starts with a dot (see [`repo_name`]), so the names cannot meet.
+fn set_git_aside(dir: &tempfile::TempDir, repo: &Path) -> Result<(), String> {
+    std::fs::rename(repo.join(".git"), dir.path().join(".git-aside"))
+        .map_err(|e| format!("cannot clean the staging folder {}: {e}", repo.display()))
 }
 
 /// Folder path (`""`: the root) → git tree id.
@@ -307,10 +371,9 @@ pub fn fetch(
             std::fs::create_dir_all(repo.join(sub))
                 .map_err(|e| format!("cannot write the staging folder: {e}"))?;
         }
-        std::fs::remove_dir_all(repo.join(".git"))
-            .map_err(|e| format!("cannot clean the staging folder {}: {e}", repo.display()))?;
+        set_git_aside(&dir, &repo)?;
         return Ok(Checkout {
-            dir,
+            dir: Scratch(Some(dir)),
             name,
             commit,
             trees,
@@ -364,11 +427,9 @@ pub fn fetch(
     };
     watch(&checkout, Some(&repo), lazy, progress, cancel)
         .map_err(|e| explain(spec.url, spec.reference, &e))?;
-    // A repository whose root is a skill must not bring its .git along.
-    std::fs::remove_dir_all(repo.join(".git"))
-        .map_err(|e| format!("cannot clean the staging folder {}: {e}", repo.display()))?;
+    set_git_aside(&dir, &repo)?;
     Ok(Checkout {
-        dir,
+        dir: Scratch(Some(dir)),
         name,
         commit,
         trees,
@@ -932,6 +993,23 @@ pub fn parse_progress(line: &str) -> Option<Progress> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dropped_checkout_is_removed_on_its_own_thread_and_waited_for_at_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().to_path_buf();
+        for i in 0..200 {
+            std::fs::write(path.join(format!("f{i}")), "x").unwrap();
+        }
+        let removing = || REMOVING.lock().unwrap().len();
+        drop(Scratch(Some(dir)));
+        // Handed to a thread rather than removed in the drop: the command
+        // goes on to print its answer.
+        assert!(removing() >= 1, "no removal was handed to a thread");
+        finish_removals();
+        assert_eq!(removing(), 0);
+        assert!(!path.exists(), "finish_removals waits until it is gone");
+    }
 
     #[test]
     fn progress_lines_parse_with_and_without_the_remote_prefix() {

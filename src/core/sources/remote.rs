@@ -391,6 +391,9 @@ pub struct CheckRow {
     pub entry: Entry,
     /// The commit the ref points to upstream, when asked.
     pub upstream: Option<String>,
+    /// Whether the skill's folder changed upstream, when asked: known for
+    /// a skill modified here too, whose `status` says only `modified`.
+    pub moved: Option<bool>,
     pub error: Option<String>,
 }
 
@@ -503,10 +506,13 @@ fn check_git(home: &Home, chosen: Vec<(String, Entry)>) -> Vec<CheckRow> {
                     .and_then(|(_, t)| t.get(entry.path.trim_matches('/')));
                 entry.tree.is_some() && upstream_tree == entry.tree.as_ref()
             };
+            let moved = upstream
+                .as_ref()
+                .map(|c| *c != entry.commit && !same_tree());
             if status == Status::Current {
-                status = match &upstream {
-                    Some(c) if *c != entry.commit && !same_tree() => Status::Outdated,
-                    Some(_) => Status::Current,
+                status = match moved {
+                    Some(true) => Status::Outdated,
+                    Some(false) => Status::Current,
                     None => Status::Unknown,
                 };
             }
@@ -515,6 +521,7 @@ fn check_git(home: &Home, chosen: Vec<(String, Entry)>) -> Vec<CheckRow> {
                 status,
                 entry,
                 upstream,
+                moved,
                 error,
             }
         })
@@ -543,10 +550,11 @@ fn check_web(home: &Home, chosen: Vec<(String, Entry)>) -> Vec<CheckRow> {
                 Ok((digest, ..)) => (Some(digest), None),
                 Err(e) => (None, Some(e)),
             };
+            let moved = upstream.as_ref().map(|d| Some(d) != entry.digest.as_ref());
             if status == Status::Current {
-                status = match &upstream {
-                    Some(d) if Some(d) != entry.digest.as_ref() => Status::Outdated,
-                    Some(_) => Status::Current,
+                status = match moved {
+                    Some(true) => Status::Outdated,
+                    Some(false) => Status::Current,
                     None => Status::Unknown,
                 };
             }
@@ -555,6 +563,7 @@ fn check_web(home: &Home, chosen: Vec<(String, Entry)>) -> Vec<CheckRow> {
                 status,
                 entry,
                 upstream,
+                moved,
                 error,
             }
         })

