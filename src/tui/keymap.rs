@@ -411,7 +411,7 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         keys: "a",
-        help: "add skills: a folder, owner/repo or a git URL",
+        help: "add skills: folder, owner/repo, URL, or search",
         binds: &[
             ch('a', Cmd::Install, PANES),
             key(KeyCode::Tab, Cmd::Complete, &[Ctx::Install]),
