@@ -396,7 +396,7 @@ fn show_for_cleo_composes_the_spawn_prompt() {
     );
     // Seed 002 TIER 0: "Context budget: 10K tokens".
     assert!(
-        err.contains("seed 002's context budget (orchestrator): 10000 tokens"),
+        err.contains("CLEO's documented context budget (orchestrator): 10000 tokens"),
         "{err}"
     );
     assert!(

@@ -19,6 +19,7 @@ pub struct FindArgs {
     /// Only this owner's skills
     #[arg(long, value_name = "OWNER")]
     owner: Option<String>,
+    /// Print JSON for scripts instead of text
     #[arg(long)]
     json: bool,
 }
