@@ -706,8 +706,24 @@ fn apply_group(
         sub,
         max_blob,
     };
-    let checkout = match git::fetch(&spec, progress, None) {
-        Ok(c) => c,
+    let checkout = git::fetch(&spec, progress, None);
+    install_each(lock, items, checkout, out, |checkout, name, entry| {
+        install_locked(home, checkout, name, entry, group)
+    });
+}
+
+/// Installs each item from what its group's source gave (a checkout, a
+/// site's answer), pinning what installed; a source that could not be
+/// asked fails every item with its error.
+fn install_each<T>(
+    lock: &mut Lock,
+    items: &[(String, Entry)],
+    opened: Result<T, String>,
+    out: &mut Vec<Outcome>,
+    mut install: impl FnMut(&T, &str, &Entry) -> Result<(Done, Entry), String>,
+) {
+    let opened = match opened {
+        Ok(o) => o,
         Err(e) => {
             out.extend(items.iter().map(|(name, _)| Outcome {
                 name: name.clone(),
@@ -717,7 +733,7 @@ fn apply_group(
         }
     };
     for (name, entry) in items {
-        let result = install_locked(home, &checkout, name, entry, group);
+        let result = install(&opened, name, entry);
         if let Ok((_, pinned)) = &result {
             lock.skills.insert(name.clone(), pinned.clone());
         }
@@ -828,26 +844,10 @@ fn apply_web(
     out: &mut Vec<Outcome>,
 ) {
     let from_index = items.iter().any(|(_, e)| e.from_index());
-    let upstream = match Upstream::ask(source, from_index) {
-        Ok(u) => u,
-        Err(e) => {
-            out.extend(items.iter().map(|(name, _)| Outcome {
-                name: name.clone(),
-                result: Err(e.clone()),
-            }));
-            return;
-        }
-    };
-    for (name, entry) in items {
-        let result = install_web(home, &upstream, name, entry, how);
-        if let Ok((_, pinned)) = &result {
-            lock.skills.insert(name.clone(), pinned.clone());
-        }
-        out.push(Outcome {
-            name: name.clone(),
-            result: result.map(|(done, _)| done),
-        });
-    }
+    let upstream = Upstream::ask(source, from_index);
+    install_each(lock, items, upstream, out, |upstream, name, entry| {
+        install_web(home, upstream, name, entry, how)
+    });
 }
 
 /// One locked skill from HTTP: downloaded again (its digest checked
