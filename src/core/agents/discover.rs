@@ -95,8 +95,8 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
             cap,
             loc.and_then(|l| l.dots),
         );
-        if cut {
-            warnings.push(cap_warning(agent, &place.path, cap));
+        if let Some(cut) = cut {
+            warnings.push(cap_warning(agent, &place.path, cap, cut));
         }
         if loc.is_some_and(|l| l.root_skill) {
             folders.insert(0, place.path.clone());
@@ -134,7 +134,14 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
 }
 
 /// The one line saying a cap cut a location's listing, and whose cap it is.
-fn cap_warning(agent: &Agent, dir: &Path, cap: usize) -> String {
+fn cap_warning(agent: &Agent, dir: &Path, cap: usize, cut: scan::Cut) -> String {
+    if cut == scan::Cut::Entries {
+        return format!(
+            "{}: a folder there holds more than {} entries; skilltui reads that many of it, the rest are not listed",
+            dir.display(),
+            scan::MAX_ENTRIES
+        );
+    }
     let whose = match agent.max_dirs {
         Some(_) => format!("{} reads", agent.name),
         None => format!("{} documents no limit; skilltui reads", agent.name),
@@ -892,6 +899,42 @@ mod tests {
             "{:?}",
             codex.warnings
         );
+    }
+
+    // Issue 22: one folder read takes at most `MAX_ENTRIES` entries, files
+    // included, and one line says so; a folder of exactly that many is
+    // read whole and says nothing.
+    #[test]
+    fn a_folder_read_stops_at_max_entries_and_says_so() {
+        let w = world();
+        let full = w.cwd.join(".claude/skills");
+        let over = w.cwd.join(".agents/skills");
+        for (dir, n) in [(&full, scan::MAX_ENTRIES), (&over, scan::MAX_ENTRIES + 1)] {
+            skill(dir, "real", &md("real"));
+            std::fs::create_dir_all(dir).unwrap();
+            for i in 1..n {
+                std::fs::write(dir.join(format!("f{i:06}")), "").unwrap();
+            }
+        }
+        let claude = find(&agent("claude-code"), &w.ctx(&[]));
+        let named = full.display().to_string();
+        assert!(
+            !claude.warnings.iter().any(|l| l.contains(&named)),
+            "{:?}",
+            claude.warnings
+        );
+        assert!(claude.winner("real").is_some());
+        let codex = find(&agent("codex"), &w.ctx(&[]));
+        assert_eq!(codex.warnings.len(), 1, "{:?}", codex.warnings);
+        assert!(
+            codex.warnings[0].contains(&format!(
+                "holds more than {} entries; skilltui reads that many",
+                scan::MAX_ENTRIES
+            )),
+            "{:?}",
+            codex.warnings
+        );
+        assert!(codex.candidates.len() <= 1);
     }
 
     #[test]

@@ -280,17 +280,39 @@ fn subdirs(base: &Path, newest_first: bool) -> Vec<PathBuf> {
 /// skilltui's own bound on the folders one location's walk looks at, for
 /// an agent that documents none (Codex's is `Agent::max_dirs`): a cloned
 /// repository's skill dir with a million folders stays bounded.
-pub const MAX_FOLDERS: usize = 100_000;
+pub const MAX_FOLDERS: usize = 10_000;
+
+/// skilltui's bound on the entries one folder read takes (files, dots and
+/// folders alike, in the file system's order): a project whose skill dir
+/// holds 100,000 entries costs each agent this many `readdir` entries, not
+/// seconds. No agent documents one; Codex's 2,000 folders (`max_dirs`)
+/// apply after it, by name, as Codex does.
+pub const MAX_ENTRIES: usize = 10_000;
+
+/// Which bound cut a walk short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// The location's folder cap (`max`).
+    Folders,
+    /// One folder held more than [`MAX_ENTRIES`] entries.
+    Entries,
+}
 
 /// Every folder a location's walk looks into, in its order (breadth
 /// first, sorted by name in each folder), SKILL.md or not, `depth` levels
-/// down, at most `max` of them; `true` when `max` cut the walk short. A
+/// down, at most `max` of them, and what cut the walk short if anything
+/// did (`max`, or a folder of more than [`MAX_ENTRIES`] entries). A
 /// deep scan skips names starting with `.` (Codex's rule; one level is
 /// what the other agents read). Links are followed unless the agent says
 /// it does not, and each real folder is entered once (Codex keeps a set
 /// of visited dirs, loader.rs): a folder of links back to itself is a few
 /// entries, not `links^depth`.
-pub fn folders(dir: &Path, depth: usize, links: Symlinks, max: usize) -> (Vec<PathBuf>, bool) {
+pub fn folders(
+    dir: &Path,
+    depth: usize,
+    links: Symlinks,
+    max: usize,
+) -> (Vec<PathBuf>, Option<Cut>) {
     folders_with(dir, depth, links, max, None)
 }
 
@@ -302,8 +324,9 @@ pub fn folders_with(
     links: Symlinks,
     max: usize,
     dots: Option<bool>,
-) -> (Vec<PathBuf>, bool) {
+) -> (Vec<PathBuf>, Option<Cut>) {
     let skip_dots = !dots.unwrap_or(depth <= 1);
+    let mut cut = None;
     let mut out = Vec::new();
     let mut level = vec![dir.to_path_buf()];
     let mut entered: HashSet<(u64, u64)> = real_id(dir).into_iter().collect();
@@ -313,9 +336,13 @@ pub fn folders_with(
         }
         let mut next = Vec::new();
         for parent in &level {
-            for child in children(parent, links, skip_dots) {
+            let (kids, all) = children(parent, links, skip_dots);
+            if !all {
+                cut = Some(Cut::Entries);
+            }
+            for child in kids {
                 if out.len() == max {
-                    return (out, true);
+                    return (out, Some(Cut::Folders));
                 }
                 if real_id(&child).is_none_or(|id| entered.insert(id)) {
                     next.push(child.clone());
@@ -325,7 +352,7 @@ pub fn folders_with(
         }
         level = next;
     }
-    (out, false)
+    (out, cut)
 }
 
 /// A folder's (device, inode), through links.
@@ -334,11 +361,19 @@ fn real_id(dir: &Path) -> Option<(u64, u64)> {
     fs::metadata(dir).ok().map(|m| (m.dev(), m.ino()))
 }
 
-fn children(dir: &Path, links: Symlinks, skip_dots: bool) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = fs::read_dir(dir)
+/// A folder's subfolders by name, from at most [`MAX_ENTRIES`] of its
+/// entries; `false` when there were more.
+fn children(dir: &Path, links: Symlinks, skip_dots: bool) -> (Vec<PathBuf>, bool) {
+    let mut entries: Vec<fs::DirEntry> = fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
+        .take(MAX_ENTRIES + 1)
+        .collect();
+    let all = entries.len() <= MAX_ENTRIES;
+    entries.truncate(MAX_ENTRIES);
+    let mut out: Vec<PathBuf> = entries
+        .into_iter()
         .filter(|e| !(skip_dots && e.file_name().to_string_lossy().starts_with('.')))
         .filter(|e| match e.file_type() {
             Ok(t) if t.is_dir() => true,
@@ -351,7 +386,7 @@ fn children(dir: &Path, links: Symlinks, skip_dots: bool) -> Vec<PathBuf> {
     // every component of both (a 100,000-entry folder spent most of its
     // discovery there).
     out.sort_unstable_by(|a, b| a.file_name().cmp(&b.file_name()));
-    out
+    (out, all)
 }
 
 impl Ctx {
