@@ -144,14 +144,15 @@ fn owner_among(home: &Path, claimed: &HashMap<String, String>, name: &str) -> Op
 /// `_structural_owner`: with no record claiming the name, only a live link
 /// into the plugin store or a verified marker names the plugin.
 fn structural_owner(path: &Path, plugins: &Path) -> Option<String> {
-    if is_symlink(path) {
+    let kind = lkind(path)?;
+    if kind.is_symlink() {
         let resolved = locks::resolve_lenient(path);
         if !within(&resolved, plugins) || !resolved.exists() {
             return None;
         }
         return plugin_named_by(&resolved, plugins);
     }
-    if !path.is_dir() {
+    if !kind.is_dir() {
         return None;
     }
     let source = verified_marker(path, plugins)?;
@@ -161,10 +162,13 @@ fn structural_owner(path: &Path, plugins: &Path) -> Option<String> {
 /// `_is_managed_projection`: a link into the plugin store, a copy whose
 /// marker verifies, or a copy byte-identical to the plugin's `source`.
 fn managed(path: &Path, plugins: &Path, source: Option<&Path>) -> bool {
-    if is_symlink(path) {
+    let Some(kind) = lkind(path) else {
+        return false;
+    };
+    if kind.is_symlink() {
         return within(&locks::resolve_lenient(path), plugins);
     }
-    if !path.is_dir() {
+    if !kind.is_dir() {
         return false;
     }
     if verified_marker(path, plugins).is_some() {
@@ -235,6 +239,14 @@ fn plugin_root(plugins: &Path, name: &str) -> Option<PathBuf> {
         || name.contains(['\0', '/', '\\'])
         || name.contains("..");
     (!bad).then(|| plugins.join(name))
+}
+
+/// The entry's own kind, from one `lstat`: the store's listing asks each
+/// skill "a link? a folder?" with this one call (not a `lstat` then a
+/// `stat`); for anything but a link the two agree, and a link is decided
+/// before the folder question is asked.
+fn lkind(p: &Path) -> Option<fs::FileType> {
+    fs::symlink_metadata(p).ok().map(|m| m.file_type())
 }
 
 fn is_symlink(p: &Path) -> bool {
