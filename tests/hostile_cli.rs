@@ -556,6 +556,59 @@ fn a_skill_md_linking_out_of_its_folder_is_invalid_and_never_read() {
     assert_eq!(code, 0);
 }
 
+// Issue 22: a SKILL.md hard-linked to a secret is a regular file inside
+// its folder; in an agent's dir it is refused unread (its other name may
+// be anywhere). The same hard link in CAO's store keeps CAO's verdict: CAO
+// reads it, so `list` shows it valid.
+#[test]
+fn a_hard_linked_skill_md_in_an_agent_dir_is_refused_unread() {
+    let w = world();
+    let secret = w.root.join("credentials");
+    fs::write(
+        &secret,
+        "---\nname: h\ndescription: aws_secret_access_key=SECRET-IN-FILE\n---\nSECRET-IN-FILE\n",
+    )
+    .unwrap();
+    let h = w.cwd.join(".claude/skills/h");
+    fs::create_dir_all(&h).unwrap();
+    fs::hard_link(&secret, h.join("SKILL.md")).unwrap();
+    let in_store = w.cao.join("skills/h");
+    fs::create_dir_all(&in_store).unwrap();
+    fs::hard_link(&secret, in_store.join("SKILL.md")).unwrap();
+    let run = |args: &[&str]| {
+        let out = w.command(&w.cwd, &w.home, args).output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code().unwrap_or(-1), text)
+    };
+    let (code, out) = run(&["list", "--agent", "claude-code", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("SECRET-IN"), "{out}");
+    let rows: serde_json::Value = serde_json::from_str(&out).expect(&out);
+    let row = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["path"] == h.to_str().unwrap())
+        .unwrap_or_else(|| panic!("no row for h: {rows}"));
+    assert_eq!(row["status"], "invalid", "{row}");
+    assert!(
+        row["error"].as_str().unwrap().contains("a hard link"),
+        "{row}"
+    );
+    let (code, out) = run(&["show", "h", "--agent", "claude-code"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(!out.contains("SECRET-IN"), "{out}");
+    let (code, out) = run(&["list", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    let rows: serde_json::Value = serde_json::from_str(&out).expect(&out);
+    let row = rows.as_array().unwrap().iter().find(|r| r["name"] == "h");
+    assert_eq!(row.unwrap_or_else(|| panic!("{rows}"))["status"], "ok", "{rows}");
+}
+
 // Issue 22 hole 2. Before: 2,000 folders and a 400,000-entry manifest took
 // 81 s and 443 MB in `list --agent cleo` (every folder searched the whole
 // list). Now a manifest over 10,000 entries is refused with one line, and

@@ -84,7 +84,33 @@ pub fn open_regular(path: &Path) -> std::io::Result<(fs::File, fs::Metadata)> {
 /// leads. A file that is no link costs no more than `open_regular`: a
 /// single name is opened without following a link, and only a link is
 /// resolved.
+///
+/// A regular file with more than one name (`st_nlink > 1`) is refused the
+/// same way: a hard link to `~/.aws/credentials` named SKILL.md is a plain
+/// file in the folder, and its other name may be anywhere on the device.
+/// This holds for what the agents' dirs hold (a cloned repository's
+/// `.claude/skills`), never for CAO's store, whose verdict stays CAO's
+/// (CAO reads a hard-linked SKILL.md there, and so does the store's
+/// listing). A legitimate hard link (a package manager's shared store,
+/// `cp -al`) is refused too; a copy reads. Git never checks a file out as a
+/// hard link.
 pub fn open_inside(root: &Path, rel: &Path) -> std::io::Result<(fs::File, fs::Metadata)> {
+    let (file, meta) = open_inside_linked(root, rel)?;
+    use std::os::unix::fs::MetadataExt;
+    if meta.nlink() > 1 {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            format!(
+                "has {} names (a hard link; its other names may be anywhere): skilltui never reads it; replace it with a copy",
+                meta.nlink()
+            ),
+        ));
+    }
+    Ok((file, meta))
+}
+
+/// [`open_inside`] before the hard-link check.
+fn open_inside_linked(root: &Path, rel: &Path) -> std::io::Result<(fs::File, fs::Metadata)> {
     let path = root.join(rel);
     if rel.components().count() == 1 {
         match open_no_follow(&path) {
