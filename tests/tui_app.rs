@@ -551,6 +551,28 @@ fn hostile_text_never_reaches_the_screen() {
     assert!(format!("{}", t.backend()).contains("␛[2J"));
 }
 
+// Issue 22: a store skill whose SKILL.md links out of its folder keeps
+// CAO's verdict (CAO reads it), but the Preview says where it leads and
+// does not draw it.
+#[test]
+fn the_preview_names_a_skill_md_linking_out_and_does_not_draw_it() {
+    let mut f = fixture();
+    let secret = f.root.parent().unwrap().join("credentials");
+    fs::write(
+        &secret,
+        "---\nname: leak\ndescription: harmless\n---\nSECRET-IN-FILE body\n",
+    )
+    .unwrap();
+    let leak = f.root.join("skills/leak");
+    fs::create_dir_all(&leak).unwrap();
+    std::os::unix::fs::symlink(&secret, leak.join("SKILL.md")).unwrap();
+    f.app.reload();
+    select_folder(&mut f.app, "leak");
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(!screen.contains("SECRET-IN-FILE"), "{screen}");
+    assert!(screen.contains("links out of its folder"), "{screen}");
+}
+
 #[test]
 fn draws_at_every_small_size_without_panicking() {
     let mut f = fixture();

@@ -109,6 +109,15 @@ pub fn open_inside(root: &Path, rel: &Path) -> std::io::Result<(fs::File, fs::Me
     Ok((file, meta))
 }
 
+/// Where `root/rel` really leads when that is outside `root`'s real path
+/// (a link out), else `None`: the store's Preview names it rather than
+/// drawing it, while CAO's verdict on the skill stays CAO's.
+pub fn leads_out(root: &Path, rel: &Path) -> Option<PathBuf> {
+    let real_root = fs::canonicalize(root).ok()?;
+    let real = fs::canonicalize(root.join(rel)).ok()?;
+    (!real.starts_with(&real_root)).then_some(real)
+}
+
 /// [`open_inside`] before the hard-link check.
 fn open_inside_linked(root: &Path, rel: &Path) -> std::io::Result<(fs::File, fs::Metadata)> {
     let path = root.join(rel);

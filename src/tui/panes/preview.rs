@@ -533,6 +533,15 @@ fn render_file(key: &PreviewKey, theme: &Theme, hl: &Highlighter) -> Rendered {
             lines: files::render(&key.path, key.width, &theme, hl),
         };
     }
+    if let Some(real) = key
+        .path
+        .parent()
+        .and_then(|folder| fsops::leads_out(folder, Path::new("SKILL.md")))
+    {
+        return Rendered {
+            lines: links_out_lines(&real, key.width, &theme),
+        };
+    }
     match skill::read_doc(&key.path) {
         Ok(doc) => Rendered::skill(&doc.pairs(), &doc.frontmatter.body, key.width, &theme, hl),
         // The findings above already say why; show what can be shown.
@@ -540,6 +549,17 @@ fn render_file(key: &PreviewKey, theme: &Theme, hl: &Highlighter) -> Rendered {
             lines: lossy_lines(&key.path, key.width, &theme),
         },
     }
+}
+
+/// A SKILL.md that links out of its folder (maybe to a secret): where it
+/// leads, not what it holds. CAO reads it as the skill, so the listing's
+/// verdict and `show` stay CAO's; only the drawing is withheld.
+fn links_out_lines(real: &Path, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    let text = format!(
+        "SKILL.md links out of its folder, to {}: not shown here (CAO reads it as this skill).",
+        crate::core::text::sanitize(&real.display().to_string())
+    );
+    wrap_line(&Line::styled(text, theme.dim), usize::from(width.max(1)))
 }
 
 /// A SKILL.md that is not UTF-8, as plain text with each bad byte as `�`,
