@@ -606,7 +606,11 @@ fn a_hard_linked_skill_md_in_an_agent_dir_is_refused_unread() {
     assert_eq!(code, 0, "{out}");
     let rows: serde_json::Value = serde_json::from_str(&out).expect(&out);
     let row = rows.as_array().unwrap().iter().find(|r| r["name"] == "h");
-    assert_eq!(row.unwrap_or_else(|| panic!("{rows}"))["status"], "ok", "{rows}");
+    assert_eq!(
+        row.unwrap_or_else(|| panic!("{rows}"))["status"],
+        "ok",
+        "{rows}"
+    );
 }
 
 // Issue 22 hole 2. Before: 2,000 folders and a 400,000-entry manifest took
