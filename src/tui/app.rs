@@ -82,6 +82,10 @@ pub struct App {
     /// A discovery worker is running (one at a time: a reload meanwhile
     /// asks for the next when it ends).
     agents_running: bool,
+    /// The pick dialog's install waits for its worker before the key
+    /// returns (App::new: tests and benches); the real UI draws its
+    /// progress instead.
+    pub wait_for_installs: bool,
 }
 
 /// How the App finds the agents (see [`App::start_agents`]).
@@ -188,6 +192,7 @@ impl App {
             },
             agents_gen: 0,
             agents_running: false,
+            wait_for_installs: !agents_later,
         };
         app.reload();
         let home = &app.data.home;
@@ -993,6 +998,7 @@ impl App {
             (Dialog::Install(i), _) => i.on_key(cmd, key, &self.data.home),
             (Dialog::Edit(e), _) => e.on_key(cmd, key),
             (Dialog::Pick(p), _) => p.on_key(cmd, key),
+            (Dialog::Installing(i), _) => i.on_key(cmd, key),
             (_, None) => Outcome::Keep,
             (Dialog::Help(h), Some(cmd)) => h.on_cmd(cmd),
             (Dialog::Confirm(c), Some(cmd)) => c.on_cmd(cmd),
@@ -1026,7 +1032,8 @@ impl App {
                 self.open_source(source)
             }
             Outcome::InstallPicks => {
-                if let Dialog::Pick(pick) = dialog {
+                if let Dialog::Pick(mut pick) = dialog {
+                    pick.trust_picks(&self.data.home);
                     self.install_picks(pick);
                 }
             }

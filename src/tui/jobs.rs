@@ -12,7 +12,7 @@ use crate::core::agents::scan::Ctx as AgentCtx;
 use crate::core::cao::store::Seeded;
 use crate::core::sources::changes::Changes;
 use crate::core::sources::git::{Cancel, Progress};
-use crate::core::sources::remote::{CheckRow, Opened};
+use crate::core::sources::remote::{CheckRow, Installed, Opened};
 use crate::core::sources::search::Hit;
 use crate::tui::events::AppEvent;
 use crate::tui::model::AgentRow;
@@ -40,6 +40,13 @@ pub enum Report {
     Searching(u64),
     /// The end of a job: a registry search's results.
     Found(u64, Result<Vec<Hit>, String>),
+    /// The pick dialog's install is writing skill `.1` (from 1), `.2`.
+    Writing(u64, usize, String),
+    /// One skill of the pick dialog's install is done (or failed).
+    Wrote(u64, String, Result<Installed, String>),
+    /// The end of a job: the pick dialog's install ended (true: stopped
+    /// by Esc before the last pick).
+    Installed(u64, bool),
     /// The end of a job: the agents discovery number `.0` found.
     Agents(u64, Box<(Option<AgentCtx>, Vec<AgentRow>)>),
 }
@@ -48,7 +55,11 @@ impl Report {
     fn ends_a_job(&self) -> bool {
         !matches!(
             self,
-            Report::Progress(..) | Report::Seeding(..) | Report::Searching(..)
+            Report::Progress(..)
+                | Report::Seeding(..)
+                | Report::Searching(..)
+                | Report::Writing(..)
+                | Report::Wrote(..)
         )
     }
 }

@@ -11,13 +11,13 @@ use crate::core::cao::store::Home;
 use crate::core::error::InstallError;
 use crate::core::sources::changes;
 use crate::core::sources::git::{Cancel, Progress};
-use crate::core::sources::remote;
+use crate::core::sources::remote::{self, Step};
 use crate::core::sources::search;
 use crate::core::sources::source::{Found, StoreState};
 use crate::tui::app::App;
 use crate::tui::dialogs::pick::Batch;
 use crate::tui::dialogs::results::LIMIT;
-use crate::tui::dialogs::{Confirm, Dialog, Fetch, Install, Pending, Pick, Results};
+use crate::tui::dialogs::{Confirm, Dialog, Fetch, Install, Installing, Pending, Pick, Results};
 use crate::tui::jobs::{Diffs, Report};
 use crate::tui::model::Status;
 
@@ -179,6 +179,9 @@ impl App {
                 self.checked(rows)
             }
             Report::Seeding(done, of, name) => self.seeding(done, of, &name),
+            Report::Writing(id, k, name) => self.writing(id, k, name),
+            Report::Wrote(id, name, result) => self.wrote(id, name, result),
+            Report::Installed(id, stopped) => self.installs_ended(id, stopped),
             Report::Seeded(result) => self.seeded(result),
             Report::Agents(generation, found) => {
                 let (ctx, rows) = *found;
@@ -415,56 +418,105 @@ impl App {
     }
 
     /// Installs the new picks, then replaces the clashes the user said yes
-    /// to (only those are forced).
+    /// to (only those are forced), one at a time on a worker behind the
+    /// install's progress; Esc stops between two.
     fn finish_batch(&mut self, b: Batch) {
-        let home = &self.data.home;
-        let opened = &b.pick.opened;
-        let (forced, fresh): (Vec<&Found>, Vec<&Found>) = b
-            .pick
-            .picks()
-            .into_iter()
-            .filter(|f| f.state != StoreState::Different || b.replace.contains(&f.name()))
-            .partition(|f| f.state == StoreState::Different);
-        let mut done = Vec::new();
-        let mut result = Ok(());
-        for (picks, force) in [(fresh, false), (forced, true)] {
-            if picks.is_empty() || result.is_err() {
-                continue;
-            }
-            result = remote::install(home, opened, &picks, force).map(|d| done.extend(d));
+        // The new ones first, then the clashes the user said to replace.
+        let mut order: Vec<(String, bool)> = (b.pick.picks().iter())
+            .map(|f| (f.name(), f.state == StoreState::Different))
+            .filter(|(name, forced)| !forced || b.replace.contains(name))
+            .collect();
+        order.sort_by_key(|(_, forced)| *forced);
+        if order.is_empty() {
+            return self.say(Status::info(format!("kept the installed {}", b.kept.join(", "))));
         }
-        if let Err(InstallError::Exists(name)) = &result {
-            // Installed elsewhere since the source was opened, and nothing
-            // was installed: ask about it like the other clashes.
-            return self.ask_again(b, name.clone());
-        }
-        // What `U` found no longer holds for what was just installed.
-        for d in &done {
-            self.skills.checked.remove(&d.dest);
-        }
-        let mut said: Vec<String> = done.iter().map(installed_line).collect();
-        if !b.kept.is_empty() {
-            said.push(format!("kept the installed {}", b.kept.join(", ")));
-        }
-        match result {
-            Ok(()) => self.say(Status::info(said.join("; "))),
-            Err(e) => self.say(Status::error(e)),
-        }
-        self.store_changed();
-        self.reload();
-        if let Some(first) = done.first() {
-            self.select_skill(&first.name);
+        let (home, cancel) = (self.data.home.clone(), Cancel::default());
+        let (label, of, stop) = (b.pick.opened.label.clone(), order.len(), cancel.clone());
+        let kept = b.kept;
+        let pick = b.pick;
+        let id = self.jobs.spawn_stoppable(cancel.clone(), move |id, report| {
+            let found = |name: &str| pick.opened.found.iter().find(|f| f.name() == name);
+            let picks: Vec<(&Found, bool)> = (order.iter())
+                .filter_map(|(name, force)| Some((found(name)?, *force)))
+                .collect();
+            let stopped =
+                remote::install_one_by_one(&home, &pick.opened, &picks, &stop, |step| {
+                    report.send(match step {
+                        Step::Writing { k, name, .. } => Report::Writing(id, k, name.to_string()),
+                        Step::Wrote(name, r) => Report::Wrote(id, name, r.map_err(meanwhile)),
+                    })
+                });
+            report.send(Report::Installed(id, stopped));
+        });
+        let mut installing = Installing::new(id, &label, of, cancel);
+        installing.kept = kept;
+        self.dialog = Some(Dialog::Installing(installing));
+        if self.wait_for_installs {
+            self.settle();
         }
     }
 
-    /// `name` turned out to clash: mark it so and ask about it.
-    fn ask_again(&mut self, mut b: Batch, name: String) {
-        for f in b.pick.opened.found.iter_mut().filter(|f| f.name() == name) {
-            f.state = StoreState::Different;
+    /// The worker is writing skill `k`.
+    fn writing(&mut self, id: u64, k: usize, name: String) {
+        if let Some(Dialog::Installing(i)) = &mut self.dialog
+            && i.id == id
+        {
+            i.writing = Some((k, name));
         }
-        b.ask.push_back(name);
-        self.batch = Some(b);
-        self.next_clash();
+    }
+
+    /// One skill is done: its outcome joins the list.
+    fn wrote(&mut self, id: u64, name: String, result: Result<remote::Installed, String>) {
+        let line = match &result {
+            Ok(d) => installed_line(d),
+            Err(e) => format!("'{}' not installed: {e}", crate::core::text::sanitize_line(&name)),
+        };
+        let Some(Dialog::Installing(i)) = &mut self.dialog else {
+            return;
+        };
+        if i.id != id {
+            return;
+        }
+        i.outcomes.push((line, result.is_err()));
+        if let Ok(d) = result {
+            // What `U` found no longer holds for what was just installed.
+            self.skills.checked.remove(&d.dest);
+            i.first.get_or_insert(d.name);
+        }
+    }
+
+    /// The install ended: the store is read again and the first skill
+    /// installed selected. All done, the dialog closes and the status line
+    /// says what happened; a failure or a stop keeps it open to be read.
+    fn installs_ended(&mut self, id: u64, stopped: bool) {
+        let Some(Dialog::Installing(i)) = &mut self.dialog else {
+            return;
+        };
+        if i.id != id {
+            return;
+        }
+        i.ended = true;
+        let failed = i.outcomes.iter().any(|(_, f)| *f);
+        let mut said: Vec<String> = i.outcomes.iter().map(|(l, _)| l.clone()).collect();
+        if !i.kept.is_empty() {
+            said.push(format!("kept the installed {}", i.kept.join(", ")));
+        }
+        if stopped {
+            said.push(i.now());
+        }
+        let first = i.first.take();
+        if !failed && !stopped {
+            self.dialog = None;
+        }
+        match failed {
+            true => self.say(Status::error(said.join("; "))),
+            false => self.say(Status::info(said.join("; "))),
+        }
+        self.store_changed();
+        self.reload();
+        if let Some(first) = first {
+            self.select_skill(&first);
+        }
     }
 }
 
@@ -506,6 +558,17 @@ fn diff_each(wanted: Vec<Wanted>) -> Diffs {
             (name, changes)
         })
         .collect()
+}
+
+/// Why a pick was not installed; a clash that arose since the source was
+/// opened is asked about by opening it again.
+fn meanwhile(e: InstallError) -> String {
+    match e {
+        InstallError::Exists(name) => format!(
+            "a skill named '{name}' was installed meanwhile: open the source again to compare and replace it"
+        ),
+        e => e.to_string(),
+    }
 }
 
 /// What installing one pick did, for the status line.

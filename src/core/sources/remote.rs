@@ -272,6 +272,38 @@ pub fn install(
     Ok(done)
 }
 
+/// A step of [`install_one_by_one`], as it happens.
+pub enum Step<'a> {
+    /// Pick `k` (from 1) of `of` is being written.
+    Writing { k: usize, of: usize, name: &'a str },
+    /// What writing it did.
+    Wrote(String, Result<Installed, InstallError>),
+}
+
+/// Installs the picks one at a time, each as [`install`] does (checked,
+/// staged, renamed in: never half-written); `force` replaces a different
+/// skill of its name. Before each one after the first, `stop` is looked
+/// at: set, the rest are left alone. Returns whether it stopped early.
+pub fn install_one_by_one(
+    home: &Home,
+    opened: &Opened,
+    picks: &[(&Found, bool)],
+    stop: &Cancel,
+    mut on: impl FnMut(Step),
+) -> bool {
+    let of = picks.len();
+    for (k, (f, force)) in picks.iter().enumerate() {
+        if k > 0 && stop.load(std::sync::atomic::Ordering::SeqCst) {
+            return true;
+        }
+        let name = f.name();
+        on(Step::Writing { k: k + 1, of, name: &name });
+        let result = install(home, opened, &[*f], *force).map(|mut done| done.remove(0));
+        on(Step::Wrote(name, result));
+    }
+    false
+}
+
 /// The lock entry of a skill installed (at `dest`) from an HTTP source,
 /// or `None` when the source was not one.
 fn web_entry(opened: &Opened, f: &Found, dest: &Path) -> Option<Result<Entry, String>> {

@@ -7,6 +7,7 @@ pub mod fetch;
 pub mod frame;
 pub mod help;
 pub mod install;
+pub mod installing;
 pub mod outcome;
 pub mod pick;
 pub mod results;
@@ -23,6 +24,7 @@ pub use fetch::Fetch;
 pub use help::Help;
 pub use install::Install;
 pub use outcome::{Outcome, Pending};
+pub use installing::Installing;
 pub use pick::Pick;
 pub use results::Results;
 pub use seed::Seed;
@@ -46,6 +48,8 @@ pub enum Dialog {
     Pick(Box<Pick>),
     /// A registry search, running or answered.
     Results(Results),
+    /// The pick dialog's install, on a worker.
+    Installing(Installing),
 }
 
 impl Dialog {
@@ -57,7 +61,7 @@ impl Dialog {
             Dialog::Confirm(_) => Ctx::Confirm,
             Dialog::Seed(_) => Ctx::Seed,
             Dialog::Edit(_) => Ctx::Editor,
-            Dialog::Fetch(_) => Ctx::Fetch,
+            Dialog::Fetch(_) | Dialog::Installing(_) => Ctx::Fetch,
             Dialog::Pick(_) => Ctx::Pick,
             Dialog::Results(_) => Ctx::Results,
         }
@@ -79,6 +83,7 @@ impl Dialog {
             Dialog::Edit(e) => e.render(frame, area, theme),
             Dialog::Fetch(f) => f.render(frame, area, theme),
             Dialog::Pick(p) => p.render(frame, area, theme),
+            Dialog::Installing(i) => i.render(frame, area, theme),
             Dialog::Install(i) => {
                 popup_text(frame, area, theme, "Install", i.text(theme), (80, 16))
             }
