@@ -1398,18 +1398,18 @@ fn the_pick_cursor_stays_on_screen_with_long_descriptions_at_80x24() {
         }
         let screen = format!("{}", render(&mut f.app, 80, 24).backend());
         assert!(
-            screen.contains(&format!("[ ] ✓ {want}")),
+            screen.contains(&format!("[ ] ✓ ·        {want}")),
             "{want}:\n{screen}"
         );
     }
     let screen = format!("{}", render(&mut f.app, 80, 12).backend());
-    assert!(screen.contains("[ ] ✓ s29"), "{screen}");
+    assert!(screen.contains("[ ] ✓ ·        s29"), "{screen}");
     // Moving back up keeps the view still until the cursor reaches its top.
     press(&mut f.app, "kkk");
     let screen = format!("{}", render(&mut f.app, 80, 24).backend());
     for shown in ["s26", "s29"] {
         assert!(
-            screen.contains(&format!("[ ] ✓ {shown}")),
+            screen.contains(&format!("[ ] ✓ ·        {shown}")),
             "{shown}:\n{screen}"
         );
     }
@@ -1806,7 +1806,7 @@ fn the_pick_dialog_filters_picks_all_or_none_and_cuts_long_rows() {
     // Every row, the highlighted one too, ends inside the frame with `…`.
     let t = render(&mut f.app, 80, 24);
     let screen = format!("{}", t.backend());
-    let rows: Vec<&str> = screen.lines().filter(|l| l.contains("[x] ✓ s")).collect();
+    let rows: Vec<&str> = screen.lines().filter(|l| l.contains("[x] ✓ ·        s")).collect();
     assert!(rows.len() > 3, "{screen}");
     for row in rows {
         assert!(row.contains("…║"), "cut at the frame: {row}");

@@ -45,8 +45,9 @@ pub enum Report {
     /// One skill of the pick dialog's install is done (or failed).
     Wrote(u64, String, Result<Installed, String>),
     /// The end of a job: the pick dialog's install ended (true: stopped
-    /// by Esc before the last pick).
-    Installed(u64, bool),
+    /// by Esc before the last pick), with the source handed back when
+    /// picks (named) turned out to clash with skills installed meanwhile.
+    Installed(u64, bool, Option<Box<(Opened, Vec<String>)>>),
     /// The end of a job: the agents discovery number `.0` found.
     Agents(u64, Box<(Option<AgentCtx>, Vec<AgentRow>)>),
 }

@@ -11,7 +11,7 @@ use crate::core::cao::store::Home;
 use crate::core::error::InstallError;
 use crate::core::sources::changes;
 use crate::core::sources::git::{Cancel, Progress};
-use crate::core::sources::remote::{self, Step};
+use crate::core::sources::remote::{self, Opened, Step};
 use crate::core::sources::search;
 use crate::core::sources::source::{Found, StoreState};
 use crate::tui::app::App;
@@ -181,7 +181,7 @@ impl App {
             Report::Seeding(done, of, name) => self.seeding(done, of, &name),
             Report::Writing(id, k, name) => self.writing(id, k, name),
             Report::Wrote(id, name, result) => self.wrote(id, name, result),
-            Report::Installed(id, stopped) => self.installs_ended(id, stopped),
+            Report::Installed(id, stopped, back) => self.installs_ended(id, stopped, back),
             Report::Seeded(result) => self.seeded(result),
             Report::Agents(generation, found) => {
                 let (ctx, rows) = *found;
@@ -439,14 +439,21 @@ impl App {
             let picks: Vec<(&Found, bool)> = (order.iter())
                 .filter_map(|(name, force)| Some((found(name)?, *force)))
                 .collect();
+            let mut clashed = Vec::new();
             let stopped =
                 remote::install_one_by_one(&home, &pick.opened, &picks, &stop, |step| {
                     report.send(match step {
                         Step::Writing { k, name, .. } => Report::Writing(id, k, name.to_string()),
-                        Step::Wrote(name, r) => Report::Wrote(id, name, r.map_err(meanwhile)),
+                        Step::Wrote(name, Err(InstallError::Exists(_))) => {
+                            clashed.push(name);
+                            return;
+                        }
+                        Step::Wrote(name, r) => Report::Wrote(id, name, r.map_err(|e| e.to_string())),
                     })
                 });
-            report.send(Report::Installed(id, stopped));
+            drop(picks);
+            let back = (!clashed.is_empty()).then(|| Box::new((pick.opened, clashed)));
+            report.send(Report::Installed(id, stopped, back));
         });
         let mut installing = Installing::new(id, &label, of, cancel);
         installing.kept = kept;
@@ -488,7 +495,7 @@ impl App {
     /// The install ended: the store is read again and the first skill
     /// installed selected. All done, the dialog closes and the status line
     /// says what happened; a failure or a stop keeps it open to be read.
-    fn installs_ended(&mut self, id: u64, stopped: bool) {
+    fn installs_ended(&mut self, id: u64, stopped: bool, back: Option<Box<(Opened, Vec<String>)>>) {
         let Some(Dialog::Installing(i)) = &mut self.dialog else {
             return;
         };
@@ -517,6 +524,26 @@ impl App {
         if let Some(first) = first {
             self.select_skill(&first);
         }
+        if let Some(back) = back
+            && !stopped
+        {
+            let (opened, clashed) = *back;
+            self.ask_again(opened, clashed);
+        }
+    }
+
+    /// Picks found installed meanwhile (by another program) were left
+    /// alone: each is asked about like the other clashes, with its diff.
+    fn ask_again(&mut self, opened: Opened, clashed: Vec<String>) {
+        let mut pick = Pick::new(opened);
+        for (f, picked) in pick.opened.found.iter_mut().zip(pick.picked.iter_mut()) {
+            *picked = clashed.contains(&f.name());
+            if *picked {
+                f.state = StoreState::Different;
+            }
+        }
+        self.dialog = None;
+        self.install_picks(Box::new(pick));
     }
 }
 
@@ -558,17 +585,6 @@ fn diff_each(wanted: Vec<Wanted>) -> Diffs {
             (name, changes)
         })
         .collect()
-}
-
-/// Why a pick was not installed; a clash that arose since the source was
-/// opened is asked about by opening it again.
-fn meanwhile(e: InstallError) -> String {
-    match e {
-        InstallError::Exists(name) => format!(
-            "a skill named '{name}' was installed meanwhile: open the source again to compare and replace it"
-        ),
-        e => e.to_string(),
-    }
 }
 
 /// What installing one pick did, for the status line.
