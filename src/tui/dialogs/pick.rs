@@ -399,7 +399,9 @@ impl Pick {
     /// The keys that act now: while the filter is typed, Space and `a` are
     /// text, so Enter must end it first.
     fn keys_line(&self) -> &'static str {
-        if self.typing {
+        if self.asking {
+            "read the findings before installing:"
+        } else if self.typing {
             "typing the filter: Enter ends it (then Space picks), Esc clears it"
         } else {
             "Space picks, a all/none, / filter, Enter installs the picks, Esc cancels"
