@@ -1806,7 +1806,10 @@ fn the_pick_dialog_filters_picks_all_or_none_and_cuts_long_rows() {
     // Every row, the highlighted one too, ends inside the frame with `…`.
     let t = render(&mut f.app, 80, 24);
     let screen = format!("{}", t.backend());
-    let rows: Vec<&str> = screen.lines().filter(|l| l.contains("[x] ✓ ·        s")).collect();
+    let rows: Vec<&str> = screen
+        .lines()
+        .filter(|l| l.contains("[x] ✓ ·        s"))
+        .collect();
     assert!(rows.len() > 3, "{screen}");
     for row in rows {
         assert!(row.contains("…║"), "cut at the frame: {row}");
@@ -3005,7 +3008,12 @@ fn pick_named(app: &mut App, name: &str) {
     let Some(Dialog::Pick(p)) = &app.dialog else {
         panic!("no pick dialog: {:?}", app.dialog);
     };
-    let at = p.opened.found.iter().position(|f| f.name() == name).unwrap();
+    let at = p
+        .opened
+        .found
+        .iter()
+        .position(|f| f.name() == name)
+        .unwrap();
     let moves = at as isize - p.sel as isize;
     for _ in 0..moves.unsigned_abs() {
         press(app, if moves > 0 { "j" } else { "k" });
@@ -3031,7 +3039,10 @@ fn the_pick_dialog_shows_each_worst_severity_and_asks_before_a_high_one() {
     snapshot("pick_ask_high_120x40", &mut f, 120, 40);
     snapshot("pick_ask_high_80x24", &mut f, 80, 24);
     let screen = format!("{}", render(&mut f.app, 80, 24).backend());
-    assert!(screen.contains("loud: terminal-escape SKILL.md:7"), "{screen}");
+    assert!(
+        screen.contains("loud: terminal-escape SKILL.md:7"),
+        "{screen}"
+    );
     assert!(screen.contains("y installs the picks anyway"), "{screen}");
     // n goes back to the picks, still picked; Enter asks again, y installs.
     press(&mut f.app, "n");
@@ -3063,7 +3074,10 @@ fn a_critical_pick_installs_only_when_the_user_trusts_it() {
         screen.contains("piped: decode-exec SKILL.md:10"),
         "{screen}"
     );
-    assert!(screen.contains("t trusts them (as --trust does)"), "{screen}");
+    assert!(
+        screen.contains("t trusts them (as --trust does)"),
+        "{screen}"
+    );
     // y is not enough for a critical one.
     let piped = f.root.join("skills/piped");
     press(&mut f.app, "y");
@@ -3115,7 +3129,10 @@ fn the_install_progress_shows_k_of_n_each_outcome_and_esc_stops_between_skills()
     snapshot("installing_120x40", &mut f, 120, 40);
     snapshot("installing_80x24", &mut f, 80, 24);
     let screen = format!("{}", render(&mut f.app, 80, 24).backend());
-    assert!(screen.contains("3 picked from /tmp/three · 1 of 3 done"), "{screen}");
+    assert!(
+        screen.contains("3 picked from /tmp/three · 1 of 3 done"),
+        "{screen}"
+    );
     assert!(screen.contains("writing 2 of 3: two"), "{screen}");
     key(&mut f.app, KeyCode::Esc);
     assert!(

@@ -428,33 +428,42 @@ impl App {
             .collect();
         order.sort_by_key(|(_, forced)| *forced);
         if order.is_empty() {
-            return self.say(Status::info(format!("kept the installed {}", b.kept.join(", "))));
+            return self.say(Status::info(format!(
+                "kept the installed {}",
+                b.kept.join(", ")
+            )));
         }
         let (home, cancel) = (self.data.home.clone(), Cancel::default());
         let (label, of, stop) = (b.pick.opened.label.clone(), order.len(), cancel.clone());
         let kept = b.kept;
         let pick = b.pick;
-        let id = self.jobs.spawn_stoppable(cancel.clone(), move |id, report| {
-            let found = |name: &str| pick.opened.found.iter().find(|f| f.name() == name);
-            let picks: Vec<(&Found, bool)> = (order.iter())
-                .filter_map(|(name, force)| Some((found(name)?, *force)))
-                .collect();
-            let mut clashed = Vec::new();
-            let stopped =
-                remote::install_one_by_one(&home, &pick.opened, &picks, &stop, |step| {
-                    report.send(match step {
-                        Step::Writing { k, name, .. } => Report::Writing(id, k, name.to_string()),
-                        Step::Wrote(name, Err(InstallError::Exists(_))) => {
-                            clashed.push(name);
-                            return;
-                        }
-                        Step::Wrote(name, r) => Report::Wrote(id, name, r.map_err(|e| e.to_string())),
-                    })
-                });
-            drop(picks);
-            let back = (!clashed.is_empty()).then(|| Box::new((pick.opened, clashed)));
-            report.send(Report::Installed(id, stopped, back));
-        });
+        let id = self
+            .jobs
+            .spawn_stoppable(cancel.clone(), move |id, report| {
+                let found = |name: &str| pick.opened.found.iter().find(|f| f.name() == name);
+                let picks: Vec<(&Found, bool)> = (order.iter())
+                    .filter_map(|(name, force)| Some((found(name)?, *force)))
+                    .collect();
+                let mut clashed = Vec::new();
+                let stopped =
+                    remote::install_one_by_one(&home, &pick.opened, &picks, &stop, |step| {
+                        report.send(match step {
+                            Step::Writing { k, name, .. } => {
+                                Report::Writing(id, k, name.to_string())
+                            }
+                            Step::Wrote(name, Err(InstallError::Exists(_))) => {
+                                clashed.push(name);
+                                return;
+                            }
+                            Step::Wrote(name, r) => {
+                                Report::Wrote(id, name, r.map_err(|e| e.to_string()))
+                            }
+                        })
+                    });
+                drop(picks);
+                let back = (!clashed.is_empty()).then(|| Box::new((pick.opened, clashed)));
+                report.send(Report::Installed(id, stopped, back));
+            });
         let mut installing = Installing::new(id, &label, of, cancel);
         installing.kept = kept;
         self.dialog = Some(Dialog::Installing(installing));
@@ -476,7 +485,10 @@ impl App {
     fn wrote(&mut self, id: u64, name: String, result: Result<remote::Installed, String>) {
         let line = match &result {
             Ok(d) => installed_line(d),
-            Err(e) => format!("'{}' not installed: {e}", crate::core::text::sanitize_line(&name)),
+            Err(e) => format!(
+                "'{}' not installed: {e}",
+                crate::core::text::sanitize_line(&name)
+            ),
         };
         let Some(Dialog::Installing(i)) = &mut self.dialog else {
             return;

@@ -297,7 +297,11 @@ pub fn install_one_by_one(
             return true;
         }
         let name = f.name();
-        on(Step::Writing { k: k + 1, of, name: &name });
+        on(Step::Writing {
+            k: k + 1,
+            of,
+            name: &name,
+        });
         let result = install(home, opened, &[*f], *force).map(|mut done| done.remove(0));
         on(Step::Wrote(name, result));
     }

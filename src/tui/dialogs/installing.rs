@@ -83,7 +83,11 @@ impl Installing {
         let h = u16::try_from(text.lines.len()).unwrap_or(u16::MAX) + 2;
         let rect = popup(area, WIDTH, h);
         frame.render_widget(Clear, rect);
-        let title = if self.ended { "Installed" } else { "Installing" };
+        let title = if self.ended {
+            "Installed"
+        } else {
+            "Installing"
+        };
         frame.render_widget(Paragraph::new(text).block(frame_block(theme, title)), rect);
     }
 

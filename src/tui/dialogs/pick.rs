@@ -445,7 +445,10 @@ impl Pick {
         let state = format!("  [{state}]");
         let worst = f.audit.worst();
         let audit = format!("{:<9}", audit_label(worst));
-        let used = 6 + UnicodeWidthStr::width(audit.as_str()) + UnicodeWidthStr::width(name.as_str()) + state.len();
+        let used = 6
+            + UnicodeWidthStr::width(audit.as_str())
+            + UnicodeWidthStr::width(name.as_str())
+            + state.len();
         let desc = format!("  {}", sanitize_line(desc));
         let desc = panes::elide_right(&desc, self.width.saturating_sub(used));
         // The highlighted row in one style: the marks' colours could
