@@ -48,6 +48,8 @@ pub enum Report {
     /// by Esc before the last pick), with the source handed back when
     /// picks (named) turned out to clash with skills installed meanwhile.
     Installed(u64, bool, Option<Box<(Opened, Vec<String>)>>),
+    /// The end of a job: the store's audit reports are up to date.
+    Audited,
     /// The end of a job: the agents discovery number `.0` found.
     Agents(u64, Box<(Option<AgentCtx>, Vec<AgentRow>)>),
 }
