@@ -513,7 +513,7 @@ fn audit_lines(
     };
     let n = report.findings.len();
     let head = format!(
-        "{} audit: worst {}, {} (`skilltui audit` shows the excerpts)",
+        "{} audit: worst {}, {}",
         if worst.alarming() { "⚠" } else { "·" },
         worst.label(),
         panes::count(n, "finding")
