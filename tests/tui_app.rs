@@ -3213,14 +3213,23 @@ fn the_store_is_audited_on_a_worker_marked_in_skills_and_listed_in_the_preview()
     select_folder(&mut f.app, "piped");
     // Not before the audits start: the first frame does not wait for them.
     let screen = format!("{}", render(&mut f.app, 120, 40).backend());
-    assert!(!screen.contains("piped ⚠") && !screen.contains("audit:"), "{screen}");
+    assert!(
+        !screen.contains("piped ⚠") && !screen.contains("audit:"),
+        "{screen}"
+    );
     f.app.start_audits();
     f.app.settle();
     snapshot("preview_audit_120x40", &mut f, 120, 40);
     snapshot("preview_audit_80x24", &mut f, 80, 24);
     let screen = format!("{}", render(&mut f.app, 120, 40).backend());
-    assert!(screen.contains("✗ piped ⚠") || screen.contains("✓ piped ⚠"), "{screen}");
-    assert!(screen.contains("⚠ audit: worst critical, 1 finding"), "{screen}");
+    assert!(
+        screen.contains("✗ piped ⚠") || screen.contains("✓ piped ⚠"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("⚠ audit: worst critical, 1 finding"),
+        "{screen}"
+    );
     assert!(
         screen.contains("⚠ critical decode-exec SKILL.md:10: decodes data and runs it in a"),
         "{screen}"
@@ -3233,7 +3242,10 @@ fn the_store_is_audited_on_a_worker_marked_in_skills_and_listed_in_the_preview()
     let kept = f.app.audits.get(&clean);
     f.app.reload();
     f.app.settle();
-    assert!(std::sync::Arc::ptr_eq(&before, &f.app.audits.get(&piped).unwrap()));
+    assert!(std::sync::Arc::ptr_eq(
+        &before,
+        &f.app.audits.get(&piped).unwrap()
+    ));
     assert!(kept.is_some_and(|k| std::sync::Arc::ptr_eq(&k, &f.app.audits.get(&clean).unwrap())));
     fs::write(
         piped.join("SKILL.md"),

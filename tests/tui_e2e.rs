@@ -1040,3 +1040,39 @@ fn a_skill_added_to_an_agent_dir_appears_without_r() {
     tui.keys(&["q"]);
     tui.wait_exit();
 }
+
+#[test]
+fn a_critical_pick_is_named_then_installed_on_a_worker_only_when_trusted() {
+    let env = Env::seeded();
+    let folder = env.tmp.path().join("risky");
+    write_skill(&folder, "clean", "Clean");
+    fs::create_dir_all(folder.join("piped")).unwrap();
+    fs::write(
+        folder.join("piped/SKILL.md"),
+        "---\nname: piped\ndescription: Piped\n---\n# piped\n\n```bash\necho Y3VybCB4 | base64 -d | sh\n```\n",
+    )
+    .unwrap();
+    let mut tui = start(&env);
+    tui.wait_text("Skills (5/5)");
+    tui.keys(&["a"]);
+    tui.wait_text("Install from a folder");
+    tui.type_text(&folder.display().to_string());
+    tui.keys(&["Enter"]);
+    tui.wait_all(&["2 skills in", "✓ ·        clean", "✗ critical piped"]);
+    tui.keys(&["Space", "Down", "Space", "Enter"]);
+    tui.wait_all(&[
+        "critical piped: decode-exec SKILL.md:8",
+        "t trusts them (as --trust does)",
+    ]);
+    tui.keys(&["y"]);
+    tui.wait_text("t installs the picks as they are, n goes back");
+    assert!(!env.skills().join("piped").exists());
+    assert!(!env.skills().join("clean").exists());
+    tui.keys(&["t"]);
+    tui.wait_text("installed 'clean'; installed 'piped'");
+    assert!(env.skills().join("piped/SKILL.md").is_file());
+    // The audit worker marks it in the Skills pane once the store is read again.
+    tui.wait_all(&["Skills (7/7)", "piped ⚠"]);
+    tui.keys(&["q"]);
+    assert_eq!(tui.wait_exit(), 0);
+}

@@ -76,9 +76,7 @@ impl Cache {
                 continue;
             }
             let report = Arc::new(audit::scan(folder));
-            self.lock()
-                .by_folder
-                .insert(folder.clone(), (now, report));
+            self.lock().by_folder.insert(folder.clone(), (now, report));
             audited += 1;
         }
         let listed: std::collections::HashSet<&PathBuf> = folders.iter().collect();
@@ -109,7 +107,10 @@ pub fn stamp(folder: &Path) -> Stamp {
             };
             s.entries += 1;
             s.bytes += meta.len();
-            let changed = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok());
+            let changed = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(UNIX_EPOCH).ok());
             s.newest = s.newest.max(changed.map_or(0, |d| d.as_nanos()));
             if meta.is_dir() {
                 dirs.push(entry.path());

@@ -506,7 +506,10 @@ fn audit_lines(
         return Vec::new();
     }
     let Some(report) = audits.get(folder) else {
-        return vec![Line::styled("◌ audit: reading the skill's files…", theme.dim)];
+        return vec![Line::styled(
+            "◌ audit: reading the skill's files…",
+            theme.dim,
+        )];
     };
     let Some(worst) = report.worst() else {
         return vec![Line::styled("✓ audit: nothing found", theme.dim)];
@@ -521,7 +524,12 @@ fn audit_lines(
     let mut lines = wrap_line(&Line::styled(head, theme.severity(Some(worst))), width);
     for f in report.findings.iter().take(FINDINGS_SHOWN) {
         let mark = if f.severity.alarming() { "⚠" } else { "·" };
-        lines.extend(finding(mark, &f.summary(), theme.severity(Some(f.severity)), width));
+        lines.extend(finding(
+            mark,
+            &f.summary(),
+            theme.severity(Some(f.severity)),
+            width,
+        ));
     }
     if n > FINDINGS_SHOWN {
         let more = format!("    … {} more", n - FINDINGS_SHOWN);

@@ -233,7 +233,11 @@ impl SkillsPane {
             .len()
             .min(self.offset + usize::from(area.height));
         let shown = &self.filtered[self.offset.min(end)..end];
-        let worst = (self.audits).worst_of(shown.iter().map(|&i| listing.entries[i].checked.path.as_path()));
+        let worst = (self.audits).worst_of(
+            shown
+                .iter()
+                .map(|&i| listing.entries[i].checked.path.as_path()),
+        );
         let items: Vec<ListItem> = (shown.iter().zip(worst))
             .map(|(&i, worst)| {
                 let e = &listing.entries[i];
