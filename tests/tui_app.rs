@@ -3075,7 +3075,7 @@ fn a_critical_pick_installs_only_when_the_user_trusts_it() {
         "{screen}"
     );
     assert!(
-        screen.contains("t trusts them (as --trust does)"),
+        screen.contains("t trusts the critical ones (as --trust does)"),
         "{screen}"
     );
     // y is not enough for a critical one.

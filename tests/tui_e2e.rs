@@ -1062,7 +1062,7 @@ fn a_critical_pick_is_named_then_installed_on_a_worker_only_when_trusted() {
     tui.keys(&["Space", "Down", "Space", "Enter"]);
     tui.wait_all(&[
         "critical piped: decode-exec SKILL.md:8",
-        "t trusts them (as --trust does)",
+        "t trusts the critical ones (as --trust does)",
     ]);
     tui.keys(&["y"]);
     tui.wait_text("t installs the picks as they are, n goes back");

@@ -517,7 +517,7 @@ impl App {
         }
         i.ended = true;
         let failed = i.outcomes.iter().any(|(_, f)| *f);
-        let mut said: Vec<String> = i.outcomes.iter().map(|(l, _)| l.clone()).collect();
+        let mut said = i.summary();
         if !i.kept.is_empty() {
             said.push(format!("kept the installed {}", i.kept.join(", ")));
         }

@@ -21,6 +21,8 @@ use crate::tui::theme::Theme;
 
 /// The popup's widest.
 const WIDTH: u16 = 100;
+/// The outcome lines shown at most (the latest ones).
+const OUTCOMES_SHOWN: usize = 12;
 
 #[derive(Debug)]
 pub struct Installing {
@@ -100,7 +102,7 @@ impl Installing {
         ])];
         lines.push(Line::styled(self.now(), theme.dim));
         // The latest outcomes that fit: frame, two lines above, one below.
-        let room = usize::from(area.height.saturating_sub(6)).max(1);
+        let room = usize::from(area.height.saturating_sub(6)).clamp(1, OUTCOMES_SHOWN);
         // With some left out, their line takes one of the rows.
         let skip = match done > room {
             true => done - room + 1,
@@ -137,6 +139,24 @@ impl Installing {
             }
             (None, false) => "starting".to_string(),
         }
+    }
+
+    /// The status line's words once it ended: each outcome when there are
+    /// few, else how many went which way.
+    pub fn summary(&self) -> Vec<String> {
+        if self.outcomes.len() <= 3 {
+            return self.outcomes.iter().map(|(l, _)| l.clone()).collect();
+        }
+        let failed = self.outcomes.iter().filter(|(_, f)| *f).count();
+        let mut said = vec![format!(
+            "{} of {} installed",
+            self.outcomes.len() - failed,
+            panes::count(self.of, "pick")
+        )];
+        if failed > 0 {
+            said.push(format!("{failed} failed (listed in the dialog)"));
+        }
+        said
     }
 
     fn keys(&self) -> &'static str {
