@@ -388,7 +388,7 @@ impl Pick {
             lines.push(Line::styled(more, theme.dim));
         }
         let keys = if self.needs_trust() {
-            "t trusts the critical ones (as --trust does) and installs the picks, n goes back"
+            "t trusts the critical ones (as --trust does) and installs, n goes back"
         } else {
             "y installs the picks anyway, n goes back"
         };
