@@ -397,3 +397,43 @@ fn find_lists_by_installs_marks_installed_and_installs_through_add() {
     let err = f.fails(&["find", "pdf"], &[("SKILLS_API_URL", closed)]);
     assert!(err.contains("cannot reach"), "{err}");
 }
+
+/// Esc in the TUI sets a cancel flag: the request in flight must end (not
+/// run on to the timeout with its answer dropped). The server drips a byte
+/// every 50 ms for a minute; the call must come back `Cancelled` once the
+/// flag is set. The 60 s wait only guards against a hang: the outcome is
+/// what is asserted, not a time.
+#[test]
+fn a_download_in_flight_ends_when_its_cancel_flag_is_set() {
+    use skilltui::core::sources::http::{self, Failure};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let server = Server::start();
+    server.route(
+        "/drip/SKILL.md",
+        Reply::Slow {
+            every: Duration::from_millis(50),
+            bytes: 1200,
+        },
+    );
+    let url = server.url("/drip/SKILL.md");
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn({
+        let stop = stop.clone();
+        move || {
+            let _ = tx.send(http::get(&url, http::MAX_DOWNLOAD, Some(&stop)));
+        }
+    });
+    std::thread::sleep(Duration::from_millis(400));
+    stop.store(true, Ordering::SeqCst);
+    let got = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the request did not end after its cancel flag was set");
+    assert_eq!(got, Err(Failure::Cancelled));
+    let line = Failure::Cancelled.line(&server.url("/drip/SKILL.md"));
+    assert!(
+        line.starts_with("cancelled fetching http://127.0.0.1:"),
+        "{line}"
+    );
+}

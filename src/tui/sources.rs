@@ -31,8 +31,8 @@ impl App {
     }
 
     /// Searches the registry for `query` on a worker, behind a spinner that
-    /// Esc cancels: the request is left to end by itself (it is bounded by
-    /// `SKILLTUI_HTTP_TIMEOUT`) and its answer dropped.
+    /// Esc cancels: the cancel flag ends the request between two reads of
+    /// its body (a silent server, at `SKILLTUI_HTTP_TIMEOUT`).
     pub(crate) fn search_in_background(&mut self, query: String) {
         let home = self.data.home.clone();
         let cancel = Cancel::default();
@@ -42,16 +42,23 @@ impl App {
             .jobs
             .spawn_stoppable(cancel.clone(), move |id, report| {
                 let (tx, rx) = mpsc::channel();
+                let flag = stop.clone();
                 std::thread::spawn(move || {
-                    let _ = tx.send(search::find(&home, &words, LIMIT, None));
+                    let _ = tx.send(search::find(&home, &words, LIMIT, None, Some(&flag)));
                 });
+                // Waits for the request to end even once cancelled, so the
+                // job is over when the App waits for it.
                 let found = loop {
                     match rx.recv_timeout(SPIN_EVERY) {
                         Ok(found) => break found,
-                        Err(RecvTimeoutError::Timeout) if !stop.load(Ordering::SeqCst) => {
-                            report.send(Report::Searching(id))
+                        Err(RecvTimeoutError::Timeout) => {
+                            if !stop.load(Ordering::SeqCst) {
+                                report.send(Report::Searching(id))
+                            }
                         }
-                        Err(_) => break Err("the search was cancelled".into()),
+                        Err(RecvTimeoutError::Disconnected) => {
+                            break Err("the search ended without an answer".into());
+                        }
                     }
                 };
                 report.send(Report::Found(id, found));
