@@ -437,3 +437,61 @@ fn a_download_in_flight_ends_when_its_cancel_flag_is_set() {
         "{line}"
     );
 }
+
+/// `check` names where a web skill comes from (its site and entry URL, or
+/// its URL), not "owner/repo (default branch)"; `--json` has the pinned
+/// `url` and `digest`, and the digest served now as `upstream_digest`
+/// (`upstream_commit` is a git skill's).
+#[test]
+fn check_shows_a_web_skills_url_and_digests() {
+    let f = Fixture::new();
+    let alpha = skill_md("alpha", "one");
+    serve_alpha_beta_gamma(&f, &alpha);
+    let site = f.server.base.clone();
+    f.ok(&["add", &site, "--skill", "alpha"]);
+    f.server
+        .route("/x/delta/SKILL.md", Reply::Ok(skill_md("delta", "d")));
+    f.ok(&["add", &f.server.url("/x/delta/SKILL.md")]);
+    let alpha2 = skill_md("alpha", "two");
+    serve_alpha_beta_gamma(&f, &alpha2);
+
+    let rows: serde_json::Value = serde_json::from_str(&f.ok(&["check", "--json"])).unwrap();
+    let row = |name: &str| {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .unwrap_or_else(|| panic!("{name} in {rows}"))
+            .clone()
+    };
+    let a = row("alpha");
+    assert_eq!(a["status"], "outdated", "{a}");
+    assert_eq!(a["url"], format!("{site}/s/alpha/SKILL.md"), "{a}");
+    assert_eq!(a["digest"], digest_of(&alpha), "{a}");
+    assert_eq!(a["upstream_digest"], digest_of(&alpha2), "{a}");
+    assert!(
+        a["upstream_commit"].is_null() && a["commit"].is_null(),
+        "{a}"
+    );
+    let d = row("delta");
+    assert_eq!(d["status"], "current", "{d}");
+    assert_eq!(d["url"], f.server.url("/x/delta/SKILL.md"), "{d}");
+    assert_eq!(d["digest"], d["upstream_digest"], "{d}");
+
+    let text = f.ok(&["check"]);
+    assert!(!text.contains("default branch"), "{text}");
+    let line = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{name} in {text}"))
+            .to_string()
+    };
+    assert!(
+        line("alpha").ends_with(&format!("{site}/ (index) {site}/s/alpha/SKILL.md")),
+        "{text}"
+    );
+    assert!(
+        line("delta").ends_with(&f.server.url("/x/delta/SKILL.md")),
+        "{text}"
+    );
+}
