@@ -28,6 +28,7 @@ pub use results::Results;
 pub use seed::Seed;
 
 use crate::tui::keymap::Ctx;
+use crate::tui::markdown::Highlighter;
 use crate::tui::panes::wrapped_height;
 use crate::tui::theme::Theme;
 use frame::{frame_block, popup};
@@ -73,7 +74,7 @@ impl Dialog {
         }
     }
 
-    pub fn render(&self, frame: &mut Frame, area: Rect, theme: &Theme) {
+    pub fn render(&self, frame: &mut Frame, area: Rect, theme: &Theme, hl: &Highlighter) {
         match self {
             Dialog::Help(h) => h.render(frame, area, theme),
             Dialog::Edit(e) => e.render(frame, area, theme),
@@ -82,9 +83,7 @@ impl Dialog {
             Dialog::Install(i) => {
                 popup_text(frame, area, theme, "Install", i.text(theme), (80, 16))
             }
-            Dialog::Results(r) => {
-                popup_text(frame, area, theme, "Search", r.text(theme), (100, 16))
-            }
+            Dialog::Results(r) => r.render(frame, area, theme, hl),
             Dialog::Seed(s) => {
                 popup_text(frame, area, theme, "Seed defaults", s.text(theme), s.size())
             }
