@@ -2957,6 +2957,9 @@ fn words_in_the_add_dialog_search_the_registry_and_a_result_opens_its_skill_pick
     assert!(md.text.contains("Beta from git"), "{}", md.text);
     snapshot("search_reading_120x40", &mut f, 120, 40);
     snapshot("search_reading_80x24", &mut f, 80, 24);
+    // It fits: a move past its end leaves it where it is.
+    key(&mut f.app, KeyCode::End);
+    assert_eq!(results(&f.app).reading.as_ref().unwrap().scroll, 0);
     key(&mut f.app, KeyCode::Esc);
     assert!(results(&f.app).reading.is_none() && results(&f.app).hits.is_some());
 

@@ -66,6 +66,9 @@ pub struct Reading {
     /// `None` while it is fetched.
     pub got: Option<Result<SkillMd, String>>,
     pub scroll: u16,
+    /// The largest useful `scroll`, as the last frame drawn found it: a
+    /// move past the end is taken back to it.
+    max_scroll: std::cell::Cell<u16>,
     pub spin: usize,
 }
 
@@ -117,6 +120,7 @@ impl Results {
                 hit: hit.clone(),
                 got: None,
                 scroll: 0,
+                max_scroll: Default::default(),
                 spin: 0,
             });
         }
@@ -130,7 +134,10 @@ impl Results {
                     self.reading = None;
                 }
                 Cmd::Accept => return open(&r.hit),
-                Cmd::Move(m) => r.scroll = panes::scroll(r.scroll, m, ROWS as u16),
+                Cmd::Move(m) => {
+                    let to = panes::scroll(r.scroll.min(r.max_scroll.get()), m, ROWS as u16);
+                    r.scroll = to.min(r.max_scroll.get());
+                }
                 _ => {}
             }
             return Outcome::Keep;
@@ -185,11 +192,12 @@ impl Results {
                 Line::styled("Esc cancels", theme.dim),
             ]);
         };
+        let count = match self.more() {
+            true => format!("The first {} results", hits.len()),
+            false => panes::count(hits.len(), "result"),
+        };
         let mut lines = vec![
-            Line::from(format!(
-                "{} for '{query}', most installed first",
-                panes::count(hits.len(), "result")
-            )),
+            Line::from(format!("{count} for '{query}', most installed first")),
             Line::styled(
                 "↑↓ choose  → reads its SKILL.md  Enter opens its source  Esc cancels",
                 theme.dim,
@@ -248,6 +256,7 @@ impl Reading {
             Some(Ok(md)) => document(md, body.width, theme, hl),
         };
         let last = lines.len().saturating_sub(usize::from(body.height));
+        self.max_scroll.set(u16::try_from(last).unwrap_or(u16::MAX));
         let top = usize::from(self.scroll).min(last);
         let shown: Vec<Line> = lines
             .into_iter()
