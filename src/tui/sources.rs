@@ -63,8 +63,10 @@ impl App {
 
     /// Runs `work` on a worker, ticking the spinner of its job while it
     /// runs (until `cancel` is set) and reporting its answer with `done`.
-    /// The job waits for `work` to end even once cancelled (`work` stops
-    /// soon after, given the flag), so it is over when the App waits for it.
+    /// Once cancelled, the job waits up to [`CANCEL_GRACE`] for `work` to
+    /// end (git is killed at once, a download ends at its next read), so
+    /// its scratch folder is gone when the App quits; a server silent past
+    /// that does not hold the quit up (its request ends at the timeout).
     fn spawn_ticking<T: Send + 'static>(
         &mut self,
         cancel: Cancel,
@@ -78,14 +80,17 @@ impl App {
             std::thread::spawn(move || {
                 let _ = tx.send(work(&flag));
             });
+            let mut cancelled_at = None;
             let answer = loop {
                 match rx.recv_timeout(SPIN_EVERY) {
                     Ok(answer) => break answer,
-                    Err(RecvTimeoutError::Timeout) => {
-                        if !stop.load(Ordering::SeqCst) {
-                            report.send(Report::Searching(id))
+                    Err(RecvTimeoutError::Timeout) if stop.load(Ordering::SeqCst) => {
+                        let since = *cancelled_at.get_or_insert_with(std::time::Instant::now);
+                        if since.elapsed() >= CANCEL_GRACE {
+                            break Err("cancelled".into());
                         }
                     }
+                    Err(RecvTimeoutError::Timeout) => report.send(Report::Searching(id)),
                     Err(RecvTimeoutError::Disconnected) => {
                         break Err("the worker ended without an answer".into());
                     }
@@ -509,6 +514,8 @@ impl App {
 
 /// How often a running search's spinner steps.
 const SPIN_EVERY: Duration = Duration::from_millis(150);
+/// How long a cancelled search or reading is waited for.
+const CANCEL_GRACE: Duration = Duration::from_secs(2);
 
 /// The gauge shown while job `id` compares `label`'s skills with the
 /// installed ones; Esc cancels the install.
