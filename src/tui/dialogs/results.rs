@@ -17,7 +17,7 @@ use crate::core::cao::skill;
 use crate::core::sources::git::{Cancel, SkillMd};
 use crate::core::sources::search::{Hit, Installed, MAX_LIMIT};
 use crate::core::text::sanitize_line;
-use crate::tui::dialogs::frame::{frame_block, popup};
+use crate::tui::dialogs::frame::{frame_block, popup, popup_text};
 use crate::tui::dialogs::outcome::Outcome;
 use crate::tui::keymap::Cmd;
 use crate::tui::markdown::{Highlighter, Rendered, render_markdown};
@@ -179,7 +179,7 @@ impl Results {
     pub fn render(&self, frame: &mut Frame, area: Rect, theme: &Theme, hl: &Highlighter) {
         match &self.reading {
             Some(r) => r.render(frame, area, theme, hl),
-            None => super::popup_text(frame, area, theme, "Search", self.text(theme), (100, 17)),
+            None => popup_text(frame, area, theme, "Search", self.text(theme), (100, 17)),
         }
     }
 
