@@ -2877,9 +2877,10 @@ fn slash_in_pane_3_filters_its_profiles_and_agents() {
 
 // ---- searching the registry ----------------------------------------------
 
-/// The registry this binary's one search test asks: `SKILLS_API_URL` is
-/// read by the core from the process's environment, set here once, and no
-/// other test of this binary searches.
+/// The registry this binary's search tests ask: `SKILLS_API_URL` is read
+/// by the core from the process's environment, set here once. One test
+/// routes `/api/search` whatever its query; the others route their exact
+/// query strings, which are answered first.
 fn registry() -> &'static http_server::Server {
     static SERVER: std::sync::OnceLock<http_server::Server> = std::sync::OnceLock::new();
     SERVER.get_or_init(|| {
@@ -2945,8 +2946,30 @@ fn words_in_the_add_dialog_search_the_registry_and_a_result_opens_its_skill_pick
     assert!(f.app.status.as_ref().unwrap().is_error());
     assert!(matches!(f.app.dialog, Some(Dialog::Results(_))));
 
-    // The first result opens through the pick dialog, its skill picked.
+    // → reads the first result's SKILL.md (fetched on a worker, drawn
+    // with the preview's renderer); Esc goes back to the list.
     press(&mut f.app, "kkk");
+    key(&mut f.app, KeyCode::Right);
+    assert!(results(&f.app).reading.as_ref().unwrap().got.is_none());
+    f.app.settle();
+    let md = match &results(&f.app).reading.as_ref().unwrap().got {
+        Some(Ok(md)) => md.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(md.path, ".claude/skills/beta/SKILL.md");
+    assert!(md.text.contains("Beta from git"), "{}", md.text);
+    snapshot("search_reading_120x40", &mut f, 120, 40);
+    snapshot("search_reading_80x24", &mut f, 80, 24);
+    // It fits: a move past its end leaves it where it is.
+    key(&mut f.app, KeyCode::End);
+    assert_eq!(results(&f.app).reading.as_ref().unwrap().scroll, 0);
+    key(&mut f.app, KeyCode::Esc);
+    assert!(results(&f.app).reading.is_none() && results(&f.app).hits.is_some());
+
+    // The first result opens through the pick dialog, its skill picked:
+    // Enter while reading it does what Enter in the list does.
+    key(&mut f.app, KeyCode::Right);
+    f.app.settle();
     key(&mut f.app, KeyCode::Enter);
     assert!(
         matches!(f.app.dialog, Some(Dialog::Fetch(_))),
@@ -3258,4 +3281,42 @@ fn the_store_is_audited_on_a_worker_marked_in_skills_and_listed_in_the_preview()
     let screen = format!("{}", render(&mut f.app, 120, 40).backend());
     assert!(!screen.contains("piped ⚠"), "{screen}");
     assert!(screen.contains("✓ audit: nothing found"), "{screen}");
+}
+
+/// `owner:NAME` among the words goes to the registry as `owner=NAME`; an
+/// answer that fills the first limit ends with a "more results" row, and
+/// Enter on it asks again for the registry's most.
+#[test]
+fn owner_narrows_a_search_and_a_full_page_offers_more_results() {
+    let mut f = fixture();
+    let server = registry();
+    let hits = |n: usize| {
+        let rows: Vec<String> = (0..n)
+            .map(|i| {
+                format!(r#"{{"id":"{i}","name":"pdf-{i:03}","source":"acme/pdfs","installs":{i}}}"#)
+            })
+            .collect();
+        format!(r#"{{"skills":[{}]}}"#, rows.join(",")).into_bytes()
+    };
+    server.route(
+        "/api/search?q=pdf&limit=20&owner=acme",
+        http_server::Reply::Ok(hits(20)),
+    );
+    server.route(
+        "/api/search?q=pdf&limit=100&owner=acme",
+        http_server::Reply::Ok(hits(30)),
+    );
+    search_for(&mut f.app, "owner:acme pdf");
+    f.app.settle();
+    assert_eq!(results(&f.app).hits.as_ref().unwrap().len(), 20);
+    key(&mut f.app, KeyCode::End);
+    assert_eq!(results(&f.app).sel, 20, "the more-results row");
+    snapshot("search_more_80x24", &mut f, 80, 24);
+    key(&mut f.app, KeyCode::Enter);
+    f.app.settle();
+    let r = results(&f.app);
+    assert_eq!((r.limit, r.hits.as_ref().unwrap().len()), (100, 30));
+    assert_eq!(r.query, "owner:acme pdf");
+    key(&mut f.app, KeyCode::End);
+    assert_eq!(results(&f.app).sel, 29, "30 of at most 100: no more row");
 }

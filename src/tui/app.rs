@@ -1070,7 +1070,11 @@ impl App {
                 self.preselect = None;
                 self.open_source(source)
             }
-            Outcome::Search(query) => self.search_in_background(query),
+            Outcome::Search(query, limit) => self.search_in_background(query, limit),
+            Outcome::Read { source, skill } => {
+                self.dialog = Some(dialog);
+                self.read_in_background(&source, skill);
+            }
             Outcome::OpenFound { source, skill } => {
                 if let Dialog::Results(r) = &dialog {
                     self.typed = Some(r.query.clone());

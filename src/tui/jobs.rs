@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::core::agents::scan::Ctx as AgentCtx;
 use crate::core::cao::store::Seeded;
 use crate::core::sources::changes::Changes;
-use crate::core::sources::git::{Cancel, Progress};
+use crate::core::sources::git::{Cancel, Progress, SkillMd};
 use crate::core::sources::remote::{CheckRow, Installed, Opened};
 use crate::core::sources::search::Hit;
 use crate::tui::events::AppEvent;
@@ -36,7 +36,8 @@ pub enum Report {
     Seeding(usize, usize, String),
     /// The end of a job: what seeding did.
     Seeded(Result<Seeded, String>),
-    /// A registry search still running: the spinner steps on.
+    /// A registry search (or a result's SKILL.md) still being fetched: the
+    /// spinner steps on.
     Searching(u64),
     /// The end of a job: a registry search's results.
     Found(u64, Result<Vec<Hit>, String>),
@@ -50,6 +51,8 @@ pub enum Report {
     Installed(u64, bool, Option<Box<(Opened, Vec<String>)>>),
     /// The end of a job: the store's audit reports are up to date.
     Audited,
+    /// The end of a job: a search result's SKILL.md, read before installing.
+    Read(u64, Result<SkillMd, String>),
     /// The end of a job: the agents discovery number `.0` found.
     Agents(u64, Box<(Option<AgentCtx>, Vec<AgentRow>)>),
 }

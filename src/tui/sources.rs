@@ -10,13 +10,13 @@ use std::time::Duration;
 use crate::core::cao::store::Home;
 use crate::core::error::InstallError;
 use crate::core::sources::changes;
-use crate::core::sources::git::{Cancel, Progress};
+use crate::core::sources::git::{self, Cancel, Progress};
 use crate::core::sources::remote::{self, Opened, Step};
 use crate::core::sources::search;
-use crate::core::sources::source::{Found, StoreState};
+use crate::core::sources::source::{self, Found, Source, StoreState};
 use crate::tui::app::App;
 use crate::tui::dialogs::pick::Batch;
-use crate::tui::dialogs::results::LIMIT;
+use crate::tui::dialogs::results::split_query;
 use crate::tui::dialogs::{Confirm, Dialog, Fetch, Install, Installing, Pending, Pick, Results};
 use crate::tui::jobs::{Diffs, Report};
 use crate::tui::model::Status;
@@ -30,33 +30,74 @@ impl App {
         });
     }
 
-    /// Searches the registry for `query` on a worker, behind a spinner that
-    /// Esc cancels: the request is left to end by itself (it is bounded by
-    /// `SKILLTUI_HTTP_TIMEOUT`) and its answer dropped.
-    pub(crate) fn search_in_background(&mut self, query: String) {
+    /// Searches the registry for `query` (`owner:NAME` among its words), at
+    /// most `limit` results, on a worker behind a spinner that Esc cancels:
+    /// the cancel flag ends the request between two reads of its body (a
+    /// silent server, at `SKILLTUI_HTTP_TIMEOUT`).
+    pub(crate) fn search_in_background(&mut self, query: String, limit: usize) {
         let home = self.data.home.clone();
         let cancel = Cancel::default();
+        let (words, owner) = split_query(&query);
+        let id = self.spawn_ticking(cancel.clone(), Report::Found, move |stop| {
+            search::find(&home, &words, limit, owner.as_deref(), Some(stop))
+        });
+        self.dialog = Some(Dialog::Results(Results::new(id, query, limit, cancel)));
+    }
+
+    /// Reads the SKILL.md of search result `skill` in `source` (owner/repo)
+    /// on a worker, fetching that one file (see `git::read_skill_md`); the
+    /// results dialog shows it, Esc cancels.
+    pub(crate) fn read_in_background(&mut self, source: &str, skill: String) {
+        let url = match source::parse(source, &self.data.home.user_home) {
+            Ok(Source::Git(g)) => g.fetch_url().to_string(),
+            _ => return,
+        };
+        let cancel = Cancel::default();
+        let id = self.spawn_ticking(cancel.clone(), Report::Read, move |stop| {
+            git::read_skill_md(&url, &skill, Some(stop))
+        });
+        if let Some(Dialog::Results(r)) = &mut self.dialog {
+            r.start_reading(id, cancel);
+        }
+    }
+
+    /// Runs `work` on a worker, ticking the spinner of its job while it
+    /// runs (until `cancel` is set) and reporting its answer with `done`.
+    /// Once cancelled, the job waits up to [`CANCEL_GRACE`] for `work` to
+    /// end (git is killed at once, a download ends at its next read), so
+    /// its scratch folder is gone when the App quits; a server silent past
+    /// that does not hold the quit up (its request ends at the timeout).
+    fn spawn_ticking<T: Send + 'static>(
+        &mut self,
+        cancel: Cancel,
+        done: fn(u64, Result<T, String>) -> Report,
+        work: impl FnOnce(&Cancel) -> Result<T, String> + Send + 'static,
+    ) -> u64 {
         let stop = cancel.clone();
-        let words = query.clone();
-        let id = self
-            .jobs
-            .spawn_stoppable(cancel.clone(), move |id, report| {
-                let (tx, rx) = mpsc::channel();
-                std::thread::spawn(move || {
-                    let _ = tx.send(search::find(&home, &words, LIMIT, None));
-                });
-                let found = loop {
-                    match rx.recv_timeout(SPIN_EVERY) {
-                        Ok(found) => break found,
-                        Err(RecvTimeoutError::Timeout) if !stop.load(Ordering::SeqCst) => {
-                            report.send(Report::Searching(id))
-                        }
-                        Err(_) => break Err("the search was cancelled".into()),
-                    }
-                };
-                report.send(Report::Found(id, found));
+        self.jobs.spawn_stoppable(cancel, move |id, report| {
+            let (tx, rx) = mpsc::channel();
+            let flag = stop.clone();
+            std::thread::spawn(move || {
+                let _ = tx.send(work(&flag));
             });
-        self.dialog = Some(Dialog::Results(Results::new(id, query, cancel)));
+            let mut cancelled_at = None;
+            let answer = loop {
+                match rx.recv_timeout(SPIN_EVERY) {
+                    Ok(answer) => break answer,
+                    Err(RecvTimeoutError::Timeout) if stop.load(Ordering::SeqCst) => {
+                        let since = *cancelled_at.get_or_insert_with(std::time::Instant::now);
+                        if since.elapsed() >= CANCEL_GRACE {
+                            break Err("cancelled".into());
+                        }
+                    }
+                    Err(RecvTimeoutError::Timeout) => report.send(Report::Searching(id)),
+                    Err(RecvTimeoutError::Disconnected) => {
+                        break Err("the worker ended without an answer".into());
+                    }
+                }
+            };
+            report.send(done(id, answer));
+        })
     }
 
     /// A search's answer: its results, or the install dialog again with
@@ -166,13 +207,16 @@ impl App {
                 }
             }
             Report::Searching(id) => {
-                if let Some(Dialog::Results(r)) = &mut self.dialog
-                    && r.id == id
-                {
-                    r.spin += 1;
+                if let Some(Dialog::Results(r)) = &mut self.dialog {
+                    r.tick(id);
                 }
             }
             Report::Found(id, found) => self.found(id, found),
+            Report::Read(id, got) => {
+                if let Some(Dialog::Results(r)) = &mut self.dialog {
+                    r.read(id, got);
+                }
+            }
             Report::Diffed(id, diffs) => self.diffed(id, *diffs),
             Report::Checked(rows) => {
                 self.jobs.checking = false;
@@ -562,6 +606,8 @@ impl App {
 
 /// How often a running search's spinner steps.
 const SPIN_EVERY: Duration = Duration::from_millis(150);
+/// How long a cancelled search or reading is waited for.
+const CANCEL_GRACE: Duration = Duration::from_secs(2);
 
 /// The gauge shown while job `id` compares `label`'s skills with the
 /// installed ones; Esc cancels the install.
