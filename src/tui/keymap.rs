@@ -573,6 +573,7 @@ pub const ROWS: &[Row] = &[
                 ],
             ),
             ch('n', Cmd::No, &[Ctx::Confirm]),
+            key(KeyCode::Right, Cmd::Open, &[Ctx::Results]),
             key(KeyCode::Esc, Cmd::No, &[Ctx::Confirm]),
             key(
                 KeyCode::Esc,
