@@ -17,3 +17,4 @@ pub mod profile;
 pub mod skill;
 pub mod store;
 pub mod undo;
+pub mod verdicts;

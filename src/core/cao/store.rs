@@ -10,7 +10,7 @@ use include_dir::{Dir, include_dir};
 use serde_json::Value as Json;
 
 use crate::core::cao::skill::{self, Checked};
-use crate::core::cao::{installed, locks, plugins};
+use crate::core::cao::{installed, locks, plugins, verdicts};
 use crate::core::fsops;
 use crate::core::text::py_strip;
 
@@ -266,9 +266,10 @@ pub fn list(home: &Home, lint: bool) -> Listing {
             Err(e) => problems.push(e),
         }
     }
-    let checked = check_all(&folders, &move |d, f| {
-        skill::check_candidate(&d.join(f), lint)
-    });
+    let checked = match lint {
+        true => check_all(&folders, &|d, f| skill::check_candidate(&d.join(f), true)),
+        false => check_all_kept(&folders),
+    };
     let mut seen = HashSet::new();
     let mut entries: Vec<Entry> = folders
         .into_iter()
@@ -362,6 +363,29 @@ fn check_all(folders: &[(PathBuf, String)], check: &Check<'_>) -> Vec<Option<Che
     });
     batches.sort_unstable_by_key(|(start, _)| *start);
     batches.into_iter().flat_map(|(_, b)| b).collect()
+}
+
+/// [`check_all`] without lints, with the verdicts of the last listing
+/// for every SKILL.md that did not change since (`verdicts`); what this
+/// listing saw is kept for the next.
+fn check_all_kept(folders: &[(PathBuf, String)]) -> Vec<Option<Checked>> {
+    let kept = verdicts::take();
+    let seen = std::sync::Mutex::new(verdicts::Verdicts::new());
+    let checked = check_all(folders, &|d, f| {
+        let path = d.join(f);
+        let stamp = verdicts::Stamp::of(&path.join("SKILL.md"));
+        let checked = match verdicts::lookup(&kept, &path, stamp) {
+            Some(c) => Some(c.clone()),
+            None => skill::check_candidate(&path, false),
+        };
+        if let (Some(stamp), Some(c)) = (stamp, &checked) {
+            let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+            seen.insert(path, (stamp, c.clone()));
+        }
+        checked
+    });
+    verdicts::keep(seen.into_inner().unwrap_or_else(|e| e.into_inner()));
+    checked
 }
 
 fn check_caught(check: &Check<'_>, dir: &Path, folder: &str) -> Option<Checked> {
