@@ -29,6 +29,8 @@ pub struct Home {
     /// and shared by every clone.
     cao_flag: Option<PathBuf>,
     cao: std::sync::Arc<std::sync::OnceLock<(Result<installed::Install, String>, bool)>>,
+    /// The last listing's verdicts, for the next (shared by every clone).
+    pub verdicts: std::sync::Arc<verdicts::Kept>,
 }
 
 impl Home {
@@ -56,6 +58,7 @@ impl Home {
             settings,
             cao_flag: None,
             cao: Default::default(),
+            verdicts: Default::default(),
         }
     }
 
@@ -268,7 +271,7 @@ pub fn list(home: &Home, lint: bool) -> Listing {
     }
     let checked = match lint {
         true => check_all(&folders, &|d, f| skill::check_candidate(&d.join(f), true)),
-        false => check_all_kept(&folders),
+        false => check_all_kept(&folders, &home.verdicts),
     };
     let mut seen = HashSet::new();
     let mut entries: Vec<Entry> = folders
@@ -368,8 +371,8 @@ fn check_all(folders: &[(PathBuf, String)], check: &Check<'_>) -> Vec<Option<Che
 /// [`check_all`] without lints, with the verdicts of the last listing
 /// for every SKILL.md that did not change since (`verdicts`); what this
 /// listing saw is kept for the next.
-fn check_all_kept(folders: &[(PathBuf, String)]) -> Vec<Option<Checked>> {
-    let kept = verdicts::take();
+fn check_all_kept(folders: &[(PathBuf, String)], kept: &verdicts::Kept) -> Vec<Option<Checked>> {
+    let (store, kept) = (kept, kept.take());
     let seen = std::sync::Mutex::new(verdicts::Verdicts::new());
     let checked = check_all(folders, &|d, f| {
         let path = d.join(f);
@@ -384,7 +387,7 @@ fn check_all_kept(folders: &[(PathBuf, String)]) -> Vec<Option<Checked>> {
         }
         checked
     });
-    verdicts::keep(seen.into_inner().unwrap_or_else(|e| e.into_inner()));
+    store.keep(seen.into_inner().unwrap_or_else(|e| e.into_inner()));
     checked
 }
 
@@ -918,6 +921,43 @@ mod tests {
         let e = add(&h, &tmp.path().join("x"), false).unwrap_err();
         assert!(e.contains("points outside"), "{e}");
         assert!(!h.skills_dir().join("x").exists());
+    }
+
+    // Issue 22: a listing again re-stats a SKILL.md that did not change
+    // (the kept verdict is used: here a planted one, to show the file was
+    // not read), and reads one that changed, one that is new, and one
+    // changed too recently for its stamp to tell (git's racily clean).
+    #[test]
+    fn a_listing_again_reads_only_what_changed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let h = home(tmp.path());
+        let store = h.skills_dir();
+        write_skill(&store, "a", "a", "real a");
+        write_skill(&store, "b", "b", "real b");
+        let desc = |l: &Listing, f: &str| {
+            let e = l.entries.iter().find(|e| e.folder == f).unwrap();
+            e.checked.description.clone().unwrap()
+        };
+        // Fresh files are racily clean: read every time, never kept.
+        list(&h, false);
+        assert!(h.verdicts.take().is_empty());
+        std::thread::sleep(std::time::Duration::from_millis(2100));
+        let l = list(&h, false);
+        assert_eq!(desc(&l, "a"), "real a");
+        let mut kept = h.verdicts.take();
+        assert_eq!(kept.len(), 2, "{kept:?}");
+        for f in ["a", "b"] {
+            kept.get_mut(&store.join(f)).unwrap().1.description = Some(format!("kept {f}"));
+        }
+        h.verdicts.keep(kept);
+        write_skill(&store, "b", "b", "new b");
+        write_skill(&store, "c", "c", "real c");
+        let l = list(&h, false);
+        assert_eq!(desc(&l, "a"), "kept a", "unchanged: not read again");
+        assert_eq!(desc(&l, "b"), "new b", "changed: read again");
+        assert_eq!(desc(&l, "c"), "real c");
+        // Lints walk the folder: never from the kept verdicts.
+        assert_eq!(desc(&list(&h, true), "a"), "real a");
     }
 
     #[test]
