@@ -37,11 +37,8 @@ impl Stamp {
     /// not a regular file, or changed within [`SETTLED`]).
     pub fn of(skill_md: &Path) -> Option<Stamp> {
         let m = fs::metadata(skill_md).ok().filter(|m| m.is_file())?;
-        let newest = m.mtime().max(m.ctime());
-        let now = SystemTime::now()
-            .duration_since(SystemTime::UNIX_EPOCH)
-            .ok()?;
-        let settled = i64::try_from(now.saturating_sub(SETTLED).as_secs()).ok()?;
+        let newest = m.modified().ok()?.max(changed(&m));
+        let settled = SystemTime::now().checked_sub(SETTLED)?;
         (newest < settled).then_some(Stamp {
             dev: m.dev(),
             ino: m.ino(),
@@ -49,6 +46,16 @@ impl Stamp {
             mtime: (m.mtime(), m.mtime_nsec()),
             ctime: (m.ctime(), m.ctime_nsec()),
         })
+    }
+}
+
+/// The inode's change time (`st_ctime`) to the nanosecond; the epoch
+/// for one before it.
+fn changed(m: &fs::Metadata) -> SystemTime {
+    let (s, ns) = (m.ctime(), m.ctime_nsec());
+    match (u64::try_from(s), u32::try_from(ns)) {
+        (Ok(s), Ok(ns)) => SystemTime::UNIX_EPOCH + Duration::new(s, ns),
+        _ => SystemTime::UNIX_EPOCH,
     }
 }
 
