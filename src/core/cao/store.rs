@@ -372,12 +372,12 @@ fn check_all(folders: &[(PathBuf, String)], check: &Check<'_>) -> Vec<Option<Che
 /// for every SKILL.md that did not change since (`verdicts`); what this
 /// listing saw is kept for the next.
 fn check_all_kept(folders: &[(PathBuf, String)], kept: &verdicts::Kept) -> Vec<Option<Checked>> {
-    let (store, kept) = (kept, kept.take());
+    let last = kept.get();
     let seen = std::sync::Mutex::new(verdicts::Verdicts::new());
     let checked = check_all(folders, &|d, f| {
         let path = d.join(f);
         let stamp = verdicts::Stamp::of(&path.join("SKILL.md"));
-        let checked = match verdicts::lookup(&kept, &path, stamp) {
+        let checked = match verdicts::lookup(&last, &path, stamp) {
             Some(c) => Some(c.clone()),
             None => skill::check_candidate(&path, false),
         };
@@ -387,7 +387,7 @@ fn check_all_kept(folders: &[(PathBuf, String)], kept: &verdicts::Kept) -> Vec<O
         }
         checked
     });
-    store.keep(seen.into_inner().unwrap_or_else(|e| e.into_inner()));
+    kept.keep(seen.into_inner().unwrap_or_else(|e| e.into_inner()));
     checked
 }
 
@@ -940,11 +940,11 @@ mod tests {
         };
         // Fresh files are racily clean: read every time, never kept.
         list(&h, false);
-        assert!(h.verdicts.take().is_empty());
+        assert!(h.verdicts.get().is_empty());
         std::thread::sleep(std::time::Duration::from_millis(2100));
         let l = list(&h, false);
         assert_eq!(desc(&l, "a"), "real a");
-        let mut kept = h.verdicts.take();
+        let mut kept = (*h.verdicts.get()).clone();
         assert_eq!(kept.len(), 2, "{kept:?}");
         for f in ["a", "b"] {
             kept.get_mut(&store.join(f)).unwrap().1.description = Some(format!("kept {f}"));

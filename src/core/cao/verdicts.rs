@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use crate::core::cao::skill::Checked;
@@ -63,25 +63,22 @@ fn changed(m: &fs::Metadata) -> SystemTime {
 pub type Verdicts = HashMap<PathBuf, (Stamp, Checked)>;
 
 /// The last listing's verdicts (without lints) in one home, shared by its
-/// clones (the TUI's UI thread and its workers). A listing takes them out
-/// while it runs and puts back what it saw: two listings at once are both
-/// right, the second just reads everything.
+/// clones (the TUI's UI thread and its workers: agent discovery lists the
+/// store too, at each reload). Each listing reads the last one kept and
+/// keeps what it saw; two at once both read the same kept verdicts, and
+/// the one that ends last is kept.
 #[derive(Debug, Default)]
-pub struct Kept(Mutex<Option<Verdicts>>);
+pub struct Kept(Mutex<Arc<Verdicts>>);
 
 impl Kept {
-    /// The kept verdicts, taken out for one listing.
-    pub fn take(&self) -> Verdicts {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-            .unwrap_or_default()
+    /// The verdicts the last listing kept.
+    pub fn get(&self) -> Arc<Verdicts> {
+        Arc::clone(&self.0.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// What one listing saw, kept for the next.
     pub fn keep(&self, seen: Verdicts) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(seen);
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Arc::new(seen);
     }
 }
 
