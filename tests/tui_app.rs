@@ -2872,6 +2872,71 @@ fn slash_in_pane_3_filters_its_profiles_and_agents() {
     );
 }
 
+#[test]
+fn slash_in_pane_3_is_fuzzy_and_counts_n_of_m() {
+    let mut f = fixture();
+    key(&mut f.app, KeyCode::Char('3'));
+    // Scattered letters, as in the Skills filter: no substring has them.
+    press(&mut f.app, "/spvr");
+    assert_eq!(f.app.profiles.shown(&f.app.data).len(), 1);
+    assert_eq!(f.app.selected_profile().unwrap().listed.name, "supervisor");
+    let all = f.app.profiles.shown(&f.app.data).len();
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(text.contains("Agents & profiles /spvr▏ · 1 of "), "{text}");
+    // Kept after Enter; Esc in the list clears it.
+    key(&mut f.app, KeyCode::Enter);
+    assert!(!f.app.profiles.typing);
+    key(&mut f.app, KeyCode::Esc);
+    assert!(f.app.profiles.filter.is_empty());
+    assert!(f.app.profiles.shown(&f.app.data).len() > all);
+}
+
+#[test]
+fn slash_in_a_checklist_filters_its_rows_and_space_toggles_the_row_shown() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "supervisor");
+    let file = f.root.join("agent-store/supervisor.md");
+    let before = fs::read_to_string(&file).unwrap();
+    assert!(!before.contains("python-testing"), "{before}");
+    press(&mut f.app, "/pyts");
+    assert_eq!(f.app.profiles.check_filter.as_str(), "pyts");
+    assert!(
+        f.app.profiles.filter.is_empty(),
+        "the list's filter is its own"
+    );
+    let shown = f.app.profiles.check_shown(&f.app.data);
+    let python = f.app.data.valid_position("python-testing").unwrap();
+    assert_eq!(shown, [python]);
+    // The cursor was on row 0, which the filter hides: it moves to the row shown.
+    assert_eq!(f.app.profiles.check_sel, python);
+    snapshot("checklist_filtered_120x40", &mut f, 120, 40);
+    snapshot("checklist_filtered_80x24", &mut f, 80, 24);
+    // Enter keeps it; moves stay among its rows; Space toggles the row seen.
+    key(&mut f.app, KeyCode::Enter);
+    press(&mut f.app, "kj");
+    assert_eq!(f.app.profiles.check_sel, python);
+    key(&mut f.app, KeyCode::Char(' '));
+    let after = fs::read_to_string(&file).unwrap();
+    assert!(after.contains("python-testing"), "{after}");
+    // A new `/` selects the query: typing replaces it.
+    press(&mut f.app, "/sec");
+    assert_eq!(f.app.profiles.check_filter.as_str(), "sec");
+    let security = f.app.data.valid_position("security-review").unwrap();
+    assert_eq!(f.app.profiles.check_sel, security);
+    // A filter that shows nothing: Space touches no hidden row.
+    press(&mut f.app, "zzz");
+    assert!(f.app.profiles.check_shown(&f.app.data).is_empty());
+    key(&mut f.app, KeyCode::Enter);
+    key(&mut f.app, KeyCode::Char(' '));
+    assert_eq!(fs::read_to_string(&file).unwrap(), after);
+    // Esc clears the kept filter first, then leaves the checklist.
+    key(&mut f.app, KeyCode::Esc);
+    assert!(f.app.profiles.check_filter.is_empty());
+    assert!(f.app.profiles.in_checklist());
+    key(&mut f.app, KeyCode::Esc);
+    assert!(!f.app.profiles.in_checklist());
+}
+
 // ---- searching the registry ----------------------------------------------
 
 /// The registry this binary's one search test asks: `SKILLS_API_URL` is

@@ -499,7 +499,7 @@ impl App {
         let action = match cmd {
             Some(Cmd::Back) => {
                 self.profiles.typing = false;
-                self.profiles.filter.clear();
+                self.profiles.active_filter().clear();
                 profiles_pane::Action::None
             }
             Some(Cmd::Accept) => {
@@ -577,10 +577,11 @@ impl App {
             }
             // A new `/` starts a new query: the kept one is selected, so
             // typing replaces it (an arrow key keeps it to edit).
-            // In pane 3's list, `/` filters the profiles and agents.
-            Cmd::Filter if self.focus == Pane::Profiles && !self.profiles.in_checklist() => {
+            // In pane 3, `/` filters the profiles and agents, or the open
+            // checklist's rows.
+            Cmd::Filter if self.focus == Pane::Profiles => {
                 self.profiles.typing = true;
-                self.profiles.filter.select_all();
+                self.profiles.active_filter().select_all();
             }
             Cmd::Filter => {
                 self.focus = Pane::Skills;

@@ -343,7 +343,12 @@ pub const ROWS: &[Row] = &[
             key(
                 KeyCode::Esc,
                 Cmd::Back,
-                &[Ctx::Skills, Ctx::Checklist, Ctx::AgentChecklist],
+                &[
+                    Ctx::Skills,
+                    Ctx::Profiles,
+                    Ctx::Checklist,
+                    Ctx::AgentChecklist,
+                ],
             ),
             key(
                 KeyCode::Left,
@@ -392,7 +397,7 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         keys: "/",
-        help: "filter: the skills (fuzzy); in pane 3's list, the profiles and agents",
+        help: "filter (fuzzy): the skills; in pane 3, the profiles and agents or the open checklist",
         binds: &[
             ch('/', Cmd::Filter, PANES),
             key(KeyCode::Enter, Cmd::Accept, &[Ctx::Filter]),

@@ -68,6 +68,20 @@ pub fn fit_title(title: String, width: u16) -> String {
     }
 }
 
+/// A filtered list's title for a border `width` wide: `name /query · N of
+/// M`, then without the name, then the query alone (a narrow pane keeps
+/// what the user typed).
+pub fn filter_title(name: &str, query: &str, n: usize, of: usize, width: u16) -> String {
+    let room = usize::from(width).saturating_sub(6);
+    let titles = [
+        format!("{name} {query} · {n} of {of}"),
+        format!("{query} · {n} of {of}"),
+        format!("{query} {n}/{of}"),
+    ];
+    let fits = |t: &&String| t.chars().count() <= room;
+    (titles.iter().find(fits)).unwrap_or(&titles[2]).clone()
+}
+
 /// ` 1-38/80 `: the rows a view of `height` shows from `scroll` of
 /// `total`, when they do not all fit and the view shows any.
 pub fn position(scroll: u16, height: u16, total: u16) -> Option<String> {
