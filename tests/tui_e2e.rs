@@ -325,6 +325,32 @@ fn toggle_a_skill_into_a_profile() {
 }
 
 #[test]
+fn slash_in_a_profiles_checklist_then_space_toggles_the_row_shown() {
+    let env = Env::seeded();
+    let path = env.write_profile("reviewer", REVIEWER);
+    let mut tui = start(&env);
+    tui.wait_text("Skills (5/5)");
+    tui.keys(&["3"]);
+    tui.wait_text("┏ 3 Agents & profiles");
+    // Fuzzy in the list: scattered letters of "reviewer".
+    tui.keys(&["/", "r", "v", "w", "Enter"]);
+    tui.wait_text("/rvw · 1 of ");
+    tui.keys(&["Enter", "/", "p", "y", "t", "s"]);
+    tui.wait_text("/pyts▏ · 1 of 5");
+    // Only python-testing is drawn; the cursor went to it from row 0.
+    let screen = tui.settled();
+    assert!(screen.contains("[ ] python-testing"), "{screen}");
+    assert!(!screen.contains("] code-style"), "{screen}");
+    tui.keys(&["Enter", "Space"]);
+    tui.wait_text("enabled 'python-testing' for 'reviewer'");
+    assert!(fs::read_to_string(&path).unwrap().contains("- python-testing"));
+    // Esc clears the kept filter: every row is back.
+    tui.keys(&["Escape"]);
+    tui.wait_text("[x] code-style");
+    assert!(tui.settled().contains("[x] python-testing"));
+}
+
+#[test]
 fn install_over_an_existing_skill() {
     let env = Env::seeded();
     let installed = env.skills().join("code-style");
