@@ -536,3 +536,31 @@ fn the_finds_view_shows_seed_003s_constants_as_lints() {
         "{text}"
     );
 }
+
+#[test]
+fn slash_in_an_agents_checklist_filters_its_rows_and_space_gives_the_row_shown() {
+    let mut f = fixture();
+    select_agent(&mut f.app, "amp");
+    key(&mut f.app, KeyCode::Enter);
+    for c in "/pyts".chars() {
+        key(&mut f.app, KeyCode::Char(c));
+    }
+    let shown = f.app.profiles.check_shown(&f.app.data);
+    assert_eq!(shown.len(), 1);
+    assert_eq!(f.app.profiles.agent_checks[shown[0]].name(), "python-testing");
+    assert_eq!(f.app.profiles.check_sel, shown[0]);
+    let text = screen(&mut f.app, 120, 40);
+    assert!(text.contains("Checklist /pyts▏ · 1 of "), "{text}");
+    insta::assert_snapshot!("agent_checklist_filtered_120x40", text);
+    insta::assert_snapshot!("agent_checklist_filtered_80x24", screen(&mut f.app, 80, 24));
+    key(&mut f.app, KeyCode::Enter);
+    key(&mut f.app, KeyCode::Char(' '));
+    let given = f.user.join(".config/agents/skills/python-testing");
+    assert!(given.join("SKILL.md").is_file(), "{:?}", f.app.status);
+    // Only the row shown was given.
+    let dir = fs::read_dir(f.user.join(".config/agents/skills")).unwrap();
+    let names: Vec<String> = dir
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "deploy and python-testing: {names:?}");
+}
