@@ -4,6 +4,12 @@
 //! time of the whole pass (median of 15 runs, after one warm-up that also
 //! fills the page cache). Asserts nothing: shared machines are noisy.
 //!
+//! `cargo bench --bench audit -- --store N` instead generates a store of N
+//! skills (as `cargo bench --bench tui` does) and times the TUI's audit of
+//! it on its worker: the first pass (every folder audited) and a pass after
+//! a reload with nothing changed (the folders' stamps only), each as wall
+//! time and CPU time over all threads, medians of 5.
+//!
 //! The figure in the README: anthropics/skills checked out at
 //! /tmp/anthropics-skills (`git archive HEAD | tar -x`), then
 //! `cargo bench --bench audit -- /tmp/anthropics-skills/skills`.
@@ -12,6 +18,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use skilltui::core::audit::{self, Severity};
+use skilltui::core::cao::store::Home;
+use skilltui::tui::app::App;
+use skilltui::tui::theme::Theme;
+
+mod common;
 
 const RUNS: usize = 15;
 
@@ -35,6 +46,14 @@ fn skill_folders(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--store") {
+        let n = args
+            .get(at + 1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(10_000);
+        return store(n);
+    }
     let dirs: Vec<PathBuf> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with("--"))
@@ -91,4 +110,55 @@ fn main() {
         times[RUNS / 2].as_secs_f64() * 1000.0,
         times[0].as_secs_f64() * 1000.0
     );
+}
+
+/// The TUI's audit of an N-skill store on its worker, cold then warm.
+fn store(n: usize) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("home");
+    let bytes = common::generate_n(&root, n);
+    let home = || Home::at(root.clone(), tmp.path().to_path_buf());
+    let timed = |f: &mut dyn FnMut()| {
+        let (wall, cpu) = (Instant::now(), cpu_time());
+        f();
+        (wall.elapsed(), cpu_time() - cpu)
+    };
+    let mut cold = Vec::new();
+    let mut warm = Vec::new();
+    for _ in 0..5 {
+        let mut app = App::agents_later(home(), Theme::dark());
+        cold.push(timed(&mut || {
+            app.start_audits();
+            app.settle();
+        }));
+        warm.push(timed(&mut || {
+            app.reload();
+            app.settle();
+        }));
+    }
+    let med = |v: &mut Vec<(Duration, Duration)>| {
+        v.sort();
+        let wall = v[v.len() / 2].0;
+        let mut cpu: Vec<Duration> = v.iter().map(|t| t.1).collect();
+        cpu.sort();
+        (ms(wall), ms(cpu[cpu.len() / 2]))
+    };
+    let (cw, cc) = med(&mut cold);
+    let (ww, wc) = med(&mut warm);
+    println!(
+        "{n} skills ({:.1} MiB): the TUI's audit on its worker: first pass median {cw:.0} ms ({cc:.0} ms of CPU); after a reload with nothing changed (reload included) median {ww:.0} ms ({wc:.0} ms of CPU)",
+        bytes as f64 / 1048576.0
+    );
+}
+
+fn cpu_time() -> Duration {
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `usage` is a valid rusage for the call to fill.
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
 }

@@ -342,3 +342,70 @@ fn update_names_added_findings_and_sync_refuses_critical() {
     assert_eq!(code, 0, "{err}");
     assert!(other.join("skills/prompt-guide/run.sh").is_file());
 }
+
+#[test]
+fn audit_agent_audits_what_that_agent_finds_and_nothing_else() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    // A hostile skill in the project's .claude/skills (cwd = HOME = root),
+    // and another in the store, which Claude Code does not read.
+    copy_dir(
+        &corpus("hostile/csv-summary"),
+        &root.join(".claude/skills/csv-summary"),
+    );
+    copy_dir(
+        &corpus("hostile/table-tidy"),
+        &root.join("home/skills/table-tidy"),
+    );
+    let (code, rows) = audit_json(root, &["--agent", "claude-code"]);
+    let names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["csv-summary"], "{rows:?}");
+    assert_eq!(rows[0]["severity"], "critical");
+    assert!(rules_of(&rows[0]).contains(&"decode-exec".to_string()));
+    let path = rows[0]["path"].as_str().unwrap();
+    assert!(path.ends_with(".claude/skills/csv-summary"), "{path}");
+    assert_eq!(code, 1, "a critical finding exits 1");
+    // The store's own audit sees the other one only.
+    let (_, rows) = audit_json(root, &[]);
+    let names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["table-tidy"], "{rows:?}");
+    let (code, _, err) = run(root, &["audit", "--agent", "no-such-agent"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no-such-agent"), "{err}");
+}
+
+#[test]
+fn doctor_counts_installed_skills_by_worst_severity() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    for (name, from) in [
+        ("csv-summary", "hostile/csv-summary"),
+        ("table-tidy", "hostile/table-tidy"),
+        ("shell-helper", "hostile/shell-helper"),
+    ] {
+        copy_dir(&corpus(from), &root.join("home/skills").join(name));
+    }
+    let (_, rows) = audit_json(root, &[]);
+    let mut want = std::collections::BTreeMap::new();
+    for r in &rows {
+        *want
+            .entry(r["severity"].as_str().unwrap().to_string())
+            .or_insert(0u64) += 1;
+    }
+    let (code, out, err) = run(root, &["doctor", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    for sev in ["critical", "high", "medium", "low", "none"] {
+        let have = doc["audit"][sev].as_u64().unwrap();
+        assert_eq!(have, want.get(sev).copied().unwrap_or(0), "{sev}: {out}");
+    }
+    assert_eq!(want.values().sum::<u64>(), 3);
+    let (_, text, _) = run(root, &["doctor"]);
+    let line = text.lines().find(|l| l.starts_with("audit ")).unwrap();
+    let expect = format!(
+        "audit       3 skill(s): {} critical, {} high",
+        want.get("critical").copied().unwrap_or(0),
+        want.get("high").copied().unwrap_or(0)
+    );
+    assert!(line.starts_with(&expect), "{line}");
+}

@@ -1207,3 +1207,46 @@ fn a_skill_edited_here_and_moved_upstream_is_modified_and_outdated() {
         git_in(&work, &["rev-parse", "HEAD"])
     );
 }
+
+/// Reading a search result's SKILL.md before installing fetches the tree
+/// and that one blob: the scratch clone holds no other blob (not the other
+/// skill's, not the large file beside them).
+#[test]
+fn a_skills_skill_md_is_read_by_fetching_that_blob_alone() {
+    use skilltui::core::sources::git::read_skill_md_into;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let work = git_repos::repo(root, "peek", |w| {
+        write_skill(&w.join("skills/alpha"), "alpha", "Alpha's body");
+        write_skill(&w.join("skills/beta"), "beta", "# Beta\n\nBeta's body");
+        fs::write(w.join("skills/beta/big.bin"), git_repos::noise(1 << 20, 3)).unwrap();
+        fs::write(w.join("README.md"), "readme").unwrap();
+    });
+    let url = format!("file://{}/remotes/o/peek", root.display());
+    let clone = root.join("clone");
+    let md = read_skill_md_into(&clone, &url, "beta", None).unwrap();
+    assert_eq!(md.path, "skills/beta/SKILL.md");
+    assert!(
+        md.text.contains("Beta's body") && md.text.contains("name: beta"),
+        "{}",
+        md.text
+    );
+    let objects = git_in(
+        &clone,
+        &["cat-file", "--batch-all-objects", "--batch-check"],
+    );
+    let blobs: Vec<&str> = objects
+        .lines()
+        .filter(|l| l.split(' ').nth(1) == Some("blob"))
+        .collect();
+    let wanted = git_in(&work, &["rev-parse", "HEAD:skills/beta/SKILL.md"]);
+    assert_eq!(blobs.len(), 1, "{objects}");
+    assert!(blobs[0].starts_with(wanted.trim()), "{objects}");
+    assert!(!clone.join("skills").exists(), "nothing is checked out");
+
+    let err = read_skill_md_into(&root.join("c2"), &url, "zeta", None).unwrap_err();
+    assert!(err.contains("no folder 'zeta' holding a SKILL.md"), "{err}");
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let err = read_skill_md_into(&root.join("c3"), &url, "beta", Some(&stop)).unwrap_err();
+    assert!(err.starts_with("cancelled"), "{err}");
+}

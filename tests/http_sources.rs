@@ -397,3 +397,101 @@ fn find_lists_by_installs_marks_installed_and_installs_through_add() {
     let err = f.fails(&["find", "pdf"], &[("SKILLS_API_URL", closed)]);
     assert!(err.contains("cannot reach"), "{err}");
 }
+
+/// Esc in the TUI sets a cancel flag: the request in flight must end (not
+/// run on to the timeout with its answer dropped). The server drips a byte
+/// every 50 ms for a minute; the call must come back `Cancelled` once the
+/// flag is set. The 60 s wait only guards against a hang: the outcome is
+/// what is asserted, not a time.
+#[test]
+fn a_download_in_flight_ends_when_its_cancel_flag_is_set() {
+    use skilltui::core::sources::http::{self, Failure};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let server = Server::start();
+    server.route(
+        "/drip/SKILL.md",
+        Reply::Slow {
+            every: Duration::from_millis(50),
+            bytes: 1200,
+        },
+    );
+    let url = server.url("/drip/SKILL.md");
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn({
+        let stop = stop.clone();
+        move || {
+            let _ = tx.send(http::get(&url, http::MAX_DOWNLOAD, Some(&stop)));
+        }
+    });
+    std::thread::sleep(Duration::from_millis(400));
+    stop.store(true, Ordering::SeqCst);
+    let got = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the request did not end after its cancel flag was set");
+    assert_eq!(got, Err(Failure::Cancelled));
+    let line = Failure::Cancelled.line(&server.url("/drip/SKILL.md"));
+    assert!(
+        line.starts_with("cancelled fetching http://127.0.0.1:"),
+        "{line}"
+    );
+}
+
+/// `check` names where a web skill comes from (its site and entry URL, or
+/// its URL), not "owner/repo (default branch)"; `--json` has the pinned
+/// `url` and `digest`, and the digest served now as `upstream_digest`
+/// (`upstream_commit` is a git skill's).
+#[test]
+fn check_shows_a_web_skills_url_and_digests() {
+    let f = Fixture::new();
+    let alpha = skill_md("alpha", "one");
+    serve_alpha_beta_gamma(&f, &alpha);
+    let site = f.server.base.clone();
+    f.ok(&["add", &site, "--skill", "alpha"]);
+    f.server
+        .route("/x/delta/SKILL.md", Reply::Ok(skill_md("delta", "d")));
+    f.ok(&["add", &f.server.url("/x/delta/SKILL.md")]);
+    let alpha2 = skill_md("alpha", "two");
+    serve_alpha_beta_gamma(&f, &alpha2);
+
+    let rows: serde_json::Value = serde_json::from_str(&f.ok(&["check", "--json"])).unwrap();
+    let row = |name: &str| {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .unwrap_or_else(|| panic!("{name} in {rows}"))
+            .clone()
+    };
+    let a = row("alpha");
+    assert_eq!(a["status"], "outdated", "{a}");
+    assert_eq!(a["url"], format!("{site}/s/alpha/SKILL.md"), "{a}");
+    assert_eq!(a["digest"], digest_of(&alpha), "{a}");
+    assert_eq!(a["upstream_digest"], digest_of(&alpha2), "{a}");
+    assert!(
+        a["upstream_commit"].is_null() && a["commit"].is_null(),
+        "{a}"
+    );
+    let d = row("delta");
+    assert_eq!(d["status"], "current", "{d}");
+    assert_eq!(d["url"], f.server.url("/x/delta/SKILL.md"), "{d}");
+    assert_eq!(d["digest"], d["upstream_digest"], "{d}");
+
+    let text = f.ok(&["check"]);
+    assert!(!text.contains("default branch"), "{text}");
+    let line = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{name} in {text}"))
+            .to_string()
+    };
+    assert!(
+        line("alpha").ends_with(&format!("{site}/ (index) {site}/s/alpha/SKILL.md")),
+        "{text}"
+    );
+    assert!(
+        line("delta").ends_with(&f.server.url("/x/delta/SKILL.md")),
+        "{text}"
+    );
+}

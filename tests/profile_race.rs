@@ -38,6 +38,23 @@ fn version(text: &str) -> u64 {
         .unwrap_or(0)
 }
 
+/// True when the file holds a version older than `want`, and still does a
+/// moment later. An edit racing a writer that takes no turn is exchanged in
+/// and, when what came out was not what it read, put back at once: a
+/// reader that lands between the two sees the edit for that instant, but
+/// nothing is lost. On a loaded machine the instant can outlast the
+/// writer's pause, so a loss is what stays.
+fn behind(path: &Path, want: u64) -> bool {
+    for _ in 0..3 {
+        let now = fs::read_to_string(path).unwrap_or_default();
+        if version(&now) >= want {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    true
+}
+
 /// The writer's loop: each round checks its previous version is still on
 /// disk (or a newer edit of it), then writes the next one as editors do,
 /// through a temporary file and a rename. Returns the updates lost.
@@ -45,8 +62,7 @@ fn writer(path: &Path, rounds: u64, done: &AtomicBool) -> u64 {
     let tmp = path.with_extension("writer-tmp");
     let mut lost = 0;
     for i in 1..=rounds {
-        let now = fs::read_to_string(path).unwrap_or_default();
-        if version(&now) < i - 1 {
+        if behind(path, i - 1) {
             lost += 1;
         }
         let text = format!("---\nname: dev\ndescription: v{i}\nskills: [good]\n---\nPrompt\n");

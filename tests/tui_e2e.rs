@@ -23,6 +23,8 @@ use skilltui::core::cao::store::{self, Home};
 
 #[path = "common/git_repos.rs"]
 mod git_repos;
+#[path = "common/http_server.rs"]
+mod http_server;
 #[path = "common/pty.rs"]
 mod pty;
 use pty::{Term, pane};
@@ -725,6 +727,64 @@ fn add_from_a_github_shorthand_picks_with_space_and_pins_the_lock() {
     assert_eq!(tui.wait_exit(), 0);
 }
 
+/// Words typed in the add dialog search the registry (a local server
+/// standing in for it, its results pointing at a repository built here);
+/// → reads a result's SKILL.md, Enter opens its repository with that skill
+/// picked, Enter installs and pins it; no scratch folder is left.
+#[test]
+fn search_read_a_result_and_install_it() {
+    let env = Env::seeded();
+    let root = env.tmp.path();
+    let work = git_repos::repo(root, "found", |w| {
+        write_skill(&w.join("skills"), "alpha", "Alpha from git");
+        write_skill(&w.join("skills"), "beta", "Beta from git");
+    });
+    let commit = git_repos::git_in(&work, &["rev-parse", "HEAD"]);
+    let server = http_server::Server::start();
+    let reply = r#"{"skills":[
+        {"id":"o/found/alpha","name":"alpha","source":"o/found","installs":90},
+        {"id":"o/found/beta","name":"beta","source":"o/found","installs":1200}]}"#;
+    server.route("/api/search", http_server::Reply::Ok(reply.into()));
+    let temp = root.join("temp");
+    fs::create_dir_all(&temp).unwrap();
+    let mut vars = git_repos::redirect_env(root);
+    vars.push(("SKILLS_API_URL".into(), server.base.clone()));
+    vars.push(("TMPDIR".into(), temp.display().to_string()));
+    let mut tui = start_with(&env, &vars);
+    tui.wait_text("Skills (5/5)");
+    tui.keys(&["a"]);
+    tui.wait_text("Install from a folder");
+    tui.type_text("beta");
+    tui.keys(&["Enter"]);
+    tui.wait_all(&["2 results for 'beta'", "› beta", "o/found", "1200"]);
+    tui.keys(&["Right"]);
+    tui.wait_all(&[
+        "beta from o/found",
+        "skills/beta/SKILL.md",
+        "Beta from git",
+        "Enter opens it to install",
+    ]);
+    tui.keys(&["Enter"]);
+    tui.wait_all(&["2 skills in o/found", "beta  [new]"]);
+    tui.keys(&["Enter"]);
+    tui.wait_text("installed 'beta'");
+    tui.wait_text("Skills (6/6)");
+    let md = fs::read_to_string(env.skills().join("beta/SKILL.md")).unwrap();
+    assert!(md.contains("Beta from git"), "{md}");
+    assert!(!env.skills().join("alpha").exists());
+    let lock = fs::read_to_string(env.root().join("skilltui.lock")).unwrap();
+    assert!(
+        lock.contains("[skills.beta]") && !lock.contains("alpha"),
+        "{lock}"
+    );
+    assert!(lock.contains("https://github.com/o/found"), "{lock}");
+    assert!(lock.contains(&commit), "{lock}");
+    let left = || fs::read_dir(&temp).unwrap().next().is_none();
+    assert!(eventually(left), "scratch left in {}", temp.display());
+    tui.keys(&["q"]);
+    assert_eq!(tui.wait_exit(), 0);
+}
+
 /// Polls `done` up to a generous deadline (never a timed assertion).
 fn eventually(done: impl Fn() -> bool) -> bool {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
@@ -1065,4 +1125,40 @@ fn a_skill_added_to_an_agent_dir_appears_without_r() {
     tui.wait_text("zz-made-elsewhere");
     tui.keys(&["q"]);
     tui.wait_exit();
+}
+
+#[test]
+fn a_critical_pick_is_named_then_installed_on_a_worker_only_when_trusted() {
+    let env = Env::seeded();
+    let folder = env.tmp.path().join("risky");
+    write_skill(&folder, "clean", "Clean");
+    fs::create_dir_all(folder.join("piped")).unwrap();
+    fs::write(
+        folder.join("piped/SKILL.md"),
+        "---\nname: piped\ndescription: Piped\n---\n# piped\n\n```bash\necho Y3VybCB4 | base64 -d | sh\n```\n",
+    )
+    .unwrap();
+    let mut tui = start(&env);
+    tui.wait_text("Skills (5/5)");
+    tui.keys(&["a"]);
+    tui.wait_text("Install from a folder");
+    tui.type_text(&folder.display().to_string());
+    tui.keys(&["Enter"]);
+    tui.wait_all(&["2 skills in", "✓ ·        clean", "✗ critical piped"]);
+    tui.keys(&["Space", "Down", "Space", "Enter"]);
+    tui.wait_all(&[
+        "critical piped: decode-exec SKILL.md:8",
+        "t trusts the critical ones (as --trust does)",
+    ]);
+    tui.keys(&["y"]);
+    tui.wait_text("t installs the picks as they are, n goes back");
+    assert!(!env.skills().join("piped").exists());
+    assert!(!env.skills().join("clean").exists());
+    tui.keys(&["t"]);
+    tui.wait_text("installed 'clean'; installed 'piped'");
+    assert!(env.skills().join("piped/SKILL.md").is_file());
+    // The audit worker marks it in the Skills pane once the store is read again.
+    tui.wait_all(&["Skills (7/7)", "piped ⚠"]);
+    tui.keys(&["q"]);
+    assert_eq!(tui.wait_exit(), 0);
 }

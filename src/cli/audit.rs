@@ -92,9 +92,12 @@ fn of_agent(home: &Home, id: &str) -> Result<Vec<(String, PathBuf)>, String> {
     }
     let agent = table.find(id)?;
     let finds = discover::find(agent, &ctx);
+    // Skills bundled in the agent's program have no folder to read.
+    let on_disk = |c: &&discover::Candidate| !finds.places.get(c.place).is_some_and(|p| p.builtin);
     Ok(finds
         .candidates
         .iter()
+        .filter(on_disk)
         .map(|c| (c.name.clone(), folder_of(&c.path)))
         .collect())
 }

@@ -78,6 +78,16 @@ fn doctor_lines(r: &doctor::Report) -> Vec<String> {
         };
         lines.push(format!("agent       {}  {how}", a.id));
     }
+    let a = &r.audit;
+    lines.push(format!(
+        "audit       {} skill(s): {} critical, {} high, {} medium, {} low, {} none (`skilltui audit` lists the findings)",
+        a.total(),
+        a.critical,
+        a.high,
+        a.medium,
+        a.low,
+        a.none
+    ));
     lines.push(format!("colours     {}", r.colours));
     lines.extend(r.warnings.iter().map(|w| format!("warning     {w}")));
     if r.warnings.is_empty() {

@@ -27,7 +27,7 @@ pub struct FindArgs {
 /// `find QUERY [--limit N] [--owner O] [--json]`.
 pub fn run(home: &Home, args: &FindArgs, out: &mut Output) -> Outcome {
     let query = args.query.join(" ");
-    let hits = search::find(home, &query, args.limit, args.owner.as_deref())?;
+    let hits = search::find(home, &query, args.limit, args.owner.as_deref(), None)?;
     if args.json {
         let items: Vec<_> = hits
             .iter()

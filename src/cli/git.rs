@@ -13,6 +13,8 @@ use super::output::{Outcome, Output, warn};
 use crate::core::cao::store::Home;
 use crate::core::sources::changes::{self, Changes};
 use crate::core::sources::git;
+use crate::core::sources::http;
+use crate::core::sources::lock;
 use crate::core::sources::remote;
 use crate::core::text::sanitize_line;
 
@@ -142,15 +144,21 @@ fn check(home: &Home, names: &[String], json: bool, out: &mut Output) -> Outcome
         let items: Vec<_> = rows
             .iter()
             .map(|r| {
+                // A web skill is pinned by a digest, a git one by a commit:
+                // `upstream` is whichever of the two is served now.
+                let web = r.entry.is_web();
                 json!({
                     "name": r.name,
                     "status": r.status,
                     "source": r.entry.source,
+                    "url": r.entry.url,
                     "path": r.entry.path,
                     "ref": r.entry.reference,
-                    "commit": r.entry.commit,
+                    "commit": (!web).then_some(&r.entry.commit),
+                    "digest": r.entry.digest,
                     "upstream": r.moved.map(|m| if m { "moved" } else { "same" }),
-                    "upstream_commit": r.upstream,
+                    "upstream_commit": r.upstream.as_ref().filter(|_| !web),
+                    "upstream_digest": r.upstream.as_ref().filter(|_| web),
                     "error": r.error,
                 })
             })
@@ -167,15 +175,10 @@ fn check(home: &Home, names: &[String], json: bool, out: &mut Output) -> Outcome
         let column = statuses.iter().map(String::len).max().unwrap_or(0).max(8);
         out.line(&format!("{:width$}  {:column$}  Source", "Name", "Status"));
         for (r, status) in rows.iter().zip(&statuses) {
-            let at = match r.entry.reference.as_deref() {
-                Some(reference) => format!("@{reference}"),
-                None => " (default branch)".into(),
-            };
             out.line(&format!(
-                "{:width$}  {status:column$}  {}{}",
+                "{:width$}  {status:column$}  {}",
                 sanitize_line(&r.name),
-                sanitize_line(&r.entry.source),
-                sanitize_line(&at)
+                where_from(&r.entry)
             ));
         }
     }
@@ -189,6 +192,25 @@ fn check(home: &Home, names: &[String], json: bool, out: &mut Output) -> Outcome
         warn("no skills are locked: `skilltui add OWNER/REPO` installs and pins one");
     }
     Ok(())
+}
+
+/// Where a locked skill comes from, as `check` shows it: a git source at
+/// its ref (or default branch); a site's index entry as the site and the
+/// entry's URL; a URL alone as itself.
+fn where_from(e: &lock::Entry) -> String {
+    match e.url.as_deref() {
+        Some(url) if e.from_index() => {
+            format!("{} (index) {}", http::shown(&e.source), http::shown(url))
+        }
+        Some(url) => http::shown(url),
+        None => {
+            let at = match e.reference.as_deref() {
+                Some(reference) => format!("@{reference}"),
+                None => " (default branch)".into(),
+            };
+            sanitize_line(&format!("{}{at}", e.source)).into_owned()
+        }
+    }
 }
 
 /// A row's state in words: a skill edited here whose folder also changed

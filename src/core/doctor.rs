@@ -27,6 +27,9 @@ pub struct Report {
     pub colours: &'static str,
     /// Each known agent, and how sure the table is of it.
     pub agents: Vec<AgentCheck>,
+    /// The skills of the store and the extra dirs, by worst audit
+    /// severity.
+    pub audit: crate::core::audit::Counts,
     pub warnings: Vec<String>,
 }
 
@@ -85,6 +88,13 @@ pub struct Cao {
 
 /// Gathers the report; `home_flag` is `--home`, `clipboard` the route a
 /// copy would take (the TUI knows it).
+/// Every skill folder in the store and the extra dirs (what `audit` with
+/// no argument audits), counted by worst severity.
+fn audit_counts(home: &Home) -> crate::core::audit::Counts {
+    let listing = crate::core::cao::store::list(home, false);
+    crate::core::audit::Counts::of(listing.entries.iter().map(|e| e.checked.path.as_path()))
+}
+
 pub fn report(home: &Home, home_flag: Option<&Path>, clipboard: String) -> Report {
     let dir = |path: PathBuf, label: Option<String>| Dir {
         exists: path.is_dir(),
@@ -122,6 +132,7 @@ pub fn report(home: &Home, home_flag: Option<&Path>, clipboard: String) -> Repor
         clipboard,
         colours: colours(|k| std::env::var(k).ok()),
         agents: agent_checks(home),
+        audit: audit_counts(home),
         warnings: warnings(home),
     }
 }

@@ -82,6 +82,14 @@ pub struct App {
     /// A discovery worker is running (one at a time: a reload meanwhile
     /// asks for the next when it ends).
     agents_running: bool,
+    /// The pick dialog's install waits for its worker before the key
+    /// returns (App::new: tests and benches); the real UI draws its
+    /// progress instead.
+    pub wait_for_installs: bool,
+    /// The store's audit reports, made on a worker (see `tui::audits`).
+    pub audits: crate::tui::audits::Cache,
+    /// An audit worker runs; `.1`: a reload since asks for another.
+    audits_running: (bool, bool),
 }
 
 /// How the App finds the agents (see [`App::start_agents`]).
@@ -145,6 +153,44 @@ impl App {
         });
     }
 
+    /// From now on the store is audited on a worker, now and after each
+    /// reload; the Skills pane and the Preview draw from its reports.
+    pub fn start_audits(&mut self) {
+        if !self.audits.started() {
+            self.audits.start();
+            self.skills.audits = self.audits.clone();
+            self.preview.audits = self.audits.clone();
+            self.audit_store();
+        }
+    }
+
+    /// Audits on a worker the folders that changed (one worker at a
+    /// time: a reload meanwhile asks for the next when it ends).
+    fn audit_store(&mut self) {
+        if self.audits_running.0 {
+            self.audits_running.1 = true;
+            return;
+        }
+        self.audits_running = (true, false);
+        let folders: Vec<std::path::PathBuf> = (self.data.listing.entries.iter())
+            .map(|e| e.checked.path.clone())
+            .collect();
+        let cache = self.audits.clone();
+        self.jobs.spawn(move |_, reporter| {
+            cache.refresh(&folders);
+            reporter.send(crate::tui::jobs::Report::Audited);
+        });
+    }
+
+    /// An audit worker ended: another runs when a reload asked for one.
+    pub(crate) fn audited(&mut self) {
+        let again = self.audits_running.1;
+        self.audits_running = (false, false);
+        if again {
+            self.audit_store();
+        }
+    }
+
     fn build(home: Home, theme: Theme, agents_later: bool) -> App {
         let mut app = App {
             data: Data {
@@ -188,6 +234,9 @@ impl App {
             },
             agents_gen: 0,
             agents_running: false,
+            wait_for_installs: !agents_later,
+            audits: Default::default(),
+            audits_running: (false, false),
         };
         app.reload();
         let home = &app.data.home;
@@ -234,6 +283,9 @@ impl App {
             .sort_by_key(|r| r.listed.location.path.is_none());
         data.pins = read_pins(&data.home);
         self.refresh_agents();
+        if self.audits.started() {
+            self.audit_store();
+        }
         self.preview.forget_lints();
         if !self.skills.set_listing(&self.data.listing, skill) {
             // The skill went away: the next one starts at its top.
@@ -994,6 +1046,7 @@ impl App {
             (Dialog::Install(i), _) => i.on_key(cmd, key, &self.data.home),
             (Dialog::Edit(e), _) => e.on_key(cmd, key),
             (Dialog::Pick(p), _) => p.on_key(cmd, key),
+            (Dialog::Installing(i), _) => i.on_key(cmd, key),
             (_, None) => Outcome::Keep,
             (Dialog::Help(h), Some(cmd)) => h.on_cmd(cmd),
             (Dialog::Confirm(c), Some(cmd)) => c.on_cmd(cmd),
@@ -1018,7 +1071,11 @@ impl App {
                 self.preselect = None;
                 self.open_source(source)
             }
-            Outcome::Search(query) => self.search_in_background(query),
+            Outcome::Search(query, limit) => self.search_in_background(query, limit),
+            Outcome::Read { source, skill } => {
+                self.dialog = Some(dialog);
+                self.read_in_background(&source, skill);
+            }
             Outcome::OpenFound { source, skill } => {
                 if let Dialog::Results(r) = &dialog {
                     self.typed = Some(r.query.clone());
@@ -1027,7 +1084,8 @@ impl App {
                 self.open_source(source)
             }
             Outcome::InstallPicks => {
-                if let Dialog::Pick(pick) = dialog {
+                if let Dialog::Pick(mut pick) = dialog {
+                    pick.trust_picks(&self.data.home);
                     self.install_picks(pick);
                 }
             }

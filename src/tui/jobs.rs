@@ -11,8 +11,8 @@ use std::time::Duration;
 use crate::core::agents::scan::Ctx as AgentCtx;
 use crate::core::cao::store::Seeded;
 use crate::core::sources::changes::Changes;
-use crate::core::sources::git::{Cancel, Progress};
-use crate::core::sources::remote::{CheckRow, Opened};
+use crate::core::sources::git::{Cancel, Progress, SkillMd};
+use crate::core::sources::remote::{CheckRow, Installed, Opened};
 use crate::core::sources::search::Hit;
 use crate::tui::events::AppEvent;
 use crate::tui::model::AgentRow;
@@ -36,10 +36,23 @@ pub enum Report {
     Seeding(usize, usize, String),
     /// The end of a job: what seeding did.
     Seeded(Result<Seeded, String>),
-    /// A registry search still running: the spinner steps on.
+    /// A registry search (or a result's SKILL.md) still being fetched: the
+    /// spinner steps on.
     Searching(u64),
     /// The end of a job: a registry search's results.
     Found(u64, Result<Vec<Hit>, String>),
+    /// The pick dialog's install is writing skill `.1` (from 1), `.2`.
+    Writing(u64, usize, String),
+    /// One skill of the pick dialog's install is done (or failed).
+    Wrote(u64, String, Result<Installed, String>),
+    /// The end of a job: the pick dialog's install ended (true: stopped
+    /// by Esc before the last pick), with the source handed back when
+    /// picks (named) turned out to clash with skills installed meanwhile.
+    Installed(u64, bool, Option<Box<(Opened, Vec<String>)>>),
+    /// The end of a job: the store's audit reports are up to date.
+    Audited,
+    /// The end of a job: a search result's SKILL.md, read before installing.
+    Read(u64, Result<SkillMd, String>),
     /// The end of a job: the agents discovery number `.0` found.
     Agents(u64, Box<(Option<AgentCtx>, Vec<AgentRow>)>),
 }
@@ -48,7 +61,11 @@ impl Report {
     fn ends_a_job(&self) -> bool {
         !matches!(
             self,
-            Report::Progress(..) | Report::Seeding(..) | Report::Searching(..)
+            Report::Progress(..)
+                | Report::Seeding(..)
+                | Report::Searching(..)
+                | Report::Writing(..)
+                | Report::Wrote(..)
         )
     }
 }

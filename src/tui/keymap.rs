@@ -578,6 +578,7 @@ pub const ROWS: &[Row] = &[
                 ],
             ),
             ch('n', Cmd::No, &[Ctx::Confirm]),
+            key(KeyCode::Right, Cmd::Open, &[Ctx::Results]),
             key(KeyCode::Esc, Cmd::No, &[Ctx::Confirm]),
             key(
                 KeyCode::Esc,

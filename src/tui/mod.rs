@@ -6,6 +6,7 @@
 //! followed by one redraw.
 
 pub mod app;
+pub mod audits;
 pub mod clipboard;
 pub mod colors;
 pub mod dialogs;
@@ -107,6 +108,7 @@ fn event_loop(
     });
     // Listening now: a worker's report wakes the loop.
     app.start_agents();
+    app.start_audits();
     let mut watcher = Watch::new(tx);
     watcher.follow(&app);
     let mut followed = app.reloads;

@@ -10,14 +10,14 @@ use std::time::Duration;
 use crate::core::cao::store::Home;
 use crate::core::error::InstallError;
 use crate::core::sources::changes;
-use crate::core::sources::git::{Cancel, Progress};
-use crate::core::sources::remote;
+use crate::core::sources::git::{self, Cancel, Progress};
+use crate::core::sources::remote::{self, Opened, Step};
 use crate::core::sources::search;
-use crate::core::sources::source::{Found, StoreState};
+use crate::core::sources::source::{self, Found, Source, StoreState};
 use crate::tui::app::App;
 use crate::tui::dialogs::pick::Batch;
-use crate::tui::dialogs::results::LIMIT;
-use crate::tui::dialogs::{Confirm, Dialog, Fetch, Install, Pending, Pick, Results};
+use crate::tui::dialogs::results::split_query;
+use crate::tui::dialogs::{Confirm, Dialog, Fetch, Install, Installing, Pending, Pick, Results};
 use crate::tui::jobs::{Diffs, Report};
 use crate::tui::model::Status;
 
@@ -30,33 +30,74 @@ impl App {
         });
     }
 
-    /// Searches the registry for `query` on a worker, behind a spinner that
-    /// Esc cancels: the request is left to end by itself (it is bounded by
-    /// `SKILLTUI_HTTP_TIMEOUT`) and its answer dropped.
-    pub(crate) fn search_in_background(&mut self, query: String) {
+    /// Searches the registry for `query` (`owner:NAME` among its words), at
+    /// most `limit` results, on a worker behind a spinner that Esc cancels:
+    /// the cancel flag ends the request between two reads of its body (a
+    /// silent server, at `SKILLTUI_HTTP_TIMEOUT`).
+    pub(crate) fn search_in_background(&mut self, query: String, limit: usize) {
         let home = self.data.home.clone();
         let cancel = Cancel::default();
+        let (words, owner) = split_query(&query);
+        let id = self.spawn_ticking(cancel.clone(), Report::Found, move |stop| {
+            search::find(&home, &words, limit, owner.as_deref(), Some(stop))
+        });
+        self.dialog = Some(Dialog::Results(Results::new(id, query, limit, cancel)));
+    }
+
+    /// Reads the SKILL.md of search result `skill` in `source` (owner/repo)
+    /// on a worker, fetching that one file (see `git::read_skill_md`); the
+    /// results dialog shows it, Esc cancels.
+    pub(crate) fn read_in_background(&mut self, source: &str, skill: String) {
+        let url = match source::parse(source, &self.data.home.user_home) {
+            Ok(Source::Git(g)) => g.fetch_url().to_string(),
+            _ => return,
+        };
+        let cancel = Cancel::default();
+        let id = self.spawn_ticking(cancel.clone(), Report::Read, move |stop| {
+            git::read_skill_md(&url, &skill, Some(stop))
+        });
+        if let Some(Dialog::Results(r)) = &mut self.dialog {
+            r.start_reading(id, cancel);
+        }
+    }
+
+    /// Runs `work` on a worker, ticking the spinner of its job while it
+    /// runs (until `cancel` is set) and reporting its answer with `done`.
+    /// Once cancelled, the job waits up to [`CANCEL_GRACE`] for `work` to
+    /// end (git is killed at once, a download ends at its next read), so
+    /// its scratch folder is gone when the App quits; a server silent past
+    /// that does not hold the quit up (its request ends at the timeout).
+    fn spawn_ticking<T: Send + 'static>(
+        &mut self,
+        cancel: Cancel,
+        done: fn(u64, Result<T, String>) -> Report,
+        work: impl FnOnce(&Cancel) -> Result<T, String> + Send + 'static,
+    ) -> u64 {
         let stop = cancel.clone();
-        let words = query.clone();
-        let id = self
-            .jobs
-            .spawn_stoppable(cancel.clone(), move |id, report| {
-                let (tx, rx) = mpsc::channel();
-                std::thread::spawn(move || {
-                    let _ = tx.send(search::find(&home, &words, LIMIT, None));
-                });
-                let found = loop {
-                    match rx.recv_timeout(SPIN_EVERY) {
-                        Ok(found) => break found,
-                        Err(RecvTimeoutError::Timeout) if !stop.load(Ordering::SeqCst) => {
-                            report.send(Report::Searching(id))
-                        }
-                        Err(_) => break Err("the search was cancelled".into()),
-                    }
-                };
-                report.send(Report::Found(id, found));
+        self.jobs.spawn_stoppable(cancel, move |id, report| {
+            let (tx, rx) = mpsc::channel();
+            let flag = stop.clone();
+            std::thread::spawn(move || {
+                let _ = tx.send(work(&flag));
             });
-        self.dialog = Some(Dialog::Results(Results::new(id, query, cancel)));
+            let mut cancelled_at = None;
+            let answer = loop {
+                match rx.recv_timeout(SPIN_EVERY) {
+                    Ok(answer) => break answer,
+                    Err(RecvTimeoutError::Timeout) if stop.load(Ordering::SeqCst) => {
+                        let since = *cancelled_at.get_or_insert_with(std::time::Instant::now);
+                        if since.elapsed() >= CANCEL_GRACE {
+                            break Err("cancelled".into());
+                        }
+                    }
+                    Err(RecvTimeoutError::Timeout) => report.send(Report::Searching(id)),
+                    Err(RecvTimeoutError::Disconnected) => {
+                        break Err("the worker ended without an answer".into());
+                    }
+                }
+            };
+            report.send(done(id, answer));
+        })
     }
 
     /// A search's answer: its results, or the install dialog again with
@@ -166,19 +207,26 @@ impl App {
                 }
             }
             Report::Searching(id) => {
-                if let Some(Dialog::Results(r)) = &mut self.dialog
-                    && r.id == id
-                {
-                    r.spin += 1;
+                if let Some(Dialog::Results(r)) = &mut self.dialog {
+                    r.tick(id);
                 }
             }
             Report::Found(id, found) => self.found(id, found),
+            Report::Read(id, got) => {
+                if let Some(Dialog::Results(r)) = &mut self.dialog {
+                    r.read(id, got);
+                }
+            }
             Report::Diffed(id, diffs) => self.diffed(id, *diffs),
             Report::Checked(rows) => {
                 self.jobs.checking = false;
                 self.checked(rows)
             }
             Report::Seeding(done, of, name) => self.seeding(done, of, &name),
+            Report::Writing(id, k, name) => self.writing(id, k, name),
+            Report::Wrote(id, name, result) => self.wrote(id, name, result),
+            Report::Installed(id, stopped, back) => self.installs_ended(id, stopped, back),
+            Report::Audited => self.audited(),
             Report::Seeded(result) => self.seeded(result),
             Report::Agents(generation, found) => {
                 let (ctx, rows) = *found;
@@ -415,61 +463,151 @@ impl App {
     }
 
     /// Installs the new picks, then replaces the clashes the user said yes
-    /// to (only those are forced).
+    /// to (only those are forced), one at a time on a worker behind the
+    /// install's progress; Esc stops between two.
     fn finish_batch(&mut self, b: Batch) {
-        let home = &self.data.home;
-        let opened = &b.pick.opened;
-        let (forced, fresh): (Vec<&Found>, Vec<&Found>) = b
-            .pick
-            .picks()
-            .into_iter()
-            .filter(|f| f.state != StoreState::Different || b.replace.contains(&f.name()))
-            .partition(|f| f.state == StoreState::Different);
-        let mut done = Vec::new();
-        let mut result = Ok(());
-        for (picks, force) in [(fresh, false), (forced, true)] {
-            if picks.is_empty() || result.is_err() {
-                continue;
-            }
-            result = remote::install(home, opened, &picks, force).map(|d| done.extend(d));
+        // The new ones first, then the clashes the user said to replace.
+        let mut order: Vec<(String, bool)> = (b.pick.picks().iter())
+            .map(|f| (f.name(), f.state == StoreState::Different))
+            .filter(|(name, forced)| !forced || b.replace.contains(name))
+            .collect();
+        order.sort_by_key(|(_, forced)| *forced);
+        if order.is_empty() {
+            return self.say(Status::info(format!(
+                "kept the installed {}",
+                b.kept.join(", ")
+            )));
         }
-        if let Err(InstallError::Exists(name)) = &result {
-            // Installed elsewhere since the source was opened, and nothing
-            // was installed: ask about it like the other clashes.
-            return self.ask_again(b, name.clone());
-        }
-        // What `U` found no longer holds for what was just installed.
-        for d in &done {
-            self.skills.checked.remove(&d.dest);
-        }
-        let mut said: Vec<String> = done.iter().map(installed_line).collect();
-        if !b.kept.is_empty() {
-            said.push(format!("kept the installed {}", b.kept.join(", ")));
-        }
-        match result {
-            Ok(()) => self.say(Status::info(said.join("; "))),
-            Err(e) => self.say(Status::error(e)),
-        }
-        self.store_changed();
-        self.reload();
-        if let Some(first) = done.first() {
-            self.select_skill(&first.name);
+        let (home, cancel) = (self.data.home.clone(), Cancel::default());
+        let (label, of, stop) = (b.pick.opened.label.clone(), order.len(), cancel.clone());
+        let kept = b.kept;
+        let pick = b.pick;
+        let id = self
+            .jobs
+            .spawn_stoppable(cancel.clone(), move |id, report| {
+                let found = |name: &str| pick.opened.found.iter().find(|f| f.name() == name);
+                let picks: Vec<(&Found, bool)> = (order.iter())
+                    .filter_map(|(name, force)| Some((found(name)?, *force)))
+                    .collect();
+                let mut clashed = Vec::new();
+                let stopped =
+                    remote::install_one_by_one(&home, &pick.opened, &picks, &stop, |step| {
+                        report.send(match step {
+                            Step::Writing { k, name, .. } => {
+                                Report::Writing(id, k, name.to_string())
+                            }
+                            Step::Wrote(name, Err(InstallError::Exists(_))) => {
+                                clashed.push(name);
+                                return;
+                            }
+                            Step::Wrote(name, r) => {
+                                Report::Wrote(id, name, r.map_err(|e| e.to_string()))
+                            }
+                        })
+                    });
+                drop(picks);
+                let back = (!clashed.is_empty()).then(|| Box::new((pick.opened, clashed)));
+                report.send(Report::Installed(id, stopped, back));
+            });
+        let mut installing = Installing::new(id, &label, of, cancel);
+        installing.kept = kept;
+        self.dialog = Some(Dialog::Installing(installing));
+        if self.wait_for_installs {
+            self.settle();
         }
     }
 
-    /// `name` turned out to clash: mark it so and ask about it.
-    fn ask_again(&mut self, mut b: Batch, name: String) {
-        for f in b.pick.opened.found.iter_mut().filter(|f| f.name() == name) {
-            f.state = StoreState::Different;
+    /// The worker is writing skill `k`.
+    fn writing(&mut self, id: u64, k: usize, name: String) {
+        if let Some(Dialog::Installing(i)) = &mut self.dialog
+            && i.id == id
+        {
+            i.writing = Some((k, name));
         }
-        b.ask.push_back(name);
-        self.batch = Some(b);
-        self.next_clash();
+    }
+
+    /// One skill is done: its outcome joins the list.
+    fn wrote(&mut self, id: u64, name: String, result: Result<remote::Installed, String>) {
+        let line = match &result {
+            Ok(d) => installed_line(d),
+            Err(e) => format!(
+                "'{}' not installed: {e}",
+                crate::core::text::sanitize_line(&name)
+            ),
+        };
+        let Some(Dialog::Installing(i)) = &mut self.dialog else {
+            return;
+        };
+        if i.id != id {
+            return;
+        }
+        i.outcomes.push((line, result.is_err()));
+        if let Ok(d) = result {
+            // What `U` found no longer holds for what was just installed.
+            self.skills.checked.remove(&d.dest);
+            i.first.get_or_insert(d.name);
+        }
+    }
+
+    /// The install ended: the store is read again and the first skill
+    /// installed selected. All done, the dialog closes and the status line
+    /// says what happened; a failure or a stop keeps it open to be read.
+    fn installs_ended(&mut self, id: u64, stopped: bool, back: Option<Box<(Opened, Vec<String>)>>) {
+        let Some(Dialog::Installing(i)) = &mut self.dialog else {
+            return;
+        };
+        if i.id != id {
+            return;
+        }
+        i.ended = true;
+        let failed = i.outcomes.iter().any(|(_, f)| *f);
+        let mut said = i.summary();
+        if !i.kept.is_empty() {
+            said.push(format!("kept the installed {}", i.kept.join(", ")));
+        }
+        if stopped {
+            said.push(i.now());
+        }
+        let first = i.first.take();
+        if !failed && !stopped {
+            self.dialog = None;
+        }
+        match failed {
+            true => self.say(Status::error(said.join("; "))),
+            false => self.say(Status::info(said.join("; "))),
+        }
+        self.store_changed();
+        self.reload();
+        if let Some(first) = first {
+            self.select_skill(&first);
+        }
+        if let Some(back) = back
+            && !stopped
+        {
+            let (opened, clashed) = *back;
+            self.ask_again(opened, clashed);
+        }
+    }
+
+    /// Picks found installed meanwhile (by another program) were left
+    /// alone: each is asked about like the other clashes, with its diff.
+    fn ask_again(&mut self, opened: Opened, clashed: Vec<String>) {
+        let mut pick = Pick::new(opened);
+        for (f, picked) in pick.opened.found.iter_mut().zip(pick.picked.iter_mut()) {
+            *picked = clashed.contains(&f.name());
+            if *picked {
+                f.state = StoreState::Different;
+            }
+        }
+        self.dialog = None;
+        self.install_picks(Box::new(pick));
     }
 }
 
 /// How often a running search's spinner steps.
 const SPIN_EVERY: Duration = Duration::from_millis(150);
+/// How long a cancelled search or reading is waited for.
+const CANCEL_GRACE: Duration = Duration::from_secs(2);
 
 /// The gauge shown while job `id` compares `label`'s skills with the
 /// installed ones; Esc cancels the install.

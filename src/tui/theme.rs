@@ -262,6 +262,16 @@ impl Theme {
         self.syntax_theme != NO_SYNTAX_THEME || self.base.fg.is_some() || self.accent.fg.is_some()
     }
 
+    /// The style an audit severity is drawn in (`None`: nothing found).
+    pub fn severity(&self, worst: Option<crate::core::audit::Severity>) -> Style {
+        use crate::core::audit::Severity;
+        match worst {
+            Some(Severity::Critical | Severity::High) => self.error,
+            Some(Severity::Medium) => self.warning,
+            Some(Severity::Low) | None => self.dim,
+        }
+    }
+
     /// The style of a Markdown heading of `level` (1-based; deeper levels
     /// share level 3's).
     pub fn heading(&self, level: usize) -> Style {

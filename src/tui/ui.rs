@@ -40,7 +40,7 @@ pub fn render(frame: &mut Frame, app: &App) {
     render_home(frame, app);
     render_status(frame, app, a.status);
     if let Some(d) = &app.dialog {
-        d.render(frame, area, &app.theme);
+        d.render(frame, area, &app.theme, &app.hl);
     }
     crate::tui::colors::map_buffer(frame.buffer_mut(), app.depth);
 }

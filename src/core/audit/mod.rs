@@ -68,6 +68,37 @@ pub fn worst_label(worst: Option<Severity>) -> &'static str {
     worst.map_or("none", Severity::label)
 }
 
+/// How many skills have each worst severity (`doctor`'s count).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub critical: usize,
+    pub high: usize,
+    pub medium: usize,
+    pub low: usize,
+    pub none: usize,
+}
+
+impl Counts {
+    /// Audits each folder and counts it under its worst severity.
+    pub fn of<'a>(folders: impl IntoIterator<Item = &'a Path>) -> Counts {
+        let mut counts = Counts::default();
+        for folder in folders {
+            *match scan(folder).worst() {
+                Some(Severity::Critical) => &mut counts.critical,
+                Some(Severity::High) => &mut counts.high,
+                Some(Severity::Medium) => &mut counts.medium,
+                Some(Severity::Low) => &mut counts.low,
+                None => &mut counts.none,
+            } += 1;
+        }
+        counts
+    }
+
+    pub fn total(&self) -> usize {
+        self.critical + self.high + self.medium + self.low + self.none
+    }
+}
+
 /// Findings of one rule in one file past this are not listed one by one.
 const PER_RULE_FILE: usize = 5;
 

@@ -607,6 +607,87 @@ pub fn trees_at(
     Ok((commit, trees))
 }
 
+/// A skill's SKILL.md read from a repository without cloning it whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkillMd {
+    /// Its path in the repository.
+    pub path: String,
+    pub text: String,
+}
+
+/// The SKILL.md of skill `name` at the tip of `url`'s default branch, to
+/// read before installing: a blobless, no-checkout, depth-1 clone gives the
+/// tree (commits and trees only), `ls-tree` finds the file, and `cat-file`
+/// fetches that one blob. The scratch clone is removed on return; `cancel`
+/// kills git at any step.
+pub fn read_skill_md(url: &str, name: &str, cancel: Option<&Cancel>) -> Result<SkillMd, String> {
+    let dir = scratch_dir()?;
+    read_skill_md_into(&dir.path().join("repo"), url, name, cancel)
+}
+
+/// [`read_skill_md`] with the clone made at `repo` (left there: tests look
+/// at what it holds).
+pub fn read_skill_md_into(
+    repo: &Path,
+    url: &str,
+    name: &str,
+    cancel: Option<&Cancel>,
+) -> Result<SkillMd, String> {
+    let said = |e: String| match e.starts_with("cancelled") {
+        true => e,
+        false => explain(url, None, &e),
+    };
+    let parent = repo.parent().unwrap_or(repo);
+    let repo_str = repo.to_string_lossy().into_owned();
+    let clone = [
+        "clone",
+        "-q",
+        "--filter=blob:none",
+        "--no-checkout",
+        "--depth=1",
+        "--no-tags",
+        "--",
+        url,
+        &repo_str,
+    ];
+    let quiet = &mut |_| {};
+    watch(&clone, Some(parent), &[], quiet, cancel).map_err(said)?;
+    let list = ["ls-tree", "-r", "--name-only", "-z", "HEAD"];
+    let (listing, _) = watch(&list, Some(repo), NO_LAZY_FETCH, quiet, cancel).map_err(said)?;
+    let paths: Vec<&str> = listing.split('\0').filter(|p| !p.is_empty()).collect();
+    let Some(path) = skill_md_of(&paths, name) else {
+        return Err(format!(
+            "{} has no folder '{}' holding a SKILL.md: Enter opens the repository to pick from what it holds",
+            sanitize_line(&strip_credentials(url)),
+            sanitize_line(name)
+        ));
+    };
+    let blob = format!("HEAD:{path}");
+    let (text, _) =
+        watch(&["cat-file", "blob", &blob], Some(repo), &[], quiet, cancel).map_err(said)?;
+    Ok(SkillMd {
+        path: path.to_string(),
+        text,
+    })
+}
+
+/// Among a commit's paths, the SKILL.md of skill `name`: the one in a
+/// folder of that name, else the only one there is.
+fn skill_md_of<'a>(paths: &[&'a str], name: &str) -> Option<&'a str> {
+    let found: Vec<&str> = paths
+        .iter()
+        .copied()
+        .filter(|p| *p == "SKILL.md" || p.ends_with("/SKILL.md"))
+        .filter(|p| p.split('/').count() <= SKILL_DEPTH + 1)
+        .filter(|p| !p.split('/').any(|c| c == "node_modules"))
+        .collect();
+    let named = found.iter().find(|p| p.rsplit('/').nth(1) == Some(name));
+    named.copied().or(match found[..] {
+        [only] => Some(only),
+        _ => None,
+    })
+}
+
 /// A scratch bare repository holding `reference` (`None`: HEAD) of `url`
 /// as `FETCH_HEAD`, fetched with `flags` (what to leave out) and no tags.
 fn scratch_fetch(

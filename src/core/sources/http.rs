@@ -4,6 +4,8 @@
 //! in time as a whole (`SKILLTUI_HTTP_TIMEOUT`, a slow-drip body included)
 //! and in size, and a URL's credentials never shown.
 
+use std::io::Read;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::core::text::{sanitize_line, strip_credentials};
@@ -90,6 +92,9 @@ pub fn shown(url: &str) -> String {
 pub enum Failure {
     /// The server answered with this status (404 and the like).
     Status(u16),
+    /// The caller's cancel flag was set while the request ran: it was
+    /// ended, not left to finish.
+    Cancelled,
     /// Anything else: no answer, too slow, too large, refused.
     Other(String),
 }
@@ -100,20 +105,32 @@ impl Failure {
             Failure::Status(code) => {
                 format!("{} answered HTTP {code}: check the address", shown(url))
             }
+            Failure::Cancelled => format!("cancelled fetching {}", shown(url)),
             Failure::Other(why) => why,
         }
     }
 }
 
-/// GETs `url` whole, at most `max` bytes, within [`timeout`].
-pub fn get(url: &str, max: u64) -> Result<Vec<u8>, Failure> {
+/// Bytes read from the body at a time: the cancel flag is looked at
+/// between two reads.
+const CHUNK: usize = 16 << 10;
+/// The longest wait for a connection, within [`timeout`].
+const CONNECT: Duration = Duration::from_secs(10);
+
+/// GETs `url` whole, at most `max` bytes, within [`timeout`]; when `stop`
+/// is set while it runs, the request is ended and `Failure::Cancelled`
+/// comes back (at the latest when the next read returns, which the
+/// timeout bounds).
+pub fn get(url: &str, max: u64, stop: Option<&AtomicBool>) -> Result<Vec<u8>, Failure> {
     if let Some(why) = refuse(url) {
         return Err(Failure::Other(why));
     }
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::SeqCst));
     let limit = timeout();
     let loopback = parts(url).is_some_and(|p| is_loopback(p.authority));
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .timeout_global(Some(limit))
+        .timeout_connect(Some(CONNECT.min(limit)))
         .http_status_as_error(false)
         // A redirect may not leave https, except on this machine.
         .https_only(!loopback)
@@ -123,16 +140,28 @@ pub fn get(url: &str, max: u64) -> Result<Vec<u8>, Failure> {
         .into();
     let said = |e: ureq::Error| Failure::Other(explain(url, &e, limit, max));
     let mut reply = agent.get(url).call().map_err(said)?;
+    if stopped() {
+        return Err(Failure::Cancelled);
+    }
     let status = reply.status().as_u16();
     if !(200..300).contains(&status) {
         return Err(Failure::Status(status));
     }
-    reply
-        .body_mut()
-        .with_config()
-        .limit(max)
-        .read_to_vec()
-        .map_err(said)
+    let mut reader = reply.body_mut().with_config().limit(max).reader();
+    let mut body = Vec::new();
+    let mut chunk = vec![0u8; CHUNK];
+    loop {
+        if stopped() {
+            // Dropping the reader closes the connection.
+            return Err(Failure::Cancelled);
+        }
+        match reader.read(&mut chunk) {
+            Ok(0) => return Ok(body),
+            Ok(n) => body.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(said(ureq::Error::from(e))),
+        }
+    }
 }
 
 /// One line for a failed request, naming the host and what to do.

@@ -95,16 +95,16 @@ pub fn open(
         }
         Source::Web(w) => {
             rules.from_git = true;
-            let (staged, root) = wellknown::stage_url(&w.url, w.artifact, None, "")?;
+            let stop = cancel.map(|c| &**c);
+            let (staged, root) = wellknown::stage_url(&w.url, w.artifact, None, "", stop)?;
             open_staged(home, label, rules, w.url, staged, &root)
         }
         Source::Git(g) => {
             rules.from_git = true;
             if let Some(site) = source::site_of(&g)
-                && let Some((entries, notes)) = wellknown::read_index(site)?
+                && let Some((entries, notes)) = wellknown::read_index(site, cancel.map(|c| &**c))?
             {
-                let stop = || cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
-                let staged = wellknown::stage_index(&entries, notes, &stop)?;
+                let staged = wellknown::stage_index(&entries, notes, cancel.map(|c| &**c))?;
                 let root = staged.root().to_path_buf();
                 return open_staged(home, label, rules, site.to_string(), staged, &root);
             }
@@ -270,6 +270,42 @@ pub fn install(
     let names: Vec<&str> = done.iter().map(|i| i.name.as_str()).collect();
     lock.write().map_err(|e| unpinned(&names, &e))?;
     Ok(done)
+}
+
+/// A step of [`install_one_by_one`], as it happens.
+pub enum Step<'a> {
+    /// Pick `k` (from 1) of `of` is being written.
+    Writing { k: usize, of: usize, name: &'a str },
+    /// What writing it did.
+    Wrote(String, Result<Installed, InstallError>),
+}
+
+/// Installs the picks one at a time, each as [`install`] does (checked,
+/// staged, renamed in: never half-written); `force` replaces a different
+/// skill of its name. Before each one after the first, `stop` is looked
+/// at: set, the rest are left alone. Returns whether it stopped early.
+pub fn install_one_by_one(
+    home: &Home,
+    opened: &Opened,
+    picks: &[(&Found, bool)],
+    stop: &Cancel,
+    mut on: impl FnMut(Step),
+) -> bool {
+    let of = picks.len();
+    for (k, (f, force)) in picks.iter().enumerate() {
+        if k > 0 && stop.load(std::sync::atomic::Ordering::SeqCst) {
+            return true;
+        }
+        let name = f.name();
+        on(Step::Writing {
+            k: k + 1,
+            of,
+            name: &name,
+        });
+        let result = install(home, opened, &[*f], *force).map(|mut done| done.remove(0));
+        on(Step::Wrote(name, result));
+    }
+    false
 }
 
 /// The lock entry of a skill installed (at `dest`) from an HTTP source,
@@ -875,7 +911,7 @@ fn install_web(
     if !how.sync && digest == pinned_digest && local_status(home, name, entry) == Status::Current {
         return Ok((Done::Current, entry.clone()));
     }
-    let (staged, folder) = wellknown::stage_url(&url, artifact, Some(&digest), &entry.path)?;
+    let (staged, folder) = wellknown::stage_url(&url, artifact, Some(&digest), &entry.path, None)?;
     let rules = locked_rules(entry, how.allow_large, how.trust);
     let found = one_found(home, &folder, name, entry, rules)?;
     let fetched = &staged.fetched[0];
@@ -967,7 +1003,9 @@ pub fn open_locked(
         let upstream = Upstream::ask(&entry.source, entry.from_index())?;
         let (digest, url, artifact) =
             upstream.find(name, entry.url.as_deref().unwrap_or_default())?;
-        let (staged, folder) = wellknown::stage_url(&url, artifact, Some(&digest), &entry.path)?;
+        let stop = cancel.map(|c| &**c);
+        let (staged, folder) =
+            wellknown::stage_url(&url, artifact, Some(&digest), &entry.path, stop)?;
         let found = one_found(home, &folder, name, &entry, rules)?;
         let mut opened = Opened::new(label, rules, vec![found]);
         opened.web = Some(Box::new(WebOrigin {

@@ -4,6 +4,8 @@
 //! `owner/repo`), and whether each result is installed here. Nothing is
 //! cached: every search asks.
 
+use std::sync::atomic::AtomicBool;
+
 use serde::Deserialize;
 
 use crate::core::cao::store::Home;
@@ -98,13 +100,14 @@ pub fn find(
     query: &str,
     limit: usize,
     owner: Option<&str>,
+    stop: Option<&AtomicBool>,
 ) -> Result<Vec<Hit>, String> {
     let query = query.trim();
     if query.is_empty() {
         return Err("the query is empty: give words to search for".into());
     }
     let url = search_url(&api_base(), query, limit, owner);
-    let bytes = http::get(&url, MAX_REPLY).map_err(|e| e.line(&url))?;
+    let bytes = http::get(&url, MAX_REPLY, stop).map_err(|e| e.line(&url))?;
     let mut hits = parse(&bytes, &url)?;
     hits.truncate(limit.clamp(1, MAX_LIMIT));
     mark_installed(home, &mut hits);

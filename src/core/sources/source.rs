@@ -290,6 +290,13 @@ pub struct Found {
 }
 
 impl Found {
+    /// Refused only for a critical audit finding: `--trust` (or the TUI's
+    /// trust prompt) installs it.
+    pub fn trustable(&self) -> bool {
+        let shown = sanitize_line(&self.name()).into_owned();
+        self.refused.is_some() && self.refused == audit_refusal(&shown, &self.audit)
+    }
+
     /// The skill's name, else its folder's.
     pub fn name(&self) -> String {
         self.checked
@@ -307,6 +314,20 @@ impl Found {
             .map(|f| format!("warning: skill '{name}': {}", f.summary()))
             .collect()
     }
+}
+
+/// The user read the findings of `found` and trusts it: it is judged again
+/// under `--trust`, the rule the CLI's flag applies, so only what `--trust`
+/// lifts is lifted (a clash of names within the source stays refused).
+pub fn trust(home: &Home, rules: Rules, found: &mut Found) {
+    if !found.trustable() || !found.also_at.is_empty() {
+        return;
+    }
+    let rules = Rules {
+        trust: true,
+        ..rules
+    };
+    *found = judge(home, rules, found.checked.path.clone(), found.rel.clone());
 }
 
 /// How a source's skills are judged and copied. A skill from a repository

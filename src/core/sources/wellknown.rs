@@ -7,6 +7,7 @@
 //! only then written into a staging folder for `source::discover`.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -71,11 +72,11 @@ pub type Listed = (Vec<IndexEntry>, Vec<String>);
 /// The site's index: `Ok(None)` when it has none (HTTP 404 or 410), so the
 /// address can be tried as a git repository; entries that cannot be used
 /// come back as notes, one line each.
-pub fn read_index(site: &str) -> Result<Option<Listed>, String> {
+pub fn read_index(site: &str, stop: Option<&AtomicBool>) -> Result<Option<Listed>, String> {
     let Some(url) = index_url(site) else {
         return Err(format!("{} is not an http(s) URL", http::shown(site)));
     };
-    let bytes = match http::get(&url, http::MAX_DOWNLOAD) {
+    let bytes = match http::get(&url, http::MAX_DOWNLOAD, stop) {
         Ok(b) => b,
         Err(Failure::Status(404 | 410)) => return Ok(None),
         Err(e) => return Err(e.line(&url)),
@@ -164,8 +165,9 @@ pub fn materialize(
     artifact: Artifact,
     expected: Option<&str>,
     folder: &Path,
+    stop: Option<&AtomicBool>,
 ) -> Result<String, String> {
-    let bytes = http::get(url, http::MAX_DOWNLOAD).map_err(|e| e.line(url))?;
+    let bytes = http::get(url, http::MAX_DOWNLOAD, stop).map_err(|e| e.line(url))?;
     let digest = digest_of(&bytes);
     if let Some(want) = expected.filter(|w| !w.eq_ignore_ascii_case(&digest)) {
         return Err(format!(
@@ -242,20 +244,20 @@ fn scratch() -> Result<tempfile::TempDir, String> {
 
 /// Downloads each entry of an index into its own folder, named after it;
 /// an entry whose download fails or whose digest does not match is left
-/// out with a note. `stop` is asked between downloads.
+/// out with a note. `stop` ends the download running and the ones after.
 pub fn stage_index(
     entries: &[IndexEntry],
     mut notes: Vec<String>,
-    stop: &dyn Fn() -> bool,
+    stop: Option<&AtomicBool>,
 ) -> Result<Staged, String> {
     let dir = scratch()?;
     let mut fetched = Vec::new();
     for e in entries {
-        if stop() {
+        if stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
             return Err("cancelled: nothing was installed".into());
         }
         let folder = dir.path().join(&e.name);
-        match materialize(&e.url, e.artifact, Some(&e.digest), &folder) {
+        match materialize(&e.url, e.artifact, Some(&e.digest), &folder, stop) {
             Ok(digest) => fetched.push(Fetched {
                 rel: e.name.clone(),
                 base: String::new(),
@@ -286,11 +288,12 @@ pub fn stage_url(
     artifact: Artifact,
     expected: Option<&str>,
     base: &str,
+    stop: Option<&AtomicBool>,
 ) -> Result<(Staged, std::path::PathBuf), String> {
     let dir = scratch()?;
     let name = folder_name(url, artifact);
     let folder = dir.path().join(&name);
-    let digest = materialize(url, artifact, expected, &folder)?;
+    let digest = materialize(url, artifact, expected, &folder, stop)?;
     let root = folder.join(base);
     let staged = Staged {
         dir,
@@ -344,7 +347,7 @@ impl Upstream {
     /// Asks `source` (a site when `from_index`, else the artifact's URL).
     pub fn ask(source: &str, from_index: bool) -> Result<Upstream, String> {
         if from_index {
-            return match read_index(source)? {
+            return match read_index(source, None)? {
                 Some((entries, _)) => Ok(Upstream::Index(entries)),
                 None => Err(format!(
                     "{} no longer publishes a skills index ({INDEX_PATH} is gone)",
@@ -352,7 +355,7 @@ impl Upstream {
                 )),
             };
         }
-        let bytes = http::get(source, http::MAX_DOWNLOAD).map_err(|e| e.line(source))?;
+        let bytes = http::get(source, http::MAX_DOWNLOAD, None).map_err(|e| e.line(source))?;
         Ok(Upstream::File {
             url: source.to_string(),
             digest: digest_of(&bytes),

@@ -72,7 +72,7 @@ impl Install {
         }
         let src = expand(text, home);
         if crate::tui::dialogs::results::is_query(text) && !src.exists() {
-            return Outcome::Search(text.to_string());
+            return Outcome::Search(text.to_string(), crate::tui::dialogs::results::LIMIT);
         }
         if !src.join("SKILL.md").is_file() {
             let source = if src.is_dir() {
@@ -95,6 +95,10 @@ impl Install {
     pub fn text(&self, theme: &Theme) -> Text<'static> {
         let mut lines = vec![
             Line::from("Install from a folder, owner/repo or a URL, or search by words"),
+            Line::styled(
+                "owner:NAME among the words keeps one owner's skills",
+                theme.dim,
+            ),
             // Its own line: wrapped after the sentence it read `Enter, Esc`.
             Line::styled("Tab completes  Enter opens it  Esc cancels", theme.dim),
             Line::from(vec![

@@ -7,6 +7,7 @@ pub mod fetch;
 pub mod frame;
 pub mod help;
 pub mod install;
+pub mod installing;
 pub mod outcome;
 pub mod pick;
 pub mod results;
@@ -14,23 +15,22 @@ pub mod seed;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::text::Text;
-use ratatui::widgets::{Clear, Paragraph, Wrap};
 
 pub use confirm::Confirm;
 pub use edit::Edit;
 pub use fetch::Fetch;
 pub use help::Help;
 pub use install::Install;
+pub use installing::Installing;
 pub use outcome::{Outcome, Pending};
 pub use pick::Pick;
 pub use results::Results;
 pub use seed::Seed;
 
 use crate::tui::keymap::Ctx;
-use crate::tui::panes::wrapped_height;
+use crate::tui::markdown::Highlighter;
 use crate::tui::theme::Theme;
-use frame::{frame_block, popup};
+use frame::popup_text;
 
 #[derive(Debug)]
 pub enum Dialog {
@@ -46,6 +46,8 @@ pub enum Dialog {
     Pick(Box<Pick>),
     /// A registry search, running or answered.
     Results(Results),
+    /// The pick dialog's install, on a worker.
+    Installing(Installing),
 }
 
 impl Dialog {
@@ -57,7 +59,7 @@ impl Dialog {
             Dialog::Confirm(_) => Ctx::Confirm,
             Dialog::Seed(_) => Ctx::Seed,
             Dialog::Edit(_) => Ctx::Editor,
-            Dialog::Fetch(_) => Ctx::Fetch,
+            Dialog::Fetch(_) | Dialog::Installing(_) => Ctx::Fetch,
             Dialog::Pick(_) => Ctx::Pick,
             Dialog::Results(_) => Ctx::Results,
         }
@@ -73,18 +75,17 @@ impl Dialog {
         }
     }
 
-    pub fn render(&self, frame: &mut Frame, area: Rect, theme: &Theme) {
+    pub fn render(&self, frame: &mut Frame, area: Rect, theme: &Theme, hl: &Highlighter) {
         match self {
             Dialog::Help(h) => h.render(frame, area, theme),
             Dialog::Edit(e) => e.render(frame, area, theme),
             Dialog::Fetch(f) => f.render(frame, area, theme),
             Dialog::Pick(p) => p.render(frame, area, theme),
+            Dialog::Installing(i) => i.render(frame, area, theme),
             Dialog::Install(i) => {
                 popup_text(frame, area, theme, "Install", i.text(theme), (80, 16))
             }
-            Dialog::Results(r) => {
-                popup_text(frame, area, theme, "Search", r.text(theme), (100, 16))
-            }
+            Dialog::Results(r) => r.render(frame, area, theme, hl),
             Dialog::Seed(s) => {
                 popup_text(frame, area, theme, "Seed defaults", s.text(theme), s.size())
             }
@@ -94,23 +95,4 @@ impl Dialog {
             }
         }
     }
-}
-
-/// `text` in a popup as tall as it needs, up to `size`.
-fn popup_text(
-    frame: &mut Frame,
-    area: Rect,
-    theme: &Theme,
-    title: &str,
-    text: Text,
-    size: (u16, u16),
-) {
-    let content_width = size.0.min(area.width).saturating_sub(2);
-    let needed = wrapped_height(&text.lines, content_width).saturating_add(2);
-    let rect = popup(area, size.0, size.1.min(needed));
-    frame.render_widget(Clear, rect);
-    let para = Paragraph::new(text)
-        .block(frame_block(theme, title))
-        .wrap(Wrap { trim: false });
-    frame.render_widget(para, rect);
 }

@@ -25,8 +25,14 @@ pub enum Outcome {
     },
     /// Open this SOURCE (git, or a folder of skills) on a worker.
     Open(String),
-    /// Search the registry for these words on a worker.
-    Search(String),
+    /// Search the registry for these words (`owner:NAME` among them), this
+    /// many results at most, on a worker.
+    Search(String, usize),
+    /// Read a search result's SKILL.md (its skill in SOURCE) on a worker.
+    Read {
+        source: String,
+        skill: String,
+    },
     /// Open a search result's SOURCE with its skill picked.
     OpenFound {
         source: String,

@@ -10,8 +10,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Clear, Paragraph};
 
+use crate::core::audit::{Finding, Severity};
+use crate::core::cao::store::Home;
 use crate::core::sources::remote::Opened;
-use crate::core::sources::source::{Found, StoreState};
+use crate::core::sources::source::{self, Found, StoreState};
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use unicode_width::UnicodeWidthStr;
 
@@ -58,6 +60,11 @@ pub struct Pick {
     pub typing: bool,
     /// The rows the filter lets through, as indices into `opened.found`.
     shown: Vec<usize>,
+    /// Enter met picks with high or critical findings: the prompt naming
+    /// them is shown, and `y` (or `t`, for a critical one) goes on.
+    pub asking: bool,
+    /// The user said to trust the picks with a critical finding.
+    pub trusting: bool,
     /// The first row shown, how many fit and how wide (set by `update`).
     top: usize,
     rows: usize,
@@ -84,6 +91,8 @@ impl Pick {
             sel: 0,
             filter: LineInput::default(),
             typing: false,
+            asking: false,
+            trusting: false,
             top: 0,
             rows: SHOWN,
             width: usize::from(WIDTH - 2),
@@ -124,6 +133,9 @@ impl Pick {
     /// A key while the dialog is open: typed into the filter while it has
     /// the keys, else a command.
     pub fn on_key(&mut self, cmd: Option<Cmd>, key: KeyEvent) -> Outcome {
+        if self.asking {
+            return self.answer(key.code);
+        }
         if !self.typing {
             return match (cmd, key.code) {
                 (Some(cmd), _) => self.on_cmd(cmd),
@@ -175,6 +187,54 @@ impl Pick {
         Outcome::Keep
     }
 
+    /// The picks with a high or critical finding, worst first.
+    fn risky(&self) -> Vec<&Found> {
+        let mut risky: Vec<&Found> = (self.picks().into_iter())
+            .filter(|f| f.audit.worst() >= Some(Severity::High))
+            .collect();
+        risky.sort_by_key(|f| std::cmp::Reverse(f.audit.worst()));
+        risky
+    }
+
+    /// Some pick has a critical finding: only trusting it installs it.
+    fn needs_trust(&self) -> bool {
+        (self.picks().iter()).any(|f| f.audit.worst() == Some(Severity::Critical))
+    }
+
+    /// The prompt's answer: `y` goes on (`t` when a pick is critical:
+    /// that one is trusted), `n` or Esc goes back to the picks.
+    fn answer(&mut self, code: KeyCode) -> Outcome {
+        let go = if self.needs_trust() { 't' } else { 'y' };
+        match code {
+            KeyCode::Char(c) if c == go => {
+                self.asking = false;
+                self.trusting = go == 't';
+                Outcome::InstallPicks
+            }
+            KeyCode::Char('n') | KeyCode::Esc => {
+                self.asking = false;
+                Outcome::Keep
+            }
+            _ => Outcome::KeepSaying(Status::error(format!(
+                "{go} installs the picks as they are, n goes back to the picks"
+            ))),
+        }
+    }
+
+    /// The user said to trust them: each pick refused only for a critical
+    /// finding is judged again under `--trust`, as the CLI's flag does.
+    pub fn trust_picks(&mut self, home: &Home) {
+        if !self.trusting {
+            return;
+        }
+        let rules = self.opened.rules;
+        for (f, picked) in self.opened.found.iter_mut().zip(&self.picked) {
+            if *picked {
+                source::trust(home, rules, f);
+            }
+        }
+    }
+
     pub fn picks(&self) -> Vec<&Found> {
         self.opened
             .found
@@ -193,7 +253,12 @@ impl Pick {
             }
             Cmd::Back => return Outcome::Say(Status::info("nothing installed")),
             Cmd::Toggle => return self.toggle(),
-            Cmd::Accept if self.picked.iter().any(|p| *p) => return Outcome::InstallPicks,
+            Cmd::Accept if self.picked.iter().any(|p| *p) => {
+                if self.risky().is_empty() {
+                    return Outcome::InstallPicks;
+                }
+                self.asking = true;
+            }
             Cmd::Accept => {
                 return Outcome::KeepSaying(Status::error(
                     "nothing picked: Space picks a skill, Esc cancels",
@@ -214,7 +279,10 @@ impl Pick {
         let (Some(found), Some(picked)) = (self.opened.found.get(i), self.picked.get_mut(i)) else {
             return Outcome::Keep;
         };
-        if !*picked && let Some(why) = &found.refused {
+        if !*picked
+            && !found.trustable()
+            && let Some(why) = &found.refused
+        {
             return Outcome::KeepSaying(Status::error(why.clone()));
         }
         *picked = !*picked;
@@ -260,6 +328,10 @@ impl Pick {
             Line::styled(self.keys_line(), theme.dim),
             self.filter_line(theme),
         ];
+        if self.asking {
+            lines.extend(self.prompt(theme));
+            return Text::from(lines);
+        }
         let (start, rows) = (self.top, self.rows);
         if start > 0 {
             lines.push(Line::styled(format!("  ↑ {start} more above"), theme.dim));
@@ -277,10 +349,59 @@ impl Pick {
         Text::from(lines)
     }
 
+    /// Before installing picks with high or critical findings: each one's
+    /// worst findings (rule, file and line), then the keys.
+    fn prompt(&self, theme: &Theme) -> Vec<Line<'static>> {
+        let risky = self.risky();
+        let mut lines = vec![Line::styled(
+            format!(
+                "The audit found what an agent could be turned against you with, in {}:",
+                panes::count(risky.len(), "pick")
+            ),
+            theme.warning,
+        )];
+        let room = self.rows.saturating_sub(2).max(1);
+        for f in risky.iter().take(room) {
+            let worst = f.audit.worst();
+            let name = sanitize_line(&f.name()).into_owned();
+            let of_worst: Vec<&Finding> = (f.audit.findings.iter())
+                .filter(|x| Some(x.severity) == worst)
+                .collect();
+            let more = f.audit.findings.len() - of_worst.len().min(2);
+            let first = |x: &Finding| format!("{} {}", x.rule, x.place());
+            let named: Vec<String> = of_worst.iter().take(2).map(|x| first(x)).collect();
+            let more = match more {
+                0 => String::new(),
+                n => format!(" (+{n} more: the preview lists them)"),
+            };
+            let text = format!(" {name}: {}{more}", named.join(", "));
+            lines.push(Line::from(vec![
+                Span::styled(
+                    format!("  {:<8}", audit_label(worst)),
+                    theme.severity(worst),
+                ),
+                Span::raw(panes::elide_right(&text, self.width.saturating_sub(10))),
+            ]));
+        }
+        if risky.len() > room {
+            let more = format!("  … and {} more", risky.len() - room);
+            lines.push(Line::styled(more, theme.dim));
+        }
+        let keys = if self.needs_trust() {
+            "t trusts the critical ones (as --trust does) and installs, n goes back"
+        } else {
+            "y installs the picks anyway, n goes back"
+        };
+        lines.push(Line::styled(keys, theme.accent));
+        lines
+    }
+
     /// The keys that act now: while the filter is typed, Space and `a` are
     /// text, so Enter must end it first.
     fn keys_line(&self) -> &'static str {
-        if self.typing {
+        if self.asking {
+            "read the findings before installing:"
+        } else if self.typing {
             "typing the filter: Enter ends it (then Space picks), Esc clears it"
         } else {
             "Space picks, a all/none, / filter, Enter installs the picks, Esc cancels"
@@ -320,9 +441,14 @@ impl Pick {
         };
         let desc = f.checked.description.as_deref().unwrap_or("");
         let desc = desc.lines().next().unwrap_or("");
-        let name = panes::elide_right(&sanitize_line(&f.name()), self.width.saturating_sub(6));
+        let name = panes::elide_right(&sanitize_line(&f.name()), self.width.saturating_sub(15));
         let state = format!("  [{state}]");
-        let used = 6 + UnicodeWidthStr::width(name.as_str()) + state.len();
+        let worst = f.audit.worst();
+        let audit = format!("{:<9}", audit_label(worst));
+        let used = 6
+            + UnicodeWidthStr::width(audit.as_str())
+            + UnicodeWidthStr::width(name.as_str())
+            + state.len();
         let desc = format!("  {}", sanitize_line(desc));
         let desc = panes::elide_right(&desc, self.width.saturating_sub(used));
         // The highlighted row in one style: the marks' colours could
@@ -332,6 +458,7 @@ impl Pick {
         let line = Line::from(vec![
             Span::raw(format!("{tick} ")),
             Span::styled(format!("{verdict} "), style(vstyle)),
+            Span::styled(audit, style(theme.severity(worst))),
             Span::raw(name),
             Span::styled(state, style(theme.accent)),
             Span::styled(desc, style(theme.dim)),
@@ -342,4 +469,9 @@ impl Pick {
             line
         }
     }
+}
+
+/// A severity as the pick dialog's column shows it (`·`: nothing found).
+fn audit_label(worst: Option<Severity>) -> &'static str {
+    worst.map_or("·", Severity::label)
 }

@@ -43,6 +43,9 @@ pub struct PreviewPane {
     /// The spec lints of the selected folder: the listing skips them (they
     /// walk every folder), so they are found for the one on screen only.
     lints: Option<(PathBuf, Vec<String>)>,
+    /// The audit reports: the selected skill's findings show under the
+    /// verdict.
+    pub audits: crate::tui::audits::Cache,
     /// What the update pass picked for the next frame.
     header: Vec<Line<'static>>,
     body: Arc<Rendered>,
@@ -222,6 +225,9 @@ impl PreviewPane {
             (View::Skill, Some(e)) => {
                 let lints = self.lints(e).to_vec();
                 self.header = header(e, &lints, pin, theme, usize::from(width));
+                let at = self.header.len().saturating_sub(1);
+                let audit = audit_lines(&self.audits, &e.checked.path, theme, usize::from(width));
+                self.header.splice(at..at, audit);
                 let (rows, cut) = self
                     .files
                     .as_ref()
@@ -482,6 +488,53 @@ fn header(
         lines.extend(wrap_line(&provenance(pin, theme), width));
     }
     lines.push(Line::default());
+    lines
+}
+
+/// The findings shown one by one; the rest are counted.
+const FINDINGS_SHOWN: usize = 8;
+
+/// The audit's findings on the skill in `folder`, worst first, each with
+/// its severity, rule, file and line (nothing before the audits start).
+fn audit_lines(
+    audits: &crate::tui::audits::Cache,
+    folder: &Path,
+    theme: &Theme,
+    width: usize,
+) -> Vec<Line<'static>> {
+    if !audits.started() {
+        return Vec::new();
+    }
+    let Some(report) = audits.get(folder) else {
+        return vec![Line::styled(
+            "◌ audit: reading the skill's files…",
+            theme.dim,
+        )];
+    };
+    let Some(worst) = report.worst() else {
+        return vec![Line::styled("✓ audit: nothing found", theme.dim)];
+    };
+    let n = report.findings.len();
+    let head = format!(
+        "{} audit: worst {}, {}",
+        if worst.alarming() { "⚠" } else { "·" },
+        worst.label(),
+        panes::count(n, "finding")
+    );
+    let mut lines = wrap_line(&Line::styled(head, theme.severity(Some(worst))), width);
+    for f in report.findings.iter().take(FINDINGS_SHOWN) {
+        let mark = if f.severity.alarming() { "⚠" } else { "·" };
+        lines.extend(finding(
+            mark,
+            &f.summary(),
+            theme.severity(Some(f.severity)),
+            width,
+        ));
+    }
+    if n > FINDINGS_SHOWN {
+        let more = format!("    … {} more", n - FINDINGS_SHOWN);
+        lines.push(Line::styled(more, theme.dim));
+    }
     lines
 }
 

@@ -21,6 +21,9 @@ pub struct SkillsPane {
     pub sel: usize,
     /// What the last `U` found, by the folder of a skill in the store.
     pub checked: std::collections::HashMap<PathBuf, remote::Status>,
+    /// The audit reports, for the mark of a skill with a high or
+    /// critical finding.
+    pub audits: crate::tui::audits::Cache,
     /// How many detected agents load each skill name.
     pub agent_marks: std::collections::HashMap<String, usize>,
     pub filter: LineInput,
@@ -229,9 +232,14 @@ impl SkillsPane {
             .filtered
             .len()
             .min(self.offset + usize::from(area.height));
-        let items: Vec<ListItem> = self.filtered[self.offset.min(end)..end]
-            .iter()
-            .map(|&i| {
+        let shown = &self.filtered[self.offset.min(end)..end];
+        let worst = (self.audits).worst_of(
+            shown
+                .iter()
+                .map(|&i| listing.entries[i].checked.path.as_path()),
+        );
+        let items: Vec<ListItem> = (shown.iter().zip(worst))
+            .map(|(&i, worst)| {
                 let e = &listing.entries[i];
                 let style = match e.status {
                     Status::Ok => theme.ok,
@@ -249,6 +257,7 @@ impl SkillsPane {
                     Line::from(vec![
                         Span::styled(format!("{} ", mark(e.status)), style),
                         Span::styled(sanitize_line(e.name()).into_owned(), name_style),
+                        Span::styled(audit_mark(worst), theme.severity(worst.flatten())),
                         Span::styled(self.check_mark(e), theme.warning),
                         Span::styled(self.agent_mark(e), theme.accent),
                         Span::styled(plugin_mark(listing, e), theme.accent),
@@ -261,6 +270,14 @@ impl SkillsPane {
         let mut state = ListState::default().with_selected(self.sel.checked_sub(self.offset));
         let list = List::new(items).highlight_style(theme.selected);
         frame.render_stateful_widget(list, area, &mut state);
+    }
+}
+
+/// ` ⚠` after a skill with a high or critical audit finding.
+fn audit_mark(worst: Option<Option<crate::core::audit::Severity>>) -> &'static str {
+    match worst.flatten() {
+        Some(s) if s.alarming() => " ⚠",
+        _ => "",
     }
 }
 
