@@ -25,6 +25,8 @@ pub enum Cmd {
     Reload,
     Install,
     Seed,
+    /// `A` in pane 3: which agents to list even when not detected.
+    ListAgents,
     Format,
     /// Catalog: deliver as the next CAO provider.
     Provider,
@@ -440,6 +442,12 @@ pub const ROWS: &[Row] = &[
         help: "update the selected skill from git, diff first",
         binds: &[ch('u', Cmd::Update, SKILL_PANES)],
         hints: &[hint(Bar::Main, 11, 3, 3, "u update")],
+    },
+    Row {
+        keys: "A",
+        help: "pane 3: which agents to list even when not detected (saved)",
+        binds: &[ch('A', Cmd::ListAgents, &[Ctx::Profiles])],
+        hints: &[hint(Bar::Main, 12, 3, 3, "A agents")],
     },
     Row {
         keys: "S",

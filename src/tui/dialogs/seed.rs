@@ -12,7 +12,7 @@ use crate::tui::panes;
 use crate::tui::theme::Theme;
 
 /// `↑ 3 more above`, or an empty line when there are none.
-fn more_line(n: usize, place: &str, theme: &Theme) -> Line<'static> {
+pub(crate) fn more_line(n: usize, place: &str, theme: &Theme) -> Line<'static> {
     let arrow = if place == "above" { "↑" } else { "↓" };
     match n {
         0 => Line::default(),
