@@ -2876,6 +2876,50 @@ fn slash_in_pane_3_filters_its_profiles_and_agents() {
 }
 
 #[test]
+fn angle_brackets_scroll_the_previews_code_blocks_sideways() {
+    let mut f = fixture();
+    let dir = f.root.join("skills/wide-code");
+    fs::create_dir_all(&dir).unwrap();
+    let long = format!("let path = \"{}\"; // the end", "x/".repeat(40));
+    fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: wide-code\ndescription: d\n---\nProse wraps as before, word by word, at the pane's width.\n\n```\n{long}\nshort\n```\n"),
+    )
+    .unwrap();
+    f.app.reload();
+    select_folder(&mut f.app, "wide-code");
+    press(&mut f.app, "2");
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(text.contains("›") && !text.contains("// the end"), "{text}");
+    assert!(!text.contains("x/x/x/…"), "no cut with …: {text}");
+    press(&mut f.app, ">");
+    assert_eq!(f.app.preview.code_shift, 8);
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(text.contains("‹"), "{text}");
+    snapshot("preview_code_shifted_120x40", &mut f, 120, 40);
+    // To the end of the widest line, and no further.
+    press(&mut f.app, &">".repeat(30));
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(text.contains("// the end"), "{text}");
+    let most = f.app.preview.code_shift;
+    press(&mut f.app, ">");
+    assert_eq!(f.app.preview.code_shift, most);
+    // Narrower, the code goes on further: `>` reaches its end there too.
+    render(&mut f.app, 80, 24);
+    press(&mut f.app, &">".repeat(30));
+    render(&mut f.app, 80, 24);
+    assert!(f.app.preview.code_shift > most);
+    snapshot("preview_code_end_80x24", &mut f, 80, 24);
+    press(&mut f.app, &"<".repeat(40));
+    assert_eq!(f.app.preview.code_shift, 0);
+    // Another skill starts unshifted.
+    press(&mut f.app, ">");
+    select_folder(&mut f.app, "code-style");
+    render(&mut f.app, 120, 40);
+    assert_eq!(f.app.preview.code_shift, 0);
+}
+
+#[test]
 fn slash_in_pane_3_is_fuzzy_and_counts_n_of_m() {
     let mut f = fixture();
     key(&mut f.app, KeyCode::Char('3'));

@@ -552,6 +552,7 @@ impl App {
 
     /// A key while typing pane 3's filter: as in the Skills filter.
     fn profiles_filter_key(&mut self, cmd: Option<Cmd>, key: KeyEvent) {
+        let drawn = self.profiles.sel_drawn(&self.data);
         let action = match cmd {
             Some(Cmd::Back) => {
                 self.profiles.typing = false;
@@ -567,6 +568,14 @@ impl App {
                 self.profiles.on_cmd(Cmd::Move(m), &self.data)
             }
             _ => self.profiles.type_in_filter(key, &self.data),
+        };
+        // A query that hides every row, or lets the selection back: pane 4
+        // follows what is drawn.
+        let action = match action {
+            profiles_pane::Action::None if drawn != self.profiles.sel_drawn(&self.data) => {
+                profiles_pane::Action::Selected
+            }
+            action => action,
         };
         self.profiles_action(action);
     }

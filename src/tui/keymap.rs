@@ -58,6 +58,9 @@ pub enum Cmd {
     Save,
     /// `/` in the Preview pane: search its text.
     Search,
+    /// `<` `>` in the Preview pane: scroll code blocks sideways.
+    CodeLeft,
+    CodeRight,
     NextMatch,
     PrevMatch,
     /// `o`: the selected skill's other files.
@@ -396,6 +399,15 @@ pub const ROWS: &[Row] = &[
             ch('h', Cmd::Back, &[Ctx::Preview]),
         ],
         hints: &[hint(Bar::Main, 14, 2, 3, "o files")],
+    },
+    Row {
+        keys: "< > (preview)",
+        help: "scroll code blocks sideways (‹ › mark a line that goes on)",
+        binds: &[
+            ch('<', Cmd::CodeLeft, &[Ctx::Preview]),
+            ch('>', Cmd::CodeRight, &[Ctx::Preview]),
+        ],
+        hints: &[],
     },
     Row {
         keys: "/",

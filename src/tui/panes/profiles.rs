@@ -145,7 +145,13 @@ impl ProfilesPane {
     }
 
     pub fn selected<'a>(&self, data: &'a Data) -> Option<&'a ProfileRow> {
-        data.profiles.get(self.sel)
+        data.profiles.get(self.sel).filter(|_| self.sel_drawn(data))
+    }
+
+    /// Whether the selected row is drawn: a filter that shows no row
+    /// leaves none for a key to act on, or for pane 4 to show.
+    pub fn sel_drawn(&self, data: &Data) -> bool {
+        self.filter.is_empty() || self.shown(data).contains(&self.sel)
     }
 
     /// The selected agent: the rows after the profiles (none while the
@@ -153,7 +159,7 @@ impl ProfilesPane {
     pub fn selected_agent<'a>(&self, data: &'a Data) -> Option<&'a AgentRow> {
         self.sel
             .checked_sub(data.profiles.len())
-            .filter(|_| Self::drawn(data))
+            .filter(|_| Self::drawn(data) && self.sel_drawn(data))
             .and_then(|i| data.agents.get(i))
     }
 
@@ -297,11 +303,18 @@ impl ProfilesPane {
 
     pub fn on_cmd(&mut self, cmd: Cmd, data: &Data) -> Action {
         match (self.within, cmd) {
-            (Within::List, Cmd::Open) if Self::rows(data) > 0 => {
+            (Within::List, Cmd::Open) if self.shown_at(&self.shown(data)).is_some() => {
                 self.within = Within::Checklist;
                 self.check_filter.clear();
             }
-            (Within::List, Cmd::Back) => self.filter.clear(),
+            (Within::List, Cmd::Back) => {
+                let hidden = !self.sel_drawn(data);
+                self.filter.clear();
+                if hidden {
+                    // The selection is drawn again: pane 4 shows it.
+                    return Action::Selected;
+                }
+            }
             (Within::List, Cmd::Move(m)) => {
                 let page = panes::page(self.list_area);
                 let shown = self.shown(data);
