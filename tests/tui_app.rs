@@ -16,6 +16,7 @@ use skilltui::core::sources::git::Progress;
 use skilltui::core::sources::search::Installed;
 use skilltui::tui::app::App;
 use skilltui::tui::dialogs::{Confirm, Dialog, Fetch, Installing, Pending, Results};
+use skilltui::tui::keymap::Cmd;
 use skilltui::tui::model::{Mode, Pane, Status};
 use skilltui::tui::panes::profiles::Tick;
 use skilltui::tui::theme::Theme;
@@ -2936,6 +2937,38 @@ fn slash_in_pane_3_is_fuzzy_and_counts_n_of_m() {
     key(&mut f.app, KeyCode::Esc);
     assert!(f.app.profiles.filter.is_empty());
     assert!(f.app.profiles.shown(&f.app.data).len() > all);
+}
+
+/// A kept query that shows no row leaves no profile selected: Enter opens
+/// no checklist of a row the user cannot see, pane 4 shows none, and the
+/// pane says why it is empty. Before, the hidden row stayed selected.
+#[test]
+fn a_pane_3_filter_that_shows_nothing_leaves_nothing_to_act_on() {
+    let mut f = fixture();
+    key(&mut f.app, KeyCode::Char('3'));
+    assert!(f.app.selected_profile().is_some());
+    press(&mut f.app, "/zzq");
+    key(&mut f.app, KeyCode::Enter);
+    assert!(f.app.profiles.shown(&f.app.data).is_empty());
+    assert!(f.app.selected_profile().is_none());
+    assert!(!f.app.can(Cmd::Provider) && !f.app.can(Cmd::CopyProfile));
+    key(&mut f.app, KeyCode::Enter);
+    assert!(!f.app.profiles.in_checklist(), "no hidden row's checklist");
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(
+        text.contains("No profile or agent matches “zzq”."),
+        "{text}"
+    );
+    assert!(!text.contains("[x]") && !text.contains("[ ]"), "{text}");
+    snapshot("profiles_filter_matches_nothing_80x24", &mut f, 80, 24);
+    // Esc clears it: the selection is back, and pane 4 with it.
+    key(&mut f.app, KeyCode::Esc);
+    let name = f.app.selected_profile().unwrap().listed.name.clone();
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(
+        text.contains(&name) && !text.contains("matches “zzq”"),
+        "{text}"
+    );
 }
 
 #[test]

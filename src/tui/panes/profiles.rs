@@ -182,7 +182,9 @@ impl ProfilesPane {
     fn checks(&self, data: &Data) -> usize {
         match self.selected_agent(data) {
             Some(_) => self.agent_checks.len(),
-            None if Self::drawn(data) => data.valid.len() + self.missing.len(),
+            None if Self::drawn(data) && self.sel_drawn(data) => {
+                data.valid.len() + self.missing.len()
+            }
             None => 0,
         }
     }
@@ -565,6 +567,13 @@ impl ProfilesPane {
 
     /// In a checklist, folded to one line: the checklist takes the rest.
     fn detail_of(&self, data: &Data, theme: &Theme, width: usize) -> Text<'static> {
+        if !self.sel_drawn(data) {
+            let query = sanitize_line(self.filter.as_str());
+            let text = format!(
+                "No profile or agent matches “{query}”.\nBackspace edits the filter, Esc clears it."
+            );
+            return Text::styled(text, theme.dim);
+        }
         match (self.selected_agent(data), self.in_checklist()) {
             (Some(a), true) => agent_view::folded(a, self.agent_scope, theme, width),
             (Some(a), false) => agent_view::detail(a, self.agent_scope, theme),
