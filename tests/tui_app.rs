@@ -2939,6 +2939,39 @@ fn slash_in_pane_3_is_fuzzy_and_counts_n_of_m() {
     assert!(f.app.profiles.shown(&f.app.data).len() > all);
 }
 
+/// A new `/` in pane 3 selects the kept query, and the title shows it as
+/// the Skills filter does: in the selection's colours, with no cursor.
+/// Before, it looked as if typing would append.
+#[test]
+fn a_new_slash_in_pane_3_shows_the_old_query_selected() {
+    let mut f = fixture();
+    key(&mut f.app, KeyCode::Char('3'));
+    press(&mut f.app, "/wri");
+    key(&mut f.app, KeyCode::Enter);
+    press(&mut f.app, "/");
+    let t = render(&mut f.app, 120, 40);
+    let buf = t.backend().buffer();
+    let row = (0..40u16)
+        .find(|&y| {
+            (0..120u16)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                .contains("/wri")
+        })
+        .expect("the title row");
+    let line: Vec<&str> = (0..120u16).map(|x| buf[(x, row)].symbol()).collect();
+    let at = line.windows(3).position(|w| w == ["w", "r", "i"]).unwrap() as u16;
+    let selected = f.app.theme.selected;
+    assert_eq!(buf[(at, row)].bg, selected.bg.unwrap(), "{line:?}");
+    assert_eq!(buf[(at + 2, row)].bg, selected.bg.unwrap());
+    assert!(!line.concat().contains("wri▏"), "no cursor: {line:?}");
+    // Typing replaces it; the cursor is back and the colours are not.
+    press(&mut f.app, "s");
+    assert_eq!(f.app.profiles.filter.as_str(), "s");
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(text.contains("/s▏"), "{text}");
+}
+
 /// A kept query that shows no row leaves no profile selected: Enter opens
 /// no checklist of a row the user cannot see, pane 4 shows none, and the
 /// pane says why it is empty. Before, the hidden row stayed selected.

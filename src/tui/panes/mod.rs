@@ -26,8 +26,15 @@ pub struct Look<'a> {
 
 /// A pane's frame: its number, its title, thick when focused.
 pub fn block<'a>(look: &Look, pane: Pane, title: String) -> Block<'a> {
+    let span = Span::styled(format!("{title} "), look.theme.title);
+    block_spans(look, pane, vec![span])
+}
+
+/// As `block`, the title in spans of its own styles (a selected query).
+pub fn block_spans<'a>(look: &Look, pane: Pane, title: Vec<Span<'a>>) -> Block<'a> {
     let focused = look.focus == pane;
     let theme = look.theme;
+    let number = Span::styled(format!(" {} ", pane.number()), theme.dim);
     Block::default()
         .borders(Borders::ALL)
         .border_type(if focused {
@@ -40,10 +47,7 @@ pub fn block<'a>(look: &Look, pane: Pane, title: String) -> Block<'a> {
         } else {
             theme.border
         })
-        .title(Line::from(vec![
-            Span::styled(format!(" {} ", pane.number()), theme.dim),
-            Span::styled(format!("{title} "), theme.title),
-        ]))
+        .title(Line::from([vec![number], title].concat()))
 }
 
 /// `1 skill`, `2 skills`: `n` and the noun, plural by `s` unless one.

@@ -479,7 +479,7 @@ impl ProfilesPane {
             // The agents shown are the last discovery's until the next ends.
             title.push_str(" · refreshing agents");
         }
-        frame.render_widget(panes::block(look, Pane::Profiles, title), area);
+        frame.render_widget(self.block(look, title), area);
         if data.profiles.is_empty() {
             // No checklist: it would belong to no profile.
             let store = panes::tilde(&data.home.agent_store(), &data.home.user_home);
@@ -531,6 +531,30 @@ impl ProfilesPane {
         self.render_checklist(frame, look, data);
     }
 
+    /// The pane's border; a query a new `/` selected shows as the Skills
+    /// filter shows it: in the selection's colours, as typing replaces it.
+    fn block(&self, look: &Look, title: String) -> ratatui::widgets::Block<'static> {
+        let filter = match self.in_checklist() {
+            true => &self.check_filter,
+            false => &self.filter,
+        };
+        let query = format!("/{}", sanitize_line(filter.as_str()));
+        let at = title
+            .find(&query)
+            .filter(|_| self.typing && filter.is_selected());
+        let Some(at) = at else {
+            return panes::block(look, Pane::Profiles, title);
+        };
+        let (head, rest) = title.split_at(at + 1);
+        let (query, tail) = rest.split_at(query.len() - 1);
+        let spans = vec![
+            Span::styled(head.to_string(), look.theme.title),
+            Span::styled(query.to_string(), look.theme.selected),
+            Span::styled(format!("{tail} "), look.theme.title),
+        ];
+        panes::block_spans(look, Pane::Profiles, spans)
+    }
+
     /// `Agents & profiles (7)`; under a filter, its query and `N of M`
     /// (the checklist's, in one), dropping the pane's name when narrow.
     fn title(&self, data: &Data, shown: usize, width: u16) -> String {
@@ -545,7 +569,12 @@ impl ProfilesPane {
             let all = format!("Agents & profiles ({})", Self::rows(data));
             return panes::fit_title(all, width);
         }
-        let cursor = if self.typing { "▏" } else { "" };
+        // A selected query has no cursor: typing replaces it all.
+        let cursor = if self.typing && !filter.is_selected() {
+            "▏"
+        } else {
+            ""
+        };
         let query = format!("/{}{cursor}", sanitize_line(filter.as_str()));
         panes::filter_title(name, &query, n, of, width)
     }
