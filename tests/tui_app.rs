@@ -2717,7 +2717,7 @@ fn at_tiny_sizes_no_border_shows_a_negative_or_nonsense_count() {
 }
 
 #[test]
-fn code_is_cut_with_a_marker_paths_wrap_at_slashes_and_descriptions_end_with_an_ellipsis() {
+fn code_is_cut_with_a_scroll_marker_paths_wrap_at_slashes_and_descriptions_end_with_an_ellipsis() {
     let mut f = fixture();
     let long = "x".repeat(30);
     let dir = f.root.join("skills/wide");
@@ -2740,7 +2740,8 @@ fn code_is_cut_with_a_marker_paths_wrap_at_slashes_and_descriptions_end_with_an_
         .find(|l| l.contains("wide  A description"))
         .unwrap();
     assert!(wide.contains("long …┃"), "{text}");
-    // The code line is cut with a marker, not broken onto a second row.
+    // The code line is cut with a marker (`>` scrolls it), not broken
+    // onto a second row.
     let lines = text
         .lines()
         .map(|l| l.trim_matches('"').to_string())
@@ -2751,7 +2752,7 @@ fn code_is_cut_with_a_marker_paths_wrap_at_slashes_and_descriptions_end_with_an_
         .expect("code row");
     assert!(!lines[run + 1].contains("option-three"), "{text}");
     assert!(
-        lines[run].trim_end_matches(['│', '┃', ' ']).ends_with('…'),
+        lines[run].trim_end_matches(['│', '┃', ' ']).ends_with('›'),
         "{text}"
     );
     // The path breaks after a slash, never inside a folder's name.
@@ -2893,6 +2894,8 @@ fn angle_brackets_scroll_the_previews_code_blocks_sideways() {
     let text = format!("{}", render(&mut f.app, 120, 40).backend());
     assert!(text.contains("›") && !text.contains("// the end"), "{text}");
     assert!(!text.contains("x/x/x/…"), "no cut with …: {text}");
+    // The hint bar names the keys while a code line goes on.
+    assert!(hint_line(&mut f.app, 120, 40).contains("< > code"));
     press(&mut f.app, ">");
     assert_eq!(f.app.preview.code_shift, 8);
     let text = format!("{}", render(&mut f.app, 120, 40).backend());
@@ -2915,8 +2918,8 @@ fn angle_brackets_scroll_the_previews_code_blocks_sideways() {
     assert_eq!(f.app.preview.code_shift, 0);
     // Another skill starts unshifted.
     press(&mut f.app, ">");
-    select_folder(&mut f.app, "code-style");
-    render(&mut f.app, 120, 40);
+    select_folder(&mut f.app, "broken-yes");
+    assert!(!hint_line(&mut f.app, 120, 40).contains("< > code"));
     assert_eq!(f.app.preview.code_shift, 0);
 }
 

@@ -396,6 +396,8 @@ impl App {
                 .selected_profile()
                 .is_some_and(|r| r.listed.location.path.is_none()),
             Cmd::UndoToggle => !self.toggles.is_empty(),
+            // A code line goes past its block.
+            Cmd::CodeLeft | Cmd::CodeRight => self.preview.code_overflow() > 0,
             // A built-in profile's ticks cannot change until it is copied.
             Cmd::Toggle if self.focus == Pane::Profiles => self
                 .selected_profile()

@@ -407,7 +407,7 @@ pub const ROWS: &[Row] = &[
             ch('<', Cmd::CodeLeft, &[Ctx::Preview]),
             ch('>', Cmd::CodeRight, &[Ctx::Preview]),
         ],
-        hints: &[],
+        hints: &[hint(Bar::Main, 15, 2, 3, "< > code")],
     },
     Row {
         keys: "/",

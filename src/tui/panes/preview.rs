@@ -191,6 +191,11 @@ impl PreviewPane {
         self.file_sel = self.file_sel.min(len.saturating_sub(1));
     }
 
+    /// Columns the widest code line on screen goes past its block.
+    pub fn code_overflow(&self) -> u16 {
+        self.body.code_overflow
+    }
+
     /// `/`: a new search from the rows on screen.
     pub fn start_search(&mut self) {
         self.search.clear();

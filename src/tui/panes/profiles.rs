@@ -598,8 +598,10 @@ impl ProfilesPane {
     fn detail_of(&self, data: &Data, theme: &Theme, width: usize) -> Text<'static> {
         if !self.sel_drawn(data) {
             let query = sanitize_line(self.filter.as_str());
+            // Kept (not typing), Backspace does nothing: `/` edits it.
+            let edit = if self.typing { "Backspace" } else { "/" };
             let text = format!(
-                "No profile or agent matches “{query}”.\nBackspace edits the filter, Esc clears it."
+                "No profile or agent matches “{query}”.\n{edit} edits the filter, Esc clears it."
             );
             return Text::styled(text, theme.dim);
         }
