@@ -365,7 +365,7 @@ fn capital_a_saves_the_agents_to_list_and_skilltui_agents_adds_to_them() {
     let mut tui = start_with(&env, &vars);
     tui.wait_text("Skills (5/5)");
     tui.keys(&["3", "A"]);
-    tui.wait_text("Agents pane 3 lists even when not detected");
+    tui.wait_text("List in pane 3 even when not detected");
     // codex is the second row.
     tui.keys(&["j", "Space", "Enter"]);
     tui.wait_text("pane 3 lists 1 agent even when not detected");

@@ -32,6 +32,8 @@ pub struct ListAgents {
     pub expected: Option<Vec<u8>>,
     /// Rows of the list the screen has room for.
     view: u16,
+    /// Columns inside the popup.
+    width: u16,
 }
 
 impl ListAgents {
@@ -45,12 +47,14 @@ impl ListAgents {
             file,
             expected: None,
             view: u16::MAX,
+            width: u16::MAX,
         }
     }
 
     pub fn update(&mut self, area: Rect) {
         // The popup's border, the two lines above the list, the three under.
         self.view = area.height.saturating_sub(9);
+        self.width = area.width.min(self.size().0).saturating_sub(2);
     }
 
     pub fn on_cmd(&mut self, cmd: Cmd) -> Outcome {
@@ -80,7 +84,7 @@ impl ListAgents {
 
     pub fn text(&self, theme: &Theme) -> Text<'static> {
         let mut lines = vec![
-            Line::from("Agents pane 3 lists even when not detected"),
+            Line::from("List in pane 3 even when not detected"),
             Line::styled("Space ticks, Enter saves, Esc closes", theme.dim),
         ];
         let total = self.items.len();
@@ -91,9 +95,8 @@ impl ListAgents {
         let first = panes::window(0, Some(self.cursor), total, view);
         let shown = total.min(usize::from(view.max(1)));
         let cut = shown < total;
-        if cut {
-            lines.push(more_line(first, "above", theme));
-        }
+        // `↑ N more above`, or the blank line that stands in its place.
+        lines.push(more_line(first, "above", theme));
         let rows = (self.items.iter().zip(&self.chosen).enumerate())
             .skip(first)
             .take(shown);
@@ -118,7 +121,10 @@ impl ListAgents {
             lines.push(more_line(total - (first + shown), "below", theme));
         }
         lines.push(Line::default());
-        lines.push(Line::styled(format!("saved in {}", self.file), theme.dim));
+        // The path cut at a folder, never inside a name.
+        let room = usize::from(self.width).saturating_sub("saved in ".len());
+        let file = panes::elide_path(&self.file, room);
+        lines.push(Line::styled(format!("saved in {file}"), theme.dim));
         Text::from(lines)
     }
 }
