@@ -6,7 +6,7 @@ use ratatui::text::{Line, Text};
 
 use crate::core::text::sanitize_line;
 use crate::tui::dialogs::outcome::Outcome;
-use crate::tui::dialogs::seed::more_line;
+use crate::tui::dialogs::seed::{list_window, more_line};
 use crate::tui::keymap::Cmd;
 use crate::tui::panes;
 use crate::tui::theme::Theme;
@@ -88,12 +88,7 @@ impl ListAgents {
             Line::styled("Space ticks, Enter saves, Esc closes", theme.dim),
         ];
         let total = self.items.len();
-        let view = match total > usize::from(self.view.max(1)) {
-            true => self.view.saturating_sub(2).max(1),
-            false => self.view,
-        };
-        let first = panes::window(0, Some(self.cursor), total, view);
-        let shown = total.min(usize::from(view.max(1)));
+        let (first, shown) = list_window(total, self.cursor, self.view);
         let cut = shown < total;
         // `↑ N more above`, or the blank line that stands in its place.
         lines.push(more_line(first, "above", theme));
