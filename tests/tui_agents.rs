@@ -536,3 +536,91 @@ fn the_finds_view_shows_seed_003s_constants_as_lints() {
         "{text}"
     );
 }
+
+#[test]
+fn slash_in_an_agents_checklist_filters_its_rows_and_space_gives_the_row_shown() {
+    let mut f = fixture();
+    select_agent(&mut f.app, "amp");
+    key(&mut f.app, KeyCode::Enter);
+    for c in "/pyts".chars() {
+        key(&mut f.app, KeyCode::Char(c));
+    }
+    let shown = f.app.profiles.check_shown(&f.app.data);
+    assert_eq!(shown.len(), 1);
+    assert_eq!(
+        f.app.profiles.agent_checks[shown[0]].name(),
+        "python-testing"
+    );
+    assert_eq!(f.app.profiles.check_sel, shown[0]);
+    let text = screen(&mut f.app, 120, 40);
+    assert!(text.contains("Checklist /pyts▏ · 1 of "), "{text}");
+    insta::assert_snapshot!("agent_checklist_filtered_120x40", text);
+    insta::assert_snapshot!("agent_checklist_filtered_80x24", screen(&mut f.app, 80, 24));
+    key(&mut f.app, KeyCode::Enter);
+    key(&mut f.app, KeyCode::Char(' '));
+    let given = f.user.join(".config/agents/skills/python-testing");
+    assert!(given.join("SKILL.md").is_file(), "{:?}", f.app.status);
+    // Only the row shown was given.
+    let dir = fs::read_dir(f.user.join(".config/agents/skills")).unwrap();
+    let names: Vec<String> = dir
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "deploy and python-testing: {names:?}");
+}
+
+#[test]
+fn capital_a_ticks_agents_to_list_and_saves_them_in_the_config_dir() {
+    use skilltui::core::agents::asked;
+    use skilltui::tui::dialogs::Dialog;
+    let mut f = fixture();
+    let path = asked::path(&f.user);
+    assert!(
+        path.starts_with(&f.user),
+        "XDG_CONFIG_HOME is set: this test would write outside its temp dir"
+    );
+    assert!(!f.app.data.agents.iter().any(|a| a.agent.id == "codex"));
+    key(&mut f.app, KeyCode::Char('3'));
+    key(&mut f.app, KeyCode::Char('A'));
+    let Some(Dialog::ListAgents(d)) = &f.app.dialog else {
+        panic!("no dialog: {:?}", f.app.status);
+    };
+    // Every agent skilltui knows (21), but CAO, whose agents are pane 3's
+    // profiles.
+    let known = skilltui::core::agents::table::load(None).agents;
+    assert_eq!(known.len(), 21);
+    assert_eq!(d.items.len(), 20, "{:?}", d.items);
+    assert!(!d.items.iter().any(|k| k.id == "cao"));
+    let codex = d.items.iter().position(|k| k.id == "codex").unwrap();
+    insta::assert_snapshot!("list_agents_120x40", screen(&mut f.app, 120, 40));
+    insta::assert_snapshot!("list_agents_80x24", screen(&mut f.app, 80, 24));
+    for _ in 0..codex {
+        key(&mut f.app, KeyCode::Char('j'));
+    }
+    key(&mut f.app, KeyCode::Char(' '));
+    key(&mut f.app, KeyCode::Enter);
+    assert!(f.app.dialog.is_none());
+    let said = f.app.status.clone().unwrap().text;
+    assert!(said.starts_with("pane 3 lists 1 agent"), "{said}");
+    // Saved, and listed now though not detected.
+    assert_eq!(asked::read(&path).unwrap().0, ["codex"]);
+    let row = f.app.data.agents.iter().find(|a| a.agent.id == "codex");
+    assert!(row.is_some_and(|r| !r.detected));
+    // A new skilltui reads it back; the dialog shows it ticked.
+    let mut again = App::new(f.app.data.home.clone(), Theme::dark());
+    again.reload();
+    assert_eq!(again.data.asked_agents, ["codex"]);
+    key(&mut again, KeyCode::Char('3'));
+    key(&mut again, KeyCode::Char('A'));
+    let Some(Dialog::ListAgents(d)) = &again.dialog else {
+        panic!("no dialog");
+    };
+    assert!(d.chosen[codex]);
+    // Unticked and saved: gone again.
+    for _ in 0..codex {
+        key(&mut again, KeyCode::Char('j'));
+    }
+    key(&mut again, KeyCode::Char(' '));
+    key(&mut again, KeyCode::Enter);
+    assert!(asked::read(&path).unwrap().0.is_empty());
+    assert!(!again.data.agents.iter().any(|a| a.agent.id == "codex"));
+}

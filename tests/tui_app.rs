@@ -16,6 +16,7 @@ use skilltui::core::sources::git::Progress;
 use skilltui::core::sources::search::Installed;
 use skilltui::tui::app::App;
 use skilltui::tui::dialogs::{Confirm, Dialog, Fetch, Installing, Pending, Results};
+use skilltui::tui::keymap::Cmd;
 use skilltui::tui::model::{Mode, Pane, Status};
 use skilltui::tui::panes::profiles::Tick;
 use skilltui::tui::theme::Theme;
@@ -2738,7 +2739,7 @@ fn at_tiny_sizes_no_border_shows_a_negative_or_nonsense_count() {
 }
 
 #[test]
-fn code_is_cut_with_a_marker_paths_wrap_at_slashes_and_descriptions_end_with_an_ellipsis() {
+fn code_is_cut_with_a_scroll_marker_paths_wrap_at_slashes_and_descriptions_end_with_an_ellipsis() {
     let mut f = fixture();
     let long = "x".repeat(30);
     let dir = f.root.join("skills/wide");
@@ -2761,7 +2762,8 @@ fn code_is_cut_with_a_marker_paths_wrap_at_slashes_and_descriptions_end_with_an_
         .find(|l| l.contains("wide  A description"))
         .unwrap();
     assert!(wide.contains("long …┃"), "{text}");
-    // The code line is cut with a marker, not broken onto a second row.
+    // The code line is cut with a marker (`>` scrolls it), not broken
+    // onto a second row.
     let lines = text
         .lines()
         .map(|l| l.trim_matches('"').to_string())
@@ -2772,7 +2774,7 @@ fn code_is_cut_with_a_marker_paths_wrap_at_slashes_and_descriptions_end_with_an_
         .expect("code row");
     assert!(!lines[run + 1].contains("option-three"), "{text}");
     assert!(
-        lines[run].trim_end_matches(['│', '┃', ' ']).ends_with('…'),
+        lines[run].trim_end_matches(['│', '┃', ' ']).ends_with('›'),
         "{text}"
     );
     // The path breaks after a slash, never inside a folder's name.
@@ -2895,6 +2897,182 @@ fn slash_in_pane_3_filters_its_profiles_and_agents() {
         f.app.profiles.shown(&f.app.data).len(),
         f.app.data.profiles.len()
     );
+}
+
+#[test]
+fn angle_brackets_scroll_the_previews_code_blocks_sideways() {
+    let mut f = fixture();
+    let dir = f.root.join("skills/wide-code");
+    fs::create_dir_all(&dir).unwrap();
+    let long = format!("let path = \"{}\"; // the end", "x/".repeat(40));
+    fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: wide-code\ndescription: d\n---\nProse wraps as before, word by word, at the pane's width.\n\n```\n{long}\nshort\n```\n"),
+    )
+    .unwrap();
+    f.app.reload();
+    select_folder(&mut f.app, "wide-code");
+    press(&mut f.app, "2");
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(text.contains("›") && !text.contains("// the end"), "{text}");
+    assert!(!text.contains("x/x/x/…"), "no cut with …: {text}");
+    // The hint bar names the keys while a code line goes on.
+    assert!(hint_line(&mut f.app, 120, 40).contains("< > code"));
+    press(&mut f.app, ">");
+    assert_eq!(f.app.preview.code_shift, 8);
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(text.contains("‹"), "{text}");
+    snapshot("preview_code_shifted_120x40", &mut f, 120, 40);
+    // To the end of the widest line, and no further.
+    press(&mut f.app, &">".repeat(30));
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(text.contains("// the end"), "{text}");
+    let most = f.app.preview.code_shift;
+    press(&mut f.app, ">");
+    assert_eq!(f.app.preview.code_shift, most);
+    // Narrower, the code goes on further: `>` reaches its end there too.
+    render(&mut f.app, 80, 24);
+    press(&mut f.app, &">".repeat(30));
+    render(&mut f.app, 80, 24);
+    assert!(f.app.preview.code_shift > most);
+    snapshot("preview_code_end_80x24", &mut f, 80, 24);
+    press(&mut f.app, &"<".repeat(40));
+    assert_eq!(f.app.preview.code_shift, 0);
+    // Another skill starts unshifted.
+    press(&mut f.app, ">");
+    select_folder(&mut f.app, "broken-yes");
+    assert!(!hint_line(&mut f.app, 120, 40).contains("< > code"));
+    assert_eq!(f.app.preview.code_shift, 0);
+}
+
+#[test]
+fn slash_in_pane_3_is_fuzzy_and_counts_n_of_m() {
+    let mut f = fixture();
+    key(&mut f.app, KeyCode::Char('3'));
+    // Scattered letters, as in the Skills filter: no substring has them.
+    press(&mut f.app, "/spvr");
+    assert_eq!(f.app.profiles.shown(&f.app.data).len(), 1);
+    assert_eq!(f.app.selected_profile().unwrap().listed.name, "supervisor");
+    let all = f.app.profiles.shown(&f.app.data).len();
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(text.contains("Agents & profiles /spvr▏ · 1 of "), "{text}");
+    // Kept after Enter; Esc in the list clears it.
+    key(&mut f.app, KeyCode::Enter);
+    assert!(!f.app.profiles.typing);
+    key(&mut f.app, KeyCode::Esc);
+    assert!(f.app.profiles.filter.is_empty());
+    assert!(f.app.profiles.shown(&f.app.data).len() > all);
+}
+
+/// A new `/` in pane 3 selects the kept query, and the title shows it as
+/// the Skills filter does: in the selection's colours, with no cursor.
+/// Before, it looked as if typing would append.
+#[test]
+fn a_new_slash_in_pane_3_shows_the_old_query_selected() {
+    let mut f = fixture();
+    key(&mut f.app, KeyCode::Char('3'));
+    press(&mut f.app, "/wri");
+    key(&mut f.app, KeyCode::Enter);
+    press(&mut f.app, "/");
+    let t = render(&mut f.app, 120, 40);
+    let buf = t.backend().buffer();
+    let row = (0..40u16)
+        .find(|&y| {
+            (0..120u16)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                .contains("/wri")
+        })
+        .expect("the title row");
+    let line: Vec<&str> = (0..120u16).map(|x| buf[(x, row)].symbol()).collect();
+    let at = line.windows(3).position(|w| w == ["w", "r", "i"]).unwrap() as u16;
+    let selected = f.app.theme.selected;
+    assert_eq!(buf[(at, row)].bg, selected.bg.unwrap(), "{line:?}");
+    assert_eq!(buf[(at + 2, row)].bg, selected.bg.unwrap());
+    assert!(!line.concat().contains("wri▏"), "no cursor: {line:?}");
+    // Typing replaces it; the cursor is back and the colours are not.
+    press(&mut f.app, "s");
+    assert_eq!(f.app.profiles.filter.as_str(), "s");
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(text.contains("/s▏"), "{text}");
+}
+
+/// A kept query that shows no row leaves no profile selected: Enter opens
+/// no checklist of a row the user cannot see, pane 4 shows none, and the
+/// pane says why it is empty. Before, the hidden row stayed selected.
+#[test]
+fn a_pane_3_filter_that_shows_nothing_leaves_nothing_to_act_on() {
+    let mut f = fixture();
+    key(&mut f.app, KeyCode::Char('3'));
+    assert!(f.app.selected_profile().is_some());
+    press(&mut f.app, "/zzq");
+    key(&mut f.app, KeyCode::Enter);
+    assert!(f.app.profiles.shown(&f.app.data).is_empty());
+    assert!(f.app.selected_profile().is_none());
+    assert!(!f.app.can(Cmd::Provider) && !f.app.can(Cmd::CopyProfile));
+    key(&mut f.app, KeyCode::Enter);
+    assert!(!f.app.profiles.in_checklist(), "no hidden row's checklist");
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(
+        text.contains("No profile or agent matches “zzq”."),
+        "{text}"
+    );
+    assert!(!text.contains("[x]") && !text.contains("[ ]"), "{text}");
+    snapshot("profiles_filter_matches_nothing_80x24", &mut f, 80, 24);
+    // Esc clears it: the selection is back, and pane 4 with it.
+    key(&mut f.app, KeyCode::Esc);
+    let name = f.app.selected_profile().unwrap().listed.name.clone();
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(
+        text.contains(&name) && !text.contains("matches “zzq”"),
+        "{text}"
+    );
+}
+
+#[test]
+fn slash_in_a_checklist_filters_its_rows_and_space_toggles_the_row_shown() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "supervisor");
+    let file = f.root.join("agent-store/supervisor.md");
+    let before = fs::read_to_string(&file).unwrap();
+    assert!(!before.contains("python-testing"), "{before}");
+    press(&mut f.app, "/pyts");
+    assert_eq!(f.app.profiles.check_filter.as_str(), "pyts");
+    assert!(
+        f.app.profiles.filter.is_empty(),
+        "the list's filter is its own"
+    );
+    let shown = f.app.profiles.check_shown(&f.app.data);
+    let python = f.app.data.valid_position("python-testing").unwrap();
+    assert_eq!(shown, [python]);
+    // The cursor was on row 0, which the filter hides: it moves to the row shown.
+    assert_eq!(f.app.profiles.check_sel, python);
+    snapshot("checklist_filtered_120x40", &mut f, 120, 40);
+    snapshot("checklist_filtered_80x24", &mut f, 80, 24);
+    // Enter keeps it; moves stay among its rows; Space toggles the row seen.
+    key(&mut f.app, KeyCode::Enter);
+    press(&mut f.app, "kj");
+    assert_eq!(f.app.profiles.check_sel, python);
+    key(&mut f.app, KeyCode::Char(' '));
+    let after = fs::read_to_string(&file).unwrap();
+    assert!(after.contains("python-testing"), "{after}");
+    // A new `/` selects the query: typing replaces it.
+    press(&mut f.app, "/sec");
+    assert_eq!(f.app.profiles.check_filter.as_str(), "sec");
+    let security = f.app.data.valid_position("security-review").unwrap();
+    assert_eq!(f.app.profiles.check_sel, security);
+    // A filter that shows nothing: Space touches no hidden row.
+    press(&mut f.app, "zzz");
+    assert!(f.app.profiles.check_shown(&f.app.data).is_empty());
+    key(&mut f.app, KeyCode::Enter);
+    key(&mut f.app, KeyCode::Char(' '));
+    assert_eq!(fs::read_to_string(&file).unwrap(), after);
+    // Esc clears the kept filter first, then leaves the checklist.
+    key(&mut f.app, KeyCode::Esc);
+    assert!(f.app.profiles.check_filter.is_empty());
+    assert!(f.app.profiles.in_checklist());
+    key(&mut f.app, KeyCode::Esc);
+    assert!(!f.app.profiles.in_checklist());
 }
 
 // ---- searching the registry ----------------------------------------------

@@ -327,6 +327,68 @@ fn toggle_a_skill_into_a_profile() {
 }
 
 #[test]
+fn slash_in_a_profiles_checklist_then_space_toggles_the_row_shown() {
+    let env = Env::seeded();
+    let path = env.write_profile("reviewer", REVIEWER);
+    let mut tui = start(&env);
+    tui.wait_text("Skills (5/5)");
+    tui.keys(&["3"]);
+    tui.wait_text("┏ 3 Agents & profiles");
+    // Fuzzy in the list: scattered letters of "reviewer".
+    tui.keys(&["/", "r", "v", "w", "Enter"]);
+    tui.wait_text("/rvw · 1 of ");
+    tui.keys(&["Enter", "/", "p", "y", "t", "s"]);
+    tui.wait_text("/pyts▏ · 1 of 5");
+    // Only python-testing is drawn; the cursor went to it from row 0.
+    let screen = tui.settled();
+    assert!(screen.contains("[ ] python-testing"), "{screen}");
+    assert!(!screen.contains("] code-style"), "{screen}");
+    tui.keys(&["Enter", "Space"]);
+    tui.wait_text("enabled 'python-testing' for 'reviewer'");
+    assert!(
+        fs::read_to_string(&path)
+            .unwrap()
+            .contains("- python-testing")
+    );
+    // Esc clears the kept filter: every row is back.
+    tui.keys(&["Escape"]);
+    tui.wait_text("[x] code-style");
+    assert!(tui.settled().contains("[x] python-testing"));
+}
+
+#[test]
+fn capital_a_saves_the_agents_to_list_and_skilltui_agents_adds_to_them() {
+    let env = Env::seeded();
+    env.write_profile("reviewer", REVIEWER);
+    let config = env.user().join("cfg");
+    let vars = [("XDG_CONFIG_HOME".to_string(), config.display().to_string())];
+    let mut tui = start_with(&env, &vars);
+    tui.wait_text("Skills (5/5)");
+    tui.keys(&["3", "A"]);
+    tui.wait_text("List in pane 3 even when not detected");
+    // codex is the second row.
+    tui.keys(&["j", "Space", "Enter"]);
+    tui.wait_text("pane 3 lists 1 agent even when not detected");
+    tui.wait_text("◆ codex");
+    let file = config.join("skilltui/agents-listed");
+    let text = fs::read_to_string(&file).unwrap();
+    let ids: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(ids, ["codex"], "{text}");
+    tui.keys(&["q"]);
+    drop(tui);
+    // A new run lists it again, and the variable adds another.
+    let mut vars = vars.to_vec();
+    vars.push(("SKILLTUI_AGENTS".into(), "opencode".into()));
+    let mut tui = start_with(&env, &vars);
+    tui.wait_text("Skills (5/5)");
+    tui.keys(&["3"]);
+    tui.wait_text("◆ codex");
+    tui.wait_text("◆ opencode");
+    tui.keys(&["A"]);
+    tui.wait_text("SKILLTUI_AGENTS lists it");
+}
+
+#[test]
 fn install_over_an_existing_skill() {
     let env = Env::seeded();
     let installed = env.skills().join("code-style");

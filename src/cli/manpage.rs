@@ -30,7 +30,11 @@ const ENVIRONMENT: &[(&str, &str)] = &[
     ),
     (
         "XDG_CONFIG_HOME",
-        "The config dir: user themes and agents (skilltui/themes, skilltui/agents).",
+        "The config dir: user themes and agents (skilltui/themes, skilltui/agents), the agents pane 3 lists (skilltui/agents-listed).",
+    ),
+    (
+        "SKILLTUI_AGENTS",
+        "Agent ids, comma separated, that the TUI's pane 3 lists even when not detected, added to skilltui/agents-listed.",
     ),
     (
         "XDG_CACHE_HOME",
@@ -65,6 +69,10 @@ const FILES: &[(&str, &str)] = &[
     (
         "$XDG_CONFIG_HOME/skilltui/agents/",
         "The user's own agent definitions.",
+    ),
+    (
+        "$XDG_CONFIG_HOME/skilltui/agents-listed",
+        "The agents the TUI's pane 3 lists even when not detected (A saves it; one id a line).",
     ),
     (
         "$XDG_CONFIG_HOME/skilltui/themes/",

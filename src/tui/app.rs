@@ -16,7 +16,9 @@ use crate::core::cao::store::{self, Entry, Home, Listing};
 use crate::core::cao::{editor, undo};
 use crate::core::sources::{lock, remote};
 use crate::tui::clipboard::{Clipboard, CopyOutcome};
-use crate::tui::dialogs::{Confirm, Dialog, Edit, Help, Install, Outcome, Pending, Seed};
+use crate::tui::dialogs::{
+    self, Confirm, Dialog, Edit, Help, Install, ListAgents, Outcome, Pending, Seed,
+};
 use crate::tui::events::PreviewKey;
 use crate::tui::jobs::Jobs;
 use crate::tui::keymap::{self, Cmd, Ctx, Move};
@@ -29,6 +31,7 @@ use crate::tui::panes::profiles::{self as profiles_pane, ProfilesPane};
 use crate::tui::panes::skills::{self as skills_pane, SkillsPane};
 use crate::tui::theme::Theme;
 
+use crate::core::agents::asked;
 use crate::core::agents::scan::Ctx as AgentCtx;
 use crate::tui::model::{AgentRow, Data, Mode, Pane, ProfileRow, Status};
 use crate::tui::panes::profiles::Tick;
@@ -192,6 +195,7 @@ impl App {
     }
 
     fn build(home: Home, theme: Theme, agents_later: bool) -> App {
+        let asked = asked_agents(&home.user_home);
         let mut app = App {
             data: Data {
                 home,
@@ -203,7 +207,7 @@ impl App {
                 agents_refreshing: false,
                 agent_ctx: None,
                 agent_cwd: None,
-                asked_agents: asked_agents(),
+                asked_agents: asked,
             },
             theme,
             depth: Default::default(),
@@ -392,6 +396,8 @@ impl App {
                 .selected_profile()
                 .is_some_and(|r| r.listed.location.path.is_none()),
             Cmd::UndoToggle => !self.toggles.is_empty(),
+            // A code line goes past its block.
+            Cmd::CodeLeft | Cmd::CodeRight => self.preview.code_overflow() > 0,
             // A built-in profile's ticks cannot change until it is copied.
             Cmd::Toggle if self.focus == Pane::Profiles => self
                 .selected_profile()
@@ -548,10 +554,11 @@ impl App {
 
     /// A key while typing pane 3's filter: as in the Skills filter.
     fn profiles_filter_key(&mut self, cmd: Option<Cmd>, key: KeyEvent) {
+        let drawn = self.profiles.sel_drawn(&self.data);
         let action = match cmd {
             Some(Cmd::Back) => {
                 self.profiles.typing = false;
-                self.profiles.filter.clear();
+                self.profiles.active_filter().clear();
                 profiles_pane::Action::None
             }
             Some(Cmd::Accept) => {
@@ -563,6 +570,14 @@ impl App {
                 self.profiles.on_cmd(Cmd::Move(m), &self.data)
             }
             _ => self.profiles.type_in_filter(key, &self.data),
+        };
+        // A query that hides every row, or lets the selection back: pane 4
+        // follows what is drawn.
+        let action = match action {
+            profiles_pane::Action::None if drawn != self.profiles.sel_drawn(&self.data) => {
+                profiles_pane::Action::Selected
+            }
+            action => action,
         };
         self.profiles_action(action);
     }
@@ -594,6 +609,7 @@ impl App {
             }
             Cmd::Install => self.dialog = Some(Dialog::Install(Install::default())),
             Cmd::Seed => self.open_seed(),
+            Cmd::ListAgents => self.open_list_agents(),
             Cmd::Format => {
                 self.catalog.format = self.catalog.format.next();
                 self.catalog.scroll = 0;
@@ -629,10 +645,11 @@ impl App {
             }
             // A new `/` starts a new query: the kept one is selected, so
             // typing replaces it (an arrow key keeps it to edit).
-            // In pane 3's list, `/` filters the profiles and agents.
-            Cmd::Filter if self.focus == Pane::Profiles && !self.profiles.in_checklist() => {
+            // In pane 3, `/` filters the profiles and agents, or the open
+            // checklist's rows.
+            Cmd::Filter if self.focus == Pane::Profiles => {
                 self.profiles.typing = true;
-                self.profiles.filter.select_all();
+                self.profiles.active_filter().select_all();
             }
             Cmd::Filter => {
                 self.focus = Pane::Skills;
@@ -874,6 +891,52 @@ impl App {
         self.apply_plan(&profile, plan, None);
     }
 
+    /// `A`: every agent skilltui knows, the ones listed even when not
+    /// detected ticked.
+    fn open_list_agents(&mut self) {
+        let user_home = self.data.home.user_home.clone();
+        let path = asked::path(&user_home);
+        let (ids, expected) = match asked::read(&path) {
+            Ok(read) => read,
+            Err(e) => return self.say(Status::error(e)),
+        };
+        let table = crate::core::agents::table::load_for(&user_home);
+        let detected = |id: &str| (self.data.agents.iter()).any(|r| r.agent.id == id && r.detected);
+        let items = (table.agents.iter())
+            .filter(|a| a.parser != crate::core::agents::table::Parser::Cao)
+            .map(|a| dialogs::agents::Known {
+                id: a.id.clone(),
+                name: a.name.clone(),
+                detected: detected(&a.id),
+            })
+            .collect();
+        let env = asked::merged(
+            Vec::new(),
+            &std::env::var("SKILLTUI_AGENTS").unwrap_or_default(),
+        );
+        let file = crate::tui::panes::tilde(&path, &user_home);
+        let mut dialog = ListAgents::new(items, &ids, env, file);
+        dialog.expected = expected;
+        self.dialog = Some(Dialog::ListAgents(dialog));
+    }
+
+    /// Enter in `A`'s dialog: the file first, then pane 3 from it.
+    fn save_list_agents(&mut self, ids: Vec<String>, expected: Option<Vec<u8>>) {
+        let user_home = self.data.home.user_home.clone();
+        let path = asked::path(&user_home);
+        if let Err(e) = asked::write(&path, &ids, expected.as_deref()) {
+            return self.say(Status::error(e));
+        }
+        self.data.asked_agents = asked_agents(&user_home);
+        self.refresh_agents();
+        self.refresh_profile();
+        let shown = crate::tui::panes::tilde(&path, &user_home);
+        let n = crate::tui::panes::count(ids.len(), "agent");
+        self.say(Status::info(format!(
+            "pane 3 lists {n} even when not detected (saved in {shown})"
+        )));
+    }
+
     fn open_seed(&mut self) {
         let items = store::defaults(&self.data.home);
         let note = store::cao_skills_note(&self.data.home);
@@ -1050,6 +1113,7 @@ impl App {
             (Dialog::Help(h), Some(cmd)) => h.on_cmd(cmd),
             (Dialog::Confirm(c), Some(cmd)) => c.on_cmd(cmd),
             (Dialog::Seed(s), Some(cmd)) => s.on_cmd(cmd),
+            (Dialog::ListAgents(l), Some(cmd)) => l.on_cmd(cmd),
             (Dialog::Fetch(f), Some(cmd)) => f.on_cmd(cmd),
             (Dialog::Results(r), Some(cmd)) => r.on_cmd(cmd),
         };
@@ -1090,6 +1154,13 @@ impl App {
             }
             Outcome::Declined(name) => self.answer_clash(name, false),
             Outcome::Seed(names) => self.seed_in_background(names),
+            Outcome::ListAgents(ids) => {
+                let expected = match &dialog {
+                    Dialog::ListAgents(l) => l.expected.clone(),
+                    _ => None,
+                };
+                self.save_list_agents(ids, expected);
+            }
             // Ctrl-S saves and stays: the editor says so itself.
             Outcome::Saved(_) => {
                 self.dialog = Some(dialog);
@@ -1192,14 +1263,12 @@ fn read_pins(home: &Home) -> std::collections::BTreeMap<String, lock::Entry> {
         .unwrap_or_default()
 }
 
-/// The agents `SKILLTUI_AGENTS` asks pane 3 to list, detected or not.
-fn asked_agents() -> Vec<String> {
-    let ids = std::env::var("SKILLTUI_AGENTS").unwrap_or_default();
-    ids.split(',')
-        .map(str::trim)
-        .filter(|id| !id.is_empty())
-        .map(String::from)
-        .collect()
+/// The agents pane 3 lists detected or not: those `A` saved, then those
+/// `SKILLTUI_AGENTS` names (a file that cannot be read adds none).
+fn asked_agents(user_home: &std::path::Path) -> Vec<String> {
+    let saved = asked::read(&asked::path(user_home)).map(|(ids, _)| ids);
+    let env = std::env::var("SKILLTUI_AGENTS").unwrap_or_default();
+    asked::merged(saved.unwrap_or_default(), &env)
 }
 
 /// `e`, `d` or `u` with no skill selected.

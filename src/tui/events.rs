@@ -15,6 +15,8 @@ pub struct PreviewKey {
     pub path: PathBuf,
     pub modified: Option<std::time::SystemTime>,
     pub width: u16,
+    /// Columns the code blocks are scrolled sideways.
+    pub code_shift: u16,
     pub highlighted: bool,
 }
 

@@ -25,6 +25,8 @@ pub enum Cmd {
     Reload,
     Install,
     Seed,
+    /// `A` in pane 3: which agents to list even when not detected.
+    ListAgents,
     Format,
     /// Catalog: deliver as the next CAO provider.
     Provider,
@@ -56,6 +58,9 @@ pub enum Cmd {
     Save,
     /// `/` in the Preview pane: search its text.
     Search,
+    /// `<` `>` in the Preview pane: scroll code blocks sideways.
+    CodeLeft,
+    CodeRight,
     NextMatch,
     PrevMatch,
     /// `o`: the selected skill's other files.
@@ -343,7 +348,12 @@ pub const ROWS: &[Row] = &[
             key(
                 KeyCode::Esc,
                 Cmd::Back,
-                &[Ctx::Skills, Ctx::Checklist, Ctx::AgentChecklist],
+                &[
+                    Ctx::Skills,
+                    Ctx::Profiles,
+                    Ctx::Checklist,
+                    Ctx::AgentChecklist,
+                ],
             ),
             key(
                 KeyCode::Left,
@@ -391,8 +401,17 @@ pub const ROWS: &[Row] = &[
         hints: &[hint(Bar::Main, 14, 2, 3, "o files")],
     },
     Row {
+        keys: "< > (preview)",
+        help: "scroll code blocks sideways (‹ › mark a line that goes on)",
+        binds: &[
+            ch('<', Cmd::CodeLeft, &[Ctx::Preview]),
+            ch('>', Cmd::CodeRight, &[Ctx::Preview]),
+        ],
+        hints: &[hint(Bar::Main, 15, 2, 3, "< > code")],
+    },
+    Row {
         keys: "/",
-        help: "filter: the skills (fuzzy); in pane 3's list, the profiles and agents",
+        help: "filter (fuzzy): the skills; in pane 3, the profiles and agents or the open checklist",
         binds: &[
             ch('/', Cmd::Filter, PANES),
             key(KeyCode::Enter, Cmd::Accept, &[Ctx::Filter]),
@@ -435,6 +454,12 @@ pub const ROWS: &[Row] = &[
         help: "update the selected skill from git, diff first",
         binds: &[ch('u', Cmd::Update, SKILL_PANES)],
         hints: &[hint(Bar::Main, 11, 3, 3, "u update")],
+    },
+    Row {
+        keys: "A",
+        help: "pane 3: which agents to list even when not detected (saved)",
+        binds: &[ch('A', Cmd::ListAgents, &[Ctx::Profiles])],
+        hints: &[hint(Bar::Main, 12, 3, 3, "A agents")],
     },
     Row {
         keys: "S",

@@ -23,24 +23,32 @@ use crate::core::text::{sanitize, sanitize_line};
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Rendered {
     pub lines: Vec<Line<'static>>,
+    /// Columns the widest code line goes past its block: how far `>` can
+    /// scroll code sideways.
+    pub code_overflow: u16,
 }
 
 impl Rendered {
-    /// The frontmatter table, a blank line, then the Markdown body.
+    /// The frontmatter table, a blank line, then the Markdown body, its
+    /// code blocks scrolled `code_shift` columns sideways.
     pub fn skill(
         frontmatter: &[(String, String)],
         body: &str,
         width: u16,
+        code_shift: u16,
         theme: &Theme,
         hl: &Highlighter,
     ) -> Rendered {
         let mut lines = render_frontmatter_table(frontmatter, width, theme);
-        let body = render_markdown(body, width, theme, hl);
-        if !lines.is_empty() && !body.is_empty() {
+        let body = render_shifted(body, width, code_shift, theme, hl);
+        if !lines.is_empty() && !body.lines.is_empty() {
             lines.push(Line::default());
         }
-        lines.extend(body);
-        Rendered { lines }
+        lines.extend(body.lines);
+        Rendered {
+            lines,
+            code_overflow: body.code_overflow,
+        }
     }
 }
 
@@ -62,6 +70,7 @@ const FALLBACK_SYNTAX_THEME: &str = "base16-ocean.dark";
 struct CacheKey {
     content: u64,
     width: u16,
+    code_shift: u16,
     theme: String,
     /// The theme's styles too, so an edited theme of the same name re-renders.
     theme_fingerprint: u64,
@@ -82,7 +91,7 @@ pub struct Highlighter {
 }
 
 /// A rendered document and the size of its source.
-type Cached = (CacheKey, Arc<Vec<Line<'static>>>, usize);
+type Cached = (CacheKey, Arc<Rendered>, usize);
 
 impl Highlighter {
     /// A highlighter that has loaded nothing yet.
@@ -135,7 +144,7 @@ impl Highlighter {
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn cached(&self, key: &CacheKey) -> Option<Arc<Vec<Line<'static>>>> {
+    fn cached(&self, key: &CacheKey) -> Option<Arc<Rendered>> {
         let mut cache = self.lock_cache();
         let at = cache.iter().position(|(k, _, _)| k == key)?;
         let entry = cache.remove(at);
@@ -144,7 +153,7 @@ impl Highlighter {
         Some(lines)
     }
 
-    fn store(&self, key: CacheKey, lines: Arc<Vec<Line<'static>>>, bytes: usize) {
+    fn store(&self, key: CacheKey, lines: Arc<Rendered>, bytes: usize) {
         if bytes > CACHE_BYTES / 2 {
             return;
         }
@@ -203,23 +212,38 @@ pub fn render_markdown(
     theme: &Theme,
     hl: &Highlighter,
 ) -> Vec<Line<'static>> {
+    render_shifted(body, width, 0, theme, hl).lines
+}
+
+/// As `render_markdown`, each code block scrolled `code_shift` columns
+/// sideways (as far as its own widest line goes); prose still wraps.
+pub fn render_shifted(
+    body: &str,
+    width: u16,
+    code_shift: u16,
+    theme: &Theme,
+    hl: &Highlighter,
+) -> Rendered {
     if width == 0 {
-        return Vec::new();
+        return Rendered::default();
     }
     let key = CacheKey {
         content: hash_of(body),
         width,
+        code_shift,
         theme: theme.name.clone(),
         theme_fingerprint: hash_of(theme),
     };
-    if let Some(lines) = hl.cached(&key) {
-        return lines.as_ref().clone();
+    if let Some(rendered) = hl.cached(&key) {
+        return rendered.as_ref().clone();
     }
-    let lines = Renderer::new(usize::from(width), theme, hl).run(body);
+    let mut renderer = Renderer::new(usize::from(width), theme, hl);
+    renderer.code_shift = usize::from(code_shift);
+    let rendered = renderer.run(body);
     if body.len() <= CACHE_BYTES / 2 {
-        hl.store(key, Arc::new(lines.clone()), body.len());
+        hl.store(key, Arc::new(rendered.clone()), body.len());
     }
-    lines
+    rendered
 }
 
 fn hash_of<T: Hash + ?Sized>(value: &T) -> u64 {
@@ -322,6 +346,10 @@ struct Renderer<'a> {
     table: Option<TableState>,
     /// A blank line goes before the next block's first line.
     need_blank: bool,
+    /// Columns code blocks are scrolled sideways.
+    code_shift: usize,
+    /// The most any code line goes past its block.
+    code_overflow: usize,
 }
 
 impl<'a> Renderer<'a> {
@@ -340,17 +368,22 @@ impl<'a> Renderer<'a> {
             html: None,
             table: None,
             need_blank: false,
+            code_shift: 0,
+            code_overflow: 0,
         }
     }
 
-    fn run(mut self, body: &str) -> Vec<Line<'static>> {
+    fn run(mut self, body: &str) -> Rendered {
         let options =
             Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
         for event in Parser::new_ext(body, options) {
             self.event(event);
         }
         self.flush_inline();
-        self.out
+        Rendered {
+            lines: self.out,
+            code_overflow: self.code_overflow.min(usize::from(u16::MAX)) as u16,
+        }
     }
 
     fn event(&mut self, event: Event<'_>) {
@@ -689,19 +722,32 @@ impl<'a> Renderer<'a> {
                     .collect()
             });
         let bg = self.theme.code_block_bg;
-        // One column of padding each side inside the background.
+        let marker = bg.patch(self.theme.dim);
+        // One column of padding each side inside the background: a line
+        // that goes on past the view shows `‹` or `›` there.
         let inner = self.avail().saturating_sub(2).max(1);
+        let widest = lines.iter().map(|l| spans_width(l)).max().unwrap_or(0);
+        let overflow = widest.saturating_sub(inner);
+        self.code_overflow = self.code_overflow.max(overflow);
+        // A block scrolls only as far as its own widest line needs.
+        let shift = self.code_shift.min(overflow);
         for line in lines {
-            // Code is never broken inside a word: a line too long is cut,
-            // its end marked (the file list opens the whole file).
-            let chunk = truncate(line, inner);
+            // Code is never wrapped or broken inside a word: it scrolls
+            // sideways (`<` `>`), cut at the view's edges.
+            let width = spans_width(&line);
+            let chunk = first_columns(skip_columns(line, shift), inner);
             let w = spans_width(&chunk);
-            let mut spans = vec![Span::styled(" ", bg)];
+            let edge = |goes_on: bool, mark: &'static str| match goes_on {
+                true => Span::styled(mark, marker),
+                false => Span::styled(" ", bg),
+            };
+            let mut spans = vec![edge(shift > 0 && width > 0, "‹")];
             spans.extend(chunk.into_iter().map(|s| {
                 let style = bg.patch(s.style);
                 s.style(style)
             }));
-            spans.push(Span::styled(" ".repeat(inner.saturating_sub(w) + 1), bg));
+            spans.push(Span::styled(" ".repeat(inner.saturating_sub(w)), bg));
+            spans.push(edge(width > shift + inner, "›"));
             self.emit(spans);
         }
         self.need_blank = true;
@@ -881,6 +927,52 @@ fn truncate(spans: Vec<Span<'static>>, width: usize) -> Vec<Span<'static>> {
         out.pop();
     }
     out.push(Span::styled("…", style));
+    out
+}
+
+/// The first `width` columns of `spans` (a double-width char that would
+/// straddle the edge is left out).
+fn first_columns(spans: Vec<Span<'static>>, width: usize) -> Vec<Span<'static>> {
+    if spans_width(&spans) <= width {
+        return spans;
+    }
+    let mut out = hard_wrap(spans, width.max(1))
+        .into_iter()
+        .next()
+        .map(|(line, _)| line)
+        .unwrap_or_default();
+    while spans_width(&out) > width {
+        out.pop();
+    }
+    out
+}
+
+/// `spans` without their first `n` columns; a double-width char cut in
+/// half becomes a space, so the columns after it stay where they were.
+fn skip_columns(spans: Vec<Span<'static>>, n: usize) -> Vec<Span<'static>> {
+    let mut left = n;
+    let mut out = Vec::new();
+    for span in spans {
+        if left == 0 {
+            out.push(span);
+            continue;
+        }
+        let mut kept = String::new();
+        for c in span.content.chars() {
+            let w = c.width().unwrap_or(0);
+            if left == 0 {
+                kept.push(c);
+            } else if w > left {
+                kept.push_str(&" ".repeat(w - left));
+                left = 0;
+            } else {
+                left -= w;
+            }
+        }
+        if !kept.is_empty() {
+            out.push(Span::styled(kept, span.style));
+        }
+    }
     out
 }
 
@@ -1216,12 +1308,46 @@ mod tests {
     #[test]
     fn long_code_lines_are_cut_with_a_marker_and_paths_wrap_at_slashes() {
         let lines = render("```\nalpha beta gamma delta epsilon\n```\n", 20);
-        assert_eq!(lines.len(), 1, "{lines:?}");
-        assert!(lines[0].trim_end().ends_with('…'), "{lines:?}");
+        assert_eq!(lines, [" alpha beta gamma d›"]);
         let lines = render("/usr/share/doc/reference/guide.md", 20);
         assert_eq!(lines, ["/usr/share/doc/", "reference/guide.md"]);
         // A word with no slash in reach still breaks where the line is full.
         assert_eq!(render("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+    }
+
+    #[test]
+    fn code_scrolls_sideways_with_markers_and_prose_still_wraps() {
+        let md = "Some prose here\n\n```\nalpha beta gamma delta epsilon\nshort\n```\n\n```\nfits\n```\n";
+        let at = |shift: u16| {
+            let r = render_shifted(md, 20, shift, &Theme::dark(), &Highlighter::new());
+            (plain(&r.lines), r.code_overflow)
+        };
+        let (lines, overflow) = at(0);
+        // 30 columns of code in an 18-column view: 12 to scroll.
+        assert_eq!(overflow, 12);
+        assert_eq!(lines[0], "Some prose here");
+        assert_eq!(lines[2], " alpha beta gamma d›");
+        assert_eq!(lines[3], " short              ");
+        let (lines, _) = at(8);
+        assert_eq!(lines[0], "Some prose here");
+        assert_eq!(lines[2], "‹ta gamma delta eps›");
+        // A line the view has passed still says it goes on to the left.
+        assert_eq!(lines[3], "‹                   ");
+        // A block that fits does not move.
+        assert_eq!(lines[5], " fits               ");
+        // Past the end: each block stops at its own widest line.
+        let (lines, _) = at(40);
+        assert_eq!(lines[2], "‹amma delta epsilon ");
+        assert_eq!(lines[5], " fits               ");
+    }
+
+    #[test]
+    fn skipping_columns_keeps_the_ones_after_a_cut_wide_char_in_place() {
+        let spans = vec![Span::raw("a技b"), Span::raw("cd")];
+        let cut = skip_columns(spans.clone(), 2);
+        assert_eq!(plain(&[Line::from(cut)]), [" bcd"]);
+        assert_eq!(plain(&[Line::from(skip_columns(spans.clone(), 4))]), ["cd"]);
+        assert_eq!(plain(&[Line::from(first_columns(spans, 2))]), ["a"]);
     }
 
     #[test]
@@ -1302,7 +1428,7 @@ mod tests {
     #[test]
     fn rendered_skill_joins_table_and_body() {
         let pairs = vec![("name".to_string(), "x".to_string())];
-        let r = Rendered::skill(&pairs, "body", 20, &Theme::dark(), &Highlighter::new());
+        let r = Rendered::skill(&pairs, "body", 20, 0, &Theme::dark(), &Highlighter::new());
         assert_eq!(plain(&r.lines).last().map(String::as_str), Some("body"));
         assert_eq!(plain(&r.lines)[3], "");
     }

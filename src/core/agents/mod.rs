@@ -11,6 +11,7 @@
 //! `formats`, `lints`, `render`, `reach`, `give`, `verify` (runs the agent
 //! itself where it can list its skills).
 
+pub mod asked;
 pub mod table;
 
 pub mod rules;

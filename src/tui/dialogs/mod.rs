@@ -1,6 +1,7 @@
 //! The dialogs over the panes. Each owns its state, turns a command or a
 //! typed key into an `Outcome` for the app to carry out, and draws itself.
 
+pub mod agents;
 pub mod confirm;
 pub mod edit;
 pub mod fetch;
@@ -16,6 +17,7 @@ pub mod seed;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
+pub use agents::ListAgents;
 pub use confirm::Confirm;
 pub use edit::Edit;
 pub use fetch::Fetch;
@@ -48,6 +50,8 @@ pub enum Dialog {
     Results(Results),
     /// The pick dialog's install, on a worker.
     Installing(Installing),
+    /// `A`: the agents pane 3 lists even when not detected.
+    ListAgents(ListAgents),
 }
 
 impl Dialog {
@@ -57,7 +61,8 @@ impl Dialog {
             Dialog::Help(_) => Ctx::Help,
             Dialog::Install(_) => Ctx::Install,
             Dialog::Confirm(_) => Ctx::Confirm,
-            Dialog::Seed(_) => Ctx::Seed,
+            // A list to tick, as the seed dialog's: the same keys.
+            Dialog::Seed(_) | Dialog::ListAgents(_) => Ctx::Seed,
             Dialog::Edit(_) => Ctx::Editor,
             Dialog::Fetch(_) | Dialog::Installing(_) => Ctx::Fetch,
             Dialog::Pick(_) => Ctx::Pick,
@@ -70,6 +75,7 @@ impl Dialog {
         match self {
             Dialog::Help(h) => h.update(area),
             Dialog::Seed(s) => s.update(area),
+            Dialog::ListAgents(l) => l.update(area),
             Dialog::Pick(p) => p.update(area),
             _ => {}
         }
@@ -89,6 +95,14 @@ impl Dialog {
             Dialog::Seed(s) => {
                 popup_text(frame, area, theme, "Seed defaults", s.text(theme), s.size())
             }
+            Dialog::ListAgents(l) => popup_text(
+                frame,
+                area,
+                theme,
+                "Agents to list",
+                l.text(theme),
+                l.size(),
+            ),
             Dialog::Confirm(c) => {
                 let (title, text, size) = c.question(theme);
                 popup_text(frame, area, theme, title, text, size)

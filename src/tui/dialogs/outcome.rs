@@ -43,6 +43,8 @@ pub enum Outcome {
     /// The user kept the installed skill of this name.
     Declined(String),
     Seed(Vec<String>),
+    /// Save these ids as the agents pane 3 lists even when not detected.
+    ListAgents(Vec<String>),
     /// The editor saved this file.
     Saved(PathBuf),
 }

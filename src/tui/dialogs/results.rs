@@ -290,7 +290,7 @@ fn document(md: &SkillMd, width: u16, theme: &Theme, hl: &Highlighter) -> Vec<Li
         Line::default(),
     ];
     lines.extend(match skill::doc_from_text(text) {
-        Ok(doc) => Rendered::skill(&doc.pairs(), &doc.frontmatter.body, width, theme, hl).lines,
+        Ok(doc) => Rendered::skill(&doc.pairs(), &doc.frontmatter.body, width, 0, theme, hl).lines,
         Err(_) => render_markdown(text, width, theme, hl),
     });
     if cut {

@@ -12,12 +12,24 @@ use crate::tui::panes;
 use crate::tui::theme::Theme;
 
 /// `↑ 3 more above`, or an empty line when there are none.
-fn more_line(n: usize, place: &str, theme: &Theme) -> Line<'static> {
+pub(crate) fn more_line(n: usize, place: &str, theme: &Theme) -> Line<'static> {
     let arrow = if place == "above" { "↑" } else { "↓" };
     match n {
         0 => Line::default(),
         n => Line::styled(format!("  {arrow} {n} more {place}"), theme.dim),
     }
+}
+
+/// The rows of a dialog's list of `total` that show in `view` rows around
+/// `cursor`: (first, how many). Cut short, the list gives two of its rows
+/// to the `more above` and `more below` lines.
+pub(crate) fn list_window(total: usize, cursor: usize, view: u16) -> (usize, usize) {
+    let view = match total > usize::from(view.max(1)) {
+        true => view.saturating_sub(2).max(1),
+        false => view,
+    };
+    let first = panes::window(0, Some(cursor), total, view);
+    (first, total.min(usize::from(view.max(1))))
 }
 
 #[derive(Debug)]
@@ -115,13 +127,8 @@ impl Seed {
         }
         // Cut short, the list says what is above and below it (those two
         // lines come out of its rows).
-        let view = match rows.len() > usize::from(self.view.max(1)) {
-            true => self.view.saturating_sub(2).max(1),
-            false => self.view,
-        };
-        let first = panes::window(0, Some(cursor_row), rows.len(), view);
-        let shown = rows.len().min(usize::from(view.max(1)));
         let total = rows.len();
+        let (first, shown) = list_window(total, cursor_row, self.view);
         let cut = shown < total;
         if cut {
             lines.push(more_line(first, "above", theme));

@@ -208,6 +208,15 @@ pub enum Check {
     Found { name: String, location: String },
 }
 
+impl Check {
+    /// The skill's name, which the checklist's filter matches.
+    pub fn name(&self) -> &str {
+        match self {
+            Check::Store { name, .. } | Check::Found { name, .. } => name,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum State {
     Off,

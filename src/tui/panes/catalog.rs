@@ -133,6 +133,10 @@ impl CatalogPane {
         self.profile = row.map(|r| r.listed.name.clone());
         self.provider = (self.profile.as_ref()).and_then(|n| self.overrides.get(n).copied());
         self.text = match row.map(|r| (&r.loaded, &r.agent)) {
+            // Profiles exist, but pane 3's filter draws none of them.
+            None if !data.profiles.is_empty() => {
+                Err("no profile shown: pane 3's filter matches none".into())
+            }
             None => Err("no agent profiles found".into()),
             Some((Err(e), _)) => Err(format!("CAO cannot load this profile: {e}")),
             Some((Ok(p), Some(a))) => self.deliver(data, p, a),

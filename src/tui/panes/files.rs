@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 
 use crate::core::fsops;
 use crate::core::text::sanitize_line;
-use crate::tui::markdown::{Highlighter, render_markdown};
+use crate::tui::markdown::{Highlighter, Rendered, render_shifted};
 use crate::tui::theme::Theme;
 
 /// Rows listed at most: a skill with a vendored tree still lists fast.
@@ -195,18 +195,25 @@ pub fn read(path: &Path) -> Content {
 }
 
 /// A file rendered for the preview: Markdown as Markdown, anything else
-/// as a code block in the language its extension names.
-pub fn render(path: &Path, width: u16, theme: &Theme, hl: &Highlighter) -> Vec<Line<'static>> {
+/// as a code block in the language its extension names, its code
+/// scrolled `code_shift` columns sideways.
+pub fn render(
+    path: &Path,
+    width: u16,
+    code_shift: u16,
+    theme: &Theme,
+    hl: &Highlighter,
+) -> Rendered {
     let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     let (text, cut) = match read(path) {
         Content::Text { text, cut } => (text, cut),
         Content::Binary => {
             let msg = format!("binary file, {}: not shown", self::size(size));
-            return vec![Line::styled(msg, theme.dim)];
+            return note(Line::styled(msg, theme.dim));
         }
         Content::Unreadable(e) => {
             let msg = format!("cannot read it: {}", sanitize_line(&e));
-            return vec![Line::styled(msg, theme.error)];
+            return note(Line::styled(msg, theme.error));
         }
     };
     let ext = path
@@ -217,16 +224,24 @@ pub fn render(path: &Path, width: u16, theme: &Theme, hl: &Highlighter) -> Vec<L
         "md" | "markdown" => text,
         _ => fenced(&text, &ext),
     };
-    let mut lines = render_markdown(&markdown, width, theme, hl);
+    let mut rendered = render_shifted(&markdown, width, code_shift, theme, hl);
     if cut {
         let note = format!(
             "… cut at {}; the file has {}",
             self::size(MAX_SHOWN_BYTES),
             self::size(size)
         );
-        lines.push(Line::styled(note, theme.dim));
+        rendered.lines.push(Line::styled(note, theme.dim));
     }
-    lines
+    rendered
+}
+
+/// One line in place of the file.
+fn note(line: Line<'static>) -> Rendered {
+    Rendered {
+        lines: vec![line],
+        code_overflow: 0,
+    }
 }
 
 /// `text` as a fenced code block whose fence no line of it can close.

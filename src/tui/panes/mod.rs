@@ -26,8 +26,15 @@ pub struct Look<'a> {
 
 /// A pane's frame: its number, its title, thick when focused.
 pub fn block<'a>(look: &Look, pane: Pane, title: String) -> Block<'a> {
+    let span = Span::styled(format!("{title} "), look.theme.title);
+    block_spans(look, pane, vec![span])
+}
+
+/// As `block`, the title in spans of its own styles (a selected query).
+pub fn block_spans<'a>(look: &Look, pane: Pane, title: Vec<Span<'a>>) -> Block<'a> {
     let focused = look.focus == pane;
     let theme = look.theme;
+    let number = Span::styled(format!(" {} ", pane.number()), theme.dim);
     Block::default()
         .borders(Borders::ALL)
         .border_type(if focused {
@@ -40,10 +47,7 @@ pub fn block<'a>(look: &Look, pane: Pane, title: String) -> Block<'a> {
         } else {
             theme.border
         })
-        .title(Line::from(vec![
-            Span::styled(format!(" {} ", pane.number()), theme.dim),
-            Span::styled(format!("{title} "), theme.title),
-        ]))
+        .title(Line::from([vec![number], title].concat()))
 }
 
 /// `1 skill`, `2 skills`: `n` and the noun, plural by `s` unless one.
@@ -66,6 +70,20 @@ pub fn fit_title(title: String, width: u16) -> String {
         Some(i) if title.ends_with(')') => title[..i].to_string(),
         _ => title,
     }
+}
+
+/// A filtered list's title for a border `width` wide: `name /query · N of
+/// M`, then without the name, then the query alone (a narrow pane keeps
+/// what the user typed).
+pub fn filter_title(name: &str, query: &str, n: usize, of: usize, width: u16) -> String {
+    let room = usize::from(width).saturating_sub(6);
+    let titles = [
+        format!("{name} {query} · {n} of {of}"),
+        format!("{query} · {n} of {of}"),
+        format!("{query} {n}/{of}"),
+    ];
+    let fits = |t: &&String| t.chars().count() <= room;
+    (titles.iter().find(fits)).unwrap_or(&titles[2]).clone()
 }
 
 /// ` 1-38/80 `: the rows a view of `height` shows from `scroll` of

@@ -65,7 +65,13 @@ pub struct PreviewPane {
     /// The list's body as built for this cursor: while it is still the
     /// body shown, a frame reuses it (and the search does not run again).
     list_drawn: Option<(usize, Arc<Rendered>)>,
+    /// `<` `>`: columns the code blocks are scrolled sideways; back to 0
+    /// for another file.
+    pub code_shift: u16,
 }
+
+/// Columns one `<` or `>` scrolls code.
+const CODE_STEP: u16 = 8;
 
 /// What the Preview pane shows of the selected skill.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -84,6 +90,16 @@ impl PreviewPane {
         match cmd {
             Cmd::Move(m) if self.view != View::Files => {
                 self.scroll = panes::scroll(self.scroll, m, panes::page(panes::inner(self.area)));
+            }
+            // From what shows (a wider pane may need less than was shifted).
+            Cmd::CodeLeft => {
+                let most = self.body.code_overflow;
+                self.code_shift = self.code_shift.min(most).saturating_sub(CODE_STEP);
+            }
+            // As far as the widest code line goes past its block.
+            Cmd::CodeRight => {
+                let most = self.body.code_overflow;
+                self.code_shift = self.code_shift.saturating_add(CODE_STEP).min(most);
             }
             Cmd::NextMatch | Cmd::PrevMatch => {
                 let row = self.search.step(if cmd == Cmd::NextMatch { 1 } else { -1 });
@@ -173,6 +189,11 @@ impl PreviewPane {
             self.view = View::Files;
         }
         self.file_sel = self.file_sel.min(len.saturating_sub(1));
+    }
+
+    /// Columns the widest code line on screen goes past its block.
+    pub fn code_overflow(&self) -> u16 {
+        self.body.code_overflow
     }
 
     /// `/`: a new search from the rows on screen.
@@ -278,6 +299,7 @@ impl PreviewPane {
             self.header = list_header(rows.len(), cut, theme);
             self.body = Arc::new(Rendered {
                 lines: list_lines(rows, self.file_sel, theme),
+                code_overflow: 0,
             });
             self.list_drawn = Some((self.file_sel, self.body.clone()));
         }
@@ -314,11 +336,15 @@ impl PreviewPane {
         theme: &Theme,
         hl: &Arc<Highlighter>,
     ) -> Arc<Rendered> {
+        if (self.cache.as_ref()).is_some_and(|(k, _)| k.path != skill_md) {
+            self.code_shift = 0;
+        }
         let meta = std::fs::metadata(skill_md).ok();
         let key = PreviewKey {
             modified: meta.as_ref().and_then(|m| m.modified().ok()),
             path: skill_md.to_path_buf(),
             width,
+            code_shift: self.code_shift,
             highlighted: hl.is_ready(),
         };
         if let Some((k, r)) = &self.cache
@@ -355,6 +381,7 @@ impl PreviewPane {
             Some((k, r)) if Some(&k.path) == self.rendering.as_ref().map(|r| &r.path) => r.clone(),
             _ => Arc::new(Rendered {
                 lines: vec![Line::styled("rendering…", theme.dim)],
+                code_overflow: 0,
             }),
         }
     }
@@ -582,9 +609,7 @@ fn render_file(key: &PreviewKey, theme: &Theme, hl: &Highlighter) -> Rendered {
         theme.syntax_theme = NO_SYNTAX_THEME.into();
     }
     if key.path.file_name() != Some(std::ffi::OsStr::new("SKILL.md")) {
-        return Rendered {
-            lines: files::render(&key.path, key.width, &theme, hl),
-        };
+        return files::render(&key.path, key.width, key.code_shift, &theme, hl);
     }
     if let Some(real) = key
         .path
@@ -596,10 +621,14 @@ fn render_file(key: &PreviewKey, theme: &Theme, hl: &Highlighter) -> Rendered {
         };
     }
     match skill::read_doc(&key.path) {
-        Ok(doc) => Rendered::skill(&doc.pairs(), &doc.frontmatter.body, key.width, &theme, hl),
+        Ok(doc) => {
+            let body = &doc.frontmatter.body;
+            Rendered::skill(&doc.pairs(), body, key.width, key.code_shift, &theme, hl)
+        }
         // The findings above already say why; show what can be shown.
         Err(_) => Rendered {
             lines: lossy_lines(&key.path, key.width, &theme),
+            code_overflow: 0,
         },
     }
 }

@@ -73,9 +73,13 @@ pub struct ProfilesPane {
     cursors: std::collections::HashMap<String, (usize, usize)>,
     /// The checklist `check_sel` and `check_offset` belong to.
     cursor_of: Option<String>,
-    /// `/` in the list: the profiles and agents whose name holds it.
+    /// `/` in the list: the profiles and agents it matches (fuzzy, as the
+    /// Skills filter).
     pub filter: LineInput,
-    /// Keys are typed into `filter`.
+    /// `/` in an open checklist: its rows it matches. Each checklist
+    /// opens unfiltered.
+    pub check_filter: LineInput,
+    /// Keys are typed into `filter`, or `check_filter` in a checklist.
     pub typing: bool,
 }
 
@@ -141,7 +145,13 @@ impl ProfilesPane {
     }
 
     pub fn selected<'a>(&self, data: &'a Data) -> Option<&'a ProfileRow> {
-        data.profiles.get(self.sel)
+        data.profiles.get(self.sel).filter(|_| self.sel_drawn(data))
+    }
+
+    /// Whether the selected row is drawn: a filter that shows no row
+    /// leaves none for a key to act on, or for pane 4 to show.
+    pub fn sel_drawn(&self, data: &Data) -> bool {
+        self.filter.is_empty() || self.shown(data).contains(&self.sel)
     }
 
     /// The selected agent: the rows after the profiles (none while the
@@ -149,7 +159,7 @@ impl ProfilesPane {
     pub fn selected_agent<'a>(&self, data: &'a Data) -> Option<&'a AgentRow> {
         self.sel
             .checked_sub(data.profiles.len())
-            .filter(|_| Self::drawn(data))
+            .filter(|_| Self::drawn(data) && self.sel_drawn(data))
             .and_then(|i| data.agents.get(i))
     }
 
@@ -172,7 +182,9 @@ impl ProfilesPane {
     fn checks(&self, data: &Data) -> usize {
         match self.selected_agent(data) {
             Some(_) => self.agent_checks.len(),
-            None if Self::drawn(data) => data.valid.len() + self.missing.len(),
+            None if Self::drawn(data) && self.sel_drawn(data) => {
+                data.valid.len() + self.missing.len()
+            }
             None => 0,
         }
     }
@@ -214,17 +226,50 @@ impl ProfilesPane {
         Some(self.agent_scope)
     }
 
-    /// The list rows the filter lets through, in order (all without one).
+    /// The list rows the filter lets through, best first as the Skills
+    /// filter ranks them (all, in order, without one).
     pub fn shown(&self, data: &Data) -> Vec<usize> {
-        let query = self.filter.as_str().to_lowercase();
-        let name = |i: usize| match data.profiles.get(i) {
-            Some(r) => r.listed.name.to_lowercase(),
-            None => (data.agents.get(i - data.profiles.len()))
-                .map_or(String::new(), |a| a.agent.id.to_lowercase()),
-        };
-        (0..Self::rows(data))
-            .filter(|&i| query.is_empty() || name(i).contains(&query))
-            .collect()
+        let rows = Self::rows(data);
+        if self.filter.is_empty() {
+            return (0..rows).collect();
+        }
+        let profiles = data.profiles.iter().map(|r| (r.listed.name.as_str(), ""));
+        let agents = (data.agents.iter()).map(|a| (a.agent.id.as_str(), a.agent.name.as_str()));
+        let items = profiles.chain(agents).take(rows);
+        crate::tui::rank::filter(self.filter.as_str(), items)
+    }
+
+    /// The checklist rows its filter lets through, ranked as `shown`.
+    pub fn check_shown(&self, data: &Data) -> Vec<usize> {
+        let n = self.checks(data);
+        if self.check_filter.is_empty() {
+            return (0..n).collect();
+        }
+        let query = self.check_filter.as_str();
+        match self.selected_agent(data) {
+            Some(_) => {
+                crate::tui::rank::filter(query, self.agent_checks.iter().map(|c| (c.name(), "")))
+            }
+            None => {
+                let valid = data.valid_entries().map(|e| (e.name(), e.description()));
+                let missing = self.missing.iter().map(|m| (m.as_str(), ""));
+                crate::tui::rank::filter(query, valid.chain(missing).take(n))
+            }
+        }
+    }
+
+    /// The filter keys go to: the open checklist's, else the list's.
+    pub fn active_filter(&mut self) -> &mut LineInput {
+        match self.in_checklist() {
+            true => &mut self.check_filter,
+            false => &mut self.filter,
+        }
+    }
+
+    /// The checklist cursor is on a row the filter shows: Space acts only
+    /// on a row the user sees.
+    fn check_drawn(&self, data: &Data) -> bool {
+        self.check_shown(data).contains(&self.check_sel)
     }
 
     /// Where the selection is among the shown rows.
@@ -239,7 +284,16 @@ impl ProfilesPane {
         key: ratatui::crossterm::event::KeyEvent,
         data: &Data,
     ) -> Action {
-        if !self.filter.key(key) {
+        if !self.active_filter().key(key) {
+            return Action::None;
+        }
+        if self.in_checklist() {
+            let shown = self.check_shown(data);
+            if !shown.contains(&self.check_sel)
+                && let Some(&first) = shown.first()
+            {
+                self.check_sel = first;
+            }
             return Action::None;
         }
         let shown = self.shown(data);
@@ -251,7 +305,18 @@ impl ProfilesPane {
 
     pub fn on_cmd(&mut self, cmd: Cmd, data: &Data) -> Action {
         match (self.within, cmd) {
-            (Within::List, Cmd::Open) if Self::rows(data) > 0 => self.within = Within::Checklist,
+            (Within::List, Cmd::Open) if self.shown_at(&self.shown(data)).is_some() => {
+                self.within = Within::Checklist;
+                self.check_filter.clear();
+            }
+            (Within::List, Cmd::Back) => {
+                let hidden = !self.sel_drawn(data);
+                self.filter.clear();
+                if hidden {
+                    // The selection is drawn again: pane 4 shows it.
+                    return Action::Selected;
+                }
+            }
             (Within::List, Cmd::Move(m)) => {
                 let page = panes::page(self.list_area);
                 let shown = self.shown(data);
@@ -262,11 +327,20 @@ impl ProfilesPane {
                     None => Action::None,
                 };
             }
+            // Esc clears a filter first, then leaves.
+            (Within::Checklist, Cmd::Back) if !self.check_filter.is_empty() => {
+                self.check_filter.clear();
+            }
             (Within::Checklist, Cmd::Back) => self.within = Within::List,
-            (Within::Checklist, Cmd::Toggle) => return Action::Toggle,
+            (Within::Checklist, Cmd::Toggle) if self.check_drawn(data) => return Action::Toggle,
             (Within::Checklist, Cmd::Move(m)) => {
                 let page = panes::page(self.checklist_area);
-                self.check_sel = panes::move_in(self.check_sel, self.checks(data), m, page);
+                let shown = self.check_shown(data);
+                let at = shown.iter().position(|&i| i == self.check_sel).unwrap_or(0);
+                let at = panes::move_in(at, shown.len(), m, page);
+                if let Some(&sel) = shown.get(at) {
+                    self.check_sel = sel;
+                }
             }
             _ => {}
         }
@@ -292,7 +366,7 @@ impl ProfilesPane {
             }
         } else if self.checklist_area.contains(at) {
             let i = row(self.checklist_area, self.check_offset);
-            if i < self.checks(data) {
+            if let Some(&i) = self.check_shown(data).get(i) {
                 // As Space does on that row.
                 self.within = Within::Checklist;
                 self.check_sel = i;
@@ -382,10 +456,15 @@ impl ProfilesPane {
         .areas(inner);
         let shown = self.shown(data);
         self.offset = panes::window(self.offset, self.shown_at(&shown), shown.len(), list_height);
-        let sel = self.in_checklist().then_some(self.check_sel);
-        let n_checks = self.checks(data);
-        self.check_offset =
-            panes::window(self.check_offset, sel, n_checks, self.checklist_area.height);
+        let checks = self.check_shown(data);
+        let at = checks.iter().position(|&i| i == self.check_sel);
+        let sel = at.filter(|_| self.in_checklist());
+        self.check_offset = panes::window(
+            self.check_offset,
+            sel,
+            checks.len(),
+            self.checklist_area.height,
+        );
     }
 
     pub fn render(&self, frame: &mut Frame, area: Rect, look: &Look, data: &Data) {
@@ -394,22 +473,13 @@ impl ProfilesPane {
         }
         let theme = look.theme;
         let shown = self.shown(data);
-        let title = match (self.typing, self.filter.is_empty()) {
-            (false, true) => format!("Agents & profiles ({})", Self::rows(data)),
-            _ => format!(
-                "Agents & profiles /{}{} ({}/{})",
-                sanitize_line(self.filter.as_str()),
-                if self.typing { "▏" } else { "" },
-                shown.len(),
-                Self::rows(data)
-            ),
-        };
-        let mut title = panes::fit_title(title, area.width);
+        let title = self.title(data, shown.len(), area.width);
+        let mut title = title;
         if data.agents_refreshing {
             // The agents shown are the last discovery's until the next ends.
             title.push_str(" · refreshing agents");
         }
-        frame.render_widget(panes::block(look, Pane::Profiles, title), area);
+        frame.render_widget(self.block(look, title), area);
         if data.profiles.is_empty() {
             // No checklist: it would belong to no profile.
             let store = panes::tilde(&data.home.agent_store(), &data.home.user_home);
@@ -461,6 +531,54 @@ impl ProfilesPane {
         self.render_checklist(frame, look, data);
     }
 
+    /// The pane's border; a query a new `/` selected shows as the Skills
+    /// filter shows it: in the selection's colours, as typing replaces it.
+    fn block(&self, look: &Look, title: String) -> ratatui::widgets::Block<'static> {
+        let filter = match self.in_checklist() {
+            true => &self.check_filter,
+            false => &self.filter,
+        };
+        let query = format!("/{}", sanitize_line(filter.as_str()));
+        let at = title
+            .find(&query)
+            .filter(|_| self.typing && filter.is_selected());
+        let Some(at) = at else {
+            return panes::block(look, Pane::Profiles, title);
+        };
+        let (head, rest) = title.split_at(at + 1);
+        let (query, tail) = rest.split_at(query.len() - 1);
+        let spans = vec![
+            Span::styled(head.to_string(), look.theme.title),
+            Span::styled(query.to_string(), look.theme.selected),
+            Span::styled(format!("{tail} "), look.theme.title),
+        ];
+        panes::block_spans(look, Pane::Profiles, spans)
+    }
+
+    /// `Agents & profiles (7)`; under a filter, its query and `N of M`
+    /// (the checklist's, in one), dropping the pane's name when narrow.
+    fn title(&self, data: &Data, shown: usize, width: u16) -> String {
+        let (name, filter, n, of) = match self.in_checklist() {
+            true => {
+                let n = self.check_shown(data).len();
+                ("Checklist", &self.check_filter, n, self.checks(data))
+            }
+            false => ("Agents & profiles", &self.filter, shown, Self::rows(data)),
+        };
+        if !self.typing && filter.is_empty() {
+            let all = format!("Agents & profiles ({})", Self::rows(data));
+            return panes::fit_title(all, width);
+        }
+        // A selected query has no cursor: typing replaces it all.
+        let cursor = if self.typing && !filter.is_selected() {
+            "▏"
+        } else {
+            ""
+        };
+        let query = format!("/{}{cursor}", sanitize_line(filter.as_str()));
+        panes::filter_title(name, &query, n, of, width)
+    }
+
     /// For a profile whose provider ignores `skills:`: what its agent gets
     /// instead. The ticks stay: they count when CAO runs it as another
     /// provider (`--provider`).
@@ -478,6 +596,15 @@ impl ProfilesPane {
 
     /// In a checklist, folded to one line: the checklist takes the rest.
     fn detail_of(&self, data: &Data, theme: &Theme, width: usize) -> Text<'static> {
+        if !self.sel_drawn(data) {
+            let query = sanitize_line(self.filter.as_str());
+            // Kept (not typing), Backspace does nothing: `/` edits it.
+            let edit = if self.typing { "Backspace" } else { "/" };
+            let text = format!(
+                "No profile or agent matches “{query}”.\n{edit} edits the filter, Esc clears it."
+            );
+            return Text::styled(text, theme.dim);
+        }
         match (self.selected_agent(data), self.in_checklist()) {
             (Some(a), true) => agent_view::folded(a, self.agent_scope, theme, width),
             (Some(a), false) => agent_view::detail(a, self.agent_scope, theme),
@@ -512,30 +639,24 @@ impl ProfilesPane {
     fn render_checklist(&self, frame: &mut Frame, look: &Look, data: &Data) {
         let theme = look.theme;
         let area = self.checklist_area;
-        if self.selected_agent(data).is_some() {
-            let items: Vec<ListItem> = (self.agent_checks.iter())
-                .skip(self.check_offset)
-                .take(usize::from(area.height))
-                .map(|c| agent_view::check_line(c, theme))
-                .map(|line| ListItem::new(fit(line, usize::from(area.width))))
-                .collect();
-            let sel = self.in_checklist().then_some(self.check_sel);
-            let mut state = ListState::default()
-                .with_selected(sel.and_then(|s| s.checked_sub(self.check_offset)));
-            let list = List::new(items).highlight_style(theme.selected);
-            frame.render_stateful_widget(list, area, &mut state);
-            return;
-        }
+        let shown = self.check_shown(data);
+        let rows = shown
+            .iter()
+            .skip(self.check_offset)
+            .take(usize::from(area.height));
         let valid = data.valid.len();
-        let end = (valid + self.missing.len()).min(self.check_offset + usize::from(area.height));
-        let items: Vec<ListItem> = (self.check_offset.min(end)..end)
-            .map(|i| match data.valid_skill(i) {
-                Some(e) => self.check_line(e.name(), &e.folder, theme),
-                None => missing_line(&self.missing[i - valid], theme),
-            })
+        let items: Vec<ListItem> = rows
+            .map(
+                |&i| match (self.selected_agent(data), data.valid_skill(i)) {
+                    (Some(_), _) => agent_view::check_line(&self.agent_checks[i], theme),
+                    (None, Some(e)) => self.check_line(e.name(), &e.folder, theme),
+                    (None, None) => missing_line(&self.missing[i - valid], theme),
+                },
+            )
             .map(|line| ListItem::new(fit(line, usize::from(area.width))))
             .collect();
-        let sel = self.in_checklist().then_some(self.check_sel);
+        let at = shown.iter().position(|&i| i == self.check_sel);
+        let sel = at.filter(|_| self.in_checklist());
         let mut state =
             ListState::default().with_selected(sel.and_then(|s| s.checked_sub(self.check_offset)));
         let list = List::new(items).highlight_style(theme.selected);
