@@ -618,6 +618,7 @@ fn render_file(key: &PreviewKey, theme: &Theme, hl: &Highlighter) -> Rendered {
     {
         return Rendered {
             lines: links_out_lines(&real, key.width, &theme),
+            code_overflow: 0,
         };
     }
     match skill::read_doc(&key.path) {
