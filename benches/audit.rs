@@ -23,6 +23,7 @@ use skilltui::tui::app::App;
 use skilltui::tui::theme::Theme;
 
 mod common;
+use common::{cpu_time, ms};
 
 const RUNS: usize = 15;
 
@@ -149,16 +150,4 @@ fn store(n: usize) {
         "{n} skills ({:.1} MiB): the TUI's audit on its worker: first pass median {cw:.0} ms ({cc:.0} ms of CPU); after a reload with nothing changed (reload included) median {ww:.0} ms ({wc:.0} ms of CPU)",
         bytes as f64 / 1048576.0
     );
-}
-
-fn cpu_time() -> Duration {
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `usage` is a valid rusage for the call to fill.
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-    tv(usage.ru_utime) + tv(usage.ru_stime)
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }

@@ -22,6 +22,7 @@ use skilltui::tui::theme::Theme;
 use skilltui::tui::ui;
 
 mod common;
+use common::{cpu_time, ms};
 
 /// Set in the child process: the store size it measures.
 const SIZE_VAR: &str = "SKILLTUI_BENCH_SKILLS";
@@ -284,20 +285,6 @@ fn big_preview(root: &std::path::Path, home: &Home) {
         "  500 KiB SKILL.md, key to redrawn frame while scrolling: median {:.2} ms",
         ms(scrolls)
     );
-}
-
-/// The process's CPU time so far (user and system, every thread): on a
-/// loaded machine it grows with the work done, not with the waiting.
-fn cpu_time() -> Duration {
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `usage` is a valid rusage for the call to fill.
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-    tv(usage.ru_utime) + tv(usage.ru_stime)
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }
 
 fn median(n: usize, mut f: impl FnMut() -> Duration) -> Duration {

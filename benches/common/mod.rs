@@ -1,4 +1,4 @@
-//! The store both benches run on.
+//! The store the benches run on, and how they time it.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -42,4 +42,20 @@ pub fn generate_n(home: &Path, n: usize) -> u64 {
     )
     .expect("write");
     total
+}
+
+/// The process's CPU time so far (user and system, every thread): on a
+/// loaded machine it grows with the work done, not with the waiting.
+#[allow(dead_code)]
+pub fn cpu_time() -> std::time::Duration {
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `usage` is a valid rusage for the call to fill.
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    let tv = |t: libc::timeval| std::time::Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+#[allow(dead_code)]
+pub fn ms(d: std::time::Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
 }

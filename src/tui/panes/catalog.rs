@@ -203,6 +203,28 @@ impl CatalogPane {
         }
     }
 
+    /// Line `i` as drawn at `width` columns. Our own notes wrap here, a
+    /// path between its folders and under its indent; the block itself is
+    /// left to the paragraph's wrap, which keeps its bytes' spacing.
+    fn drawn(&self, i: usize, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+        let line = self.line(i, theme);
+        let is_note = (self.warnings.len()..self.warnings.len() + self.notes.len()).contains(&i);
+        if !is_note || line.width() <= usize::from(width) {
+            return vec![line];
+        }
+        let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        let body = text.trim_start_matches(' ');
+        let indent = (text.len() - body.len()).min(usize::from(width) / 2);
+        let rest = Line::styled(body.to_string(), line.style);
+        crate::tui::markdown::wrap_line(&rest, usize::from(width) - indent)
+            .into_iter()
+            .map(|mut piece| {
+                piece.spans.insert(0, " ".repeat(indent).into());
+                piece
+            })
+            .collect()
+    }
+
     /// Measures the wrapped block (once per catalog and width) and clamps
     /// the scroll to it.
     pub fn update(&mut self, area: Rect, theme: &Theme) {
@@ -224,10 +246,10 @@ impl CatalogPane {
             self.rows_width = inner.width;
             self.rows = (0..self.len())
                 .map(|i| {
-                    let line = self.line(i, theme);
-                    match line.width() <= usize::from(inner.width) {
+                    let lines = self.drawn(i, inner.width, theme);
+                    match lines.len() == 1 && lines[0].width() <= usize::from(inner.width) {
                         true => 1,
-                        false => panes::wrapped_height(&[line], inner.width),
+                        false => panes::wrapped_height(&lines, inner.width),
                     }
                 })
                 .collect();
@@ -319,7 +341,7 @@ impl CatalogPane {
         }
         let shown: Vec<Line> = (first..self.len())
             .take(usize::from(inner.height))
-            .map(|i| self.line(i, look.theme))
+            .flat_map(|i| self.drawn(i, inner.width, look.theme))
             .collect();
         let para = Paragraph::new(Text::from(shown)).wrap(Wrap { trim: false });
         frame.render_widget(para.scroll((skip, 0)), inner);
