@@ -3520,3 +3520,74 @@ fn owner_narrows_a_search_and_a_full_page_offers_more_results() {
     key(&mut f.app, KeyCode::End);
     assert_eq!(results(&f.app).sel, 29, "30 of at most 100: no more row");
 }
+
+/// The fixture's home as the real UI runs it: agents, reloads and (here
+/// at any size) the catalog on workers.
+fn worker_app(f: &Fixture) -> App {
+    let mut app = App::agents_later(f.app.data.home.clone(), Theme::dark());
+    app.catalog_inline_max = 0;
+    app.start_agents();
+    app.settle();
+    app
+}
+
+fn catalog_has(app: &App, text: &str) -> bool {
+    app.catalog.text.as_ref().is_ok_and(|t| t.contains(text))
+}
+
+// Issue 22: at 10,000 skills a catalog takes longer than a key may, so
+// the real UI computes it on a worker. The toggle writes at once and its
+// tick shows; the Catalog keeps the last block, titled as updating, until
+// the new one lands.
+#[test]
+fn a_toggle_writes_at_once_and_a_worker_brings_the_catalog() {
+    let f = fixture();
+    let mut app = worker_app(&f);
+    select_profile(&mut app, "supervisor");
+    app.settle();
+    check_skill(&mut app, "python-testing");
+    key(&mut app, KeyCode::Char(' '));
+    let written = fs::read_to_string(f.root.join("agent-store/supervisor.md")).unwrap();
+    assert!(written.contains("  - python-testing\n"), "{written}");
+    let n = app.profiles.check_sel;
+    assert_ne!(app.profiles.tick(&app.data, n), Tick::Off, "ticked at once");
+    assert!(app.catalog.updating);
+    assert!(!catalog_has(&app, "python-testing"), "the last block stays");
+    let text = format!("{}", render(&mut app, 120, 40).backend());
+    assert!(text.contains("Catalog (updating)"), "{text}");
+    app.settle();
+    assert!(!app.catalog.updating);
+    assert!(catalog_has(&app, "- **python-testing**:"));
+    let text = format!("{}", render(&mut app, 120, 40).backend());
+    assert!(!text.contains("(updating)"), "{text}");
+}
+
+// Issue 22: `r` reads the store on a worker; what is shown stays, titled
+// as refreshing, until it lands. A reload on the UI thread meanwhile (after
+// an action of ours) is newer, so the worker's result is not shown over it.
+#[test]
+fn r_reads_the_store_on_a_worker_and_shows_it_when_it_lands() {
+    let f = fixture();
+    let mut app = worker_app(&f);
+    write_skill(&f.root.join("skills"), "zeta-new", "\"Arrived\"");
+    let has = |app: &App, name: &str| app.data.listing.entries.iter().any(|e| e.folder == name);
+    key(&mut app, KeyCode::Char('r'));
+    assert!(app.skills.refreshing);
+    assert!(!has(&app, "zeta-new"), "not yet");
+    let text = format!("{}", render(&mut app, 120, 40).backend());
+    assert!(text.contains("· refreshing"), "{text}");
+    app.settle();
+    assert!(!app.skills.refreshing);
+    assert!(has(&app, "zeta-new"));
+    assert!(app.status.as_ref().is_some_and(|s| s.text == "reloaded"));
+    key(&mut app, KeyCode::Char('r'));
+    write_skill(&f.root.join("skills"), "zeta-newer", "\"Later\"");
+    app.reload();
+    assert!(has(&app, "zeta-newer"));
+    app.settle();
+    assert!(
+        has(&app, "zeta-newer"),
+        "the worker's older read is not shown"
+    );
+    assert!(!app.skills.refreshing);
+}

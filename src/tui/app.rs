@@ -12,9 +12,9 @@ use ratatui::crossterm::event::{
 use ratatui::layout::{Position, Rect};
 
 use crate::core::cao::profile::{self, Profile};
-use crate::core::cao::store::{self, Entry, Home, Listing};
+use crate::core::cao::store::{self, Entry, Home};
 use crate::core::cao::{editor, undo};
-use crate::core::sources::{lock, remote};
+use crate::core::sources::remote;
 use crate::tui::clipboard::{Clipboard, CopyOutcome};
 use crate::tui::dialogs::{
     self, Confirm, Dialog, Edit, Help, Install, ListAgents, Outcome, Pending, Seed,
@@ -33,7 +33,7 @@ use crate::tui::theme::Theme;
 
 use crate::core::agents::asked;
 use crate::core::agents::scan::Ctx as AgentCtx;
-use crate::tui::model::{AgentRow, Data, Mode, Pane, ProfileRow, Status};
+use crate::tui::model::{AgentRow, Data, Loaded, Mode, Pane, ProfileRow, Status, read_pins};
 use crate::tui::panes::profiles::Tick;
 
 pub struct App {
@@ -93,6 +93,14 @@ pub struct App {
     pub audits: crate::tui::audits::Cache,
     /// An audit worker runs; `.1`: a reload since asks for another.
     audits_running: (bool, bool),
+    /// `r` and file events read the store on a worker (see `reload_later`).
+    reloading: Reloading,
+    /// Pane 4's catalog over a big store is computed on a worker: the
+    /// newest asked for, whether one runs, and the one waiting for it.
+    cataloging: (u64, bool, Option<crate::tui::panes::catalog::Ask>),
+    /// Stores of more skills than this get their catalog on a worker once
+    /// the UI runs (a test lowers it).
+    pub catalog_inline_max: usize,
 }
 
 /// How the App finds the agents (see [`App::start_agents`]).
@@ -199,7 +207,7 @@ impl App {
         let mut app = App {
             data: Data {
                 home,
-                listing: Listing::default(),
+                listing: Default::default(),
                 profiles: Vec::new(),
                 valid: Vec::new(),
                 pins: Default::default(),
@@ -241,6 +249,9 @@ impl App {
             wait_for_installs: !agents_later,
             audits: Default::default(),
             audits_running: (false, false),
+            reloading: Reloading::default(),
+            cataloging: (0, false, None),
+            catalog_inline_max: CATALOG_INLINE_MAX,
         };
         app.reload();
         let home = &app.data.home;
@@ -261,6 +272,16 @@ impl App {
 
     /// Re-reads the store and profiles, keeping the selections by name.
     pub fn reload(&mut self) {
+        let loaded = Loaded::read(&self.data.home);
+        // A worker's reload under way read before this one: it is stale.
+        self.reloading.generation += 1;
+        self.skills.refreshing = self.reloading.pending;
+        self.put_on_screen(loaded, true);
+    }
+
+    /// What a reload read, shown: the selections kept by name. `agents`:
+    /// find the agents again too (a worker's reload started that already).
+    fn put_on_screen(&mut self, loaded: Loaded, agents: bool) {
         self.reloads += 1;
         let skill = self
             .selected_entry()
@@ -271,22 +292,16 @@ impl App {
             .valid_skill(self.profiles.check_sel)
             .map(|e| e.folder.clone());
         let data = &mut self.data;
-        data.home.reload_settings();
-        // Without the lints, which walk every folder: the preview finds
-        // them for the skill it shows.
-        data.listing = store::list(&data.home, false);
+        data.home.settings = loaded.settings;
+        data.listing = std::sync::Arc::new(loaded.listing);
         data.valid = (0..data.listing.entries.len())
             .filter(|&i| data.listing.entries[i].status == store::Status::Ok)
             .collect();
-        let env = profile::read_env(&data.home);
-        data.profiles = profile::list(&data.home)
-            .into_iter()
-            .map(|listed| ProfileRow::load(&data.home, listed, &env))
-            .collect();
-        data.profiles
-            .sort_by_key(|r| r.listed.location.path.is_none());
-        data.pins = read_pins(&data.home);
-        self.refresh_agents();
+        data.profiles = loaded.profiles;
+        data.pins = loaded.pins;
+        if agents {
+            self.refresh_agents();
+        }
         if self.audits.started() {
             self.audit_store();
         }
@@ -310,6 +325,67 @@ impl App {
         }
         // The rendered preview stays: its key holds the file's mtime.
         self.refresh_profile();
+    }
+
+    /// `r`, or files changed outside: the store and profiles read again,
+    /// on a worker once the UI runs (at 10,000 skills a listing takes
+    /// longer than a key may), what is on screen staying until it lands.
+    pub fn reload_later(&mut self, said: bool) {
+        if self.agents_mode != AgentsMode::Worker {
+            self.reload();
+            if said {
+                self.say(Status::info("reloaded"));
+            }
+            return;
+        }
+        self.reloading.generation += 1;
+        self.reloading.said |= said;
+        self.reloading.pending = true;
+        self.skills.refreshing = true;
+        if !self.reloading.running {
+            self.spawn_reload();
+        }
+        // Discovery reads no listing: it starts now, beside the reload.
+        self.refresh_agents();
+    }
+
+    fn spawn_reload(&mut self) {
+        let (home, generation) = (self.data.home.clone(), self.reloading.generation);
+        self.reloading.running = true;
+        self.reloading.pending = false;
+        self.jobs.spawn(move |_, reporter| {
+            let loaded = Loaded::read(&home);
+            reporter.send(crate::tui::jobs::Report::Reloaded(
+                generation,
+                Box::new(loaded),
+            ));
+        });
+    }
+
+    /// A reload worker's result: dropped when a reload came since (one
+    /// asked for then starts now), else put on screen.
+    pub(crate) fn reloaded(&mut self, generation: u64, loaded: Loaded) {
+        self.reloading.running = false;
+        if generation != self.reloading.generation {
+            match self.reloading.pending {
+                true => self.spawn_reload(),
+                // Read again on the UI thread since: what is shown is newer.
+                false => {
+                    self.skills.refreshing = false;
+                    if std::mem::take(&mut self.reloading.said) {
+                        self.say(Status::info("reloaded"));
+                    }
+                }
+            }
+            return;
+        }
+        self.skills.refreshing = false;
+        // Discovery started with the settings of before: again if they changed.
+        let settings_changed = loaded.settings != self.data.home.settings;
+        self.put_on_screen(loaded, settings_changed);
+        if std::mem::take(&mut self.reloading.said) {
+            self.say(Status::info("reloaded"));
+        }
     }
 
     /// The agents again, after a reload or a change to what skilltui gave
@@ -367,9 +443,54 @@ impl App {
     /// The selected profile's ticks and catalog, after it or the data changed.
     pub fn refresh_profile(&mut self) {
         self.profiles.refresh(&self.data);
+
         self.catalog.agent = self.profiles.selected_agent(&self.data).cloned();
         let row = self.profiles.selected(&self.data);
-        self.catalog.refresh(&self.data, row);
+        let ask = self.catalog.ask(&self.data, row);
+        let big = self.data.listing.entries.len() > self.catalog_inline_max;
+        if self.agents_mode != AgentsMode::Worker || !big || self.catalog.agent.is_some() {
+            // A newer catalog than any worker's under way.
+            self.cataloging.0 += 1;
+            self.catalog.updating = false;
+            return self.catalog.put(ask.fill());
+        }
+        self.cataloging.0 += 1;
+        self.catalog.updating = true;
+        self.cataloging.2 = Some(ask);
+        if !self.cataloging.1 {
+            self.spawn_catalog();
+        }
+    }
+
+    /// Computes the waiting catalog on a worker.
+    fn spawn_catalog(&mut self) {
+        let Some(ask) = self.cataloging.2.take() else {
+            return;
+        };
+        let generation = self.cataloging.0;
+        self.cataloging.1 = true;
+        self.jobs.spawn(move |_, reporter| {
+            let filled = ask.fill();
+            reporter.send(crate::tui::jobs::Report::Cataloged(
+                generation,
+                Box::new(filled),
+            ));
+        });
+    }
+
+    /// A catalog worker's result: shown unless a newer one was asked for
+    /// since (which starts now).
+    pub(crate) fn cataloged(
+        &mut self,
+        generation: u64,
+        filled: crate::tui::panes::catalog::Filled,
+    ) {
+        self.cataloging.1 = false;
+        if generation == self.cataloging.0 {
+            self.catalog.updating = false;
+            self.catalog.put(filled);
+        }
+        self.spawn_catalog();
     }
 
     pub fn selected_entry(&self) -> Option<&Entry> {
@@ -603,10 +724,7 @@ impl App {
             Cmd::NextPane => self.focus = self.focus.step(1),
             Cmd::PrevPane => self.focus = self.focus.step(-1),
             Cmd::Focus(p) => self.focus = p,
-            Cmd::Reload => {
-                self.reload();
-                self.say(Status::info("reloaded"));
-            }
+            Cmd::Reload => self.reload_later(true),
             Cmd::Install => self.dialog = Some(Dialog::Install(Install::default())),
             Cmd::Seed => self.open_seed(),
             Cmd::ListAgents => self.open_list_agents(),
@@ -1255,12 +1373,20 @@ impl App {
     }
 }
 
-/// The lock file's pins, by skill name (none when it cannot be read: the
-/// CLI's commands say why).
-fn read_pins(home: &Home) -> std::collections::BTreeMap<String, lock::Entry> {
-    lock::Lock::read(&lock::default_path(home))
-        .map(|l| l.skills)
-        .unwrap_or_default()
+/// At 2,000 skills a catalog takes about 2 ms on a slow machine: above
+/// that it is computed on a worker (the key's frame keeps the last one,
+/// marked as updating).
+const CATALOG_INLINE_MAX: usize = 2000;
+
+/// The reload worker: the newest reload (a worker's or the UI thread's),
+/// whether a worker runs, whether one was asked for and not started yet,
+/// and whether the one that lands says so (`r` does; a file event not).
+#[derive(Default)]
+pub(crate) struct Reloading {
+    generation: u64,
+    running: bool,
+    pending: bool,
+    said: bool,
 }
 
 /// The agents pane 3 lists detected or not: those `A` saved, then those

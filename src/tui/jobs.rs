@@ -55,6 +55,10 @@ pub enum Report {
     Read(u64, Result<SkillMd, String>),
     /// The end of a job: the agents discovery number `.0` found.
     Agents(u64, Box<(Option<AgentCtx>, Vec<AgentRow>)>),
+    /// The end of a job: pane 4's catalog number `.0`.
+    Cataloged(u64, Box<crate::tui::panes::catalog::Filled>),
+    /// The end of a job: what reload number `.0` read.
+    Reloaded(u64, Box<crate::tui::model::Loaded>),
 }
 
 impl Report {

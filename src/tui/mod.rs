@@ -52,6 +52,7 @@ pub fn run(theme: Option<&str>, home: Option<&Path>, cao: Option<&Path>) -> Resu
         ratatui::try_init().map_err(|e| format!("cannot set up the terminal: {e}"))?;
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     install_panic_cleanup();
+    home.keep_verdicts_on_disk();
     let mut app = App::agents_later(home, theme);
     app.depth = colors::Depth::from_env();
     let result = event_loop(&mut terminal, app);
@@ -140,7 +141,7 @@ fn event_loop(
             changed = false;
         }
         if changed {
-            app.reload();
+            app.reload_later(false);
         }
         // A reload (after seeding, say) may find dirs that did not exist.
         if app.reloads != followed {

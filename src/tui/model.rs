@@ -9,7 +9,7 @@ use crate::core::agents::render::Catalog;
 use crate::core::agents::scan::Ctx;
 use crate::core::agents::table::{Agent, Scope};
 use crate::core::cao::profile::{self, Listed, Profile};
-use crate::core::cao::store::{Entry, Home, Listing};
+use crate::core::cao::store::{self, Entry, Home, Listing};
 use crate::core::delivery::agent::{self, Source};
 use crate::core::delivery::model::{self, Kind};
 use crate::core::sources::lock;
@@ -95,7 +95,8 @@ pub struct AgentRow {
 /// What was read from disk, shared by every pane.
 pub struct Data {
     pub home: Home,
-    pub listing: Listing,
+    /// Shared with the workers that compute from it (pane 4's catalog).
+    pub listing: std::sync::Arc<Listing>,
     /// The user's own (editable) profiles first, CAO's built-ins after.
     pub profiles: Vec<ProfileRow>,
     /// Indices of the valid entries: the skills a profile can tick.
@@ -182,4 +183,43 @@ pub enum Mode {
     Normal,
     /// Typing in the Skills filter.
     Filter,
+}
+
+/// What a reload reads from disk: the settings, the store's listing, the
+/// profiles and the lock's pins.
+pub struct Loaded {
+    pub settings: serde_json::Value,
+    pub listing: Listing,
+    pub profiles: Vec<ProfileRow>,
+    pub pins: std::collections::BTreeMap<String, lock::Entry>,
+}
+
+impl Loaded {
+    pub fn read(home: &Home) -> Loaded {
+        let mut home = home.clone();
+        home.reload_settings();
+        // Without the lints, which walk every folder: the preview finds
+        // them for the skill it shows.
+        let listing = store::list(&home, false);
+        let env = profile::read_env(&home);
+        let mut profiles: Vec<ProfileRow> = profile::list(&home)
+            .into_iter()
+            .map(|listed| ProfileRow::load(&home, listed, &env))
+            .collect();
+        profiles.sort_by_key(|r| r.listed.location.path.is_none());
+        Loaded {
+            pins: read_pins(&home),
+            settings: home.settings,
+            listing,
+            profiles,
+        }
+    }
+}
+
+/// The lock file's pins, by skill name (none when it cannot be read: the
+/// CLI's commands say why).
+pub(crate) fn read_pins(home: &Home) -> std::collections::BTreeMap<String, lock::Entry> {
+    lock::Lock::read(&lock::default_path(home))
+        .map(|l| l.skills)
+        .unwrap_or_default()
 }

@@ -87,6 +87,25 @@ pub fn select<'a>(listing: &'a Listing, skills: Option<&[String]>) -> Selection<
     Selection { offered, unmatched }
 }
 
+/// `select(listing, skills).unmatched` without building the selection:
+/// each pattern stops at its first match (pane 3 asks at every key).
+pub fn unmatched(listing: &Listing, skills: Option<&[String]>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut name: Vec<char> = Vec::new();
+    for p in skills.unwrap_or_default() {
+        let pattern = Pattern::new(p);
+        let hit = listing.valid().any(|e| {
+            name.clear();
+            name.extend(e.folder.chars());
+            match_at(&pattern.tokens, &name)
+        });
+        if !hit {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
 /// Renders the block for a selection. `Err` only for `v1`, where a declared
 /// skill that does not exist is an error.
 pub fn render(
@@ -515,5 +534,33 @@ mod tests {
         assert_eq!(compose_prompt("", "B"), "B");
         assert_eq!(compose_prompt("A", ""), "A");
         assert_eq!(compose_prompt("A", "B"), "A\n\nB");
+    }
+
+    // Pane 3's shortcut names exactly what the selection leaves unmatched.
+    #[test]
+    fn unmatched_is_what_select_leaves() {
+        use crate::core::cao::store::{Entry, Status};
+        let entries = ["alpha", "beta", "cao-x"].map(|n| Entry {
+            folder: n.into(),
+            source_dir: Default::default(),
+            status: Status::Ok,
+            checked: Default::default(),
+        });
+        let listing = Listing {
+            entries: entries.into(),
+            ..Listing::default()
+        };
+        let cases: [&[&str]; 4] = [
+            &["alpha", "nosuch", "cao-*", "z*"],
+            &["*"],
+            &[],
+            &["[ab]*", "beta", "beta", "?"],
+        ];
+        for case in cases {
+            let skills: Vec<String> = case.iter().map(|s| s.to_string()).collect();
+            let want = select(&listing, Some(&skills)).unmatched;
+            assert_eq!(unmatched(&listing, Some(&skills)), want, "{case:?}");
+        }
+        assert!(unmatched(&listing, None).is_empty());
     }
 }

@@ -62,6 +62,14 @@ impl Home {
         }
     }
 
+    /// From now on the verdicts of each listing are also kept on disk
+    /// between runs, in the user's cache dir (the TUI: it starts by
+    /// re-stating the store instead of reading it).
+    pub fn keep_verdicts_on_disk(&self) {
+        let path = verdicts::file::path_for(&self.root, &self.user_home);
+        self.verdicts.on_disk(path);
+    }
+
     /// The same home with CAO taken from `--cao DIR` (when given).
     pub fn with_cao(mut self, flag: Option<&Path>) -> Home {
         self.cao_flag = flag.map(Path::to_path_buf);
@@ -235,6 +243,9 @@ pub struct Listing {
     /// The store's skills an agent plugin owns, by folder path -> plugin
     /// (`cao skills remove` refuses them; see `plugins`).
     pub plugins: HashMap<PathBuf, String>,
+    /// The store's folders that are not skills (no SKILL.md, or a name
+    /// that is not UTF-8), sorted: where Kiro's `**` globs look deeper.
+    pub not_skills: Vec<PathBuf>,
 }
 
 impl Listing {
@@ -263,9 +274,16 @@ impl Listing {
 pub fn list(home: &Home, lint: bool) -> Listing {
     let mut folders = Vec::new();
     let mut problems = Vec::new();
+    let store = home.skills_dir();
+    let mut not_skills = Vec::new();
     for dir in home.skill_search_dirs() {
-        match subfolders(&dir) {
-            Ok(found) => folders.extend(found.into_iter().map(|f| (dir.clone(), f))),
+        match folders_in(&dir) {
+            Ok((found, odd)) => {
+                if dir == store {
+                    not_skills.extend(odd.into_iter().map(|f| dir.join(f)));
+                }
+                folders.extend(found.into_iter().map(|f| (dir.clone(), f)));
+            }
             Err(e) => problems.push(e),
         }
     }
@@ -273,28 +291,35 @@ pub fn list(home: &Home, lint: bool) -> Listing {
         true => check_all(&folders, &|d, f| skill::check_candidate(&d.join(f), true)),
         false => check_all_kept(&folders, &home.verdicts),
     };
-    let mut seen = HashSet::new();
-    let mut entries: Vec<Entry> = folders
-        .into_iter()
-        .zip(checked)
-        .filter_map(|((dir, folder), checked)| {
-            let checked = checked?;
-            let status = match checked.is_valid() {
+    // The first valid folder of a name wins, in search order.
+    let mut seen =
+        HashSet::with_capacity_and_hasher(folders.len(), foldhash::fast::RandomState::default());
+    let statuses: Vec<Status> = (folders.iter().zip(&checked))
+        .map(
+            |((_, folder), c)| match c.as_ref().is_some_and(Checked::is_valid) {
                 false => Status::Invalid,
-                true if seen.insert(folder.clone()) => Status::Ok,
+                true if seen.insert(folder.as_str()) => Status::Ok,
                 true => Status::Shadowed,
-            };
-            Some(Entry {
+            },
+        )
+        .collect();
+    drop(seen);
+    let mut entries = Vec::with_capacity(folders.len());
+    for (((dir, folder), checked), status) in folders.into_iter().zip(checked).zip(statuses) {
+        match checked {
+            Some(checked) => entries.push(Entry {
                 folder,
                 source_dir: dir,
                 status,
                 checked,
-            })
-        })
-        .collect();
+            }),
+            None if dir == store => not_skills.push(dir.join(&folder)),
+            None => {}
+        }
+    }
     // Stable: equal names keep search order.
     entries.sort_by(|a, b| a.name().cmp(b.name()));
-    let store = home.skills_dir();
+    not_skills.sort();
     let in_store = entries.iter().filter(|e| e.source_dir == store);
     let plugins = plugins::owners(&home.root, in_store.map(|e| e.folder.as_str()))
         .into_iter()
@@ -304,6 +329,7 @@ pub fn list(home: &Home, lint: bool) -> Listing {
         entries,
         problems,
         plugins,
+        not_skills,
     }
 }
 
@@ -311,40 +337,56 @@ pub fn list(home: &Home, lint: bool) -> Listing {
 /// SKILL.md is decided when it is checked. A missing dir has none; one that
 /// cannot be read is an error.
 pub(crate) fn subfolders(dir: &Path) -> Result<Vec<String>, String> {
+    folders_in(dir).map(|(names, _)| names)
+}
+
+/// [`subfolders`], and apart those whose name is not UTF-8 (CAO's
+/// listing skips them; Kiro's globs do not).
+fn folders_in(dir: &Path) -> Result<(Vec<String>, Vec<std::ffi::OsString>), String> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Default::default()),
         Err(e) => return Err(format!("cannot read {}: {e}", dir.display())),
     };
-    let mut out: Vec<String> = entries
-        .flatten()
-        .filter(|e| match e.file_type() {
-            Ok(t) if t.is_dir() => true,
-            Ok(t) if t.is_symlink() => fs::metadata(e.path()).is_ok_and(|m| m.is_dir()),
-            _ => false,
-        })
-        .filter_map(|e| e.file_name().into_string().ok())
-        .collect();
-    out.sort();
-    Ok(out)
+    let (mut names, mut odd) = (Vec::new(), Vec::new());
+    let is_folder = |e: &fs::DirEntry| match e.file_type() {
+        Ok(t) if t.is_dir() => true,
+        Ok(t) if t.is_symlink() => fs::metadata(e.path()).is_ok_and(|m| m.is_dir()),
+        _ => false,
+    };
+    for e in entries.flatten().filter(is_folder) {
+        match e.file_name().into_string() {
+            Ok(name) => names.push(name),
+            Err(name) => odd.push(name),
+        }
+    }
+    names.sort();
+    Ok((names, odd))
 }
 
 type Check<'a> = dyn Fn(&Path, &str) -> Option<Checked> + Sync + 'a;
 
 /// Checks folders on all cores (a large store is mostly file reads), one
 /// verdict per folder in order: a check that panics marks its own folder
-/// invalid, never shifts the verdicts of the others. Threads take small
-/// batches as they go, so one that the OS holds back (a busy machine, a
-/// slow disk) does not leave the others idle at the end.
+/// invalid, never shifts the verdicts of the others.
 fn check_all(folders: &[(PathBuf, String)], check: &Check<'_>) -> Vec<Option<Checked>> {
+    par_map(folders, |(d, f)| check_caught(check, d, f))
+}
+
+/// `each` over `folders` on all cores, the results in order. Threads take
+/// small batches as they go, so one that the OS holds back (a busy
+/// machine, a slow disk) does not leave the others idle at the end.
+fn par_map<T: Send>(
+    folders: &[(PathBuf, String)],
+    each: impl Fn(&(PathBuf, String)) -> T + Sync,
+) -> Vec<T> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     const BATCH: usize = 32;
-    let check = |(d, f): &(PathBuf, String)| check_caught(check, d, f);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8);
     if folders.len() < 64 || threads == 1 {
-        return folders.iter().map(check).collect();
+        return folders.iter().map(each).collect();
     }
     let next = AtomicUsize::new(0);
     let worker = || {
@@ -354,41 +396,76 @@ fn check_all(folders: &[(PathBuf, String)], check: &Check<'_>) -> Vec<Option<Che
             let Some(batch) = folders.get(start..(start + BATCH).min(folders.len())) else {
                 return done;
             };
-            done.push((start, batch.iter().map(check).collect::<Vec<_>>()));
+            done.push((start, batch.iter().map(&each).collect::<Vec<_>>()));
         }
     };
-    let mut batches: Vec<(usize, Vec<Option<Checked>>)> = std::thread::scope(|s| {
+    let mut batches: Vec<(usize, Vec<T>)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads).map(|_| s.spawn(worker)).collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().expect("checks catch their panics"))
+            .flat_map(|h| h.join().expect("each catches its panics"))
             .collect()
     });
     batches.sort_unstable_by_key(|(start, _)| *start);
     batches.into_iter().flat_map(|(_, b)| b).collect()
 }
 
+/// One folder's verdict in a listing that keeps verdicts: its SKILL.md's
+/// stamp (`None`: not kept), and whether the verdict was the kept one.
+struct Looked {
+    checked: Option<Checked>,
+    stamp: Option<verdicts::Stamp>,
+    kept: bool,
+}
+
 /// [`check_all`] without lints, with the verdicts of the last listing
 /// for every SKILL.md that did not change since (`verdicts`); what this
-/// listing saw is kept for the next.
+/// listing saw is kept for the next. When it saw what was kept, word for
+/// word, the kept set stays as it is (nothing is copied or saved).
 fn check_all_kept(folders: &[(PathBuf, String)], kept: &verdicts::Kept) -> Vec<Option<Checked>> {
     let last = kept.get();
-    let seen = std::sync::Mutex::new(verdicts::Verdicts::new());
-    let checked = check_all(folders, &|d, f| {
-        let path = d.join(f);
-        let stamp = verdicts::Stamp::of(&path.join("SKILL.md"));
-        let checked = match verdicts::lookup(&last, &path, stamp) {
-            Some(c) => Some(c.clone()),
-            None => skill::check_candidate(&path, false),
-        };
-        if let (Some(stamp), Some(c)) = (stamp, &checked) {
-            let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
-            seen.insert(path, (stamp, c.clone()));
+    let mut dirs: Vec<(&PathBuf, Option<fs::File>)> = Vec::new();
+    for (d, _) in folders {
+        if dirs.last().is_none_or(|(last, _)| *last != d) {
+            dirs.push((d, fs::File::open(d).ok()));
         }
-        checked
+    }
+    let looked = par_map(folders, |(d, f)| {
+        let path = d.join(f);
+        let dir = dirs
+            .iter()
+            .find(|(dir, _)| *dir == d)
+            .and_then(|(_, f)| f.as_ref());
+        let stamp = match dir {
+            Some(dir) => verdicts::Stamp::in_dir(dir, f),
+            None => verdicts::Stamp::of(&path.join("SKILL.md")),
+        };
+        match verdicts::lookup(&last, &path, stamp) {
+            Some(c) => Looked {
+                checked: Some(Checked { path, ..c.clone() }),
+                stamp,
+                kept: true,
+            },
+            None => Looked {
+                checked: check_caught(&|_, _| skill::check_candidate(&path, false), d, f),
+                stamp,
+                kept: false,
+            },
+        }
     });
-    kept.keep(seen.into_inner().unwrap_or_else(|e| e.into_inner()));
-    checked
+    let keepable = |l: &Looked| l.stamp.is_some() && l.checked.is_some();
+    let from_last = looked.iter().filter(|l| l.kept).count();
+    let fresh = looked.iter().any(|l| !l.kept && keepable(l));
+    if fresh || from_last != last.len() {
+        let seen = (folders.iter().zip(&looked))
+            .filter_map(|((d, f), l)| match (l.stamp, &l.checked) {
+                (Some(stamp), Some(c)) => Some((d.join(f), (stamp, verdicts::pathless(c)))),
+                _ => None,
+            })
+            .collect();
+        kept.keep(std::sync::Arc::new(seen));
+    }
+    looked.into_iter().map(|l| l.checked).collect()
 }
 
 fn check_caught(check: &Check<'_>, dir: &Path, folder: &str) -> Option<Checked> {
@@ -949,7 +1026,7 @@ mod tests {
         for f in ["a", "b"] {
             kept.get_mut(&store.join(f)).unwrap().1.description = Some(format!("kept {f}"));
         }
-        h.verdicts.keep(kept);
+        h.verdicts.keep(std::sync::Arc::new(kept));
         write_skill(&store, "b", "b", "new b");
         write_skill(&store, "c", "c", "real c");
         let l = list(&h, false);
@@ -958,6 +1035,43 @@ mod tests {
         assert_eq!(desc(&l, "c"), "real c");
         // Lints walk the folder: never from the kept verdicts.
         assert_eq!(desc(&list(&h, true), "a"), "real a");
+    }
+
+    // Issue 22: the TUI keeps the verdicts on disk, so a start after one
+    // re-stats what did not change. A planted verdict for an unchanged
+    // file is used (so the file was not read); a changed file is read;
+    // a cut file is ignored whole, and every verdict is read again.
+    #[test]
+    fn verdicts_kept_on_disk_spare_the_next_start_its_reads() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = tmp.path().join("cache/verdicts");
+        let store = home(tmp.path()).skills_dir();
+        write_skill(&store, "a", "a", "real a");
+        write_skill(&store, "b", "b", "real b");
+        std::thread::sleep(std::time::Duration::from_millis(2100));
+        let start = || {
+            let h = home(tmp.path());
+            h.verdicts.on_disk(cache.clone());
+            let l = list(&h, false);
+            h.verdicts.flush();
+            let desc = |f: &str| {
+                let e = l.entries.iter().find(|e| e.folder == f).unwrap();
+                e.checked.description.clone().unwrap()
+            };
+            (desc("a"), desc("b"))
+        };
+        assert_eq!(start(), ("real a".into(), "real b".into()));
+        let mut saved = verdicts::file::read(&cache);
+        assert_eq!(saved.len(), 2, "both kept on disk");
+        for (_, c) in saved.values_mut() {
+            c.description = Some("planted".into());
+        }
+        verdicts::file::write(&cache, &saved).unwrap();
+        write_skill(&store, "b", "b", "new b");
+        assert_eq!(start(), ("planted".into(), "new b".into()));
+        let bytes = fs::read(&cache).unwrap();
+        fs::write(&cache, &bytes[..bytes.len() - 1]).unwrap();
+        assert_eq!(start(), ("real a".into(), "new b".into()));
     }
 
     #[test]

@@ -383,13 +383,11 @@ fn kiro_reaches(home: &Home, listing: &Listing) -> Vec<Reach> {
             reached: true,
         })
         .collect();
-    let skills: std::collections::HashSet<&str> = out.iter().map(|r| r.skill.as_str()).collect();
+    // The listing read the store's folders: those with no SKILL.md are
+    // the ones to look below.
     let mut nested = Vec::new();
-    for e in std::fs::read_dir(&store).into_iter().flatten().flatten() {
-        let name = e.file_name();
-        if !skills.contains(name.to_string_lossy().as_ref()) && e.path().is_dir() {
-            walk_nested(&store, &e.path(), 2, &mut nested);
-        }
+    for dir in &listing.not_skills {
+        walk_nested(&store, dir, 2, &mut nested);
     }
     out.extend(nested);
     out.sort_by(|a, b| a.skill.cmp(&b.skill));

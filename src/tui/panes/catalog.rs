@@ -54,6 +54,8 @@ pub struct CatalogPane {
     /// The selected agent, when the selected row is one: the pane then
     /// shows what it finds (`agent_view`).
     pub agent: Option<AgentRow>,
+    /// A worker computes the catalog: the one shown is the last one.
+    pub updating: bool,
 }
 
 impl Default for CatalogPane {
@@ -76,6 +78,7 @@ impl Default for CatalogPane {
             total: 0,
             rows_width: 0,
             agent: None,
+            updating: false,
         }
     }
 }
@@ -125,60 +128,37 @@ impl CatalogPane {
 
     /// Recomputes what `row`'s agent receives, and the block's cost.
     pub fn refresh(&mut self, data: &Data, row: Option<&ProfileRow>) {
-        self.warnings.clear();
-        self.notes.clear();
-        self.heading = None;
-        self.has_catalog = true;
-        self.cost = Cost::default();
+        let ask = self.ask(data, row);
+        self.put(ask.fill());
+    }
+
+    /// What [`Filled::fill`] needs to compute what `row`'s agent receives
+    /// (owned, so a worker can: see `App::refresh_profile`), after taking
+    /// the provider `p` chose for `row`.
+    pub fn ask(&mut self, data: &Data, row: Option<&ProfileRow>) -> Ask {
         self.profile = row.map(|r| r.listed.name.clone());
         self.provider = (self.profile.as_ref()).and_then(|n| self.overrides.get(n).copied());
-        self.text = match row.map(|r| (&r.loaded, &r.agent)) {
-            // Profiles exist, but pane 3's filter draws none of them.
-            None if !data.profiles.is_empty() => {
-                Err("no profile shown: pane 3's filter matches none".into())
-            }
-            None => Err("no agent profiles found".into()),
-            Some((Err(e), _)) => Err(format!("CAO cannot load this profile: {e}")),
-            Some((Ok(p), Some(a))) => self.deliver(data, p, a),
-            Some((Ok(_), None)) => Err("CAO cannot load this profile".into()),
-        };
-        self.spans = match &self.text {
-            Ok(t) if !t.is_empty() => line_spans(t),
-            Ok(_) if !self.has_catalog => Vec::new(),
-            // One line: the error or the note that the block is empty.
-            _ => std::iter::once(0..0).collect(),
-        };
+        Ask {
+            home: data.home.clone(),
+            listing: std::sync::Arc::clone(&data.listing),
+            profiles_exist: !data.profiles.is_empty(),
+            row: row.map(|r| (r.loaded.clone(), r.agent.clone())),
+            provider: self.provider,
+            format: self.format,
+        }
+    }
+
+    /// Shows what [`Ask::fill`] computed.
+    pub fn put(&mut self, f: Filled) {
+        self.text = f.text;
+        self.cost = f.cost;
+        self.warnings = f.warnings;
+        self.heading = f.heading;
+        self.notes = f.notes;
+        self.has_catalog = f.has_catalog;
+        self.spans = f.spans;
         self.rows.clear();
     }
-
-    fn deliver(&mut self, data: &Data, p: &Profile, a: &Agent) -> Result<String, String> {
-        let d = model::compute(&data.home, &data.listing, a, self.provider)?;
-        self.heading = Some((d.provider, d.provider_source.label(), d.delivery.label()));
-        self.warnings.extend(p.unread_frontmatter());
-        if d.catalog.is_none() {
-            self.has_catalog = false;
-            self.notes = instead(&d);
-            return Ok(String::new());
-        }
-        // Copilot's baked block ignores `skills:`.
-        let skills = p.skills.as_deref().filter(|_| d.filtered);
-        let selection = catalog::select(&data.listing, skills);
-        self.warnings.extend(
-            selection
-                .unmatched
-                .iter()
-                .map(|p| format!("pattern '{p}' matches no installed skill")),
-        );
-        if let Some(state) = baked_state(&d) {
-            self.notes.extend([state, String::new()]);
-        }
-        let offered: Vec<&Entry> = selection.offered.iter().map(|(e, _)| *e).collect();
-        let text =
-            catalog::render_selection(self.format, &data.listing, skills, &selection, &p.name);
-        self.cost = catalog::cost(text.as_deref().unwrap_or(""), &offered);
-        text
-    }
-
     fn len(&self) -> usize {
         self.warnings.len() + self.notes.len() + self.spans.len()
     }
@@ -269,8 +249,13 @@ impl CatalogPane {
     /// `Catalog · <provider> (<from>) · <delivery> · <format>`, dropping
     /// the least telling parts first when the pane is narrow.
     fn title(&self, width: usize) -> String {
+        // The block shown is the last one until a worker's lands.
+        let name = match self.updating {
+            true => "Catalog (updating)",
+            false => "Catalog",
+        };
         let Some((provider, from, how)) = self.heading else {
-            return format!("Catalog · {}", self.format.name());
+            return format!("{name} · {}", self.format.name());
         };
         let format = match self.has_catalog {
             true => format!(" · {}", self.format.name()),
@@ -280,16 +265,16 @@ impl CatalogPane {
         // that drops it.
         let titles = match self.provider {
             Some(_) => [
-                format!("Catalog · {provider} (override: P resets) · {how}{format}"),
-                format!("Catalog · {provider} (override) · {how}{format}"),
-                format!("Catalog · {provider} (override) · {how}"),
-                format!("Catalog · {provider} (override)"),
+                format!("{name} · {provider} (override: P resets) · {how}{format}"),
+                format!("{name} · {provider} (override) · {how}{format}"),
+                format!("{name} · {provider} (override) · {how}"),
+                format!("{name} · {provider} (override)"),
             ],
             None => [
-                format!("Catalog · {provider} ({from}) · {how}{format}"),
-                format!("Catalog · {provider} · {how}{format}"),
-                format!("Catalog · {provider} · {how}"),
-                format!("Catalog · {provider}"),
+                format!("{name} · {provider} ({from}) · {how}{format}"),
+                format!("{name} · {provider} · {how}{format}"),
+                format!("{name} · {provider} · {how}"),
+                format!("{name} · {provider}"),
             ],
         };
         let [.., last] = &titles;
@@ -356,6 +341,89 @@ fn baked_state(d: &Delivery) -> Option<String> {
         i.path.display(),
         i.baked_advice()
     ))
+}
+
+/// The inputs of pane 4 for one profile row.
+pub struct Ask {
+    home: crate::core::cao::store::Home,
+    listing: std::sync::Arc<crate::core::cao::store::Listing>,
+    profiles_exist: bool,
+    row: Option<(Result<Profile, String>, Option<Agent>)>,
+    provider: Option<&'static str>,
+    format: Format,
+}
+
+/// What pane 4 shows for one profile row: the block (or why there is
+/// none), its cost, the warnings and notes around it.
+pub struct Filled {
+    text: Result<String, String>,
+    cost: Cost,
+    warnings: Vec<String>,
+    heading: Option<(&'static str, &'static str, &'static str)>,
+    notes: Vec<String>,
+    has_catalog: bool,
+    spans: Vec<std::ops::Range<usize>>,
+}
+
+impl Ask {
+    /// Computes what the agent receives (at 10,000 skills, longer than a
+    /// key may take: a worker's job then).
+    pub fn fill(&self) -> Filled {
+        let mut f = Filled {
+            text: Ok(String::new()),
+            cost: Cost::default(),
+            warnings: Vec::new(),
+            heading: None,
+            notes: Vec::new(),
+            has_catalog: true,
+            spans: Vec::new(),
+        };
+        f.text = match &self.row {
+            // Profiles exist, but pane 3's filter draws none of them.
+            None if self.profiles_exist => {
+                Err("no profile shown: pane 3's filter matches none".into())
+            }
+            None => Err("no agent profiles found".into()),
+            Some((Err(e), _)) => Err(format!("CAO cannot load this profile: {e}")),
+            Some((Ok(p), Some(a))) => self.deliver(p, a, &mut f),
+            Some((Ok(_), None)) => Err("CAO cannot load this profile".into()),
+        };
+        f.spans = match &f.text {
+            Ok(t) if !t.is_empty() => line_spans(t),
+            Ok(_) if !f.has_catalog => Vec::new(),
+            // One line: the error or the note that the block is empty.
+            _ => std::iter::once(0..0).collect(),
+        };
+        f
+    }
+
+    fn deliver(&self, p: &Profile, a: &Agent, f: &mut Filled) -> Result<String, String> {
+        let d = model::compute(&self.home, &self.listing, a, self.provider)?;
+        f.heading = Some((d.provider, d.provider_source.label(), d.delivery.label()));
+        f.warnings.extend(p.unread_frontmatter());
+        if d.catalog.is_none() {
+            f.has_catalog = false;
+            f.notes = instead(&d);
+            return Ok(String::new());
+        }
+        // Copilot's baked block ignores `skills:`.
+        let skills = p.skills.as_deref().filter(|_| d.filtered);
+        let selection = catalog::select(&self.listing, skills);
+        f.warnings.extend(
+            selection
+                .unmatched
+                .iter()
+                .map(|p| format!("pattern '{p}' matches no installed skill")),
+        );
+        if let Some(state) = baked_state(&d) {
+            f.notes.extend([state, String::new()]);
+        }
+        let offered: Vec<&Entry> = selection.offered.iter().map(|(e, _)| *e).collect();
+        let text =
+            catalog::render_selection(self.format, &self.listing, skills, &selection, &p.name);
+        f.cost = catalog::cost(text.as_deref().unwrap_or(""), &offered);
+        text
+    }
 }
 
 /// What reaches the agent when no block does.

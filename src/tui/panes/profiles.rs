@@ -699,8 +699,8 @@ fn missing(data: &Data, row: &ProfileRow) -> Vec<String> {
     let Ok(p) = &row.loaded else {
         return Vec::new();
     };
-    let selection = crate::core::cao::catalog::select(&data.listing, p.skills.as_deref());
-    (selection.unmatched.into_iter())
+    let unmatched = crate::core::cao::catalog::unmatched(&data.listing, p.skills.as_deref());
+    (unmatched.into_iter())
         .filter(|n| crate::core::cao::store::check_name(n).is_ok())
         .collect()
 }

@@ -26,6 +26,8 @@ pub struct SkillsPane {
     pub audits: crate::tui::audits::Cache,
     /// How many detected agents load each skill name.
     pub agent_marks: std::collections::HashMap<String, usize>,
+    /// A reload is under way on a worker: the title says so.
+    pub refreshing: bool,
     pub filter: LineInput,
     /// Indices into the listing's entries that pass the filter, best first.
     pub filtered: Vec<usize>,
@@ -192,7 +194,11 @@ impl SkillsPane {
             return;
         }
         let theme = look.theme;
-        let title = format!("Skills ({}/{})", self.filtered.len(), listing.entries.len());
+        let mut title = format!("Skills ({}/{})", self.filtered.len(), listing.entries.len());
+        if self.refreshing {
+            // The list shown is the last reload's until the next lands.
+            title.push_str(" · refreshing");
+        }
         let title = panes::fit_title(title, area.width);
         frame.render_widget(panes::block(look, Pane::Skills, title), area);
         let [filter_area, list_area] = self.split(area, filtering);
