@@ -411,38 +411,40 @@ fn a_file_linking_out_of_its_skill_folder_is_never_shown_or_copied() {
 
 /// Issue 22 hole 10. Before: with no CAO profile pane 3 drew no rows, yet
 /// Enter, `j` and Space gave the first store skill to the first agent.
+/// Now the agents are drawn without any profile (a user of agents alone),
+/// under a note on where profiles come from, and the keys act on the rows
+/// drawn: Space gives the skill on the row shown to the agent shown. With
+/// no agent either, nothing is drawn and no key gives anything.
 #[test]
-fn with_no_profile_drawn_keys_in_pane_3_give_nothing() {
+fn with_no_profile_the_agents_are_drawn_and_keys_act_on_them() {
     let tmp = tempfile::tempdir_in("/tmp").unwrap();
     let user = tmp.path().to_path_buf();
     let home = Home::at(tmp.path().join("home"), user.clone());
     store::seed(&home, None).unwrap();
-    fs::create_dir_all(user.join(".config/amp")).unwrap();
-    let mut app = App::new(home, Theme::dark());
+    let mut app = App::new(home.clone(), Theme::dark());
     app.data.agent_cwd = Some(tmp.path().join("proj"));
     app.reload();
-    assert!(app.data.profiles.is_empty());
-    assert!(app.data.agents.iter().any(|a| a.agent.id == "amp"));
-    let text = screen(&mut app, 120, 40);
-    assert!(
-        !text.contains("◆ amp"),
-        "the agent rows are not drawn: {text}"
-    );
-    for code in [
-        KeyCode::Char('3'),
-        KeyCode::Enter,
-        KeyCode::Char('j'),
-        KeyCode::Char(' '),
-    ] {
+    assert!(app.data.profiles.is_empty() && app.data.agents.is_empty());
+    for code in [KeyCode::Char('3'), KeyCode::Enter, KeyCode::Char(' ')] {
         key(&mut app, code);
     }
-    let given = user.join(".config/agents/skills");
-    assert!(
-        fs::read_dir(&given).map_or(true, |mut d| d.next().is_none()),
-        "{:?}",
-        app.status
-    );
-    assert!(!fs::exists(app.data.home.root.join("skilltui-agents.json")).unwrap());
+    assert!(!fs::exists(home.root.join("skilltui-agents.json")).unwrap());
+    assert!(screen(&mut app, 120, 40).contains("No profiles."));
+
+    fs::create_dir_all(user.join(".config/amp")).unwrap();
+    app.reload();
+    assert!(app.data.agents.iter().any(|a| a.agent.id == "amp"));
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("◆ amp"), "the agent rows are drawn: {text}");
+    assert!(text.contains("No profiles."), "{text}");
+    select_agent(&mut app, "amp");
+    insta::assert_snapshot!("agents_without_profiles_120x40", screen(&mut app, 120, 40));
+    key(&mut app, KeyCode::Enter);
+    let n = app.profiles.check_sel;
+    let row = app.profiles.agent_checks[n].name().to_string();
+    key(&mut app, KeyCode::Char(' '));
+    let given = user.join(".config/agents/skills").join(&row);
+    assert!(given.join("SKILL.md").exists(), "{:?}", app.status);
 }
 
 /// Issue 22 hole 14: where Codex's 2,000-folder cap cuts what it finds,

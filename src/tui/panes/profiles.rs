@@ -163,10 +163,11 @@ impl ProfilesPane {
             .and_then(|i| data.agents.get(i))
     }
 
-    /// Whether the list is drawn: with no profile the pane says so and
-    /// draws no row, so no key may act on one (an agent's row included).
+    /// Whether the list is drawn: with no profile and no agent the pane
+    /// says so and draws no row, so no key may act on one. Agents are
+    /// listed without any CAO profile (a user of agents alone).
     fn drawn(data: &Data) -> bool {
-        !data.profiles.is_empty()
+        !data.profiles.is_empty() || !data.agents.is_empty()
     }
 
     /// The rows drawn, which are all the keys can reach.
@@ -480,14 +481,8 @@ impl ProfilesPane {
             title.push_str(" · refreshing agents");
         }
         frame.render_widget(self.block(look, title), area);
-        if data.profiles.is_empty() {
-            // No checklist: it would belong to no profile.
-            let store = panes::tilde(&data.home.agent_store(), &data.home.user_home);
-            let mut text = format!("No profiles. CAO reads yours from {store}/NAME.md.");
-            if data.home.cao().is_err() {
-                text.push_str(" Its built-in ones come with CAO, which was not found.");
-            }
-            let para = Paragraph::new(Line::styled(text, theme.dim)).wrap(Wrap { trim: false });
+        if !Self::drawn(data) {
+            let para = Paragraph::new(no_profiles(data, theme)).wrap(Wrap { trim: false });
             frame.render_widget(para, panes::inner(area));
             return;
         }
@@ -583,6 +578,10 @@ impl ProfilesPane {
     /// instead. The ticks stay: they count when CAO runs it as another
     /// provider (`--provider`).
     fn note(&self, data: &Data, theme: &Theme) -> Option<Line<'static>> {
+        if data.profiles.is_empty() && !self.in_checklist() {
+            // Under the agents listed: where profiles would come from.
+            return Some(no_profiles(data, theme));
+        }
         if self.selected_agent(data).is_some() {
             return None;
         }
@@ -684,6 +683,16 @@ fn skills_summary(list: &[String], width: usize) -> String {
 }
 
 /// A listed name no skill has: ticked (it is listed), marked missing.
+/// Where CAO reads profiles from, for a home that has none.
+fn no_profiles(data: &Data, theme: &Theme) -> Line<'static> {
+    let store = panes::tilde(&data.home.agent_store(), &data.home.user_home);
+    let mut text = format!("No profiles. CAO reads yours from {store}/NAME.md.");
+    if data.home.cao().is_err() {
+        text.push_str(" Its built-in ones come with CAO, which was not found.");
+    }
+    Line::styled(text, theme.dim)
+}
+
 fn missing_line(name: &str, theme: &Theme) -> Line<'static> {
     Line::from(vec![
         Span::styled("[x] ", theme.checkbox_on),
