@@ -3555,6 +3555,15 @@ fn a_toggle_writes_at_once_and_a_worker_brings_the_catalog() {
     assert!(!catalog_has(&app, "python-testing"), "the last block stays");
     let text = format!("{}", render(&mut app, 120, 40).backend());
     assert!(text.contains("Catalog (updating)"), "{text}");
+    // `y` would copy the block from before the toggle: it waits.
+    key(&mut app, KeyCode::Char('4'));
+    key(&mut app, KeyCode::Char('y'));
+    let said = app
+        .status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default();
+    assert!(said.contains("still updating"), "{said}");
     app.settle();
     assert!(!app.catalog.updating);
     assert!(catalog_has(&app, "- **python-testing**:"));

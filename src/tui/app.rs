@@ -861,6 +861,12 @@ impl App {
     // ---- actions --------------------------------------------------------
 
     fn copy_catalog(&mut self) {
+        if self.catalog.agent.is_none() && self.catalog.updating {
+            // The block shown is the one before the last change.
+            return self.say(Status::error(
+                "the catalog is still updating: y again in a moment",
+            ));
+        }
         // An agent selected: its model-facing text is what pane 4 shows.
         let source =
             match &self.catalog.agent {
