@@ -188,14 +188,9 @@ fn measure(n: usize) {
     app.settle();
     // The catalog a worker computes, from the key to the frame showing it.
     let catalog = median(9, || {
-        let start = Instant::now();
-        press(&mut term, &mut app, KeyCode::Char(' '));
-        while app.catalog.updating {
-            std::thread::sleep(Duration::from_micros(200));
-            app.poll_jobs();
-        }
-        term.draw(|f| ui::draw(f, &mut app)).expect("draw");
-        start.elapsed()
+        until_shown(&mut term, &mut app, KeyCode::Char(' '), |a| {
+            a.catalog.updating
+        })
     });
     // Before issue 22: the toggle's reload found the agents on the UI thread.
     let mut inline = App::new(home(), Theme::dark());
@@ -253,6 +248,24 @@ fn press(term: &mut Term, app: &mut App, code: KeyCode) -> Duration {
     took
 }
 
+/// From `code` to the frame that shows what its worker computed, while
+/// `waiting` says the worker's result has not landed.
+fn until_shown(
+    term: &mut Term,
+    app: &mut App,
+    code: KeyCode,
+    waiting: fn(&App) -> bool,
+) -> Duration {
+    let start = Instant::now();
+    press(term, app, code);
+    while waiting(app) {
+        std::thread::sleep(Duration::from_micros(200));
+        app.poll_jobs();
+    }
+    term.draw(|f| ui::draw(f, app)).expect("draw");
+    start.elapsed()
+}
+
 /// A project of 100,000 entries in `.agents/skills` (and a few skills): the
 /// agents' discovery over it, timed, and what a reload there costs the UI
 /// thread now that discovery runs on a worker.
@@ -284,14 +297,9 @@ fn big_project(user: &std::path::Path, home: &Home) {
     // The worker's listing, from the key to the frame that shows it (the
     // discovery runs beside it, as it does in the real UI).
     let landed = median(5, || {
-        let start = Instant::now();
-        press(&mut term, &mut app, KeyCode::Char('r'));
-        while app.skills.refreshing {
-            std::thread::sleep(Duration::from_micros(200));
-            app.poll_jobs();
-        }
-        term.draw(|f| ui::draw(f, &mut app)).expect("draw");
-        start.elapsed()
+        until_shown(&mut term, &mut app, KeyCode::Char('r'), |a| {
+            a.skills.refreshing
+        })
     });
     app.settle();
     let mut inline = App::new(home.clone(), Theme::dark());
