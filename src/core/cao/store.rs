@@ -319,7 +319,9 @@ pub fn list(home: &Home, lint: bool) -> Listing {
     }
     // Stable: equal names keep search order.
     entries.sort_by(|a, b| a.name().cmp(b.name()));
+    // Once each: settings may list the store again as an extra dir.
     not_skills.sort();
+    not_skills.dedup();
     let in_store = entries.iter().filter(|e| e.source_dir == store);
     let plugins = plugins::owners(&home.root, in_store.map(|e| e.folder.as_str()))
         .into_iter()
