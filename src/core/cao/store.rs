@@ -455,11 +455,16 @@ fn check_all_kept(folders: &[(PathBuf, String)], kept: &verdicts::Kept) -> Vec<O
             },
         }
     });
-    let keepable = |l: &Looked| l.stamp.is_some() && l.checked.is_some();
+    // A read that failed (a full fd table, EIO, a network file system's
+    // hiccup) says nothing of the next one: never kept.
+    let keepable = |l: &Looked| {
+        l.stamp.is_some() && l.checked.as_ref().is_some_and(|c| !skill::read_failed(c))
+    };
     let from_last = looked.iter().filter(|l| l.kept).count();
     let fresh = looked.iter().any(|l| !l.kept && keepable(l));
     if fresh || from_last != last.len() {
         let seen = (folders.iter().zip(&looked))
+            .filter(|(_, l)| keepable(l))
             .filter_map(|((d, f), l)| match (l.stamp, &l.checked) {
                 (Some(stamp), Some(c)) => Some((d.join(f), (stamp, verdicts::pathless(c)))),
                 _ => None,
@@ -1074,6 +1079,73 @@ mod tests {
         let bytes = fs::read(&cache).unwrap();
         fs::write(&cache, &bytes[..bytes.len() - 1]).unwrap();
         assert_eq!(start(), ("real a".into(), "new b".into()));
+    }
+
+    // Review of issue 22: a SKILL.md that could not be read this time (a
+    // full fd table, EIO, a network file system's hiccup) says nothing of
+    // the next read: its verdict is never kept, so the next listing (and,
+    // in the TUI, the next start) reads it again. Run in a child process:
+    // the lowered fd limit must touch no other test.
+    #[test]
+    fn a_read_that_failed_is_never_kept() {
+        const ENV: &str = "SKILLTUI_TEST_READ_FAILED";
+        if let Some(dir) = std::env::var_os(ENV) {
+            return read_fails_then_reads(Path::new(&dir));
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        write_skill(&home(tmp.path()).skills_dir(), "a", "a", "real a");
+        // Settled, so that its verdict may be kept.
+        std::thread::sleep(std::time::Duration::from_millis(2100));
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "core::cao::store::tests::a_read_that_failed_is_never_kept",
+            ])
+            .args(["--test-threads=1", "--nocapture"])
+            .env(ENV, tmp.path())
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && said.contains("1 passed"),
+            "{said}{err}"
+        );
+    }
+
+    fn read_fails_then_reads(tmp: &Path) {
+        let h = home(tmp);
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: plain calls on this process's own fd table and limit.
+        unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+        let free = |fd: i32| unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1;
+        // One free fd: the store's dir opens, its SKILL.md does not.
+        let mut frees = 0;
+        let low = (0..1024)
+            .find(|&fd| {
+                free(fd) && {
+                    frees += 1;
+                    frees == 2
+                }
+            })
+            .unwrap();
+        let lowered = libc::rlimit {
+            rlim_cur: low as libc::rlim_t,
+            ..limit
+        };
+        unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &lowered) };
+        let first = list(&h, false);
+        unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &limit) };
+        let errors = |l: &Listing| l.entries.first().map(|e| e.checked.errors.clone());
+        let failed = errors(&first).unwrap_or_default();
+        assert!(
+            failed.iter().any(|e| e.contains("cannot read")),
+            "{failed:?}"
+        );
+        assert_eq!(errors(&list(&h, false)), Some(Vec::new()), "read again");
     }
 
     #[test]
