@@ -1081,6 +1081,68 @@ mod tests {
         assert_eq!(start(), ("real a".into(), "new b".into()));
     }
 
+    // Review of issue 22: every way to change what a folder's SKILL.md
+    // says while its size and mtime stay as they were is read again: a
+    // rewrite in place, a rename over, the SKILL.md link retargeted, the
+    // folder (a link) retargeted to another holding the same size and time.
+    #[test]
+    fn a_changed_skill_md_with_its_size_and_mtime_kept_is_read_again() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let h = home(tmp.path());
+        let store = h.skills_dir();
+        let other = tmp.path().join("other");
+        for f in ["inplace", "renamed", "mdlink", "dirlink"] {
+            write_skill(&store, f, f, "old1");
+            write_skill(&other, f, f, "new1");
+        }
+        for f in ["mdlink", "dirlink"] {
+            fs::remove_dir_all(store.join(f)).unwrap();
+            write_skill(&tmp.path().join("first"), f, f, "old1");
+        }
+        fs::create_dir(store.join("mdlink")).unwrap();
+        symlink(
+            tmp.path().join("first/mdlink/SKILL.md"),
+            store.join("mdlink/SKILL.md"),
+        )
+        .unwrap();
+        symlink(tmp.path().join("first/dirlink"), store.join("dirlink")).unwrap();
+        let when = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        let times = fs::FileTimes::new().set_modified(when).set_accessed(when);
+        let age = |p: &Path| {
+            let f = fs::OpenOptions::new().write(true).open(p).unwrap();
+            f.set_times(times).unwrap();
+        };
+        for d in [&store, &other, &tmp.path().join("first")] {
+            for e in fs::read_dir(d).unwrap().flatten() {
+                if e.path().join("SKILL.md").is_file() {
+                    age(&e.path().join("SKILL.md"));
+                }
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2100));
+        let descs = |l: &Listing| -> Vec<String> {
+            l.entries
+                .iter()
+                .map(|e| e.checked.description.clone().unwrap_or_default())
+                .collect()
+        };
+        assert_eq!(descs(&list(&h, false)), ["old1"; 4]);
+        let md = |f: &str| store.join(f).join("SKILL.md");
+        let text = fs::read_to_string(md("inplace"))
+            .unwrap()
+            .replace("old1", "new1");
+        fs::write(md("inplace"), text).unwrap();
+        age(&md("inplace"));
+        fs::rename(other.join("renamed/SKILL.md"), md("renamed")).unwrap();
+        fs::remove_file(md("mdlink")).unwrap();
+        symlink(other.join("mdlink/SKILL.md"), md("mdlink")).unwrap();
+        fs::remove_file(store.join("dirlink")).unwrap();
+        symlink(other.join("dirlink"), store.join("dirlink")).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(2100));
+        assert_eq!(descs(&list(&h, false)), ["new1"; 4]);
+    }
+
     // Review of issue 22: a SKILL.md that could not be read this time (a
     // full fd table, EIO, a network file system's hiccup) says nothing of
     // the next read: its verdict is never kept, so the next listing (and,

@@ -351,6 +351,51 @@ mod tests {
         assert!(decode(&bytes, b"id").is_none());
     }
 
+    // Review of issue 22: a cache path that is a folder, a FIFO (never
+    // waited on), a link loop, a sparse 1 GiB file or a file this build
+    // wrote and then cut gives no verdicts, at once; a write there fails
+    // without touching the folder or what it holds.
+    #[test]
+    fn a_hostile_cache_path_gives_no_verdicts_and_loses_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("dir");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("keep"), "mine").unwrap();
+        let fifo = tmp.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let looped = tmp.path().join("loop");
+        std::os::unix::fs::symlink(&looped, &looped).unwrap();
+        let huge = tmp.path().join("huge");
+        std::fs::File::create(&huge)
+            .unwrap()
+            .set_len(1 << 30)
+            .unwrap();
+        let cut = tmp.path().join("cut");
+        write(&cut, &sample()).unwrap();
+        assert_eq!(read(&cut).len(), 2, "this build reads its own file");
+        let bytes = std::fs::read(&cut).unwrap();
+        std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+        for path in [
+            &dir,
+            &fifo,
+            &looped,
+            &huge,
+            &cut,
+            &tmp.path().join("absent"),
+        ] {
+            assert!(read(path).is_empty(), "{}", path.display());
+        }
+        assert!(write(&dir, &sample()).is_err());
+        assert_eq!(std::fs::read_to_string(dir.join("keep")).unwrap(), "mine");
+        let names: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names.len(), 5, "no staging file left: {names:?}");
+    }
+
     #[test]
     fn each_home_has_its_own_file_under_the_cache_dir() {
         let user = Path::new("/u");
