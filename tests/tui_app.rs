@@ -3649,3 +3649,44 @@ fn a_reload_read_before_a_toggle_does_not_undo_its_tick() {
     );
     assert!(!app.skills.refreshing);
 }
+
+/// What the stand-in clipboard of the updating-catalog test was given.
+static CLIPPED_UPDATING: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+struct UpdatingRecorder;
+
+impl skilltui::tui::clipboard::SystemClipboard for UpdatingRecorder {
+    fn set_text(&mut self, text: &str) -> Result<(), String> {
+        *CLIPPED_UPDATING.lock().unwrap() = text.to_string();
+        Ok(())
+    }
+}
+
+// Review of issue 22: `y` while pane 4 is updating copies the catalog of
+// the profile selected, never the last one shown (another profile's).
+#[test]
+fn y_while_the_catalog_updates_copies_the_selected_profiles_catalog() {
+    use skilltui::tui::clipboard::{ClipEnv, Clipboard, SystemClipboard};
+    let f = fixture();
+    let mut app = worker_app(&f);
+    let env = ClipEnv {
+        display: true,
+        ssh: false,
+        tmux: false,
+    };
+    app.clipboard = Clipboard::with_opener(env, || {
+        Ok(Box::new(UpdatingRecorder) as Box<dyn SystemClipboard>)
+    });
+    select_profile(&mut app, "supervisor");
+    app.settle();
+    let before = app.catalog.text.clone().unwrap();
+    select_profile(&mut app, "developer");
+    assert!(app.catalog.updating);
+    key(&mut app, KeyCode::Char('4'));
+    press(&mut app, "y");
+    let copied = CLIPPED_UPDATING.lock().unwrap().clone();
+    app.settle();
+    let now = app.catalog.text.clone().unwrap();
+    assert_ne!(before, now, "two profiles, two catalogs");
+    assert_eq!(copied, now, "y copied the last profile's catalog");
+}

@@ -460,12 +460,7 @@ impl App {
         let ask = self.catalog.ask(&self.data, row);
         let big = self.data.listing.entries.len() > self.catalog_inline_max;
         if self.agents_mode != AgentsMode::Worker || !big || self.catalog.agent.is_some() {
-            // A newer catalog than any worker's under way, or one waiting
-            // for it (read from older data: never started).
-            self.cataloging.0 += 1;
-            self.cataloging.2 = None;
-            self.catalog.updating = false;
-            return self.catalog.put(ask.fill());
+            return self.put_catalog_now(ask);
         }
         self.cataloging.0 += 1;
         self.catalog.updating = true;
@@ -473,6 +468,15 @@ impl App {
         if !self.cataloging.1 {
             self.spawn_catalog();
         }
+    }
+
+    /// Computes `ask` here and shows it: newer than any worker's under
+    /// way, or one waiting for it (read from older data: never started).
+    fn put_catalog_now(&mut self, ask: crate::tui::panes::catalog::Ask) {
+        self.cataloging.0 += 1;
+        self.cataloging.2 = None;
+        self.catalog.updating = false;
+        self.catalog.put(ask.fill());
     }
 
     /// Computes the waiting catalog on a worker.
@@ -874,6 +878,13 @@ impl App {
     // ---- actions --------------------------------------------------------
 
     fn copy_catalog(&mut self) {
+        // The block shown while a worker computes is another selection's:
+        // the one selected is computed now (a key's wait, once).
+        if self.catalog.updating && self.catalog.agent.is_none() {
+            let row = self.profiles.selected(&self.data);
+            let ask = self.catalog.ask(&self.data, row);
+            self.put_catalog_now(ask);
+        }
         // An agent selected: its model-facing text is what pane 4 shows.
         let source =
             match &self.catalog.agent {
