@@ -66,8 +66,9 @@ impl Home {
     /// between runs, in the user's cache dir (the TUI: it starts by
     /// re-stating the store instead of reading it).
     pub fn keep_verdicts_on_disk(&self) {
-        let path = verdicts::file::path_for(&self.root, &self.user_home);
-        self.verdicts.on_disk(path);
+        if let Some(path) = verdicts::file::path_for(&self.root, &self.user_home) {
+            self.verdicts.on_disk(path);
+        }
     }
 
     /// The same home with CAO taken from `--cao DIR` (when given).

@@ -28,15 +28,17 @@ const MAX_BYTES: u64 = 64 * 1024 * 1024;
 
 /// `$XDG_CACHE_HOME/skilltui/verdicts/<home>`, else under `~/.cache`;
 /// `<home>` is a digest of the home's path, so each home has its own.
-pub fn path_for(root: &Path, user_home: &Path) -> PathBuf {
+/// `None` when neither is absolute (`HOME=` empty or relative): a cache
+/// is never made under the working directory.
+pub fn path_for(root: &Path, user_home: &Path) -> Option<PathBuf> {
     let xdg = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from);
     let cache = match xdg {
         Some(p) if p.is_absolute() => p,
-        _ => user_home.join(".cache"),
+        _ => Some(user_home.join(".cache")).filter(|p| p.is_absolute())?,
     };
     let digest = Sha256::digest(root.as_os_str().as_bytes());
     let name: String = digest[..10].iter().map(|b| format!("{b:02x}")).collect();
-    cache.join("skilltui").join("verdicts").join(name)
+    Some(cache.join("skilltui").join("verdicts").join(name))
 }
 
 /// The verdicts in `path`; none when it cannot be used.
@@ -399,10 +401,15 @@ mod tests {
     #[test]
     fn each_home_has_its_own_file_under_the_cache_dir() {
         let user = Path::new("/u");
-        let a = path_for(Path::new("/h/a"), user);
-        let b = path_for(Path::new("/h/b"), user);
+        let a = path_for(Path::new("/h/a"), user).unwrap();
+        let b = path_for(Path::new("/h/b"), user).unwrap();
         assert_ne!(a, b);
         if std::env::var_os("XDG_CACHE_HOME").is_none() {
+            // Review of issue 22: `HOME=` (empty) made `./.cache` in the
+            // working directory.
+            for home in ["", "rel"] {
+                assert_eq!(path_for(Path::new("/h/a"), Path::new(home)), None);
+            }
             assert!(
                 a.starts_with("/u/.cache/skilltui/verdicts"),
                 "{}",
