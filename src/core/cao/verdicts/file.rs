@@ -45,7 +45,7 @@ pub fn path_for(root: &Path, user_home: &Path) -> Option<PathBuf> {
 pub fn read(path: &Path) -> Verdicts {
     fsops::read_capped(path, MAX_BYTES)
         .ok()
-        .and_then(|bytes| decode(&bytes, &identity()))
+        .and_then(|bytes| decode(&bytes, identity()))
         .unwrap_or_default()
 }
 
@@ -55,24 +55,29 @@ pub fn write(path: &Path, verdicts: &Verdicts) -> Result<(), String> {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    let bytes = encode(verdicts, &identity());
+    let bytes = encode(verdicts, identity());
     fsops::atomic_write(path, &bytes, None).map_err(|e| e.to_string())
 }
 
 /// This build: its version, and the executable's size and time, so that a
 /// rebuilt skilltui (whose checks may have changed) reads every file again.
-fn identity() -> Vec<u8> {
+/// Taken once (the first read, at start): an executable replaced while
+/// this one runs is another build, whose label this one must not write.
+fn identity() -> &'static [u8] {
     use std::os::unix::fs::MetadataExt;
-    let exe = std::env::current_exe().and_then(std::fs::metadata);
-    let exe = exe.map_or((0, 0, 0), |m| (m.size(), m.mtime(), m.mtime_nsec()));
-    format!(
-        "{} {} {} {}",
-        env!("CARGO_PKG_VERSION"),
-        exe.0,
-        exe.1,
-        exe.2
-    )
-    .into_bytes()
+    static ID: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        let exe = std::env::current_exe().and_then(std::fs::metadata);
+        let exe = exe.map_or((0, 0, 0), |m| (m.size(), m.mtime(), m.mtime_nsec()));
+        format!(
+            "{} {} {} {}",
+            env!("CARGO_PKG_VERSION"),
+            exe.0,
+            exe.1,
+            exe.2
+        )
+        .into_bytes()
+    })
 }
 
 fn encode(verdicts: &Verdicts, identity: &[u8]) -> Vec<u8> {
@@ -396,6 +401,34 @@ mod tests {
             .map(|e| e.file_name())
             .collect();
         assert_eq!(names.len(), 5, "no staging file left: {names:?}");
+    }
+
+    // Review of issue 22: a skilltui rebuilt while one runs (`cargo build`,
+    // `cargo install`) must not label what the running one saves as the
+    // new build's: the new one would trust the old checks' verdicts.
+    #[test]
+    fn this_builds_identity_stays_when_the_executable_is_replaced() {
+        let exe = std::env::current_exe().unwrap();
+        let before = identity();
+        let was = std::fs::metadata(&exe).unwrap().modified().unwrap();
+        let later = was + std::time::Duration::from_secs(1);
+        // By path: the running executable cannot be opened for writing.
+        let c = std::ffi::CString::new(exe.as_os_str().as_bytes()).unwrap();
+        let set = |t: std::time::SystemTime| {
+            let d = t.duration_since(std::time::UNIX_EPOCH).unwrap();
+            let ts = libc::timespec {
+                tv_sec: d.as_secs() as libc::time_t,
+                tv_nsec: d.subsec_nanos() as _,
+            };
+            let times = [ts, ts];
+            // SAFETY: a NUL-terminated path and two timespecs.
+            let rc = unsafe { libc::utimensat(libc::AT_FDCWD, c.as_ptr(), times.as_ptr(), 0) };
+            assert_eq!(rc, 0);
+        };
+        set(later);
+        let after = identity();
+        set(was);
+        assert_eq!(before, after);
     }
 
     #[test]
