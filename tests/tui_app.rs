@@ -3555,6 +3555,15 @@ fn a_toggle_writes_at_once_and_a_worker_brings_the_catalog() {
     assert!(!catalog_has(&app, "python-testing"), "the last block stays");
     let text = format!("{}", render(&mut app, 120, 40).backend());
     assert!(text.contains("Catalog (updating)"), "{text}");
+    // `y` would copy the block from before the toggle: it waits.
+    key(&mut app, KeyCode::Char('4'));
+    key(&mut app, KeyCode::Char('y'));
+    let said = app
+        .status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default();
+    assert!(said.contains("still updating"), "{said}");
     app.settle();
     assert!(!app.catalog.updating);
     assert!(catalog_has(&app, "- **python-testing**:"));
@@ -3662,8 +3671,8 @@ impl skilltui::tui::clipboard::SystemClipboard for UpdatingRecorder {
     }
 }
 
-// Review of issue 22: `y` while pane 4 is updating copies the catalog of
-// the profile selected, never the last one shown (another profile's).
+// Review of issue 22: `y` while pane 4 is updating never copies the last
+// block shown (another profile's): it says to wait.
 #[test]
 fn y_while_the_catalog_updates_copies_the_selected_profiles_catalog() {
     use skilltui::tui::clipboard::{ClipEnv, Clipboard, SystemClipboard};
@@ -3685,8 +3694,17 @@ fn y_while_the_catalog_updates_copies_the_selected_profiles_catalog() {
     key(&mut app, KeyCode::Char('4'));
     press(&mut app, "y");
     let copied = CLIPPED_UPDATING.lock().unwrap().clone();
+    let said = app
+        .status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default();
+    assert!(said.contains("still updating"), "{said}");
+    assert!(copied.is_empty(), "y copied the last profile's catalog");
     app.settle();
-    let now = app.catalog.text.clone().unwrap();
-    assert_ne!(before, now, "two profiles, two catalogs");
-    assert_eq!(copied, now, "y copied the last profile's catalog");
+    assert_ne!(
+        before,
+        app.catalog.text.clone().unwrap(),
+        "two profiles, two catalogs"
+    );
 }

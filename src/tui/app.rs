@@ -878,12 +878,11 @@ impl App {
     // ---- actions --------------------------------------------------------
 
     fn copy_catalog(&mut self) {
-        // The block shown while a worker computes is another selection's:
-        // the one selected is computed now (a key's wait, once).
-        if self.catalog.updating && self.catalog.agent.is_none() {
-            let row = self.profiles.selected(&self.data);
-            let ask = self.catalog.ask(&self.data, row);
-            self.put_catalog_now(ask);
+        if self.catalog.agent.is_none() && self.catalog.updating {
+            // The block shown is the one before the last change.
+            return self.say(Status::error(
+                "the catalog is still updating: y again in a moment",
+            ));
         }
         // An agent selected: its model-facing text is what pane 4 shows.
         let source =

@@ -194,11 +194,18 @@ impl SkillsPane {
             return;
         }
         let theme = look.theme;
-        let mut title = format!("Skills ({}/{})", self.filtered.len(), listing.entries.len());
-        if self.refreshing {
-            // The list shown is the last reload's until the next lands.
-            title.push_str(" · refreshing");
-        }
+        let counts = format!("Skills ({}/{})", self.filtered.len(), listing.entries.len());
+        // The list shown is the last reload's until the next lands; where
+        // both do not fit, the counts (about to change) give way.
+        let title = match self.refreshing {
+            false => counts,
+            true if counts.chars().count() + " · refreshing".len() + 6
+                <= usize::from(area.width) =>
+            {
+                format!("{counts} · refreshing")
+            }
+            true => "Skills · refreshing".into(),
+        };
         let title = panes::fit_title(title, area.width);
         frame.render_widget(panes::block(look, Pane::Skills, title), area);
         let [filter_area, list_area] = self.split(area, filtering);
