@@ -90,7 +90,8 @@ fn measure(n: usize) {
     std::thread::sleep(Duration::from_millis(2100));
     // As the real UI starts: verdicts kept on disk by the run before, the
     // agents found on a worker after the first frame.
-    let cache = skilltui::core::cao::verdicts::file::path_for(&root, tmp.path());
+    let cache =
+        skilltui::core::cao::verdicts::file::path_for(&root, tmp.path()).expect("an absolute dir");
     let first_ever = median(5, || {
         let _ = std::fs::remove_file(&cache);
         let start = Instant::now();

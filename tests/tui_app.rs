@@ -3600,3 +3600,111 @@ fn r_reads_the_store_on_a_worker_and_shows_it_when_it_lands() {
     );
     assert!(!app.skills.refreshing);
 }
+
+// Review of issue 22: a catalog asked for while a worker ran waits for it.
+// A catalog computed inline since (a store that shrank below the inline
+// limit, an agent row) is newer: the waiting ask, read from older data,
+// must not be started and land over it.
+#[test]
+fn a_waiting_catalog_ask_never_lands_over_a_newer_inline_one() {
+    let f = fixture();
+    let mut app = worker_app(&f);
+    select_profile(&mut app, "supervisor");
+    // A worker runs; this ask waits for it (its report is not taken yet).
+    app.refresh_profile();
+    assert!(app.catalog.updating);
+    app.catalog_inline_max = usize::MAX;
+    check_skill(&mut app, "python-testing");
+    key(&mut app, KeyCode::Char(' '));
+    assert!(!app.catalog.updating, "computed inline");
+    assert!(catalog_has(&app, "- **python-testing**:"));
+    app.settle();
+    assert!(
+        catalog_has(&app, "- **python-testing**:"),
+        "the older waiting ask landed over the newer block"
+    );
+    assert!(!app.catalog.updating);
+}
+
+// Review of issue 22: a reload worker that read the profiles before a
+// toggle of ours must not put the profile of before back on screen when it
+// lands (the tick would go, while the file holds the skill).
+#[test]
+fn a_reload_read_before_a_toggle_does_not_undo_its_tick() {
+    let f = fixture();
+    let mut app = worker_app(&f);
+    app.catalog_inline_max = usize::MAX;
+    select_profile(&mut app, "supervisor");
+    app.settle();
+    let (tx, rx) = std::sync::mpsc::channel();
+    app.jobs.wake = Some(tx);
+    key(&mut app, KeyCode::Char('r'));
+    // The reload and the agents' discovery have both read the disk.
+    for _ in 0..2 {
+        rx.recv_timeout(std::time::Duration::from_secs(120))
+            .expect("a worker reports");
+    }
+    check_skill(&mut app, "python-testing");
+    key(&mut app, KeyCode::Char(' '));
+    let written = fs::read_to_string(f.root.join("agent-store/supervisor.md")).unwrap();
+    assert!(written.contains("  - python-testing\n"), "{written}");
+    let n = app.profiles.check_sel;
+    assert_ne!(app.profiles.tick(&app.data, n), Tick::Off, "ticked at once");
+    app.settle();
+    assert_ne!(
+        app.profiles.tick(&app.data, n),
+        Tick::Off,
+        "the reload read before the toggle took its tick away"
+    );
+    assert!(!app.skills.refreshing);
+}
+
+/// What the stand-in clipboard of the updating-catalog test was given.
+static CLIPPED_UPDATING: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+struct UpdatingRecorder;
+
+impl skilltui::tui::clipboard::SystemClipboard for UpdatingRecorder {
+    fn set_text(&mut self, text: &str) -> Result<(), String> {
+        *CLIPPED_UPDATING.lock().unwrap() = text.to_string();
+        Ok(())
+    }
+}
+
+// Review of issue 22: `y` while pane 4 is updating never copies the last
+// block shown (another profile's): it says to wait.
+#[test]
+fn y_while_the_catalog_updates_copies_the_selected_profiles_catalog() {
+    use skilltui::tui::clipboard::{ClipEnv, Clipboard, SystemClipboard};
+    let f = fixture();
+    let mut app = worker_app(&f);
+    let env = ClipEnv {
+        display: true,
+        ssh: false,
+        tmux: false,
+    };
+    app.clipboard = Clipboard::with_opener(env, || {
+        Ok(Box::new(UpdatingRecorder) as Box<dyn SystemClipboard>)
+    });
+    select_profile(&mut app, "supervisor");
+    app.settle();
+    let before = app.catalog.text.clone().unwrap();
+    select_profile(&mut app, "developer");
+    assert!(app.catalog.updating);
+    key(&mut app, KeyCode::Char('4'));
+    press(&mut app, "y");
+    let copied = CLIPPED_UPDATING.lock().unwrap().clone();
+    let said = app
+        .status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default();
+    assert!(said.contains("still updating"), "{said}");
+    assert!(copied.is_empty(), "y copied the last profile's catalog");
+    app.settle();
+    assert_ne!(
+        before,
+        app.catalog.text.clone().unwrap(),
+        "two profiles, two catalogs"
+    );
+}

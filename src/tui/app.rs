@@ -362,6 +362,16 @@ impl App {
         });
     }
 
+    /// We wrote and read back only what we wrote: a reload worker under
+    /// way may have read before, so its result is dropped and the store
+    /// read again (else it would put the state of before on screen).
+    fn outdate_reload(&mut self) {
+        if self.reloading.running {
+            self.reloading.generation += 1;
+            self.reloading.pending = true;
+        }
+    }
+
     /// A reload worker's result: dropped when a reload came since (one
     /// asked for then starts now), else put on screen.
     pub(crate) fn reloaded(&mut self, generation: u64, loaded: Loaded) {
@@ -428,6 +438,7 @@ impl App {
 
     /// Re-reads one profile (after our own write) and the catalog.
     fn reload_profile(&mut self, name: &str) {
+        self.outdate_reload();
         let home = &self.data.home;
         if let Some(row) = self
             .data
@@ -449,10 +460,7 @@ impl App {
         let ask = self.catalog.ask(&self.data, row);
         let big = self.data.listing.entries.len() > self.catalog_inline_max;
         if self.agents_mode != AgentsMode::Worker || !big || self.catalog.agent.is_some() {
-            // A newer catalog than any worker's under way.
-            self.cataloging.0 += 1;
-            self.catalog.updating = false;
-            return self.catalog.put(ask.fill());
+            return self.put_catalog_now(ask);
         }
         self.cataloging.0 += 1;
         self.catalog.updating = true;
@@ -460,6 +468,15 @@ impl App {
         if !self.cataloging.1 {
             self.spawn_catalog();
         }
+    }
+
+    /// Computes `ask` here and shows it: newer than any worker's under
+    /// way, or one waiting for it (read from older data: never started).
+    fn put_catalog_now(&mut self, ask: crate::tui::panes::catalog::Ask) {
+        self.cataloging.0 += 1;
+        self.cataloging.2 = None;
+        self.catalog.updating = false;
+        self.catalog.put(ask.fill());
     }
 
     /// Computes the waiting catalog on a worker.
@@ -932,6 +949,7 @@ impl App {
             self.report(result);
             // Only agents' dirs, the record and the lock's agents changed:
             // the store is not listed again (10,000 skills take a while).
+            self.outdate_reload();
             self.data.pins = read_pins(&self.data.home);
             self.refresh_agents();
             return self.refresh_profile();

@@ -341,6 +341,12 @@ fn check_structure(path: &Path) -> Result<(), String> {
     }
 }
 
+/// True when `c` holds an error from opening or reading its SKILL.md (the
+/// `cannot read` errors above): what an I/O hiccup gave, not the file.
+pub fn read_failed(c: &Checked) -> bool {
+    c.errors.iter().any(|e| e.starts_with("cannot read "))
+}
+
 pub fn folder_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())

@@ -66,8 +66,9 @@ impl Home {
     /// between runs, in the user's cache dir (the TUI: it starts by
     /// re-stating the store instead of reading it).
     pub fn keep_verdicts_on_disk(&self) {
-        let path = verdicts::file::path_for(&self.root, &self.user_home);
-        self.verdicts.on_disk(path);
+        if let Some(path) = verdicts::file::path_for(&self.root, &self.user_home) {
+            self.verdicts.on_disk(path);
+        }
     }
 
     /// The same home with CAO taken from `--cao DIR` (when given).
@@ -319,7 +320,9 @@ pub fn list(home: &Home, lint: bool) -> Listing {
     }
     // Stable: equal names keep search order.
     entries.sort_by(|a, b| a.name().cmp(b.name()));
+    // Once each: settings may list the store again as an extra dir.
     not_skills.sort();
+    not_skills.dedup();
     let in_store = entries.iter().filter(|e| e.source_dir == store);
     let plugins = plugins::owners(&home.root, in_store.map(|e| e.folder.as_str()))
         .into_iter()
@@ -453,11 +456,16 @@ fn check_all_kept(folders: &[(PathBuf, String)], kept: &verdicts::Kept) -> Vec<O
             },
         }
     });
-    let keepable = |l: &Looked| l.stamp.is_some() && l.checked.is_some();
+    // A read that failed (a full fd table, EIO, a network file system's
+    // hiccup) says nothing of the next one: never kept.
+    let keepable = |l: &Looked| {
+        l.stamp.is_some() && l.checked.as_ref().is_some_and(|c| !skill::read_failed(c))
+    };
     let from_last = looked.iter().filter(|l| l.kept).count();
     let fresh = looked.iter().any(|l| !l.kept && keepable(l));
     if fresh || from_last != last.len() {
         let seen = (folders.iter().zip(&looked))
+            .filter(|(_, l)| keepable(l))
             .filter_map(|((d, f), l)| match (l.stamp, &l.checked) {
                 (Some(stamp), Some(c)) => Some((d.join(f), (stamp, verdicts::pathless(c)))),
                 _ => None,
@@ -1072,6 +1080,135 @@ mod tests {
         let bytes = fs::read(&cache).unwrap();
         fs::write(&cache, &bytes[..bytes.len() - 1]).unwrap();
         assert_eq!(start(), ("real a".into(), "new b".into()));
+    }
+
+    // Review of issue 22: every way to change what a folder's SKILL.md
+    // says while its size and mtime stay as they were is read again: a
+    // rewrite in place, a rename over, the SKILL.md link retargeted, the
+    // folder (a link) retargeted to another holding the same size and time.
+    #[test]
+    fn a_changed_skill_md_with_its_size_and_mtime_kept_is_read_again() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let h = home(tmp.path());
+        let store = h.skills_dir();
+        let other = tmp.path().join("other");
+        for f in ["inplace", "renamed", "mdlink", "dirlink"] {
+            write_skill(&store, f, f, "old1");
+            write_skill(&other, f, f, "new1");
+        }
+        for f in ["mdlink", "dirlink"] {
+            fs::remove_dir_all(store.join(f)).unwrap();
+            write_skill(&tmp.path().join("first"), f, f, "old1");
+        }
+        fs::create_dir(store.join("mdlink")).unwrap();
+        symlink(
+            tmp.path().join("first/mdlink/SKILL.md"),
+            store.join("mdlink/SKILL.md"),
+        )
+        .unwrap();
+        symlink(tmp.path().join("first/dirlink"), store.join("dirlink")).unwrap();
+        let when = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        let times = fs::FileTimes::new().set_modified(when).set_accessed(when);
+        let age = |p: &Path| {
+            let f = fs::OpenOptions::new().write(true).open(p).unwrap();
+            f.set_times(times).unwrap();
+        };
+        for d in [&store, &other, &tmp.path().join("first")] {
+            for e in fs::read_dir(d).unwrap().flatten() {
+                if e.path().join("SKILL.md").is_file() {
+                    age(&e.path().join("SKILL.md"));
+                }
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2100));
+        let descs = |l: &Listing| -> Vec<String> {
+            l.entries
+                .iter()
+                .map(|e| e.checked.description.clone().unwrap_or_default())
+                .collect()
+        };
+        assert_eq!(descs(&list(&h, false)), ["old1"; 4]);
+        let md = |f: &str| store.join(f).join("SKILL.md");
+        let text = fs::read_to_string(md("inplace"))
+            .unwrap()
+            .replace("old1", "new1");
+        fs::write(md("inplace"), text).unwrap();
+        age(&md("inplace"));
+        fs::rename(other.join("renamed/SKILL.md"), md("renamed")).unwrap();
+        fs::remove_file(md("mdlink")).unwrap();
+        symlink(other.join("mdlink/SKILL.md"), md("mdlink")).unwrap();
+        fs::remove_file(store.join("dirlink")).unwrap();
+        symlink(other.join("dirlink"), store.join("dirlink")).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(2100));
+        assert_eq!(descs(&list(&h, false)), ["new1"; 4]);
+    }
+
+    // Review of issue 22: a SKILL.md that could not be read this time (a
+    // full fd table, EIO, a network file system's hiccup) says nothing of
+    // the next read: its verdict is never kept, so the next listing (and,
+    // in the TUI, the next start) reads it again. Run in a child process:
+    // the lowered fd limit must touch no other test.
+    #[test]
+    fn a_read_that_failed_is_never_kept() {
+        const ENV: &str = "SKILLTUI_TEST_READ_FAILED";
+        if let Some(dir) = std::env::var_os(ENV) {
+            return read_fails_then_reads(Path::new(&dir));
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        write_skill(&home(tmp.path()).skills_dir(), "a", "a", "real a");
+        // Settled, so that its verdict may be kept.
+        std::thread::sleep(std::time::Duration::from_millis(2100));
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "core::cao::store::tests::a_read_that_failed_is_never_kept",
+            ])
+            .args(["--test-threads=1", "--nocapture"])
+            .env(ENV, tmp.path())
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && said.contains("1 passed"),
+            "{said}{err}"
+        );
+    }
+
+    fn read_fails_then_reads(tmp: &Path) {
+        let h = home(tmp);
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: plain calls on this process's own fd table and limit.
+        unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+        let free = |fd: i32| unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1;
+        // One free fd: the store's dir opens, its SKILL.md does not.
+        let mut frees = 0;
+        let low = (0..1024)
+            .find(|&fd| {
+                free(fd) && {
+                    frees += 1;
+                    frees == 2
+                }
+            })
+            .unwrap();
+        let lowered = libc::rlimit {
+            rlim_cur: low as libc::rlim_t,
+            ..limit
+        };
+        unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &lowered) };
+        let first = list(&h, false);
+        unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &limit) };
+        let errors = |l: &Listing| l.entries.first().map(|e| e.checked.errors.clone());
+        let failed = errors(&first).unwrap_or_default();
+        assert!(
+            failed.iter().any(|e| e.contains("cannot read")),
+            "{failed:?}"
+        );
+        assert_eq!(errors(&list(&h, false)), Some(Vec::new()), "read again");
     }
 
     #[test]

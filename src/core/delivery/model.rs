@@ -512,3 +512,43 @@ pub fn real_path(p: &Path) -> PathBuf {
         _ => crate::core::fsops::absolute(p),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+    use std::os::unix::ffi::OsStrExt;
+
+    fn write_md(dir: &Path, name: &str) {
+        fs::create_dir_all(dir).unwrap();
+        let md = format!("---\nname: {name}\ndescription: d\n---\nbody\n");
+        fs::write(dir.join("SKILL.md"), md).unwrap();
+    }
+
+    // Kiro's `**` reaches SKILL.md files below the store's folders that
+    // are not skills: a folder whose name is not UTF-8, one that is a link
+    // to a folder, each once, even when settings list the store again as
+    // an extra dir.
+    #[test]
+    fn kiro_reaches_each_nested_skill_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (root, user) = (tmp.path().join("home"), tmp.path().join("user"));
+        let store = root.join("skills");
+        write_md(&store.join("top"), "top");
+        write_md(&store.join("group/inner"), "inner");
+        let odd = store.join(std::ffi::OsStr::from_bytes(b"odd\xff"));
+        write_md(&odd.join("deep"), "deep");
+        write_md(&tmp.path().join("elsewhere/linked"), "linked");
+        std::os::unix::fs::symlink(tmp.path().join("elsewhere"), store.join("via")).unwrap();
+        let settings = serde_json::json!({"skills": {"extra_dirs": [store]}});
+        fs::write(root.join("settings.json"), settings.to_string()).unwrap();
+        let home = Home::at(root, user);
+        let listing = crate::core::cao::store::list(&home, false);
+        let nested: Vec<String> = kiro_reaches(&home, &listing)
+            .into_iter()
+            .filter(|r| r.nested)
+            .map(|r| r.skill)
+            .collect();
+        assert_eq!(nested, ["group/inner", "odd\u{fffd}/deep", "via/linked"]);
+    }
+}

@@ -682,7 +682,6 @@ fn skills_summary(list: &[String], width: usize) -> String {
     all
 }
 
-/// A listed name no skill has: ticked (it is listed), marked missing.
 /// Where CAO reads profiles from, for a home that has none.
 fn no_profiles(data: &Data, theme: &Theme) -> Line<'static> {
     let store = panes::tilde(&data.home.agent_store(), &data.home.user_home);
@@ -693,6 +692,7 @@ fn no_profiles(data: &Data, theme: &Theme) -> Line<'static> {
     Line::styled(text, theme.dim)
 }
 
+/// A listed name no skill has: ticked (it is listed), marked missing.
 fn missing_line(name: &str, theme: &Theme) -> Line<'static> {
     Line::from(vec![
         Span::styled("[x] ", theme.checkbox_on),

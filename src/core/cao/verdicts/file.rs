@@ -28,22 +28,24 @@ const MAX_BYTES: u64 = 64 * 1024 * 1024;
 
 /// `$XDG_CACHE_HOME/skilltui/verdicts/<home>`, else under `~/.cache`;
 /// `<home>` is a digest of the home's path, so each home has its own.
-pub fn path_for(root: &Path, user_home: &Path) -> PathBuf {
+/// `None` when neither is absolute (`HOME=` empty or relative): a cache
+/// is never made under the working directory.
+pub fn path_for(root: &Path, user_home: &Path) -> Option<PathBuf> {
     let xdg = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from);
     let cache = match xdg {
         Some(p) if p.is_absolute() => p,
-        _ => user_home.join(".cache"),
+        _ => Some(user_home.join(".cache")).filter(|p| p.is_absolute())?,
     };
     let digest = Sha256::digest(root.as_os_str().as_bytes());
     let name: String = digest[..10].iter().map(|b| format!("{b:02x}")).collect();
-    cache.join("skilltui").join("verdicts").join(name)
+    Some(cache.join("skilltui").join("verdicts").join(name))
 }
 
 /// The verdicts in `path`; none when it cannot be used.
 pub fn read(path: &Path) -> Verdicts {
     fsops::read_capped(path, MAX_BYTES)
         .ok()
-        .and_then(|bytes| decode(&bytes, &identity()))
+        .and_then(|bytes| decode(&bytes, identity()))
         .unwrap_or_default()
 }
 
@@ -53,24 +55,29 @@ pub fn write(path: &Path, verdicts: &Verdicts) -> Result<(), String> {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    let bytes = encode(verdicts, &identity());
+    let bytes = encode(verdicts, identity());
     fsops::atomic_write(path, &bytes, None).map_err(|e| e.to_string())
 }
 
 /// This build: its version, and the executable's size and time, so that a
 /// rebuilt skilltui (whose checks may have changed) reads every file again.
-fn identity() -> Vec<u8> {
+/// Taken once (the first read, at start): an executable replaced while
+/// this one runs is another build, whose label this one must not write.
+fn identity() -> &'static [u8] {
     use std::os::unix::fs::MetadataExt;
-    let exe = std::env::current_exe().and_then(std::fs::metadata);
-    let exe = exe.map_or((0, 0, 0), |m| (m.size(), m.mtime(), m.mtime_nsec()));
-    format!(
-        "{} {} {} {}",
-        env!("CARGO_PKG_VERSION"),
-        exe.0,
-        exe.1,
-        exe.2
-    )
-    .into_bytes()
+    static ID: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        let exe = std::env::current_exe().and_then(std::fs::metadata);
+        let exe = exe.map_or((0, 0, 0), |m| (m.size(), m.mtime(), m.mtime_nsec()));
+        format!(
+            "{} {} {} {}",
+            env!("CARGO_PKG_VERSION"),
+            exe.0,
+            exe.1,
+            exe.2
+        )
+        .into_bytes()
+    })
 }
 
 fn encode(verdicts: &Verdicts, identity: &[u8]) -> Vec<u8> {
@@ -351,13 +358,91 @@ mod tests {
         assert!(decode(&bytes, b"id").is_none());
     }
 
+    // Review of issue 22: a cache path that is a folder, a FIFO (never
+    // waited on), a link loop, a sparse 1 GiB file or a file this build
+    // wrote and then cut gives no verdicts, at once; a write there fails
+    // without touching the folder or what it holds.
+    #[test]
+    fn a_hostile_cache_path_gives_no_verdicts_and_loses_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("dir");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("keep"), "mine").unwrap();
+        let fifo = tmp.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let looped = tmp.path().join("loop");
+        std::os::unix::fs::symlink(&looped, &looped).unwrap();
+        let huge = tmp.path().join("huge");
+        std::fs::File::create(&huge)
+            .unwrap()
+            .set_len(1 << 30)
+            .unwrap();
+        let cut = tmp.path().join("cut");
+        write(&cut, &sample()).unwrap();
+        assert_eq!(read(&cut).len(), 2, "this build reads its own file");
+        let bytes = std::fs::read(&cut).unwrap();
+        std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+        for path in [
+            &dir,
+            &fifo,
+            &looped,
+            &huge,
+            &cut,
+            &tmp.path().join("absent"),
+        ] {
+            assert!(read(path).is_empty(), "{}", path.display());
+        }
+        assert!(write(&dir, &sample()).is_err());
+        assert_eq!(std::fs::read_to_string(dir.join("keep")).unwrap(), "mine");
+        let names: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names.len(), 5, "no staging file left: {names:?}");
+    }
+
+    // Review of issue 22: a skilltui rebuilt while one runs (`cargo build`,
+    // `cargo install`) must not label what the running one saves as the
+    // new build's: the new one would trust the old checks' verdicts.
+    #[test]
+    fn this_builds_identity_stays_when_the_executable_is_replaced() {
+        let exe = std::env::current_exe().unwrap();
+        let before = identity();
+        let was = std::fs::metadata(&exe).unwrap().modified().unwrap();
+        let later = was + std::time::Duration::from_secs(1);
+        // By path: the running executable cannot be opened for writing.
+        let c = std::ffi::CString::new(exe.as_os_str().as_bytes()).unwrap();
+        let set = |t: std::time::SystemTime| {
+            let d = t.duration_since(std::time::UNIX_EPOCH).unwrap();
+            let ts = libc::timespec {
+                tv_sec: d.as_secs() as libc::time_t,
+                tv_nsec: d.subsec_nanos() as _,
+            };
+            let times = [ts, ts];
+            // SAFETY: a NUL-terminated path and two timespecs.
+            let rc = unsafe { libc::utimensat(libc::AT_FDCWD, c.as_ptr(), times.as_ptr(), 0) };
+            assert_eq!(rc, 0);
+        };
+        set(later);
+        let after = identity();
+        set(was);
+        assert_eq!(before, after);
+    }
+
     #[test]
     fn each_home_has_its_own_file_under_the_cache_dir() {
         let user = Path::new("/u");
-        let a = path_for(Path::new("/h/a"), user);
-        let b = path_for(Path::new("/h/b"), user);
+        let a = path_for(Path::new("/h/a"), user).unwrap();
+        let b = path_for(Path::new("/h/b"), user).unwrap();
         assert_ne!(a, b);
         if std::env::var_os("XDG_CACHE_HOME").is_none() {
+            // Review of issue 22: `HOME=` (empty) made `./.cache` in the
+            // working directory.
+            for home in ["", "rel"] {
+                assert_eq!(path_for(Path::new("/h/a"), Path::new(home)), None);
+            }
             assert!(
                 a.starts_with("/u/.cache/skilltui/verdicts"),
                 "{}",
