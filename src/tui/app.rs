@@ -354,11 +354,8 @@ impl App {
         self.reloading.running = true;
         self.reloading.pending = false;
         self.jobs.spawn(move |_, reporter| {
-            let loaded = Loaded::read(&home);
-            reporter.send(crate::tui::jobs::Report::Reloaded(
-                generation,
-                Box::new(loaded),
-            ));
+            let loaded = caught(|| Loaded::read(&home)).map(Box::new);
+            reporter.send(crate::tui::jobs::Report::Reloaded(generation, loaded));
         });
     }
 
@@ -374,21 +371,27 @@ impl App {
 
     /// A reload worker's result: dropped when a reload came since (one
     /// asked for then starts now), else put on screen.
-    pub(crate) fn reloaded(&mut self, generation: u64, loaded: Loaded) {
+    pub(crate) fn reloaded(&mut self, generation: u64, loaded: Result<Box<Loaded>, String>) {
         self.reloading.running = false;
         if generation != self.reloading.generation {
             match self.reloading.pending {
                 true => self.spawn_reload(),
-                // Read again on the UI thread since: what is shown is newer.
+                // Read again on the UI thread since: what is shown is newer
+                // (and the status says what that action did).
                 false => {
                     self.skills.refreshing = false;
-                    if std::mem::take(&mut self.reloading.said) {
-                        self.say(Status::info("reloaded"));
-                    }
+                    self.reloading.said = false;
                 }
             }
             return;
         }
+        let loaded = match loaded {
+            Ok(loaded) => *loaded,
+            Err(e) => {
+                (self.skills.refreshing, self.reloading.said) = (false, false);
+                return self.say(Status::error(format!("reloading failed: {e}")));
+            }
+        };
         self.skills.refreshing = false;
         // Discovery started with the settings of before: again if they changed.
         let settings_changed = loaded.settings != self.data.home.settings;
@@ -487,11 +490,8 @@ impl App {
         let generation = self.cataloging.0;
         self.cataloging.1 = true;
         self.jobs.spawn(move |_, reporter| {
-            let filled = ask.fill();
-            reporter.send(crate::tui::jobs::Report::Cataloged(
-                generation,
-                Box::new(filled),
-            ));
+            let filled = caught(|| ask.fill()).map(Box::new);
+            reporter.send(crate::tui::jobs::Report::Cataloged(generation, filled));
         });
     }
 
@@ -500,12 +500,15 @@ impl App {
     pub(crate) fn cataloged(
         &mut self,
         generation: u64,
-        filled: crate::tui::panes::catalog::Filled,
+        filled: Result<Box<crate::tui::panes::catalog::Filled>, String>,
     ) {
         self.cataloging.1 = false;
         if generation == self.cataloging.0 {
             self.catalog.updating = false;
-            self.catalog.put(filled);
+            match filled {
+                Ok(filled) => self.catalog.put(*filled),
+                Err(e) => self.say(Status::error(format!("the catalog failed: {e}"))),
+            }
         }
         self.spawn_catalog();
     }
@@ -1395,6 +1398,14 @@ impl App {
             self.preview.scroll = 0;
         }
     }
+}
+
+/// `work`'s result, or a line saying it crashed: a worker that panics
+/// must still report, or what waits for it (a title marked refreshing or
+/// updating, the next reload) would wait for ever.
+fn caught<T>(work: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+        .map_err(|_| "skilltui crashed: please report it".to_string())
 }
 
 /// At 2,000 skills a catalog takes about 2 ms on a slow machine: above

@@ -56,9 +56,9 @@ pub enum Report {
     /// The end of a job: the agents discovery number `.0` found.
     Agents(u64, Box<(Option<AgentCtx>, Vec<AgentRow>)>),
     /// The end of a job: pane 4's catalog number `.0`.
-    Cataloged(u64, Box<crate::tui::panes::catalog::Filled>),
+    Cataloged(u64, Result<Box<crate::tui::panes::catalog::Filled>, String>),
     /// The end of a job: what reload number `.0` read.
-    Reloaded(u64, Box<crate::tui::model::Loaded>),
+    Reloaded(u64, Result<Box<crate::tui::model::Loaded>, String>),
 }
 
 impl Report {

@@ -232,8 +232,8 @@ impl App {
                 let (ctx, rows) = *found;
                 self.agents_found(generation, ctx, rows);
             }
-            Report::Reloaded(generation, loaded) => self.reloaded(generation, *loaded),
-            Report::Cataloged(generation, filled) => self.cataloged(generation, *filled),
+            Report::Reloaded(generation, loaded) => self.reloaded(generation, loaded),
+            Report::Cataloged(generation, filled) => self.cataloged(generation, filled),
         }
     }
 

@@ -430,7 +430,7 @@ fn check_all_kept(folders: &[(PathBuf, String)], kept: &verdicts::Kept) -> Vec<O
     let mut dirs: Vec<(&PathBuf, Option<fs::File>)> = Vec::new();
     for (d, _) in folders {
         if dirs.last().is_none_or(|(last, _)| *last != d) {
-            dirs.push((d, fs::File::open(d).ok()));
+            dirs.push((d, open_dir(d)));
         }
     }
     let looked = par_map(folders, |(d, f)| {
@@ -449,11 +449,18 @@ fn check_all_kept(folders: &[(PathBuf, String)], kept: &verdicts::Kept) -> Vec<O
                 stamp,
                 kept: true,
             },
-            None => Looked {
-                checked: check_caught(&|_, _| skill::check_candidate(&path, false), d, f),
-                stamp,
-                kept: false,
-            },
+            None => {
+                let checked = check_caught(&|_, _| skill::check_candidate(&path, false), d, f);
+                // Kept only if the file read is the one stamped: a search
+                // dir or folder link retargeted in between (the stamp went
+                // through the dir opened first) changes the stamp.
+                let again = verdicts::Stamp::of(&path.join("SKILL.md"));
+                Looked {
+                    checked,
+                    stamp: stamp.filter(|s| Some(*s) == again),
+                    kept: false,
+                }
+            }
         }
     });
     // A read that failed (a full fd table, EIO, a network file system's
@@ -474,6 +481,17 @@ fn check_all_kept(folders: &[(PathBuf, String)], kept: &verdicts::Kept) -> Vec<O
         kept.keep(std::sync::Arc::new(seen));
     }
     looked.into_iter().map(|l| l.checked).collect()
+}
+
+/// A search dir opened for stamps relative to it; never blocks (a dir
+/// swapped for a FIFO since it was read) and is never anything but a dir.
+fn open_dir(dir: &Path) -> Option<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY | libc::O_NONBLOCK)
+        .open(dir)
+        .ok()
 }
 
 fn check_caught(check: &Check<'_>, dir: &Path, folder: &str) -> Option<Checked> {

@@ -132,10 +132,11 @@ fn decode(bytes: &[u8], identity: &[u8]) -> Option<Verdicts> {
     if checksum(r.0) != sum {
         return None;
     }
-    // Each record takes 60 bytes at least: a count beyond that is a lie.
+    // Each record takes 78 bytes at least (4 path length, 56 stamp, 2
+    // flags, 8 list counts, 8 body size): a count beyond that is a lie.
     let count = usize::try_from(count)
         .ok()
-        .filter(|&n| n <= r.0.len() / 60)?;
+        .filter(|&n| n <= r.0.len() / 78)?;
     let mut out = Verdicts::with_capacity_and_hasher(count, Default::default());
     for _ in 0..count {
         let folder = PathBuf::from(OsStr::from_bytes(r.bytes()?));
