@@ -329,10 +329,10 @@ fn a_stale_discovery_is_dropped_and_the_newest_one_lands() {
     let mut app = worker_app(&f);
     let shown = app.data.agents.len();
     key(&mut app, KeyCode::Char('r'));
-    let first = app.agents_gen;
+    let first = app.discovery.generation();
     skill(&f.proj.join(".agents/skills"), "lint", "Lints the project");
     key(&mut app, KeyCode::Char('r'));
-    assert_eq!(app.agents_gen, first + 1);
+    assert_eq!(app.discovery.generation(), first + 1);
     // A result for the first discovery: stale, so nothing changes.
     app.agents_found(first, None, Vec::new());
     assert_eq!(app.data.agents.len(), shown, "the stale result is dropped");

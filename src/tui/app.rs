@@ -20,7 +20,7 @@ use crate::tui::dialogs::{
     self, Confirm, Dialog, Edit, Help, Install, ListAgents, Outcome, Pending, Seed,
 };
 use crate::tui::events::PreviewKey;
-use crate::tui::jobs::Jobs;
+use crate::tui::jobs::{Jobs, Latest};
 use crate::tui::keymap::{self, Cmd, Ctx, Move};
 use crate::tui::layout::Areas;
 use crate::tui::markdown::{Highlighter, Rendered};
@@ -79,25 +79,23 @@ pub struct App {
     /// Where agent discovery runs: on a worker in the real UI, so that no
     /// frame or key waits for it.
     pub(crate) agents_mode: AgentsMode,
-    /// The discovery whose result is wanted: each reload asks for a new
-    /// one, and a worker's result for an older one is dropped.
-    pub agents_gen: u64,
-    /// A discovery worker is running (one at a time: a reload meanwhile
-    /// asks for the next when it ends).
-    agents_running: bool,
+    /// Agent discovery's worker: each reload asks for a new one, and a
+    /// worker's result for an older one is dropped.
+    pub discovery: Latest<()>,
     /// The pick dialog's install waits for its worker before the key
     /// returns (App::new: tests and benches); the real UI draws its
     /// progress instead.
     pub wait_for_installs: bool,
     /// The store's audit reports, made on a worker (see `tui::audits`).
     pub audits: crate::tui::audits::Cache,
-    /// An audit worker runs; `.1`: a reload since asks for another.
-    audits_running: (bool, bool),
+    /// The audit's worker: a reload while it runs asks for another.
+    auditing: Latest<()>,
     /// `r` and file events read the store on a worker (see `reload_later`).
-    reloading: Reloading,
-    /// Pane 4's catalog over a big store is computed on a worker: the
-    /// newest asked for, whether one runs, and the one waiting for it.
-    cataloging: (u64, bool, Option<crate::tui::panes::catalog::Ask>),
+    reloading: Latest<()>,
+    /// Whether the reload that lands says so (`r` does; a file event not).
+    reload_said: bool,
+    /// Pane 4's catalog over a big store is computed on a worker.
+    cataloging: Latest<crate::tui::panes::catalog::Ask>,
     /// Stores of more skills than this get their catalog on a worker once
     /// the UI runs (a test lowers it).
     pub catalog_inline_max: usize,
@@ -140,21 +138,15 @@ impl App {
     /// Asks for a fresh discovery; what is on screen stays, marked as
     /// refreshing, until it arrives.
     fn find_agents(&mut self) {
-        self.agents_gen += 1;
         self.data.agents_refreshing = true;
-        if !self.agents_running {
-            self.spawn_discovery();
+        if let Some((generation, ())) = self.discovery.ask(()) {
+            self.spawn_discovery(generation);
         }
     }
 
-    fn spawn_discovery(&mut self) {
-        let (home, cwd, generation) = (
-            self.data.home.clone(),
-            self.data.agent_cwd.clone(),
-            self.agents_gen,
-        );
+    fn spawn_discovery(&mut self, generation: u64) {
+        let (home, cwd) = (self.data.home.clone(), self.data.agent_cwd.clone());
         let asked = self.data.asked_agents.clone();
-        self.agents_running = true;
         self.jobs.spawn(move |_, reporter| {
             let found = agent_view::load(&home, cwd.as_deref(), &asked);
             reporter.send(crate::tui::jobs::Report::Agents(
@@ -178,27 +170,28 @@ impl App {
     /// Audits on a worker the folders that changed (one worker at a
     /// time: a reload meanwhile asks for the next when it ends).
     fn audit_store(&mut self) {
-        if self.audits_running.0 {
-            self.audits_running.1 = true;
-            return;
+        if let Some((generation, ())) = self.auditing.ask(()) {
+            self.spawn_audit(generation);
         }
-        self.audits_running = (true, false);
+    }
+
+    fn spawn_audit(&mut self, generation: u64) {
         let folders: Vec<std::path::PathBuf> = (self.data.listing.entries.iter())
             .map(|e| e.checked.path.clone())
             .collect();
         let cache = self.audits.clone();
         self.jobs.spawn(move |_, reporter| {
             cache.refresh(&folders);
-            reporter.send(crate::tui::jobs::Report::Audited);
+            reporter.send(crate::tui::jobs::Report::Audited(generation));
         });
     }
 
     /// An audit worker ended: another runs when a reload asked for one.
-    pub(crate) fn audited(&mut self) {
-        let again = self.audits_running.1;
-        self.audits_running = (false, false);
-        if again {
-            self.audit_store();
+    pub(crate) fn audited(&mut self, generation: u64) {
+        // Its reports went into the cache: stale or not, they stand.
+        let _ = self.auditing.ended(generation);
+        if let Some((generation, ())) = self.auditing.start_waiting() {
+            self.spawn_audit(generation);
         }
     }
 
@@ -244,13 +237,13 @@ impl App {
                 true => AgentsMode::Deferred,
                 false => AgentsMode::Inline,
             },
-            agents_gen: 0,
-            agents_running: false,
+            discovery: Latest::default(),
             wait_for_installs: !agents_later,
             audits: Default::default(),
-            audits_running: (false, false),
-            reloading: Reloading::default(),
-            cataloging: (0, false, None),
+            auditing: Latest::default(),
+            reloading: Latest::default(),
+            reload_said: false,
+            cataloging: Latest::default(),
             catalog_inline_max: CATALOG_INLINE_MAX,
         };
         app.reload();
@@ -274,8 +267,8 @@ impl App {
     pub fn reload(&mut self) {
         let loaded = Loaded::read(&self.data.home);
         // A worker's reload under way read before this one: it is stale.
-        self.reloading.generation += 1;
-        self.skills.refreshing = self.reloading.pending;
+        self.reloading.made_here();
+        self.skills.refreshing = false;
         self.put_on_screen(loaded, true);
     }
 
@@ -338,21 +331,17 @@ impl App {
             }
             return;
         }
-        self.reloading.generation += 1;
-        self.reloading.said |= said;
-        self.reloading.pending = true;
+        self.reload_said |= said;
         self.skills.refreshing = true;
-        if !self.reloading.running {
-            self.spawn_reload();
+        if let Some((generation, ())) = self.reloading.ask(()) {
+            self.spawn_reload(generation);
         }
         // Discovery reads no listing: it starts now, beside the reload.
         self.refresh_agents();
     }
 
-    fn spawn_reload(&mut self) {
-        let (home, generation) = (self.data.home.clone(), self.reloading.generation);
-        self.reloading.running = true;
-        self.reloading.pending = false;
+    fn spawn_reload(&mut self, generation: u64) {
+        let home = self.data.home.clone();
         self.jobs.spawn(move |_, reporter| {
             let loaded = caught(|| Loaded::read(&home)).map(Box::new);
             reporter.send(crate::tui::jobs::Report::Reloaded(generation, loaded));
@@ -363,32 +352,28 @@ impl App {
     /// way may have read before, so its result is dropped and the store
     /// read again (else it would put the state of before on screen).
     fn outdate_reload(&mut self) {
-        if self.reloading.running {
-            self.reloading.generation += 1;
-            self.reloading.pending = true;
+        if self.reloading.running() {
+            // Waits for the one running: `ask` starts nothing now.
+            let _ = self.reloading.ask(());
         }
     }
 
     /// A reload worker's result: dropped when a reload came since (one
     /// asked for then starts now), else put on screen.
     pub(crate) fn reloaded(&mut self, generation: u64, loaded: Result<Box<Loaded>, String>) {
-        self.reloading.running = false;
-        if generation != self.reloading.generation {
-            match self.reloading.pending {
-                true => self.spawn_reload(),
+        if !self.reloading.ended(generation) {
+            match self.reloading.start_waiting() {
+                Some((generation, ())) => self.spawn_reload(generation),
                 // Read again on the UI thread since: what is shown is newer
                 // (and the status says what that action did).
-                false => {
-                    self.skills.refreshing = false;
-                    self.reloading.said = false;
-                }
+                None => (self.skills.refreshing, self.reload_said) = (false, false),
             }
             return;
         }
         let loaded = match loaded {
             Ok(loaded) => *loaded,
             Err(e) => {
-                (self.skills.refreshing, self.reloading.said) = (false, false);
+                (self.skills.refreshing, self.reload_said) = (false, false);
                 return self.say(Status::error(format!("reloading failed: {e}")));
             }
         };
@@ -396,7 +381,7 @@ impl App {
         // Discovery started with the settings of before: again if they changed.
         let settings_changed = loaded.settings != self.data.home.settings;
         self.put_on_screen(loaded, settings_changed);
-        if std::mem::take(&mut self.reloading.said) {
+        if std::mem::take(&mut self.reload_said) {
             self.say(Status::info("reloaded"));
         }
     }
@@ -424,10 +409,11 @@ impl App {
     /// reload since it started asked for a newer one: this one is dropped
     /// and the newer one started.
     pub fn agents_found(&mut self, generation: u64, ctx: Option<AgentCtx>, rows: Vec<AgentRow>) {
-        self.agents_running = false;
-        if generation != self.agents_gen {
-            if self.agents_mode == AgentsMode::Worker {
-                self.spawn_discovery();
+        if !self.discovery.ended(generation) {
+            if self.agents_mode == AgentsMode::Worker
+                && let Some((generation, ())) = self.discovery.start_waiting()
+            {
+                self.spawn_discovery(generation);
             }
             return;
         }
@@ -465,30 +451,22 @@ impl App {
         if self.agents_mode != AgentsMode::Worker || !big || self.catalog.agent.is_some() {
             return self.put_catalog_now(ask);
         }
-        self.cataloging.0 += 1;
         self.catalog.updating = true;
-        self.cataloging.2 = Some(ask);
-        if !self.cataloging.1 {
-            self.spawn_catalog();
+        if let Some((generation, ask)) = self.cataloging.ask(ask) {
+            self.spawn_catalog(generation, ask);
         }
     }
 
     /// Computes `ask` here and shows it: newer than any worker's under
     /// way, or one waiting for it (read from older data: never started).
     fn put_catalog_now(&mut self, ask: crate::tui::panes::catalog::Ask) {
-        self.cataloging.0 += 1;
-        self.cataloging.2 = None;
+        self.cataloging.made_here();
         self.catalog.updating = false;
         self.catalog.put(ask.fill());
     }
 
-    /// Computes the waiting catalog on a worker.
-    fn spawn_catalog(&mut self) {
-        let Some(ask) = self.cataloging.2.take() else {
-            return;
-        };
-        let generation = self.cataloging.0;
-        self.cataloging.1 = true;
+    /// Computes `ask`, catalog number `generation`, on a worker.
+    fn spawn_catalog(&mut self, generation: u64, ask: crate::tui::panes::catalog::Ask) {
         self.jobs.spawn(move |_, reporter| {
             let filled = caught(|| ask.fill()).map(Box::new);
             reporter.send(crate::tui::jobs::Report::Cataloged(generation, filled));
@@ -502,15 +480,16 @@ impl App {
         generation: u64,
         filled: Result<Box<crate::tui::panes::catalog::Filled>, String>,
     ) {
-        self.cataloging.1 = false;
-        if generation == self.cataloging.0 {
+        if self.cataloging.ended(generation) {
             self.catalog.updating = false;
             match filled {
                 Ok(filled) => self.catalog.put(*filled),
                 Err(e) => self.say(Status::error(format!("the catalog failed: {e}"))),
             }
         }
-        self.spawn_catalog();
+        if let Some((generation, ask)) = self.cataloging.start_waiting() {
+            self.spawn_catalog(generation, ask);
+        }
     }
 
     pub fn selected_entry(&self) -> Option<&Entry> {
@@ -1412,17 +1391,6 @@ fn caught<T>(work: impl FnOnce() -> T) -> Result<T, String> {
 /// that it is computed on a worker (the key's frame keeps the last one,
 /// marked as updating).
 const CATALOG_INLINE_MAX: usize = 2000;
-
-/// The reload worker: the newest reload (a worker's or the UI thread's),
-/// whether a worker runs, whether one was asked for and not started yet,
-/// and whether the one that lands says so (`r` does; a file event not).
-#[derive(Default)]
-pub(crate) struct Reloading {
-    generation: u64,
-    running: bool,
-    pending: bool,
-    said: bool,
-}
 
 /// The agents pane 3 lists detected or not: those `A` saved, then those
 /// `SKILLTUI_AGENTS` names (a file that cannot be read adds none).

@@ -50,7 +50,7 @@ pub enum Report {
     /// picks (named) turned out to clash with skills installed meanwhile.
     Installed(u64, bool, Option<Box<(Opened, Vec<String>)>>),
     /// The end of a job: the store's audit reports are up to date.
-    Audited,
+    Audited(u64),
     /// The end of a job: a search result's SKILL.md, read before installing.
     Read(u64, Result<SkillMd, String>),
     /// The end of a job: the agents discovery number `.0` found.
@@ -71,6 +71,67 @@ impl Report {
                 | Report::Writing(..)
                 | Report::Wrote(..)
         )
+    }
+}
+
+/// One worker at a time for work whose newest result alone counts (agent
+/// discovery, a reload, pane 4's catalog, the store's audit): an ask while
+/// one runs waits (a newer ask replaces it) and starts when it ends, and a
+/// result whose generation is not the newest is stale.
+pub struct Latest<T> {
+    generation: u64,
+    running: bool,
+    waiting: Option<T>,
+}
+
+impl<T> Default for Latest<T> {
+    fn default() -> Self {
+        Latest {
+            generation: 0,
+            running: false,
+            waiting: None,
+        }
+    }
+}
+
+impl<T> Latest<T> {
+    /// Asks for a result from `input`: the generation and input of the
+    /// worker to start now, or `None` while one runs (it waits for it).
+    pub fn ask(&mut self, input: T) -> Option<(u64, T)> {
+        self.generation += 1;
+        self.waiting = Some(input);
+        self.start_waiting()
+    }
+
+    /// The waiting ask, to start now, when no worker runs.
+    pub fn start_waiting(&mut self) -> Option<(u64, T)> {
+        if self.running {
+            return None;
+        }
+        let input = self.waiting.take()?;
+        self.running = true;
+        Some((self.generation, input))
+    }
+
+    /// A result newer than any worker's was made on the UI thread: theirs
+    /// is stale, and a waiting ask (older than it) is dropped.
+    pub fn made_here(&mut self) {
+        self.generation += 1;
+        self.waiting = None;
+    }
+
+    /// A worker ended: whether its result is the newest.
+    pub fn ended(&mut self, generation: u64) -> bool {
+        self.running = false;
+        generation == self.generation
+    }
+
+    pub fn running(&self) -> bool {
+        self.running
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 }
 
@@ -191,5 +252,39 @@ impl Drop for Jobs {
         for (_, handle) in self.stoppable.drain(..) {
             let _ = handle.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Latest;
+
+    // One worker at a time; an ask while it runs waits, a newer ask
+    // replaces it; the running one's result is then stale.
+    #[test]
+    fn asks_wait_for_the_running_worker_and_the_newest_wins() {
+        let mut l = Latest::default();
+        let (first, a) = l.ask("a").expect("none runs: starts now");
+        assert_eq!(a, "a");
+        assert_eq!(l.ask("b"), None);
+        assert_eq!(l.ask("c"), None);
+        assert!(!l.ended(first), "two asks came since");
+        let (second, c) = l.start_waiting().expect("the newest waits");
+        assert_eq!(c, "c");
+        assert_eq!(l.start_waiting(), None, "one at a time");
+        assert!(l.ended(second));
+        assert_eq!(l.start_waiting(), None, "nothing waits");
+    }
+
+    // A result made on the UI thread is newer than the worker's under way
+    // and than an ask waiting for it, which is dropped.
+    #[test]
+    fn a_result_made_here_makes_the_worker_stale_and_drops_the_waiting_ask() {
+        let mut l = Latest::default();
+        let (running, ()) = l.ask(()).unwrap();
+        assert_eq!(l.ask(()), None);
+        l.made_here();
+        assert!(!l.ended(running));
+        assert_eq!(l.start_waiting(), None);
     }
 }

@@ -226,7 +226,7 @@ impl App {
             Report::Writing(id, k, name) => self.writing(id, k, name),
             Report::Wrote(id, name, result) => self.wrote(id, name, result),
             Report::Installed(id, stopped, back) => self.installs_ended(id, stopped, back),
-            Report::Audited => self.audited(),
+            Report::Audited(generation) => self.audited(generation),
             Report::Seeded(result) => self.seeded(result),
             Report::Agents(generation, found) => {
                 let (ctx, rows) = *found;

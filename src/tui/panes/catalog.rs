@@ -126,12 +126,6 @@ impl CatalogPane {
         };
     }
 
-    /// Recomputes what `row`'s agent receives, and the block's cost.
-    pub fn refresh(&mut self, data: &Data, row: Option<&ProfileRow>) {
-        let ask = self.ask(data, row);
-        self.put(ask.fill());
-    }
-
     /// What [`Filled::fill`] needs to compute what `row`'s agent receives
     /// (owned, so a worker can: see `App::refresh_profile`), after taking
     /// the provider `p` chose for `row`.
