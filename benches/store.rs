@@ -34,7 +34,7 @@ fn main() {
     report("skilltui list", &list);
     report("skilltui catalog bench", &catalog);
     // The same 1000 skills as Amp's global dir (a link to the store), read
-    // with seed 003's parser and first-name-wins rule, from an empty cwd.
+    // with the parser of Amp's skills design and first-name-wins rule, from an empty cwd.
     let user = tmp.path().join("user");
     std::fs::create_dir_all(user.join(".config/agents")).expect("user home");
     std::os::unix::fs::symlink(home.join("skills"), user.join(".config/agents/skills"))

@@ -8,7 +8,7 @@
 //! their discovery, which the real UI does on a worker after the first
 //! frame and after every reload, is timed on its own, also over a project
 //! of 100,000 entries. Each figure is printed beside the same thing done
-//! the way it was before issue 22 (discovery on the UI thread, `App::new`),
+//! the older way (agent discovery on the UI thread, `App::new`),
 //! measured in the same run. Prints medians; asserts nothing.
 
 use std::time::{Duration, Instant};
@@ -136,7 +136,7 @@ fn measure(n: usize) {
         was(n, "140.8 ms, 243.1 ms of CPU; target 60 ms"),
     );
     println!(
-        "  start to first frame, first run ever (no verdicts on disk, every SKILL.md read): median {:.1} ms; before issue 22 (agents found on the UI thread first, nothing kept): {:.1} ms, {:.1} ms of CPU",
+        "  start to first frame, first run ever (no verdicts on disk, every SKILL.md read): median {:.1} ms; the older way (agents found on the UI thread first, nothing kept): {:.1} ms, {:.1} ms of CPU",
         ms(first_ever),
         ms(before),
         ms(before_cpu)
@@ -193,7 +193,7 @@ fn measure(n: usize) {
             a.catalog.updating
         })
     });
-    // Before issue 22: the toggle's reload found the agents on the UI thread.
+    // The older way: the toggle's reload found the agents on the UI thread.
     let mut inline = App::new(home(), Theme::dark());
     term.draw(|f| ui::draw(f, &mut inline)).expect("draw");
     for code in [KeyCode::Char('3'), KeyCode::Enter, KeyCode::Char('G')] {
@@ -201,7 +201,7 @@ fn measure(n: usize) {
     }
     let before = keys(&mut term, &mut inline, &[KeyCode::Char(' ')], 20);
     println!(
-        "  key to redrawn frame, toggle + write + catalog: median {:.2} ms (discovery on the UI thread, as before issue 22: {:.2} ms){}",
+        "  key to redrawn frame, toggle + write + catalog: median {:.2} ms (discovery on the UI thread, the older way: {:.2} ms){}",
         ms(toggles),
         ms(before),
         was(n, "23.17 ms; target 8 ms")
@@ -307,7 +307,7 @@ fn big_project(user: &std::path::Path, home: &Home) {
     inline.data.agent_cwd = Some(proj.clone());
     let before = keys(&mut term, &mut inline, &[KeyCode::Char('r')], 3);
     println!(
-        "  agent discovery over a project of 100,000 entries in .agents/skills: median {:.1} ms, on a worker; key r (reload) to redrawn frame there: median {:.2} ms, the store read on a worker (all on the UI thread, as before issue 22: {:.2} ms) [{TODAY}, before the 10,000-entry read cap: 5127.4 ms, r 199.02 ms; target r 8 ms]",
+        "  agent discovery over a project of 100,000 entries in .agents/skills: median {:.1} ms, on a worker; key r (reload) to redrawn frame there: median {:.2} ms, the store read on a worker (all on the UI thread, the older way: {:.2} ms) [{TODAY}, before the 10,000-entry read cap: 5127.4 ms, r 199.02 ms; target r 8 ms]",
         ms(found),
         ms(reload),
         ms(before)

@@ -264,7 +264,7 @@ fn build_demo() -> Res<Demo> {
         "# Naming\n",
     )?;
 
-    // Amp (seed 003): a project skill shadowing the user's older copy.
+    // Amp (Amp's skills design): a project skill shadowing the user's older copy.
     fs::create_dir_all(demo.amp_user.join(".config/amp"))?;
     skill_at(&demo.project.join(".agents/skills"), "deploy", DEPLOY_NEW)?;
     skill_at(
@@ -444,7 +444,7 @@ fn shots(demo: &Demo) -> Res<Vec<Shot>> {
     select_check(&mut app, "python-testing")?;
     shot("profiles", 120, 40, app);
 
-    // An agent: what Amp finds in seed 003's order, a shadowed copy and
+    // An agent: what Amp finds in its design's discovery order, a shadowed copy and
     // its winner, then the text its model is shown against its budget.
     let mut app = new_app(root, &demo.amp_user);
     app.data.agent_cwd = Some(demo.project.clone());

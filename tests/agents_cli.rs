@@ -583,7 +583,7 @@ fn agents_json_says_verified_or_documented_for_every_agent() {
         get("amp")["documented"]
             .as_str()
             .unwrap()
-            .contains("seed 003")
+            .contains("Amp's skills design")
     );
     let (code, out, _) = w.run(&["agents"]);
     assert_eq!(code, 0);

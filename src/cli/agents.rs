@@ -534,9 +534,10 @@ pub fn catalog(table: &Table, ctx: &Ctx, id: &str) -> Result<Printed, String> {
 }
 
 /// `show NAME --agent ID`: what the agent's skill tool returns where that
-/// is documented (seed 003 for `amp`, seed 001 for `omniforge`, OpenCode's
-/// tool/skill.ts for `opencode`; seed
-/// 002's spawn prompt for `cleo`), else the body the agent reads; its facts and lints on stderr.
+/// is documented (Amp's skills design for `amp`, OmniForge's skills design
+/// for `omniforge`, OpenCode's tool/skill.ts for `opencode`; the spawn
+/// prompt of CLEO's two-tier design for `cleo`), else the body the agent
+/// reads; its facts and lints on stderr.
 pub fn show(
     table: &Table,
     ctx: &Ctx,
@@ -608,8 +609,8 @@ pub fn show(
     Ok(p)
 }
 
-/// Seed 002 `skill_prepare_spawn`'s JSON (key casing as the seed writes
-/// it) and the prompt's estimated tokens: the base protocol
+/// The JSON of `skill_prepare_spawn` in CLEO's two-tier design (key casing
+/// as that design writes it) and the prompt's estimated tokens: the base protocol
 /// `agents/cleo-subagent/AGENT.md` of the project root (git root, else
 /// cwd), then the SKILL.md's body as the conditional protocol
 /// ([`lints::compose_cleo`]), tokens resolved from `--set` values.

@@ -85,7 +85,8 @@ pub struct AgentRow {
     pub finds: Finds,
     pub catalog: Catalog,
     pub given: Vec<(String, Scope, std::path::PathBuf)>,
-    /// The seed fields and lints of each loaded skill, by its path.
+    /// The extra fields (OmniForge's, Amp's, CLEO's) and lints of each
+    /// loaded skill, by its path.
     pub reports: std::collections::HashMap<std::path::PathBuf, Report>,
     /// For each scope skilltui gives at, which other agents read that dir
     /// too (`core::agents::reach`), as one line.

@@ -29,9 +29,9 @@ pub struct Candidate {
     pub error: Option<String>,
     /// Loaded, but not in the model's list.
     pub hidden: bool,
-    /// Seed 001's `priority` (0 when absent).
+    /// OmniForge's `priority` field (0 when absent).
     pub priority: i128,
-    /// Facts a manifest adds (seed 002: tier, tags).
+    /// Facts a manifest adds (CLEO's two-tier design: tier, tags).
     pub manifest: Vec<(String, String)>,
 }
 
@@ -112,14 +112,14 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
             warnings.extend(apply_manifest(&place.path, here.iter_mut().map(|(c, _)| c)));
         }
         if agent.parser == Parser::Omniforge {
-            // Seed 001 contradicts itself on `priority` across layers: its
-            // field table says "Override priority (higher wins in
-            // conflicts)" and Journey 2 sets `priority: 1000  # High
-            // priority to override project skills`, while Override Rules
-            // say "Enterprise > Personal > Project > Plugin" and the
-            // Evolution Notes "No ambiguity about which skill wins". The
-            // current reading stays: layers first, then a higher
-            // `priority` wins inside a layer (README, Agents).
+            // OmniForge's skills design contradicts itself on `priority`
+            // across layers: its field table says "Override priority
+            // (higher wins in conflicts)" and Journey 2 sets
+            // `priority: 1000  # High priority to override project
+            // skills`, while Override Rules say "Enterprise > Personal >
+            // Project > Plugin" and the Evolution Notes "No ambiguity
+            // about which skill wins". skilltui reads it as: layers first,
+            // then a higher `priority` wins inside a layer (docs/agents.md).
             here.sort_by_key(|(c, _)| std::cmp::Reverse(c.priority));
         }
         found.extend(here);
@@ -314,7 +314,8 @@ fn resolve(agent: &Agent, candidates: &mut [Candidate], ids: &[Option<FileId>]) 
     }
 }
 
-/// CAO's verdicts, as `cao list` gives them (cao-compat 4).
+/// CAO's verdicts, as `cao list` gives them (CAO 2.5.4 `utils/skills.py`:
+/// the store, then the extra dirs; the first valid copy wins).
 fn cao(home: &store::Home, places: Vec<Place>) -> Finds {
     let listing = store::list(home, false);
     let winners: HashMap<String, PathBuf> = listing
@@ -349,13 +350,14 @@ fn cao(home: &store::Home, places: Vec<Place>) -> Finds {
     }
 }
 
-/// Seed 002 "Filesystem Structure": `skills/manifest.json` is the source
-/// of truth. Decision: a folder the manifest does not list is `invalid`;
-/// an entry is matched by `name` (or `id`) against the folder name; tier
-/// and tags come from the manifest only ("Skill Taxonomy"). The entries
-/// are looked up through a map, and a manifest over [`MAX_MANIFEST`]
-/// entries (or bytes) is refused whole: a cloned repository's manifest is
-/// a stranger's. Returns the one line saying it was refused.
+/// CLEO's two-tier design, "Filesystem Structure": `skills/manifest.json`
+/// is the source of truth. Decision: a folder the manifest does not list
+/// is `invalid`; an entry is matched by `name` (or `id`) against the folder
+/// name; tier and tags come from the manifest only ("Skill Taxonomy"). The
+/// entries are looked up through a map, and a manifest over
+/// [`MAX_MANIFEST`] entries (or bytes) is refused whole: a cloned
+/// repository's manifest is a stranger's. Returns the one line saying it
+/// was refused.
 fn apply_manifest<'a>(dir: &Path, here: impl Iterator<Item = &'a mut Candidate>) -> Option<String> {
     let (entries, problem) = match read_manifest(dir) {
         Ok(m) => (Some(m), None),
@@ -389,8 +391,9 @@ fn apply_manifest<'a>(dir: &Path, here: impl Iterator<Item = &'a mut Candidate>)
     problem.filter(|p| !p.is_empty())
 }
 
-/// At most this many entries in a CLEO manifest (a project's skills; seed
-/// 002's own set is a few dozen), and at most [`MAX_MANIFEST_BYTES`].
+/// At most this many entries in a CLEO manifest (a project's skills; the
+/// set in CLEO's two-tier design is a few dozen), and at most
+/// [`MAX_MANIFEST_BYTES`].
 pub const MAX_MANIFEST: usize = 10_000;
 const MAX_MANIFEST_BYTES: u64 = 4 << 20;
 
@@ -437,8 +440,8 @@ impl ManifestEntry {
 }
 
 /// The manifest's entries, or why there are none: an empty line when it
-/// is missing or not seed 002's JSON (each folder says so), one line
-/// naming the file when it is over the limits.
+/// is missing or not the JSON of CLEO's two-tier design (each folder says
+/// so), one line naming the file when it is over the limits.
 fn read_manifest(dir: &Path) -> Result<Vec<ManifestEntry>, String> {
     let path = dir.join("manifest.json");
     let bytes = fsops::read_capped_inside(dir, Path::new("manifest.json"), MAX_MANIFEST_BYTES)
@@ -523,9 +526,10 @@ mod tests {
             .collect()
     }
 
-    // Seed 003 "Discovery Order": the nine locations, first match wins.
+    // Amp's skills design, "Discovery Order": the nine locations, first
+    // match wins.
     #[test]
-    fn amp_finds_its_nine_locations_in_seed_003_order() {
+    fn amp_finds_its_nine_locations_in_its_discovery_order() {
         let w = world();
         let amp = agent("amp");
         let toolbox = w.home.join("tb");
@@ -605,7 +609,8 @@ mod tests {
             "---\nname: z\ndescription: d\n---\n",
         );
         let z = skill(&w.home.join(".claude/skills"), "z2", &md("z"));
-        // A user skill named like a built-in hides it (seed 003 Built-in Skills).
+        // A user skill named like a built-in hides it (Amp's skills design,
+        // "Built-in Skills").
         let review = skill(&w.home.join(".claude/skills"), "cr", &md("code-review"));
         let f = find(&agent("amp"), &w.ctx(&[]));
         assert_eq!(
@@ -633,7 +638,7 @@ mod tests {
         assert_eq!(shadow.shadowed_by.as_deref(), Some(ws.as_path()));
     }
 
-    // Seed 001 "Four Storage Layers" / "Override Rules".
+    // OmniForge's skills design, "Four Storage Layers" / "Override Rules".
     #[test]
     fn omniforge_enterprise_beats_personal_beats_project_beats_plugin() {
         let w = world();
@@ -791,7 +796,7 @@ mod tests {
         assert!(statuses(&f, "a").iter().all(|(_, s)| *s == Status::Ok));
     }
 
-    // Seed 002 "Filesystem Structure" and "Skill Taxonomy".
+    // CLEO's two-tier design, "Filesystem Structure" and "Skill Taxonomy".
     #[test]
     fn cleo_takes_the_manifest_as_the_source_of_truth() {
         let w = world();
@@ -818,9 +823,9 @@ mod tests {
         assert_eq!(f.candidates.len(), 2);
     }
 
-    // Issue 22 hole 2: 2,000 folders against a manifest of 10,000
-    // entries (each folder listed near the end) is 20 million look-ups
-    // when each folder searches the list, a few thousand through a map.
+    // 2,000 folders against a manifest of 10,000 entries (each folder
+    // listed near the end) is 20 million look-ups when each folder
+    // searches the list, a few thousand through a map.
     #[test]
     fn cleo_matches_folders_to_the_manifest_through_a_map() {
         let w = world();
@@ -845,7 +850,7 @@ mod tests {
         assert_eq!(c.manifest, vec![("tier".to_string(), "1".to_string())]);
     }
 
-    // Hole 2: a manifest over the cap is refused whole, with one line.
+    // A manifest over the cap is refused whole, with one line.
     #[test]
     fn a_cleo_manifest_over_the_cap_is_refused_with_one_line() {
         let w = world();
@@ -870,7 +875,7 @@ mod tests {
         assert_eq!(f.candidates[0].status, Status::Invalid);
     }
 
-    // Hole 14: the 2,000-folder cap is Codex's (loader.rs); Claude Code
+    // The 2,000-folder cap is Codex's (loader.rs); Claude Code
     // documents none, so a dir of 2,001 skills lists them all.
     #[test]
     fn only_codex_stops_at_2000_folders_and_says_so() {
@@ -901,7 +906,7 @@ mod tests {
         );
     }
 
-    // Issue 22: one folder read takes at most `MAX_ENTRIES` entries, files
+    // One folder read takes at most `MAX_ENTRIES` entries, files
     // included, and one line says so; a folder of exactly that many is
     // read whole and says nothing.
     #[test]
@@ -981,10 +986,10 @@ mod tests {
         );
         assert_eq!(f.winner("a").unwrap().path, proj_agents);
     }
-    // Seed 001 (001_d25458c5bff657f7.txt) contradicts itself: "`priority` |
-    // number | No | Override priority (higher wins in conflicts)" against
+    // OmniForge's skills design contradicts itself: "`priority` | number |
+    // No | Override priority (higher wins in conflicts)" against
     // "Resolution order (highest priority wins): Enterprise > Personal >
-    // Project > Plugin". The current reading is kept: layers first, then
+    // Project > Plugin". skilltui reads it as: layers first, then
     // `priority` inside a layer.
     #[test]
     fn omniforge_priority_orders_copies_inside_a_layer_never_across_layers() {

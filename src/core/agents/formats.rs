@@ -1,9 +1,9 @@
-//! Seed 001's Skill Tool description, byte for byte: the text before and
-//! after the generated `<available_skills>` entries (seed 001 "Skill Tool
-//! Description (Progressive Disclosure at Tool Level)", lines 445-458 and
-//! 466-491 of the seed; its example entries, lines 460-464, are left out).
+//! The Skill tool description of OmniForge's skills design, byte for byte:
+//! the text before and after the generated `<available_skills>` entries
+//! (OmniForge's design, "Skill Tool Description (Progressive Disclosure at
+//! Tool Level)"; its example entries are left out).
 
-/// Seed 001 lines 445-458 (ends with a newline, before `<available_skills>`).
+/// The text before `<available_skills>` (ends with a newline).
 pub const OMNIFORGE_HEAD: &str = r#"# Skill Tool
 
 Execute specialized skills within the main conversation. When users request task execution or you identify a relevant capability, use this tool to invoke the corresponding skill.
@@ -20,7 +20,7 @@ The following skills are available:
 
 "#;
 
-/// Seed 001 lines 466-491 (after `</available_skills>`; no final newline).
+/// The text after `</available_skills>` (no final newline).
 pub const OMNIFORGE_TAIL: &str = r#"
 ## Important Requirements
 
@@ -48,8 +48,8 @@ Skills use progressive disclosure:
 
 This keeps context lean while providing full capability when needed."#;
 
-/// Seed 003 "Available Skills Prompt" (`formatAvailableSkills`): the
-/// lines before the entries.
+/// Amp's skills design, "Available Skills Prompt" (`formatAvailableSkills`):
+/// the lines before the entries.
 pub const AMP_HEAD: &str = "The following skills provide specialized instructions for specific tasks.\nUse the skill tool to load a skill when the task matches its description.\n\n<available_skills>\n";
 
 /// Codex 0.169.0's block up to its skill roots (the binary's fixed text:

@@ -998,8 +998,8 @@ mod tests {
         assert!(plausible(&other, &w.home, &agents, &w.ctx));
     }
 
-    // Issue 22 hole 12: `/.` is `/`, `~/.` the home, `{cao_store}/.` the
-    // store: each refused before anything is written.
+    // `/.` is `/`, `~/.` the home, `{cao_store}/.` the store: each refused
+    // before anything is written.
     #[test]
     fn odd_spellings_of_root_home_and_store_are_refused() {
         let w = world();

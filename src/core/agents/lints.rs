@@ -1,7 +1,8 @@
-//! What the seeds' formats carry beyond name and description, for the
-//! preview (facts) and the lints (problems): seed 001's fields, seed 003's
-//! fields and bundles (`mcp.json`, `toolbox/`), and seed 002's composed
-//! spawn prompt with its tokens resolved.
+//! What the skills designs of OmniForge, Amp and CLEO carry beyond name and
+//! description, for the preview (facts) and the lints (problems):
+//! OmniForge's fields, Amp's fields and bundles (`mcp.json`, `toolbox/`),
+//! and the composed spawn prompt of CLEO's two-tier design with its tokens
+//! resolved.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -30,9 +31,9 @@ pub fn report(parser: Parser, read: &Read, folder: &Path) -> Report {
         return r;
     };
     match parser {
-        Parser::Omniforge => seed_001(fm, folder, &mut r),
-        Parser::Amp => seed_003(fm, read, folder, &mut r),
-        Parser::Cleo => seed_002(folder, &mut r),
+        Parser::Omniforge => omniforge_fields(fm, folder, &mut r),
+        Parser::Amp => amp_fields(fm, read, folder, &mut r),
+        Parser::Cleo => cleo_manifest(folder, &mut r),
         _ => {}
     }
     r
@@ -64,12 +65,12 @@ fn string_list(n: &Node) -> bool {
     matches!(&n.value, Value::Seq(items) if items.iter().all(|i| i.value.as_str().is_some()))
 }
 
-/// Seed 001 "YAML Frontmatter Fields" (the table), "Skill Scoping" and the
-/// SKILL.md example (`hooks.pre: scripts/validate-cluster.sh`, a path in
-/// the skill folder).
-fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
-    // Seed 001 "YAML Frontmatter Fields": "`name` | string | Yes | Unique
-    // skill identifier (kebab-case)".
+/// OmniForge's skills design, "YAML Frontmatter Fields" (the table),
+/// "Skill Scoping" and the SKILL.md example (`hooks.pre:
+/// scripts/validate-cluster.sh`, a path in the skill folder).
+fn omniforge_fields(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
+    // OmniForge's design, "YAML Frontmatter Fields": "`name` | string | Yes
+    // | Unique skill identifier (kebab-case)".
     if let Some(n) = fm.get("name").and_then(|n| n.value.as_str())
         && !kebab_case(n)
     {
@@ -77,7 +78,7 @@ fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
             "name '{n}' is not kebab-case (lowercase words joined by single hyphens) (OmniForge's docs)"
         ));
     }
-    // Seed 001's table types `allowed-tools` as `string[]`; the Agent
+    // OmniForge's table types `allowed-tools` as `string[]`; the Agent
     // Skills spec since 2026-03-30 as one space-separated string (the
     // store's spec lint warns on the list: core/cao/skill.rs). An OmniForge
     // skill may be read either way: only a value that is neither is a lint.
@@ -152,9 +153,10 @@ fn seed_001(fm: &Rc<Node>, folder: &Path, r: &mut Report) {
     }
 }
 
-/// Seed 003 "Frontmatter Fields", "MCP Server Bundling", "Complex Skill
-/// (Full)" and "Constants" (not enforced by its code: lints only).
-fn seed_003(fm: &Rc<Node>, read: &Read, folder: &Path, r: &mut Report) {
+/// Amp's skills design, "Frontmatter Fields", "MCP Server Bundling",
+/// "Complex Skill (Full)" and "Constants" (not enforced by its code: lints
+/// only).
+fn amp_fields(fm: &Rc<Node>, read: &Read, folder: &Path, r: &mut Report) {
     if let Some(n) = fm.get("argument-hint") {
         r.facts.push(("argument-hint".into(), show(n)));
     }
@@ -205,10 +207,10 @@ fn seed_003(fm: &Rc<Node>, read: &Read, folder: &Path, r: &mut Report) {
     amp_constants(folder, r);
 }
 
-/// Seed 003 "Constants": "Max files per skill 100", "Max single file 512
-/// KB", "Max total size 2 MB"; and "Keep SKILL.md under 500 lines" (Token
-/// Budget): the whole file, frontmatter included. Lints: Amp's own code in
-/// the seed enforces none of them. KB and MB are read as 1,024 and
+/// Amp's skills design, "Constants": "Max files per skill 100", "Max single
+/// file 512 KB", "Max total size 2 MB"; and "Keep SKILL.md under 500 lines"
+/// (Token Budget): the whole file, frontmatter included. Lints: Amp's own
+/// code in that design enforces none of them. KB and MB are read as 1,024 and
 /// 1,048,576 bytes (decision).
 pub const AMP_MAX_FILES: usize = 100;
 pub const AMP_MAX_FILE: u64 = 512 * 1024;
@@ -258,11 +260,11 @@ fn amp_constants(folder: &Path, r: &mut Report) {
     }
 }
 
-/// Seed 002 "Skill Taxonomy": `skills[].tier: 0 | 1 | 2 | 3` and
-/// `skills[].tags: ["research", "documentation", ...]`, read from the
-/// manifest entry of this skill's folder (`skills/manifest.json`, the
+/// CLEO's two-tier design, "Skill Taxonomy": `skills[].tier: 0 | 1 | 2 |
+/// 3` and `skills[].tags: ["research", "documentation", ...]`, read from
+/// the manifest entry of this skill's folder (`skills/manifest.json`, the
 /// source of truth).
-fn seed_002(folder: &Path, r: &mut Report) {
+fn cleo_manifest(folder: &Path, r: &mut Report) {
     let Some(dir) = folder.parent() else { return };
     let Ok(bytes) = fsops::read_capped(&dir.join("manifest.json"), 16 << 20) else {
         return;
@@ -307,7 +309,8 @@ pub fn manifest_lints(entry: &Json) -> Vec<String> {
     out
 }
 
-/// Seed 003: `mcp.json` `{"mcpServers": {NAME: {"command", "args", ...}}}`.
+/// Amp's skills design, "MCP Server Bundling": `mcp.json`
+/// `{"mcpServers": {NAME: {"command", "args", ...}}}`.
 fn mcp_servers(folder: &Path, r: &mut Report) {
     let Ok(bytes) = fsops::read_capped_inside(folder, Path::new("mcp.json"), 16 << 20) else {
         return;
@@ -334,7 +337,8 @@ fn mcp_servers(folder: &Path, r: &mut Report) {
     }
 }
 
-/// Seed 002's composed spawn prompt and its token resolution.
+/// The composed spawn prompt of CLEO's two-tier design and its token
+/// resolution.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Spawn {
     pub prompt: String,
@@ -342,7 +346,7 @@ pub struct Spawn {
     pub unresolved: Vec<String>,
 }
 
-/// Seed 002 `skill_prepare_spawn`: "1. Load base protocol 2. Load skill
+/// CLEO's two-tier design, `skill_prepare_spawn`: "1. Load base protocol 2. Load skill
 /// SKILL.md 3. Read conditional protocol (if exists) 4. Resolve ALL tokens
 /// 5. Compose final prompt". The Protocol Composition box names the two
 /// parts: "1. Base Protocol (agents/cleo-subagent/AGENT.md)" and "2.
@@ -362,11 +366,11 @@ pub fn compose_cleo(
     compose_spawn(&parts, values)
 }
 
-/// The parts joined, every `{{KEY}}` (as seed 002 writes its tokens:
-/// `{{TASK_ID}}`) with a value replaced by it. `fullyResolved` is true
-/// only when no `{{…}}` of any case or spacing is left; `unresolved`
-/// lists each one left once, in the order first met (ours: seed 002 names
-/// only `tokenResolution.fullyResolved`).
+/// The parts joined, every `{{KEY}}` (as CLEO's two-tier design writes its
+/// tokens: `{{TASK_ID}}`) with a value replaced by it. `fullyResolved` is
+/// true only when no `{{…}}` of any case or spacing is left; `unresolved`
+/// lists each one left once, in the order first met (skilltui's own: the
+/// design names only `tokenResolution.fullyResolved`).
 pub fn compose_spawn(parts: &[&str], values: &BTreeMap<String, String>) -> Result<Spawn, String> {
     static TOKEN: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"\{\{([A-Za-z0-9_]+)\}\}").expect("regex"));
@@ -432,9 +436,9 @@ mod tests {
         report(parser, &read, dir.path())
     }
 
-    // Seed 001 "YAML Frontmatter Fields".
+    // OmniForge's skills design, "YAML Frontmatter Fields".
     #[test]
-    fn seed_001_fields_are_shown_and_checked() {
+    fn omniforge_fields_are_shown_and_checked() {
         let text = "---\nname: k\ndescription: d\nallowed-tools: [Bash, Read]\nmodel: claude-sonnet-4\ncontext: fork\nagent: reviewer\nhooks:\n  pre: scripts/pre.sh\n  post: scripts/missing.sh\npriority: 1000\ntags: [ops]\n---\nbody\n";
         let r = report_for(
             Parser::Omniforge,
@@ -465,9 +469,9 @@ mod tests {
         );
     }
 
-    // Seed 003 "Frontmatter Fields" and "MCP Server Bundling".
+    // Amp's skills design, "Frontmatter Fields" and "MCP Server Bundling".
     #[test]
-    fn seed_003_fields_and_bundles_are_shown() {
+    fn amp_fields_and_bundles_are_shown() {
         let text = "---\nname: web-scraper\ndescription: d\nargument-hint: <url>\nbuiltin-tools:\n  - web_search\nisolatedContext: yes please\n---\nbody\n";
         let r = report_for(
             Parser::Amp,
@@ -492,9 +496,10 @@ mod tests {
         );
     }
 
-    // Seed 002 `skill_prepare_spawn`: tokens resolved, the rest flagged.
+    // CLEO's two-tier design, `skill_prepare_spawn`: tokens resolved, the
+    // rest flagged.
     #[test]
-    fn seed_002_spawn_prompt_resolves_tokens_and_flags_the_rest() {
+    fn cleo_spawn_prompt_resolves_tokens_and_flags_the_rest() {
         let values: BTreeMap<String, String> = [("TASK_ID", "T1234"), ("DATE", "2026-01-27")]
             .into_iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -509,12 +514,12 @@ mod tests {
         assert!(!s.fully_resolved);
         assert_eq!(s.unresolved, vec!["{{SESSION_ID}}"]);
     }
-    // Seed 002 (002_96e9444bd1dc5d06.txt): "tokenResolution.fullyResolved:
-    // true/false" and Anti-Patterns "Unresolved tokens in prompt |
+    // CLEO's two-tier design: "tokenResolution.fullyResolved: true/false"
+    // and Anti-Patterns "Unresolved tokens in prompt |
     // Subagent can't execute | Check tokenResolution.fullyResolved": true
     // only when no {{…}} token of any case or spacing remains.
     #[test]
-    fn seed_002_fully_resolved_only_when_no_token_of_any_case_or_spacing_remains() {
+    fn cleo_fully_resolved_only_when_no_token_of_any_case_or_spacing_remains() {
         let values: BTreeMap<String, String> = [("TASK_ID", "T1234")]
             .into_iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -537,11 +542,11 @@ mod tests {
         }
     }
 
-    // Seed 002 (002_96e9444bd1dc5d06.txt) skill_prepare_spawn: "4. Resolve
-    // ALL tokens" / "tokenResolution.fullyResolved": the `unresolved` list
+    // CLEO's two-tier design, `skill_prepare_spawn`: "4. Resolve ALL
+    // tokens" / "tokenResolution.fullyResolved": the `unresolved` list
     // holds each token once.
     #[test]
-    fn seed_002_unresolved_holds_each_token_once() {
+    fn cleo_unresolved_holds_each_token_once() {
         let s = compose_spawn(
             &["{{A}} {{B}} {{A}}", "{{B}} {{C}} {{A}}"],
             &BTreeMap::new(),
@@ -550,12 +555,12 @@ mod tests {
         assert_eq!(s.unresolved, vec!["{{A}}", "{{B}}", "{{C}}"]);
     }
 
-    // Seed 002 (002_96e9444bd1dc5d06.txt) skill_prepare_spawn: "3. Read
-    // conditional protocol (if exists)"; Protocol Composition: "2.
+    // CLEO's two-tier design, `skill_prepare_spawn`: "3. Read conditional
+    // protocol (if exists)"; Protocol Composition: "2.
     // Conditional Protocol (skills/ct-*/SKILL.md)". Composed when it
     // exists; the frontmatter ("2. Load skill SKILL.md") is not injected.
     #[test]
-    fn seed_002_the_conditional_protocol_is_composed_when_it_exists_without_frontmatter() {
+    fn cleo_conditional_protocol_is_composed_when_it_exists_without_frontmatter() {
         let v = BTreeMap::new();
         let read = rules::read(
             Parser::Cleo,
@@ -576,11 +581,11 @@ mod tests {
         );
     }
 
-    // Seed 002 (002_96e9444bd1dc5d06.txt) Skill Taxonomy: "skills[].tier:
-    // 0 | 1 | 2 | 3" and "skills[].tags: [\"research\", \"documentation\",
-    // ...]": a tier outside 0-3 and non-list tags are lints.
+    // CLEO's two-tier design, "Skill Taxonomy": "skills[].tier: 0 | 1 | 2 |
+    // 3" and "skills[].tags: [\"research\", \"documentation\", ...]": a
+    // tier outside 0-3 and non-list tags are lints.
     #[test]
-    fn seed_002_tier_outside_0_3_and_non_list_tags_are_lints() {
+    fn cleo_tier_outside_0_3_and_non_list_tags_are_lints() {
         let lints = |entry: &str| manifest_lints(&serde_json::from_str(entry).unwrap());
         assert!(lints(r#"{"name": "a", "tier": 3, "tags": ["x"]}"#).is_empty());
         for bad in [
@@ -609,11 +614,11 @@ mod tests {
         assert_eq!(report(Parser::Cleo, &read, &skill).lints.len(), 2);
     }
 
-    // Seed 003 (003_0f931e5b56874718.txt) Constants: "Max files per skill
-    // 100", "Max single file 512 KB", "Max total size 2 MB"; Token Budget:
-    // "Keep SKILL.md under 500 lines" (the whole file).
+    // Amp's skills design, "Constants": "Max files per skill 100", "Max
+    // single file 512 KB", "Max total size 2 MB"; "Token Budget": "Keep
+    // SKILL.md under 500 lines" (the whole file).
     #[test]
-    fn seed_003_constants_and_500_lines_are_lints() {
+    fn amp_constants_and_500_lines_are_lints() {
         let head = "---\nname: s\ndescription: d\n---\n";
         let ok = format!("{head}{}", "x\n".repeat(495));
         assert_eq!(ok.lines().count(), 499);
@@ -661,10 +666,10 @@ mod tests {
         );
     }
 
-    // Seed 001 (001_d25458c5bff657f7.txt) YAML Frontmatter Fields: "`name` |
+    // OmniForge's skills design, "YAML Frontmatter Fields": "`name` |
     // string | Yes | Unique skill identifier (kebab-case)".
     #[test]
-    fn seed_001_a_name_not_kebab_case_is_a_lint() {
+    fn omniforge_a_name_not_kebab_case_is_a_lint() {
         for bad in [
             "Deploy",
             "deploy_k8s",
@@ -686,8 +691,8 @@ mod tests {
         assert!(r.lints.is_empty());
     }
 
-    // Issue 21 part 5: `allowed-tools` is a space-separated string in the
-    // Agent Skills spec; seed 001 types it `string[]`. Either form is fine
+    // `allowed-tools` is a space-separated string in the Agent Skills spec;
+    // OmniForge's skills design types it `string[]`. Either form is fine
     // for OmniForge; only a value that is neither is a lint.
     #[test]
     fn omniforge_takes_allowed_tools_as_a_list_or_a_string() {

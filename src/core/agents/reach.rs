@@ -67,8 +67,8 @@ mod tests {
         agents.iter().map(|a| a.id.clone()).collect()
     }
 
-    // Issue 21 part 3: "~/.agents/skills is read by Codex, Gemini CLI,
-    // OpenCode, Copilot, Cursor and more".
+    // ~/.agents/skills is read by Codex, Gemini CLI, OpenCode, Copilot,
+    // Cursor and more: the dir names every agent that reads it.
     #[test]
     fn the_shared_user_dir_names_every_agent_that_reads_it() {
         let tmp = tempfile::tempdir().unwrap();

@@ -1,5 +1,5 @@
 //! What an agent's model is shown about skills, where the agent (or its
-//! seed) documents it, measured against its budget; and what its skill
+//! skills design) documents it, measured against its budget; and what its skill
 //! tool returns for one skill.
 
 use std::path::{Path, PathBuf};
@@ -58,10 +58,11 @@ fn chars(s: &str) -> usize {
     s.chars().count()
 }
 
-/// Seed 003 "Available Skills Prompt" (`formatAvailableSkills`), to the
-/// letter: no visible skill gives null (nothing); the `argument-hint` is
-/// computed there but never printed; names and descriptions unescaped;
-/// discovery order. The budget is seed 003's Token Budget row "Level 1 |
+/// Amp's skills design, "Available Skills Prompt" (`formatAvailableSkills`),
+/// to the letter: no visible skill gives null (nothing); the
+/// `argument-hint` is computed there but never printed; names and
+/// descriptions unescaped; discovery order. The budget is the design's
+/// Token Budget row "Level 1 |
 /// Startup | ~100 tokens | Name + description only": per skill, so each
 /// skill's name and description is measured against it (the meter shows
 /// the largest), never the whole list.
@@ -108,11 +109,11 @@ fn amp(visible: &[&Candidate], agent: &Agent) -> Catalog {
     }
 }
 
-/// Seed 001 "Skill Tool Description": the whole tool description with
-/// `"name": description` entries, one blank line between them. Decisions:
-/// entries in discovery order (layer, then folder); with no skill the
-/// description is still emitted with an empty block; nothing is dropped
-/// (seed 001 defines no shortening). The budget is Success Criteria's
+/// OmniForge's skills design, "Skill Tool Description": the whole tool
+/// description with `"name": description` entries, one blank line between
+/// them. Decisions: entries in discovery order (layer, then folder); with
+/// no skill the description is still emitted with an empty block; nothing
+/// is dropped (the design defines no shortening). The budget is Success Criteria's
 /// "Stage 1 loading adds < 1KB to agent context regardless of skill
 /// count", measured over what stage 1 really adds: the whole tool
 /// description it loads ("Skills list embedded in the `SkillTool`
@@ -154,10 +155,10 @@ fn omniforge(visible: &[&Candidate], agent: &Agent) -> Catalog {
     }
 }
 
-/// Seed 002 documents no model-facing skill list: the orchestrator (tier
-/// 0) "Reads manifest summaries only" within "Context budget: 10K tokens".
-/// The meter measures those summaries (each loaded skill's name and
-/// description, one line each) against that budget.
+/// CLEO's two-tier design documents no model-facing skill list: the
+/// orchestrator (tier 0) "Reads manifest summaries only" within "Context
+/// budget: 10K tokens". The meter measures those summaries (each loaded
+/// skill's name and description, one line each) against that budget.
 fn cleo(visible: &[&Candidate], agent: &Agent) -> Catalog {
     let lines: usize = visible
         .iter()
@@ -418,9 +419,9 @@ fn claude(visible: &[&Candidate], agent: &Agent) -> Catalog {
 /// Which entries lose their description, from the end of the list, until
 /// the total fits `limit`: `full[i]` and `bare[i]` are entry i's cost with
 /// and without it. The total is kept as it changes, so the work is linear
-/// (recomputing it at every step made 10,000 skills take 19.6 s: issue
-/// 22). Returns the cleared indices and the final total, then the number
-/// of entries looked at.
+/// (recomputing it at every step is quadratic: seconds for 10,000 skills).
+/// Returns the cleared indices and the final total, then the number of
+/// entries looked at.
 fn shorten_from_the_end(
     full: &[usize],
     bare: &[usize],
@@ -441,9 +442,9 @@ fn shorten_from_the_end(
     ((cleared, total), steps)
 }
 
-/// What seed 003's `skill` tool returns (`loadSkill`, "Skill Loading"):
-/// `<loaded_skill name="N">`, the body, an empty line or `\nArguments: A`,
-/// `</loaded_skill>`, joined by newlines.
+/// What the `skill` tool of Amp's skills design returns (`loadSkill`,
+/// "Skill Loading"): `<loaded_skill name="N">`, the body, an empty line or
+/// `\nArguments: A`, `</loaded_skill>`, joined by newlines.
 /// `args ? ... : ""` is JavaScript: an empty string is falsy, so
 /// `--arguments ""` adds nothing.
 pub fn amp_loaded(name: &str, content: &str, args: Option<&str>) -> String {
@@ -503,10 +504,10 @@ fn file_url(path: &Path) -> String {
     out
 }
 
-/// What seed 001's SkillTool does for one skill ("Tool Invocation Flow"):
-/// the loading line, then the tool result with the complete SKILL.md as
-/// `content` and the skill folder as `base_path`, written as the seed
-/// writes it (one line, `", "` and `": "` separators).
+/// What the SkillTool of OmniForge's skills design does for one skill
+/// ("Tool Invocation Flow"): the loading line, then the tool result with
+/// the complete SKILL.md as `content` and the skill folder as `base_path`,
+/// written as the design writes it (one line, `", "` and `": "` separators).
 pub fn omniforge_invoked(name: &str, base_path: &str, content: &str) -> String {
     let s = |v: &str| serde_json::to_string(v).unwrap_or_default();
     format!(
@@ -517,8 +518,8 @@ pub fn omniforge_invoked(name: &str, base_path: &str, content: &str) -> String {
     )
 }
 
-/// Seed 003's error for an unknown name: every discovered skill, hidden
-/// ones and built-ins included.
+/// The error of Amp's skills design for an unknown name: every discovered
+/// skill, hidden ones and built-ins included.
 pub fn amp_not_found(name: &str, finds: &Finds) -> String {
     let names: Vec<&str> = finds.winners().map(|c| c.name.as_str()).collect();
     format!(
@@ -578,10 +579,10 @@ mod tests {
         }
     }
 
-    // Seed 003 "Available Skills Prompt": exact bytes, hidden skills out,
-    // none visible gives nothing.
+    // Amp's skills design, "Available Skills Prompt": exact bytes, hidden
+    // skills out, none visible gives nothing.
     #[test]
-    fn amp_catalog_is_seed_003s_format() {
+    fn amp_catalog_is_the_available_skills_prompt() {
         let f = finds(&[
             ("A", "descA", Scope::Project, false),
             ("H", "hidden", Scope::User, true),
@@ -599,9 +600,9 @@ mod tests {
         assert_eq!(catalog(&agent("amp"), &none).text, None);
     }
 
-    // Seed 001 "Tool Invocation Flow".
+    // OmniForge's skills design, "Tool Invocation Flow".
     #[test]
-    fn omniforge_invocation_is_seed_001s_result() {
+    fn omniforge_invocation_is_the_tool_result() {
         assert_eq!(
             omniforge_invoked(
                 "code-review",
@@ -612,9 +613,9 @@ mod tests {
         );
     }
 
-    // Seed 003 "Skill Loading".
+    // Amp's skills design, "Skill Loading".
     #[test]
-    fn amp_loaded_skill_is_seed_003s_join() {
+    fn amp_loaded_skill_is_the_loaded_skill_join() {
         assert_eq!(
             amp_loaded("N", "body\n", None),
             "<loaded_skill name=\"N\">\nbody\n\n\n</loaded_skill>"
@@ -625,10 +626,10 @@ mod tests {
         );
     }
 
-    // Seed 001 "Skill Tool Description": its own three example entries
-    // give its block, one blank line between entries.
+    // OmniForge's skills design, "Skill Tool Description": its own three
+    // example entries give its block, one blank line between entries.
     #[test]
-    fn omniforge_catalog_is_seed_001s_tool_description() {
+    fn omniforge_catalog_is_the_skill_tool_description() {
         let f = finds(&[
             (
                 "commit-message-generator",
@@ -661,13 +662,13 @@ mod tests {
         assert_eq!(cat.size, text.len());
     }
 
-    // Seed 001 (001_d25458c5bff657f7.txt) Success Criteria: "Stage 1
-    // loading adds < 1KB to agent context regardless of skill count",
+    // OmniForge's skills design, "Success Criteria": "Stage 1 loading adds
+    // < 1KB to agent context regardless of skill count",
     // measured over what stage 1 really adds: the whole SkillTool
     // description ("Skills list embedded in the `SkillTool` description"),
     // not its entries alone.
     #[test]
-    fn seed_001_stage_1_is_measured_over_the_whole_tool_description() {
+    fn omniforge_stage_1_is_measured_over_the_whole_tool_description() {
         let none = catalog(&agent("omniforge"), &finds(&[]));
         let fixed = none.text.as_deref().unwrap().len();
         assert_eq!(none.size, fixed);
@@ -677,7 +678,7 @@ mod tests {
                 + "<available_skills>\n</available_skills>\n".len()
                 + formats::OMNIFORGE_TAIL.len()
         );
-        // The seed's fixed text alone is over 1 KB: said, nothing dropped.
+        // The design's fixed text alone is over 1 KB: said, nothing dropped.
         assert!(fixed > 1024);
         assert!(none.actions[0].contains(&format!("{fixed} bytes of it the tool's fixed text")));
         let one = catalog(
@@ -687,10 +688,10 @@ mod tests {
         assert_eq!(one.size, fixed + "\"k\": d\n".len());
     }
 
-    // Seed 003 (003_0f931e5b56874718.txt) Token Budget: "Level 1 | Startup
-    // | ~100 tokens | Name + description only": per skill, not the list.
+    // Amp's skills design, "Token Budget": "Level 1 | Startup | ~100 tokens
+    // | Name + description only": per skill, not the list.
     #[test]
-    fn seed_003_100_tokens_is_a_budget_per_skill() {
+    fn amp_100_tokens_is_a_budget_per_skill() {
         let many: Vec<(String, String)> = (0..20)
             .map(|i| (format!("s{i}"), "d".repeat(200)))
             .collect();
@@ -715,17 +716,17 @@ mod tests {
         assert!(cat.actions[0].starts_with("big: name + description ~101 tokens"));
     }
 
-    // Seed 003 (003_0f931e5b56874718.txt) Skill Loading:
+    // Amp's skills design, "Skill Loading":
     // "args ? `\nArguments: ${args}` : \"\"": `--arguments ""` adds nothing.
     #[test]
-    fn seed_003_empty_arguments_add_nothing() {
+    fn amp_empty_arguments_add_nothing() {
         assert_eq!(amp_loaded("N", "b", Some("")), amp_loaded("N", "b", None));
     }
 
-    // Seed 002 (002_96e9444bd1dc5d06.txt) TIER 0: "Context budget: 10K
-    // tokens"; "Reads manifest summaries only".
+    // CLEO's two-tier design, "TIER 0": "Context budget: 10K tokens";
+    // "Reads manifest summaries only".
     #[test]
-    fn seed_002_the_10k_token_budget_is_shown() {
+    fn cleo_the_10k_token_budget_is_shown() {
         let cat = catalog(
             &agent("cleo"),
             &finds(&[("ct-a", "desc", Scope::Project, false)]),
@@ -768,7 +769,7 @@ mod tests {
         assert!(cat.actions.is_empty());
     }
 
-    // Issue 22 hole 3: shortening looks at each entry at most once.
+    // Shortening looks at each entry at most once.
     #[test]
     fn claude_shortening_is_linear_in_the_entries() {
         let n = 10_000;

@@ -19,8 +19,8 @@ pub struct Read {
     pub description: Option<String>,
     /// Why the agent refuses it, in the agent's words where it has some.
     pub error: Option<String>,
-    /// Loaded but left out of the model's list (seed 003's
-    /// `disable-model-invocation`, OpenCode without a description).
+    /// Loaded but left out of the model's list (`disable-model-invocation`
+    /// in Amp's skills design, OpenCode without a description).
     pub hidden: bool,
     /// The frontmatter mapping, for previews and lints.
     pub frontmatter: Option<Rc<Node>>,
@@ -69,14 +69,14 @@ pub fn read(parser: Parser, text: &str, dir_name: &str) -> Read {
     }
 }
 
-/// Seed 003 "Parsing SKILL.md", to the letter:
+/// Amp's skills design, "Parsing SKILL.md", to the letter:
 /// `/^---\n([\s\S]*?)\n---\n([\s\S]*)$/`; no match, or an empty group 1 or
 /// 2 (so an empty body), throws "SKILL.md must have YAML frontmatter";
 /// `!frontmatter.name || !frontmatter.description` throws "SKILL.md
-/// frontmatter must include name and description". Seed 003 "Available
-/// Skills Prompt" drops skills whose `disable-model-invocation` is truthy.
+/// frontmatter must include name and description". Its "Available Skills
+/// Prompt" drops skills whose `disable-model-invocation` is truthy.
 /// Decision: the YAML is read with skilltui's YAML 1.1 reader, where the
-/// seed's `yaml` package reads 1.2 (they differ on `yes`/`no` scalars).
+/// design's `yaml` package reads 1.2 (they differ on `yes`/`no` scalars).
 fn amp(text: &str) -> Read {
     const NO_FM: &str = "SKILL.md must have YAML frontmatter";
     let Some((fm, body)) = amp_split(text) else {
@@ -105,11 +105,12 @@ fn amp(text: &str) -> Read {
     }
 }
 
-/// Seed 003's regex `/^---\n([\s\S]*?)\n---\n([\s\S]*)$/` without a
-/// regex engine (capturing 16 KiB bodies with a lazy group is slow): the
-/// text opens with `---\n`; group 1 ends at the first `\n---\n` after
-/// that (lazy); group 2 is everything after it (`$` without the `m` flag
-/// is the end of the input).
+/// The regex of Amp's skills design,
+/// `/^---\n([\s\S]*?)\n---\n([\s\S]*)$/`, without a regex engine
+/// (capturing 16 KiB bodies with a lazy group is slow): the text opens
+/// with `---\n`; group 1 ends at the first `\n---\n` after that (lazy);
+/// group 2 is everything after it (`$` without the `m` flag is the end of
+/// the input).
 fn amp_split(text: &str) -> Option<(&str, &str)> {
     let rest = text.strip_prefix("---\n")?;
     let end = memchr::memmem::find(rest.as_bytes(), b"\n---\n")?;
@@ -437,8 +438,9 @@ fn opencode_lines(text: &str) -> Option<Read> {
 /// string `name` and `description`. Used where the agent documents those
 /// two as required and gives no parser of its own: Copilot
 /// (docs.github.com add-skills), Cursor, Kiro (kiro.dev/docs/skills
-/// Frontmatter fields), seed 001 (YAML Frontmatter Fields: both
-/// "Required: Yes") and seed 002 (no parse rule given: decision).
+/// Frontmatter fields), OmniForge (its skills design's YAML Frontmatter
+/// Fields: both "Required: Yes") and CLEO (its two-tier design gives no
+/// parse rule: decision).
 fn baseline(text: &str) -> Read {
     let norm = Normalized::new(text);
     let fm = match frontmatter::parse(&norm.text) {
@@ -463,7 +465,7 @@ fn baseline(text: &str) -> Read {
     }
 }
 
-// The readers of the agents issue 21 added. Each follows the agent's own
+// The readers of the remaining agents. Each follows the agent's own
 // source where it was read (Roo Code, Cline, Goose, Qwen Code, Kilo) or its
 // docs (Zed, Antigravity, OpenClaw); YAML is skilltui's YAML 1.1 reader
 // where the agent's is a JavaScript or Rust YAML library (they differ on
@@ -851,9 +853,9 @@ mod tests {
         amp(text).error
     }
 
-    // Seed 003 "Parsing SKILL.md" (the regex and both throws).
+    // Amp's skills design, "Parsing SKILL.md" (the regex and both throws).
     #[test]
-    fn seed_003_parser_refuses_what_its_regex_and_checks_refuse() {
+    fn amp_parser_refuses_what_its_regex_and_checks_refuse() {
         let fm = "SKILL.md must have YAML frontmatter";
         let fields = "SKILL.md frontmatter must include name and description";
         assert_eq!(amp_err("---\nname: a\ndescription: b\n---\nbody\n"), None);
@@ -907,7 +909,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_003_ends_the_frontmatter_at_the_first_fence_and_keeps_the_body_verbatim() {
+    fn amp_ends_the_frontmatter_at_the_first_fence_and_keeps_the_body_verbatim() {
         let r = amp("---\nname: a\ndescription: b\n---\n\n# T\n---\nmore\n");
         assert_eq!(r.body, "\n# T\n---\nmore\n");
         assert!(!r.hidden);
@@ -947,7 +949,7 @@ mod tests {
                 .is_none()
         );
         assert!(gemini("---\nname: a\n---\nx").error.is_some());
-        // The issue's case: YAML refuses it, the line reader loads it.
+        // A value holding `: `: YAML refuses it, the line reader loads it.
         let r = gemini("---\nname: a:b\ndescription: has: colon\n---");
         assert_eq!(r.name.as_deref(), Some("a-b"));
         assert_eq!(r.description.as_deref(), Some("has: colon"));

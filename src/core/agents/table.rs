@@ -146,7 +146,8 @@ pub struct Location {
     /// immediate subfolder).
     #[serde(default = "one")]
     pub depth: usize,
-    /// `*` expansions newest first (seed 001: last-installed plugin wins).
+    /// `*` expansions newest first (OmniForge's skills design: the
+    /// last-installed plugin wins).
     #[serde(default)]
     pub newest_first: bool,
     /// Whether the scan enters folders whose name starts with `.`; unset:
@@ -219,7 +220,7 @@ pub struct Agent {
     /// What the docs say each bundled skill is for.
     #[serde(default)]
     pub builtin_about: std::collections::BTreeMap<String, String>,
-    /// Seed 003's `skills.path` setting (custom paths).
+    /// The `skills.path` setting of Amp's skills design (custom paths).
     #[serde(default)]
     pub skills_path: Vec<String>,
     #[serde(default)]
@@ -483,7 +484,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_built_in_table_has_every_agent_the_issue_names() {
+    fn the_built_in_table_has_every_supported_agent() {
         let ids: Vec<String> = built_in().into_iter().map(|a| a.id).collect();
         assert!(ids.len() >= 21, "{} agents", ids.len());
         for id in [
@@ -524,7 +525,7 @@ mod tests {
         }
     }
 
-    // Issue 21 part 5: "`agent enable` takes several ids as a comma list".
+    // `agent enable` takes several ids as a comma list.
     #[test]
     fn several_ids_as_a_comma_list_or_repeated() {
         let table = load(None);

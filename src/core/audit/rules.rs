@@ -1,7 +1,7 @@
 //! The one table of audit rules: each rule's id, family, severity, what it
-//! catches, why it matters and one example. The README's rules table is
-//! rendered from it (a test checks they agree); the scanners name rules by
-//! id and take their severity from here.
+//! catches, why it matters and one example. The rules table in
+//! docs/security.md is rendered from it (a test checks they agree); the
+//! scanners name rules by id and take their severity from here.
 
 use serde::Serialize;
 
@@ -49,7 +49,7 @@ impl Severity {
     }
 }
 
-/// The families the rules fall in, as issue 23 names them.
+/// The families the rules fall in (the rules table's `family` column).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {
     HiddenText,
@@ -330,7 +330,7 @@ pub fn rule(id: &str) -> &'static Rule {
         .unwrap_or_else(|| panic!("no audit rule '{id}'"))
 }
 
-/// The README's rules table, rendered from [`RULES`].
+/// The rules table of docs/security.md, rendered from [`RULES`].
 pub fn markdown_table() -> String {
     let mut out = String::from(
         "| rule | family | severity | catches | why it matters | example |\n|---|---|---|---|---|---|\n",

@@ -1,5 +1,5 @@
-//! The catalog block a profile injects (cao-compat 6) and the other formats
-//! skilltui offers, plus Python's `fnmatch.fnmatchcase` for `skills` patterns.
+//! The catalog block a profile injects (CAO 2.5.4 `utils/skills.py`,
+//! `build_skill_catalog`) and the other formats skilltui offers, plus Python's `fnmatch.fnmatchcase` for `skills` patterns.
 
 use crate::core::cao::skill;
 use crate::core::cao::store::{Entry, Listing};

@@ -1,6 +1,7 @@
-//! CAO's rules, as CAO 2.5.4 applies them (`shared/spec/cao-compat.md`):
-//! what makes a skill folder valid, the home and its skill store, agent
-//! profiles and their `skills:` lists, the catalog a profile injects, the
+//! CAO's rules, as CAO 2.5.4 applies them (its `utils/skills.py`,
+//! `utils/agent_profiles.py` and `services/settings_service.py`): what
+//! makes a skill folder valid, the home and its skill store, agent profiles
+//! and their `skills:` lists, the catalog a profile injects, the
 //! byte-preserving profile editor, and the installed CAO package it reads
 //! built-in profiles and bundled skills from, and CAO's own file locks.
 //!

@@ -1,6 +1,6 @@
-//! Agent profiles (cao-compat 5): where CAO finds them, how it loads them
-//! (`.env` substitution, python-frontmatter, pydantic's AgentProfile), and
-//! what their `skills` field says.
+//! Agent profiles (CAO 2.5.4 `utils/agent_profiles.py`): where CAO finds
+//! them, how it loads them (`.env` substitution, python-frontmatter,
+//! pydantic's AgentProfile), and what their `skills` field says.
 
 use std::collections::{HashMap, HashSet};
 use std::fs;

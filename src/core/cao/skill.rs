@@ -1,5 +1,5 @@
-//! One skill folder: CAO's verdict on it (cao-compat 3), in CAO's order, and
-//! the lints beyond CAO that warn but never block what CAO accepts.
+//! One skill folder: CAO's verdict on it (CAO 2.5.4 `utils/skills.py`), in
+//! CAO's order, and the lints beyond CAO that warn but never block what CAO accepts.
 
 use std::fs;
 use std::io::Read;
@@ -700,10 +700,9 @@ mod tests {
         assert_eq!(c.warnings.len(), 4, "{:?}", c.warnings);
     }
 
-    // Issue 21 part 5: "`allowed-tools` is a space-separated string in the
-    // Agent Skills specification (changed from a list on 2026-03-30; `gh
-    // skill publish` rejects a list). The lint must warn on a list, not on
-    // a string."
+    // `allowed-tools` is a space-separated string in the Agent Skills
+    // specification (a list until 2026-03-30; `gh skill publish` rejects a
+    // list): the lint warns on a list, not on a string.
     #[test]
     fn allowed_tools_warns_on_a_list_not_on_a_string() {
         let warnings = |v: &str| {

@@ -1,6 +1,9 @@
-//! The CAO home: where things live (cao-compat 1), the skill store and extra
-//! dirs as CAO lists and resolves them (cao-compat 4), and the store
-//! operations add, remove and seed (cao-compat 7), done atomically.
+//! The CAO home: where things live (`--home`, `CAO_HOME_DIR`,
+//! `settings.json`), the skill store and extra dirs as CAO lists and
+//! resolves them (CAO 2.5.4 `utils/skills.py`: the store, then the extra
+//! dirs; the first valid copy wins), and the store operations add, remove
+//! and seed (`cao skills add`, `cao skills remove`, `cao init`), done
+//! atomically.
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
@@ -1026,10 +1029,10 @@ mod tests {
         assert!(!h.skills_dir().join("x").exists());
     }
 
-    // Issue 22: a listing again re-stats a SKILL.md that did not change
-    // (the kept verdict is used: here a planted one, to show the file was
-    // not read), and reads one that changed, one that is new, and one
-    // changed too recently for its stamp to tell (git's racily clean).
+    // A listing again re-stats a SKILL.md that did not change (the kept
+    // verdict is used: here a planted one, to show the file was not read),
+    // and reads one that changed, one that is new, and one changed too
+    // recently for its stamp to tell (git's racily clean).
     #[test]
     fn a_listing_again_reads_only_what_changed() {
         let tmp = tempfile::tempdir().unwrap();
@@ -1063,10 +1066,10 @@ mod tests {
         assert_eq!(desc(&list(&h, true), "a"), "real a");
     }
 
-    // Issue 22: the TUI keeps the verdicts on disk, so a start after one
-    // re-stats what did not change. A planted verdict for an unchanged
-    // file is used (so the file was not read); a changed file is read;
-    // a cut file is ignored whole, and every verdict is read again.
+    // The TUI keeps the verdicts on disk, so a start after one re-stats
+    // what did not change. A planted verdict for an unchanged file is used
+    // (so the file was not read); a changed file is read; a cut file is
+    // ignored whole, and every verdict is read again.
     #[test]
     fn verdicts_kept_on_disk_spare_the_next_start_its_reads() {
         let tmp = tempfile::tempdir().unwrap();
@@ -1100,10 +1103,10 @@ mod tests {
         assert_eq!(start(), ("real a".into(), "new b".into()));
     }
 
-    // Review of issue 22: every way to change what a folder's SKILL.md
-    // says while its size and mtime stay as they were is read again: a
-    // rewrite in place, a rename over, the SKILL.md link retargeted, the
-    // folder (a link) retargeted to another holding the same size and time.
+    // Every way to change what a folder's SKILL.md says while its size and
+    // mtime stay as they were is read again: a rewrite in place, a rename
+    // over, the SKILL.md link retargeted, the folder (a link) retargeted to
+    // another holding the same size and time.
     #[test]
     fn a_changed_skill_md_with_its_size_and_mtime_kept_is_read_again() {
         use std::os::unix::fs::symlink;
@@ -1162,11 +1165,11 @@ mod tests {
         assert_eq!(descs(&list(&h, false)), ["new1"; 4]);
     }
 
-    // Review of issue 22: a SKILL.md that could not be read this time (a
-    // full fd table, EIO, a network file system's hiccup) says nothing of
-    // the next read: its verdict is never kept, so the next listing (and,
-    // in the TUI, the next start) reads it again. Run in a child process:
-    // the lowered fd limit must touch no other test.
+    // A SKILL.md that could not be read this time (a full fd table, EIO, a
+    // network file system's hiccup) says nothing of the next read: its
+    // verdict is never kept, so the next listing (and, in the TUI, the next
+    // start) reads it again. Run in a child process: the lowered fd limit
+    // must touch no other test.
     #[test]
     fn a_read_that_failed_is_never_kept() {
         const ENV: &str = "SKILLTUI_TEST_READ_FAILED";

@@ -1,5 +1,6 @@
-//! What each CAO provider really hands its agent about skills (CAO 2.5.4,
-//! `shared/spec/cao-compat.md` 8): the catalog appended at launch, baked
+//! What each CAO provider really hands its agent about skills (CAO 2.5.4
+//! `services/terminal_service.py`, `services/install_service.py`,
+//! `utils/skill_injection.py`): the catalog appended at launch, baked
 //! into Copilot's agent file, Kiro's `skill://` resources, OpenCode's link
 //! to the store, or nothing; and keeping Copilot's baked files fresh.
 //!

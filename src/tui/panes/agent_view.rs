@@ -97,9 +97,9 @@ pub fn regive(home: &Home, rows: &mut [AgentRow]) {
     }
 }
 
-/// The seed fields and lints of every skill the agent loads (its own
+/// The extra fields and lints of every skill the agent loads (its own
 /// files, read again: an agent's dirs hold few skills), plus what a
-/// manifest says of it (seed 002).
+/// manifest says of it (CLEO's two-tier design).
 fn reports(agent: &table::Agent, finds: &Finds) -> HashMap<PathBuf, Report> {
     finds
         .winners()

@@ -359,10 +359,10 @@ mod tests {
         assert!(decode(&bytes, b"id").is_none());
     }
 
-    // Review of issue 22: a cache path that is a folder, a FIFO (never
-    // waited on), a link loop, a sparse 1 GiB file or a file this build
-    // wrote and then cut gives no verdicts, at once; a write there fails
-    // without touching the folder or what it holds.
+    // A cache path that is a folder, a FIFO (never waited on), a link loop,
+    // a sparse 1 GiB file or a file this build wrote and then cut gives no
+    // verdicts, at once; a write there fails without touching the folder
+    // or what it holds.
     #[test]
     fn a_hostile_cache_path_gives_no_verdicts_and_loses_nothing() {
         let tmp = tempfile::tempdir().unwrap();
@@ -404,9 +404,9 @@ mod tests {
         assert_eq!(names.len(), 5, "no staging file left: {names:?}");
     }
 
-    // Review of issue 22: a skilltui rebuilt while one runs (`cargo build`,
-    // `cargo install`) must not label what the running one saves as the
-    // new build's: the new one would trust the old checks' verdicts.
+    // A skilltui rebuilt while one runs (`cargo build`, `cargo install`)
+    // must not label what the running one saves as the new build's: the
+    // new one would trust the old checks' verdicts.
     #[test]
     fn this_builds_identity_stays_when_the_executable_is_replaced() {
         let exe = std::env::current_exe().unwrap();
@@ -439,8 +439,8 @@ mod tests {
         let b = path_for(Path::new("/h/b"), user).unwrap();
         assert_ne!(a, b);
         if std::env::var_os("XDG_CACHE_HOME").is_none() {
-            // Review of issue 22: `HOME=` (empty) made `./.cache` in the
-            // working directory.
+            // `HOME=` (empty) or relative gives no cache path, never
+            // `./.cache` in the working directory.
             for home in ["", "rel"] {
                 assert_eq!(path_for(Path::new("/h/a"), Path::new(home)), None);
             }
