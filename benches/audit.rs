@@ -10,7 +10,7 @@
 //! a reload with nothing changed (the folders' stamps only), each as wall
 //! time and CPU time over all threads, medians of 5.
 //!
-//! The figure in the README: anthropics/skills checked out at
+//! The figure in docs/performance.md: anthropics/skills checked out at
 //! /tmp/anthropics-skills (`git archive HEAD | tar -x`), then
 //! `cargo bench --bench audit -- /tmp/anthropics-skills/skills`.
 

@@ -2,7 +2,7 @@
 //! corpus in tests/audit_corpus (skills we wrote, one per rule family, each
 //! hidden in an otherwise ordinary skill, and benign look-alikes), CAO's own
 //! bundled skills from the oracle venv (none may come out high or
-//! critical), the README's rules table, and `add`/`update`/`sync` from git
+//! critical), the rules table of docs/security.md, and `add`/`update`/`sync` from git
 //! repositories built here and reached through `url.<base>.insteadOf`.
 
 #[path = "common/git_repos.rs"]
@@ -182,13 +182,13 @@ fn store_skills_by_default_and_by_name() {
 }
 
 #[test]
-fn readme_rules_table_is_the_code_table() {
-    let readme =
-        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+fn docs_rules_table_is_the_code_table() {
+    let doc =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/security.md")).unwrap();
     let table = skilltui::core::audit::rules::markdown_table();
     assert!(
-        readme.contains(&table),
-        "README's audit rules table differs from core/audit/rules.rs; it should read:\n{table}"
+        doc.contains(&table),
+        "docs/security.md's audit rules table differs from core/audit/rules.rs; it should read:\n{table}"
     );
 }
 

@@ -1,7 +1,7 @@
 //! Every key binding, once. Key dispatch (`lookup`), the help popup
 //! (`help_rows`), the hint bar (`hints`) and the "not here" message
-//! (`not_here`) are all read from `ROWS`, and a test holds the README's key
-//! table to it.
+//! (`not_here`) are all read from `ROWS`, and a test holds the key table
+//! of docs/tui.md (`## Keys`) to it.
 //!
 //! A hint names its key first (`d remove`, `Ctrl-Z undo`, `Enter open`);
 //! the bar of a context shows it only when that key, pressed there, gives
@@ -176,8 +176,8 @@ pub struct Bind {
     pub scope: &'static [Ctx],
 }
 
-/// A row of the help popup and of the README's table; `help` empty keeps a
-/// row out of both (dialog keys each dialog names itself).
+/// A row of the help popup and of the key table in docs/tui.md; `help`
+/// empty keeps a row out of both (dialog keys each dialog names itself).
 pub struct Row {
     pub keys: &'static str,
     pub help: &'static str,
@@ -631,7 +631,7 @@ pub fn lookup(ctx: Ctx, key: &KeyEvent) -> Option<Cmd> {
         .map(|b| b.cmd)
 }
 
-/// (keys, what they do) for the help popup and the README.
+/// (keys, what they do) for the help popup and docs/tui.md.
 pub fn help_rows() -> impl Iterator<Item = (&'static str, &'static str)> {
     ROWS.iter()
         .filter(|r| !r.help.is_empty())
@@ -963,13 +963,18 @@ mod tests {
         );
     }
 
-    /// The README's `### Keys` table, as (keys, what they do).
-    fn readme_rows() -> Vec<(String, String)> {
-        let readme = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"));
-        let section = readme.split("### Keys").nth(1).expect("a Keys section");
-        let section = section.split("\n#").next().unwrap_or("");
-        section
-            .lines()
+    /// The table of docs/tui.md's `## Keys` section, as (keys, what they
+    /// do).
+    fn doc_rows() -> Vec<(String, String)> {
+        let doc = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tui.md"));
+        let mut lines = doc.lines().skip_while(|l| *l != "## Keys");
+        assert_eq!(
+            lines.next(),
+            Some("## Keys"),
+            "docs/tui.md has no `## Keys`"
+        );
+        lines
+            .take_while(|l| !l.starts_with('#'))
             .filter(|l| l.starts_with("| ") && !l.starts_with("| key |"))
             .map(|l| {
                 let cells: Vec<&str> = l.trim_matches('|').split(" | ").collect();
@@ -979,10 +984,10 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_key_table_is_the_keymap() {
+    fn the_docs_key_table_is_the_keymap() {
         let keymap: Vec<(String, String)> = help_rows()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        assert_eq!(readme_rows(), keymap);
+        assert_eq!(doc_rows(), keymap);
     }
 }

@@ -1,6 +1,6 @@
 //! The agents the oracle tests run, installed pinned from npm into
 //! `<target>/oracle-npm/<name>@<version>` once (the versions in one place:
-//! [`CODEX`], [`OPENCODE`], [`GEMINI`], [`KILO`]; the README's Agents section names them).
+//! [`CODEX`], [`OPENCODE`], [`GEMINI`], [`KILO`]; docs/agents.md names them).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

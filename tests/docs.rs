@@ -1,0 +1,178 @@
+//! The documentation a user reads: the README stays a short page, every
+//! relative link in it and in docs/ leads to a file and a heading that exist,
+//! the README's short key table is part of the full one (which the keymap's
+//! own test holds equal to the keymap), and nothing a user reads, nor the
+//! source, cites what is not in the repository (our design notes, issue
+//! numbers).
+
+use std::collections::{BTreeSet, HashMap};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use regex::Regex;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// README.md, ARCHITECTURE.md and every Markdown file under docs/.
+fn pages() -> Vec<PathBuf> {
+    let mut pages = vec![root().join("README.md"), root().join("ARCHITECTURE.md")];
+    let mut docs: Vec<PathBuf> = fs::read_dir(root().join("docs"))
+        .expect("a docs/ folder")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    docs.sort();
+    pages.extend(docs);
+    pages
+}
+
+/// The lines of a Markdown page outside fenced code blocks.
+fn prose_lines(text: &str) -> Vec<&str> {
+    let mut inside = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            inside = !inside;
+            continue;
+        }
+        if !inside {
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// GitHub's anchor for a heading: lowercase, punctuation other than `-`
+/// and `_` dropped, spaces made `-`; a repeated slug gets `-1`, `-2`, ...
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut out = BTreeSet::new();
+    for line in prose_lines(text) {
+        let Some(title) = line.strip_prefix('#') else {
+            continue;
+        };
+        let title = title.trim_start_matches('#').trim();
+        let slug: String = title
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let n = seen.entry(slug.clone()).or_insert(0);
+        out.insert(if *n == 0 {
+            slug.clone()
+        } else {
+            format!("{slug}-{n}")
+        });
+        *n += 1;
+    }
+    out
+}
+
+#[test]
+fn the_readme_is_a_short_page() {
+    let lines = read(&root().join("README.md")).lines().count();
+    assert!(lines <= 300, "README.md has {lines} lines: at most 300");
+}
+
+#[test]
+fn every_relative_link_leads_to_a_file_and_heading_that_exist() {
+    let link = Regex::new(r#"\]\(([^)\s]+)(?:\s+"[^"]*")?\)"#).unwrap();
+    let code = Regex::new("`[^`]*`").unwrap();
+    let mut broken = Vec::new();
+    for page in pages() {
+        let text = read(&page);
+        for line in prose_lines(&text) {
+            // Inline code is not a link.
+            let line = code.replace_all(line, "");
+            for cap in link.captures_iter(&line) {
+                let target = &cap[1];
+                if target.contains("://") || target.starts_with("mailto:") {
+                    continue;
+                }
+                let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+                let dest = if file.is_empty() {
+                    page.clone()
+                } else {
+                    page.parent().unwrap().join(file)
+                };
+                let name = page.strip_prefix(root()).unwrap().display();
+                if !dest.exists() {
+                    broken.push(format!("{name}: {target}: no such file"));
+                } else if !anchor.is_empty() && !anchors(&read(&dest)).contains(anchor) {
+                    broken.push(format!("{name}: {target}: no such heading"));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// The rows of the first table after the line `heading`, as (key, does).
+fn key_rows(text: &str, heading: &str) -> Vec<String> {
+    let section = text.split(heading).nth(1).expect(heading);
+    section
+        .lines()
+        .skip_while(|l| !l.starts_with("| "))
+        .take_while(|l| l.starts_with('|'))
+        .filter(|l| !l.starts_with("| key |") && !l.starts_with("|---"))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_readme_keys_are_rows_of_the_full_key_table() {
+    let full = key_rows(&read(&root().join("docs/tui.md")), "\n## Keys\n");
+    let short = key_rows(&read(&root().join("README.md")), "\n### Keys\n");
+    assert!(short.len() >= 10, "{short:?}");
+    for row in &short {
+        assert!(
+            full.contains(row),
+            "README key row not in docs/tui.md: {row}"
+        );
+    }
+}
+
+/// Files under `dir` whose names end in one of `exts`.
+fn files_under(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files_under(&path, exts, out);
+        } else if exts.iter().any(|x| path.to_string_lossy().ends_with(x)) {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn nothing_cites_what_is_not_in_the_repository() {
+    // Our design notes and tracker live outside the repository: a reader
+    // can follow neither. Name the system and the rule instead.
+    let internal = Regex::new(
+        r"(?i)seed[ _-]?00[0-9]|\bissues? #?[0-9]+\b|\bholes? [0-9]+\b|cao-compat|shared/spec|\bseeds?/",
+    )
+    .unwrap();
+    let mut files = pages();
+    files_under(&root().join("src"), &[".rs", ".toml", ".md"], &mut files);
+    let mut hits = Vec::new();
+    for file in files {
+        for (n, line) in read(&file).lines().enumerate() {
+            if internal.is_match(line) {
+                let name = file.strip_prefix(root()).unwrap().display();
+                hits.push(format!("{name}:{}: {line}", n + 1));
+            }
+        }
+    }
+    assert!(
+        hits.is_empty(),
+        "cites what a reader cannot open:\n{}",
+        hits.join("\n")
+    );
+}
