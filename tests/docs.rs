@@ -9,6 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use regex::Regex;
 
 fn root() -> &'static Path {
@@ -32,33 +33,37 @@ fn pages() -> Vec<PathBuf> {
     pages
 }
 
-/// The lines of a Markdown page outside fenced code blocks.
-fn prose_lines(text: &str) -> Vec<&str> {
-    let mut inside = false;
-    let mut out = Vec::new();
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            inside = !inside;
-            continue;
-        }
-        if !inside {
-            out.push(line);
+/// A page's links (and images) and its headings' text, as a Markdown
+/// reader sees them: nothing inside code counts.
+fn parse(text: &str) -> (Vec<String>, Vec<String>) {
+    let (mut links, mut headings) = (Vec::new(), Vec::new());
+    let mut heading: Option<String> = None;
+    for event in Parser::new_ext(text, Options::ENABLE_TABLES) {
+        match event {
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                links.push(dest_url.to_string())
+            }
+            Event::Start(Tag::Heading { .. }) => heading = Some(String::new()),
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(h) = heading.as_mut() {
+                    h.push_str(&t)
+                }
+            }
+            Event::End(TagEnd::Heading(_)) => headings.extend(heading.take()),
+            _ => {}
         }
     }
-    out
+    (links, headings)
 }
 
-/// GitHub's anchor for a heading: lowercase, punctuation other than `-`
-/// and `_` dropped, spaces made `-`; a repeated slug gets `-1`, `-2`, ...
+/// GitHub's anchors for a page's headings: lowercase, punctuation other
+/// than `-` and `_` dropped, spaces made `-`; a repeated one gets `-1`, ...
 fn anchors(text: &str) -> BTreeSet<String> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut out = BTreeSet::new();
-    for line in prose_lines(text) {
-        let Some(title) = line.strip_prefix('#') else {
-            continue;
-        };
-        let title = title.trim_start_matches('#').trim();
+    for title in parse(text).1 {
         let slug: String = title
+            .trim()
             .to_lowercase()
             .chars()
             .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
@@ -83,31 +88,23 @@ fn the_readme_is_a_short_page() {
 
 #[test]
 fn every_relative_link_leads_to_a_file_and_heading_that_exist() {
-    let link = Regex::new(r#"\]\(([^)\s]+)(?:\s+"[^"]*")?\)"#).unwrap();
-    let code = Regex::new("`[^`]*`").unwrap();
     let mut broken = Vec::new();
     for page in pages() {
-        let text = read(&page);
-        for line in prose_lines(&text) {
-            // Inline code is not a link.
-            let line = code.replace_all(line, "");
-            for cap in link.captures_iter(&line) {
-                let target = &cap[1];
-                if target.contains("://") || target.starts_with("mailto:") {
-                    continue;
-                }
-                let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
-                let dest = if file.is_empty() {
-                    page.clone()
-                } else {
-                    page.parent().unwrap().join(file)
-                };
-                let name = page.strip_prefix(root()).unwrap().display();
-                if !dest.exists() {
-                    broken.push(format!("{name}: {target}: no such file"));
-                } else if !anchor.is_empty() && !anchors(&read(&dest)).contains(anchor) {
-                    broken.push(format!("{name}: {target}: no such heading"));
-                }
+        let name = page.strip_prefix(root()).unwrap().display().to_string();
+        for target in parse(&read(&page)).0 {
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (file, anchor) = target.split_once('#').unwrap_or((&target, ""));
+            let dest = if file.is_empty() {
+                page.clone()
+            } else {
+                page.parent().unwrap().join(file)
+            };
+            if !dest.exists() {
+                broken.push(format!("{name}: {target}: no such file"));
+            } else if !anchor.is_empty() && !anchors(&read(&dest)).contains(anchor) {
+                broken.push(format!("{name}: {target}: no such heading"));
             }
         }
     }
