@@ -963,16 +963,11 @@ mod tests {
         );
     }
 
-    /// The table of docs/tui.md's `## Keys` section, as (keys, what they
-    /// do).
-    fn doc_rows() -> Vec<(String, String)> {
-        let doc = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tui.md"));
-        let mut lines = doc.lines().skip_while(|l| *l != "## Keys");
-        assert_eq!(
-            lines.next(),
-            Some("## Keys"),
-            "docs/tui.md has no `## Keys`"
-        );
+    /// The key table of `doc` under the line `heading`, as (keys, what
+    /// they do).
+    fn table_rows(doc: &str, heading: &str) -> Vec<(String, String)> {
+        let mut lines = doc.lines().skip_while(|l| *l != heading);
+        assert_eq!(lines.next(), Some(heading), "no `{heading}`");
         lines
             .take_while(|l| !l.starts_with('#'))
             .filter(|l| l.starts_with("| ") && !l.starts_with("| key |"))
@@ -983,11 +978,30 @@ mod tests {
             .collect()
     }
 
+    fn keymap_rows() -> Vec<(String, String)> {
+        help_rows()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
     #[test]
     fn the_docs_key_table_is_the_keymap() {
-        let keymap: Vec<(String, String)> = help_rows()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        assert_eq!(doc_rows(), keymap);
+        let doc = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tui.md"));
+        assert_eq!(table_rows(doc, "## Keys"), keymap_rows());
+    }
+
+    /// The README's short table is rows of the keymap, word for word.
+    #[test]
+    fn the_readme_keys_are_keymap_rows() {
+        let readme = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"));
+        let short = table_rows(readme, "### Keys");
+        let keymap = keymap_rows();
+        assert!(short.len() >= 10, "{short:?}");
+        for row in &short {
+            assert!(
+                keymap.contains(row),
+                "README key row not in the keymap: {row:?}"
+            );
+        }
     }
 }
