@@ -685,6 +685,27 @@ fn credentials_in_skills_api_url_are_never_sent() {
     );
 }
 
+/// An index entry's URL holding credentials: they are neither sent nor
+/// written into the lock (the entry's URL is recorded without them).
+#[test]
+fn credentials_in_an_index_entry_are_never_stored() {
+    let f = Fixture::new();
+    let md = skill_md("alpha", "a");
+    f.server.route("/s/alpha/SKILL.md", Reply::Ok(md.clone()));
+    let url = format!(
+        "{}/s/alpha/SKILL.md",
+        f.server.base.replace("http://", "http://user:T0KEN@")
+    );
+    f.index(&[("alpha", "skill-md", &url, digest_of(&md))]);
+    f.ok(&["add", &f.server.base, "--all"]);
+    assert!(f.store().join("alpha/SKILL.md").is_file());
+    let lock = f.lock();
+    assert!(lock.contains("/s/alpha/SKILL.md"), "{lock}");
+    assert!(!lock.contains("T0KEN") && !lock.contains("user:"), "{lock}");
+    let heads = f.server.heads().join("\n").to_ascii_lowercase();
+    assert!(!heads.contains("authorization"), "{heads}");
+}
+
 /// `agents --verify` looks a binary up as Go's `exec.LookPath` does: an
 /// empty `PATH` entry (a trailing `:`) or a relative one is not the
 /// working directory's `codex`, which a cloned repository could ship.

@@ -29,7 +29,7 @@ use sha2::{Digest, Sha256};
 use crate::core::cao::store;
 use crate::core::sources::archive;
 use crate::core::sources::http::{self, Failure, Local};
-use crate::core::text::sanitize_line;
+use crate::core::text::{sanitize_line, strip_credentials};
 
 /// Where a site publishes its index, from its root.
 pub const INDEX_PATH: &str = "/.well-known/agent-skills/index.json";
@@ -707,7 +707,7 @@ pub fn stage_index(
             Ok(w) => fetched.push(Fetched {
                 rel: e.name.clone(),
                 base: String::new(),
-                url: e.url.clone(),
+                url: strip_credentials(&e.url).into_owned(),
                 digest: w.digest,
                 version: e.version.clone(),
             }),
@@ -748,7 +748,7 @@ pub fn stage_url(
         fetched: vec![Fetched {
             rel: String::new(),
             base: base.to_string(),
-            url: url.to_string(),
+            url: strip_credentials(url).into_owned(),
             digest: written.digest,
             version: None,
         }],
