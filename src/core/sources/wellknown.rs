@@ -305,6 +305,7 @@ pub fn parse_index(bytes: &[u8], url: &str) -> Result<Listed, String> {
         }
         raw.skills.more
     };
+    drop_twins(&mut entries, &mut notes);
     if notes.len() > MAX_NOTES {
         let left = notes.len() - MAX_NOTES;
         notes.truncate(MAX_NOTES);
@@ -317,6 +318,28 @@ pub fn parse_index(bytes: &[u8], url: &str) -> Result<Listed, String> {
         ));
     }
     Ok((entries, notes))
+}
+
+/// A name the index lists twice names no one skill: which copy is meant
+/// is the site's guess, so every copy is left out, with a note.
+fn drop_twins(entries: &mut Vec<IndexEntry>, notes: &mut Vec<String>) {
+    let mut seen = std::collections::HashMap::<String, usize>::new();
+    for e in entries.iter() {
+        *seen.entry(e.name.clone()).or_default() += 1;
+    }
+    let mut twins: Vec<&String> = seen
+        .iter()
+        .filter(|(_, n)| **n > 1)
+        .map(|(k, _)| k)
+        .collect();
+    twins.sort();
+    for name in twins {
+        let shown = sanitize_line(name);
+        notes.push(format!(
+            "the index lists '{shown}' more than once: every copy left out"
+        ));
+    }
+    entries.retain(|e| seen.get(&e.name).is_none_or(|n| *n == 1));
 }
 
 /// The RFC asks a client to stop at a schema it does not know.
@@ -856,6 +879,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_name_listed_twice_leaves_every_copy_out() {
+        let d = format!("sha256:{}", "a".repeat(64));
+        let json = format!(
+            r#"{{"skills":[
+            {{"name":"a","type":"skill-md","url":"a/SKILL.md","digest":"{d}"}},
+            {{"name":"b","type":"skill-md","url":"b/SKILL.md","digest":"{d}"}},
+            {{"name":"a","type":"skill-md","url":"evil/SKILL.md","digest":"{d}"}}
+            ]}}"#
+        );
+        let url = "https://ex.com/.well-known/agent-skills/index.json";
+        let (entries, notes) = parse_index(json.as_bytes(), url).unwrap();
+        let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["b"]);
+        assert_eq!(
+            notes,
+            ["the index lists 'a' more than once: every copy left out"]
+        );
+    }
+
+    #[test]
     fn an_index_parses_and_bad_entries_become_notes() {
         let d = format!("sha256:{}", "a".repeat(64));
         let json = format!(
@@ -901,8 +944,10 @@ mod tests {
         .unwrap_err();
         assert!(e.contains("does not read") && e.contains("v9.json"), "{e}");
         let d = format!("sha256:{}", "a".repeat(64));
-        let one = format!(r#"{{"name":"n","type":"skill-md","url":"a","digest":"{d}"}}"#);
-        let many = vec![one; MAX_INDEX_ENTRIES + 500].join(",");
+        let many: Vec<String> = (0..MAX_INDEX_ENTRIES + 500)
+            .map(|i| format!(r#"{{"name":"n{i}","type":"skill-md","url":"a","digest":"{d}"}}"#))
+            .collect();
+        let many = many.join(",");
         let json = format!(r#"{{"skills":[{many}, 5, "x"]}}"#);
         let (entries, notes) = parse_index(json.as_bytes(), url).unwrap();
         assert_eq!(entries.len(), MAX_INDEX_ENTRIES);
