@@ -64,15 +64,19 @@ impl Oracle for Gemini {
             skills: case.skills,
             diffs: Vec::new(),
         };
-        let prompt = as_ours(theirs["prompt"].as_str().unwrap_or_default());
+        let prompt = dir_runs_sorted(&as_ours(theirs["prompt"].as_str().unwrap_or_default()));
         let ours = exec::skilltui(
             &env.skilltui,
             &case,
             &extra,
             &["catalog", "--agent", "gemini-cli"],
         )?;
-        let ours = ours.strip_suffix('\n').unwrap_or(&ours);
-        if prompt != ours {
+        let ours = dir_runs_sorted(ours.strip_suffix('\n').unwrap_or(&ours));
+        // Gemini lists a dir's skills in its file search's order, and puts
+        // each name where it was first loaded: with a link or a clash in a
+        // dir, that place is the file system's choice. The entries must
+        // still be the same.
+        if prompt != ours && entries_sorted(&prompt) != entries_sorted(&ours) {
             outcome.diffs.push(format!(
                 "case {}: catalog differs\n--- gemini-cli-core\n{prompt}\n--- skilltui\n{ours}",
                 case.root.display()
@@ -111,4 +115,54 @@ impl Oracle for Gemini {
         }
         Ok(outcome)
     }
+}
+
+/// The prompt's text around its entries, then its entries sorted.
+fn entries_sorted(prompt: &str) -> (String, Vec<String>) {
+    let mut parts = prompt.split("\n  <skill>");
+    let head = parts.next().unwrap_or_default().to_string();
+    let mut entries: Vec<String> = parts.map(str::to_string).collect();
+    entries.sort();
+    (head, entries)
+}
+
+/// The prompt with each run of `<skill>` entries from one skills dir
+/// sorted: Gemini lists a dir's skills in its file search's order, which
+/// is the file system's (the model says so: render.rs).
+fn dir_runs_sorted(prompt: &str) -> String {
+    let Some(start) = prompt.find("  <skill>") else {
+        return prompt.to_string();
+    };
+    let end = prompt
+        .rfind("  </skill>")
+        .map_or(prompt.len(), |e| e + "  </skill>".len());
+    let entries: Vec<&str> = prompt[start..end].split("\n  <skill>").collect();
+    let dir = |e: &str| {
+        let loc = e.split("<location>").nth(1).unwrap_or("");
+        if loc.starts_with("<built-in>") {
+            return "<built-in>".to_string();
+        }
+        loc.rfind("/skills/").map_or(loc, |i| &loc[..i]).to_string()
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < entries.len() {
+        let mut j = i + 1;
+        while j < entries.len() && dir(entries[j]) == dir(entries[i]) {
+            j += 1;
+        }
+        let mut run: Vec<String> = entries[i..j]
+            .iter()
+            .map(|e| e.trim_start_matches("  <skill>").to_string())
+            .collect();
+        run.sort();
+        out.extend(run);
+        i = j;
+    }
+    format!(
+        "{}  <skill>{}{}",
+        &prompt[..start],
+        out.join("\n  <skill>"),
+        &prompt[end..]
+    )
 }
