@@ -157,6 +157,13 @@ impl Server {
         v["result"].clone()
     }
 
+    /// The names `skills/list` gives with `params`, in the server's order.
+    fn listed(&mut self, params: Value) -> Vec<String> {
+        skills_of(&self.result("skills/list", params))
+            .into_keys()
+            .collect()
+    }
+
     /// Waits for a notification `method` (kept ones first).
     fn wait_for(&mut self, method: &str) {
         if let Some(i) = self.notes.iter().position(|n| n["method"] == method) {
@@ -512,9 +519,7 @@ fn a_critical_finding_holds_a_skill_back_unless_trusted() {
 
     let mut s = h.serve(&[]);
     s.initialize("2025-11-25");
-    let names: Vec<String> = skills_of(&s.result("skills/list", json!({})))
-        .into_keys()
-        .collect();
+    let names = s.listed(json!({}));
     assert_eq!(names, ["alpha", "beta"]);
     let r = s.result(
         "tools/call",
@@ -528,9 +533,7 @@ fn a_critical_finding_holds_a_skill_back_unless_trusted() {
 
     let mut s = h.serve(&["--trust"]);
     s.initialize("2025-11-25");
-    let names: Vec<String> = skills_of(&s.result("skills/list", json!({})))
-        .into_keys()
-        .collect();
+    let names = s.listed(json!({}));
     assert_eq!(names, ["alpha", "beta", "evil"]);
 }
 
@@ -543,9 +546,7 @@ fn a_skill_added_while_serving_is_listed_and_notified() {
     h.skill("gamma", "", "# Gamma\n");
     s.wait_for("notifications/resources/list_changed");
     s.wait_for("notifications/tools/list_changed");
-    let names: Vec<String> = skills_of(&s.result("skills/list", json!({})))
-        .into_keys()
-        .collect();
+    let names = s.listed(json!({}));
     assert_eq!(names, ["alpha", "beta", "gamma"]);
     // A file deep inside a served skill changes its digest in the entry.
     fs::write(
@@ -581,9 +582,7 @@ fn a_2026_client_hears_of_a_change_on_its_subscription() {
     h.skill("gamma", "", "# Gamma\n");
     s.wait_for("notifications/resources/list_changed");
     s.wait_for("notifications/tools/list_changed");
-    let names: Vec<String> = skills_of(&s.result("skills/list", modern(json!({}))))
-        .into_keys()
-        .collect();
+    let names = s.listed(modern(json!({})));
     assert_eq!(names, ["alpha", "beta", "gamma"]);
 }
 
