@@ -1,12 +1,21 @@
 //! Gemini CLI (its own core package's discovery and prompt renderer, run
 //! by `gemini_skills.mjs`): the prompt section must equal skilltui's
-//! `catalog --agent gemini-cli`, and the skills it loads must be the `ok`
-//! rows of `list --agent gemini-cli`.
+//! `catalog --agent gemini-cli` byte for byte (order included), and the
+//! skills it loads must be the `ok` rows of `list --agent gemini-cli`.
+//!
+//! One node process answers many cases (a line of JSON each way): the
+//! script sets HOME, GEMINI_CLI_HOME and the working directory per case,
+//! which gemini-cli-core reads on every call. Each campaign thread takes a
+//! process from a pool and gives it back.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, channel};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::{Env, Oracle, Outcome, exec, homes};
 
@@ -21,6 +30,101 @@ pub const DIRS: &[&str] = &[
 pub struct Gemini {
     pub version: &'static str,
     pub skills: usize,
+}
+
+/// One `node gemini_skills.mjs` answering cases a line at a time.
+struct Node {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+/// Idle node processes, per package folder.
+static POOL: Mutex<Vec<(PathBuf, Node)>> = Mutex::new(Vec::new());
+
+impl Node {
+    fn start(package: &Path) -> Result<Node, String> {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracles/gemini_skills.mjs");
+        let mut child = Command::new("node")
+            .arg(&script)
+            .arg(package)
+            .env_clear()
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("node gemini_skills.mjs: {e}"))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Node {
+            child,
+            stdin,
+            lines,
+        })
+    }
+
+    /// The answer for one case, bounded by [`exec::TIMEOUT`].
+    fn ask(&mut self, case: &Value) -> Result<Value, String> {
+        writeln!(self.stdin, "{case}").map_err(|e| format!("gemini_skills.mjs: {e}"))?;
+        let line = self
+            .lines
+            .recv_timeout(exec::TIMEOUT)
+            .map_err(|e| format!("gemini_skills.mjs gave no answer: {e}"))?;
+        let answer: Value = serde_json::from_str(&line)
+            .map_err(|e| format!("gemini_skills.mjs printed no JSON: {e}"))?;
+        match answer["error"].as_str() {
+            Some(e) => Err(format!("gemini_skills.mjs: {e}")),
+            None => Ok(answer),
+        }
+    }
+}
+
+/// Asks a pooled node process (a new one when none is idle); a process
+/// that failed is killed, not returned.
+fn ask(package: &Path, case: &Value) -> Result<Value, String> {
+    let idle = {
+        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        pool.iter()
+            .position(|(p, _)| p == package)
+            .map(|i| pool.swap_remove(i).1)
+    };
+    let mut node = match idle {
+        Some(n) => n,
+        None => Node::start(package)?,
+    };
+    let answer = node.ask(case);
+    if answer.is_ok() {
+        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        pool.push((package.to_path_buf(), node));
+    } else {
+        let _ = node.child.kill();
+        let _ = node.child.wait();
+    }
+    answer
+}
+
+/// How many times a differing catalog is asked again.
+const RETRIES: usize = 3;
+
+/// Gemini's prompt section with its built-in dir written as skilltui
+/// writes it.
+fn prompt(theirs: &Value) -> String {
+    let builtin = theirs["builtin"].as_str().unwrap_or_default();
+    let text = theirs["prompt"].as_str().unwrap_or_default();
+    match builtin {
+        "" => text.to_string(),
+        b => text.replace(b, "<built-in>"),
+    }
 }
 
 impl Oracle for Gemini {
@@ -46,25 +150,6 @@ impl Oracle for Gemini {
         } else {
             Vec::new()
         };
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracles/gemini_skills.mjs");
-        let mut cmd = exec::command(Path::new("node"), &case, &extra);
-        cmd.arg(&script).arg(&env.package);
-        let out = exec::run(cmd)?;
-        if !out.status.success() {
-            return Err(format!(
-                "node gemini_skills.mjs: {}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
-        let theirs: Value = serde_json::from_slice(&out.stdout)
-            .map_err(|e| format!("gemini_skills.mjs printed no JSON: {e}"))?;
-        let builtin = theirs["builtin"].as_str().unwrap_or_default().to_string();
-        let as_ours = |s: &str| s.replace(&builtin, "<built-in>");
-        let mut outcome = Outcome {
-            skills: case.skills,
-            diffs: Vec::new(),
-        };
-        let prompt = as_ours(theirs["prompt"].as_str().unwrap_or_default());
         let ours = exec::skilltui(
             &env.skilltui,
             &case,
@@ -72,12 +157,35 @@ impl Oracle for Gemini {
             &["catalog", "--agent", "gemini-cli"],
         )?;
         let ours = ours.strip_suffix('\n').unwrap_or(&ours);
-        if prompt != ours {
+        let question = json!({
+            "cwd": case.cwd,
+            "home": case.home,
+            "gemini_home": moved.then_some(&alt),
+        });
+        // Gemini's glob walks a dir on several workers, and now and then
+        // two neighbours come out swapped (observed with 0.61.0, more
+        // often on a loaded machine): a catalog that differs is asked
+        // again, and any answer byte for byte equal agrees.
+        let mut theirs = ask(&env.package, &question)?;
+        for _ in 0..RETRIES {
+            if prompt(&theirs) == ours {
+                break;
+            }
+            theirs = ask(&env.package, &question)?;
+        }
+        let mut outcome = Outcome {
+            skills: case.skills,
+            diffs: Vec::new(),
+        };
+        let theirs_prompt = prompt(&theirs);
+        if theirs_prompt != ours {
             outcome.diffs.push(format!(
-                "case {}: catalog differs\n--- gemini-cli-core\n{prompt}\n--- skilltui\n{ours}",
+                "case {}: catalog differs\n--- gemini-cli-core\n{theirs_prompt}\n--- skilltui\n{ours}",
                 case.root.display()
             ));
         }
+        let builtin = theirs["builtin"].as_str().unwrap_or_default().to_string();
+        let as_ours = |s: &str| s.replace(&builtin, "<built-in>");
         let loaded: BTreeSet<(String, String, String)> = theirs["skills"]
             .as_array()
             .into_iter()
