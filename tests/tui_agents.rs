@@ -586,11 +586,11 @@ fn capital_a_ticks_agents_to_list_and_saves_them_in_the_config_dir() {
     let Some(Dialog::ListAgents(d)) = &f.app.dialog else {
         panic!("no dialog: {:?}", f.app.status);
     };
-    // Every agent skilltui knows (21), but CAO, whose agents are pane 3's
+    // Every agent skilltui knows (22), but CAO, whose agents are pane 3's
     // profiles.
     let known = skilltui::core::agents::table::load(None).agents;
-    assert_eq!(known.len(), 21);
-    assert_eq!(d.items.len(), 20, "{:?}", d.items);
+    assert_eq!(known.len(), 22);
+    assert_eq!(d.items.len(), 21, "{:?}", d.items);
     assert!(!d.items.iter().any(|k| k.id == "cao"));
     let codex = d.items.iter().position(|k| k.id == "codex").unwrap();
     insta::assert_snapshot!("list_agents_120x40", screen(&mut f.app, 120, 40));

@@ -117,11 +117,12 @@ fn verify(table: &Table, ctx: &Ctx, id: &str) -> Result<Printed, String> {
                 agent.id, v.version
             ))),
             Ok(v) => {
+                let n = v.differences.len();
                 p.line(&sanitize_line(&format!(
-                    "{} ({}): {} differences",
+                    "{} ({}): {n} difference{}",
                     agent.id,
                     v.version,
-                    v.differences.len()
+                    if n == 1 { "" } else { "s" }
                 )));
                 for d in &v.differences {
                     p.line(&sanitize_line(&format!("  {d}")));
