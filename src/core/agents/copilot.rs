@@ -29,7 +29,7 @@ use std::collections::HashMap;
 
 use saphyr_parser::{Event, ScalarStyle};
 
-use crate::core::agents::rules::Read;
+use crate::core::agents::read::Read;
 use crate::core::parse::libyaml;
 use crate::core::parse::yaml;
 

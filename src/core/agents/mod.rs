@@ -8,8 +8,9 @@
 //! agent and the source of what is given) and `sources/` (`remove`, and
 //! the lock's record of who was given what); nothing above it. The modules,
 //! each using only those before it: `table`, `scan` (with Codex's
-//! installed plugins, `codex_plugins`), `rules` (with Codex's frontmatter
-//! fields, `codex_read`), `discover`, `formats`, `lints`, `render` (with
+//! installed plugins, `codex_plugins`), `read` (the verdict on one
+//! SKILL.md), `rules` (with Codex's frontmatter fields, `codex_read`, and
+//! the readers of OpenCode, `opencode_read`, and Copilot, `copilot`), `discover`, `formats`, `lints`, `render` (with
 //! Codex's budget, `codex_budget`), `reach`, `give`, `verify` (runs the
 //! agent itself where it can list its skills).
 
@@ -21,6 +22,7 @@ pub mod codex_plugins;
 pub mod codex_read;
 pub mod copilot;
 pub mod opencode_read;
+pub mod read;
 pub mod rules;
 pub mod scan;
 pub mod tree;

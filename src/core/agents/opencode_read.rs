@@ -20,7 +20,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::core::agents::rules::Read;
+use crate::core::agents::read::Read;
 use crate::core::parse::yaml::{self, Node, Style, Value};
 
 /// OpenCode's verdict on one SKILL.md text.

@@ -629,6 +629,48 @@ mod tests {
         }
     }
 
+    fn skill(dir: &std::path::Path, folder: &str, name: &str) {
+        let d = dir.join(folder);
+        std::fs::create_dir_all(&d).unwrap();
+        let text = format!("---\nname: {name}\ndescription: does {name}\n---\nbody\n");
+        std::fs::write(d.join("SKILL.md"), text).unwrap();
+    }
+
+    // gemini-cli-core 0.61.0, observed: a dir's own SKILL.md first, then
+    // its folders in descending byte order; dirs from built-in to
+    // ./.agents/skills; an overriding copy keeps the first copy's place.
+    #[test]
+    fn gemini_lists_each_dir_in_its_glob_order_and_keeps_the_first_place() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let cwd = tmp.path().join("repo/apps/web");
+        std::fs::create_dir_all(tmp.path().join("repo/.git")).unwrap();
+        std::fs::create_dir_all(&cwd).unwrap();
+        let user = home.join(".gemini/skills");
+        for name in ["b-x", "a-x", "B-x", "c-x"] {
+            skill(&user, name, name);
+        }
+        skill(&user, "", "root-x");
+        skill(&home.join(".agents/skills"), "z", "z-x");
+        // The workspace copy of a-x wins and stays where a-x came first.
+        skill(&cwd.join(".agents/skills"), "a", "a-x");
+        let ctx = crate::core::agents::scan::Ctx {
+            user_home: home,
+            cwd,
+            env: Default::default(),
+            cao: None,
+        };
+        let a = agent("gemini-cli");
+        let found = crate::core::agents::discover::find(&a, &ctx);
+        let text = catalog(&a, &found).text.unwrap_or_default();
+        let order: Vec<&str> = (text.lines())
+            .filter_map(|l| l.trim().strip_prefix("<name>"))
+            .map(|l| l.trim_end_matches("</name>"))
+            .collect();
+        let user_order = ["root-x", "c-x", "b-x", "a-x", "B-x", "z-x"];
+        assert_eq!(order[order.len() - 6..], user_order);
+    }
+
     // Amp's skills design, "Available Skills Prompt": exact bytes, hidden
     // skills out, none visible gives nothing.
     #[test]
