@@ -2348,14 +2348,12 @@ fn f_y_and_p_are_offered_only_where_there_is_a_catalog_or_a_profile() {
         bar.contains("f format") && bar.contains("y copy") && bar.contains("p provider"),
         "{bar}"
     );
-    // writer falls back to kiro_cli: no catalog to format or copy.
+    // writer falls back to kiro_cli: no catalog to format; y copies the
+    // command that serves the profile over MCP instead.
     select_profile(&mut f.app, "writer");
     key(&mut f.app, KeyCode::Char('4'));
     let bar = hint_line(&mut f.app, 120, 40);
-    assert!(
-        !bar.contains("f format") && !bar.contains("y copy"),
-        "{bar}"
-    );
+    assert!(!bar.contains("f format") && bar.contains("y copy"), "{bar}");
     assert!(bar.contains("p provider"), "{bar}");
     // No profile at all: none of them.
     let tmp = snapshot_tempdir();
@@ -2672,6 +2670,11 @@ fn y_in_the_skills_pane_copies_the_skills_path_and_each_hint_says_what_y_copies(
     assert!(hint_line(&mut f.app, 120, 40).contains("y copy catalog"));
     press(&mut f.app, "y");
     assert!(CLIPPED.lock().unwrap().contains("## Available Skills"));
+    // A provider with no block: y copies the `serve` command pane 4 shows.
+    select_profile(&mut f.app, "writer");
+    key(&mut f.app, KeyCode::Char('4'));
+    press(&mut f.app, "y");
+    assert_eq!(*CLIPPED.lock().unwrap(), "skilltui serve --profile writer");
 }
 
 #[test]

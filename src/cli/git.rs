@@ -14,6 +14,7 @@ use crate::core::cao::store::Home;
 use crate::core::sources::changes::{self, Changes};
 use crate::core::sources::git;
 use crate::core::sources::http;
+use crate::core::sources::interrupt;
 use crate::core::sources::lock;
 use crate::core::sources::remote;
 use crate::core::text::sanitize_line;
@@ -112,33 +113,62 @@ pub fn files_only(c: Changes) -> Changes {
     Changes { changed, ..c }
 }
 
-/// Ctrl-C (or SIGTERM, SIGHUP) ends a command as it would, but first ends
-/// the gits it runs with their ssh and helpers: they run in a session of
-/// their own, out of the terminal's reach.
+/// How long a command that is fetching gets to unwind after Ctrl-C
+/// (its fetch polls every 50 ms; removing a large scratch checkout takes
+/// a second or two) before it is ended where it stands.
+const UNWIND: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Ctrl-C (or SIGTERM, SIGHUP) ends a command. One that is fetching (it
+/// has scratch folders) is asked to stop: its fetch ends, the normal
+/// clean-up removes the scratch, and `main` exits 130. One that does not
+/// unwind within [`UNWIND`], or a second signal, ends it there, after its
+/// scratch folders are removed. Either way the gits it runs go first,
+/// with their ssh and helpers: they run in a session of their own, out of
+/// the terminal's reach. Also clears what killed runs left behind.
 pub fn end_git_on_signals() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    git::clear_orphans();
     let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
         return;
     };
     std::thread::spawn(move || {
-        if let Some(signal) = signals.forever().next() {
+        let Some(signal) = signals.forever().next() else {
+            return;
+        };
+        if git::has_own_scratch() {
+            interrupt::interrupt(signal);
             git::kill_all();
-            let _ = signal_hook::low_level::emulate_default_handler(signal);
-            std::process::exit(128 + signal);
+            let until = std::time::Instant::now() + UNWIND;
+            while std::time::Instant::now() < until && signals.pending().next().is_none() {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
         }
+        git::kill_all();
+        git::remove_own_scratch();
+        let _ = signal_hook::low_level::emulate_default_handler(signal);
+        std::process::exit(128 + signal);
     });
 }
 
-/// Shows git's progress on stderr when a person is watching it.
+/// Shows git's progress on stderr when a person is watching it. git
+/// writes a step at 100% twice (as it reaches it, then with ", done."):
+/// a step is shown again only when it moved.
 pub fn progress_meter() -> impl FnMut(git::Progress) {
     let tty = std::io::stderr().is_terminal();
+    let mut last: Option<(String, u8)> = None;
     move |p: git::Progress| {
-        if tty {
-            eprint!("\r\x1b[2K{}: {}%", p.phase, p.percent);
-            if p.percent == 100 {
-                eprintln!();
-            }
+        let step = Some((p.phase, p.percent));
+        if !tty || step == last {
+            return;
         }
+        let Some((phase, percent)) = &step else {
+            return;
+        };
+        eprint!("\r\x1b[2K{phase}: {percent}%");
+        if *percent == 100 {
+            eprintln!();
+        }
+        last = step;
     }
 }
 

@@ -260,20 +260,26 @@ struct Picking<'a> {
 }
 
 fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Result<Vec<String>, String> {
-    // Of a site's index, only the skills named are downloaded.
-    let opened = remote::open(
+    // Of a site's index, only the skills named are downloaded; none
+    // named, the index alone is listed.
+    let opened = match remote::open_to_pick(
         home,
         source,
         how.names,
+        how.all,
         how.allow_large,
         how.trust,
         &mut progress_meter(),
         None,
-    )?;
+    )? {
+        remote::ToPick::Opened(opened) => opened,
+        remote::ToPick::Listed(listing) => return Err(listed_table(&listing, out)),
+    };
     for note in &opened.notes {
         eprintln!("{}", sanitize_line(note));
     }
-    let picked = match source::pick(&opened.found, how.names, how.all, &opened.label) {
+    let names = opened.skill_names(how.names);
+    let picked = match source::pick(&opened.found, &names, how.all, &opened.label) {
         Ok(p) => p,
         Err(e) => {
             if opened.found.len() > 1 && how.names.is_empty() {
@@ -400,6 +406,27 @@ fn found_table(found: &[source::Found], out: &mut Output) {
         );
         out.row(&head, &sanitize_line(first));
     }
+}
+
+/// A site's index as it lists its skills, and the error that asks for a
+/// pick.
+fn listed_table(listing: &remote::Listing, out: &mut Output) -> String {
+    for note in &listing.notes {
+        eprintln!("{}", sanitize_line(note));
+    }
+    let names = listing.entries.iter().map(|(n, _)| sanitize_line(n));
+    let width = names.map(|n| n.chars().count()).max().unwrap_or(0).max(4);
+    out.line(&format!("{:width$}  Description", "Name"));
+    for (name, description) in &listing.entries {
+        let first = description.lines().next().unwrap_or("");
+        let head = format!("{:width$}  ", sanitize_line(name));
+        out.row(&head, &sanitize_line(first));
+    }
+    format!(
+        "{} lists {} skills: pick with --skill NAME (repeatable) or take them all with --all",
+        listing.label,
+        listing.entries.len()
+    )
 }
 
 /// A found skill's path in its source, `.` for the root.

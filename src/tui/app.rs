@@ -506,8 +506,13 @@ impl App {
             Cmd::Update => entry.is_some_and(|e| self.data.pin(e).is_some()),
             Cmd::CheckAll => !self.data.pins.is_empty(),
             Cmd::Filter => !self.data.listing.entries.is_empty(),
-            // An agent's text, or the catalog a profile's provider gets.
-            Cmd::Copy => self.catalog.agent.is_some() || self.profile_catalog(),
+            // An agent's text, the profile's block, or (with no block) the
+            // command that serves the profile over MCP.
+            Cmd::Copy => {
+                self.catalog.agent.is_some()
+                    || self.profile_catalog()
+                    || (self.selected_profile().is_some() && self.catalog.serve.is_some())
+            }
             Cmd::Format => self.profile_catalog(),
             Cmd::Provider => self.catalog.agent.is_none() && self.selected_profile().is_some(),
             Cmd::ResetProvider => self.catalog.agent.is_none() && self.catalog.provider.is_some(),
@@ -877,6 +882,9 @@ impl App {
         let text = match source {
             Ok(t) if !t.is_empty() => t,
             Ok(_) if self.catalog.agent.is_none() && !self.catalog.has_catalog => {
+                if let Some(command) = self.catalog.serve.clone() {
+                    return self.copy_text(&command);
+                }
                 return self.say(Status::error(
                     "this provider gets no catalog: nothing to copy",
                 ));

@@ -541,7 +541,7 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         keys: "y",
-        help: "copy the catalog block (an agent's text) to the clipboard",
+        help: "copy the catalog block (an agent's text; with no block, the serve command) to the clipboard",
         binds: &[ch('y', Cmd::Copy, PANES)],
         hints: &[
             hint(Bar::Main, 10, 1, 3, "y copy catalog"),

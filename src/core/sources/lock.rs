@@ -59,6 +59,11 @@ pub struct Entry {
     /// The `version` the site's index gave the skill, when it gave one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
+    /// The name of the site's index entry the skill came from, when it is
+    /// not the skill's own (its SKILL.md's `name`, which names the skill
+    /// and this entry): `check` and `update` look the entry up by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
 }
 
 impl Entry {
@@ -70,6 +75,11 @@ impl Entry {
     /// Listed in a site's index (`source` the site), not a URL alone.
     pub fn from_index(&self) -> bool {
         self.url.as_ref().is_some_and(|u| *u != self.source)
+    }
+
+    /// The index entry to look up for the skill `name` of this entry.
+    pub fn index_name<'a>(&'a self, name: &'a str) -> &'a str {
+        self.entry.as_deref().unwrap_or(name)
     }
 
     /// What it was installed at, for a message: the commit's first 12
@@ -403,6 +413,7 @@ mod tests {
             url: None,
             digest: None,
             version: None,
+            entry: None,
         }
     }
 

@@ -65,6 +65,94 @@ impl Opened {
     }
 }
 
+/// A site's index as listed, nothing of it downloaded: `add SITE` with
+/// neither `--skill` nor `--all`, when it lists several skills.
+pub struct Listing {
+    pub label: String,
+    /// Each entry's name and description, as the index gives them.
+    pub entries: Vec<(String, String)>,
+    /// The entries left out, one line each.
+    pub notes: Vec<String>,
+}
+
+/// What `add` opens to pick from.
+pub enum ToPick {
+    Opened(Box<Opened>),
+    /// A site's index of several skills, none named: its listing, from
+    /// the one request for the index.
+    Listed(Listing),
+}
+
+/// As [`open`], for `add`: with no skill named and not `all`, a site's
+/// index of several skills comes back listed, none of them downloaded.
+#[allow(clippy::too_many_arguments)]
+pub fn open_to_pick(
+    home: &Home,
+    text: &str,
+    only: &[String],
+    all: bool,
+    allow_large: bool,
+    trust: bool,
+    progress: &mut dyn FnMut(Progress),
+    cancel: Option<&Cancel>,
+) -> Result<ToPick, String> {
+    let listing_only = only.is_empty() && !all;
+    let site = match source::parse(text, &home.user_home) {
+        Ok(Source::Git(g)) if listing_only => source::site_of(&g).map(str::to_string),
+        _ => None,
+    };
+    let Some(site) = site else {
+        let opened = open(home, text, only, allow_large, trust, progress, cancel)?;
+        return Ok(ToPick::Opened(Box::new(opened)));
+    };
+    let local = Local::typed(&site);
+    let reach = Reach {
+        stop: cancel.map(|c| &**c),
+        local: &local,
+        by: None,
+    };
+    match wellknown::read_index(&site, reach)? {
+        Some((entries, notes)) if entries.len() > 1 => Ok(ToPick::Listed(Listing {
+            label: sanitize_line(&strip_credentials(text)).into_owned(),
+            entries: entries
+                .into_iter()
+                .map(|e| (e.name, e.description))
+                .collect(),
+            notes,
+        })),
+        Some(listed) => {
+            let rules = source::Rules {
+                from_git: true,
+                allow_large,
+                trust,
+            };
+            let label = sanitize_line(&strip_credentials(text)).into_owned();
+            open_site(home, label, rules, &site, listed, only, reach)
+                .map(|o| ToPick::Opened(Box::new(o)))
+        }
+        None => {
+            let opened = open(home, text, only, allow_large, trust, progress, cancel)?;
+            Ok(ToPick::Opened(Box::new(opened)))
+        }
+    }
+}
+
+/// Downloads the entries of a site's index named in `only` (all when it
+/// is empty) and finds their skills.
+fn open_site(
+    home: &Home,
+    label: String,
+    rules: source::Rules,
+    site: &str,
+    (entries, notes): wellknown::Listed,
+    only: &[String],
+    reach: Reach,
+) -> Result<Opened, String> {
+    let staged = wellknown::stage_index(&entries, notes, only, reach)?;
+    let root = staged.root().to_path_buf();
+    open_staged(home, label, rules, site.to_string(), staged, &root)
+}
+
 /// Parses and opens SOURCE; a git source is fetched (reporting progress,
 /// cancellable) into a staging folder. Of a site's index, only the entries
 /// named in `only` are downloaded (all when it is empty).
@@ -116,12 +204,10 @@ pub fn open(
                     local: &local,
                     by: None,
                 };
-                let Some((entries, notes)) = wellknown::read_index(site, reach)? else {
+                let Some(listed) = wellknown::read_index(site, reach)? else {
                     return open_git(home, label, rules, g, progress, cancel);
                 };
-                let staged = wellknown::stage_index(&entries, notes, only, reach)?;
-                let root = staged.root().to_path_buf();
-                return open_staged(home, label, rules, site.to_string(), staged, &root);
+                return open_site(home, label, rules, site, listed, only, reach);
             }
             open_git(home, label, rules, g, progress, cancel)
         }
@@ -183,6 +269,30 @@ fn open_staged(
     opened.notes = staged.notes.clone();
     opened.web = Some(Box::new(WebOrigin { source, staged }));
     Ok(opened)
+}
+
+impl Opened {
+    /// The skills `names` asks for: a name a site's index gives an entry
+    /// stands for the skill that entry holds, named by its SKILL.md.
+    pub fn skill_names(&self, names: &[String]) -> Vec<String> {
+        let Some(web) = &self.web else {
+            return names.to_vec();
+        };
+        names
+            .iter()
+            .map(|n| {
+                if self.found.iter().any(|f| f.name() == *n) {
+                    return n.clone();
+                }
+                let held = self.found.iter().find(|f| {
+                    web.staged
+                        .artifact_of(&f.rel)
+                        .is_some_and(|(a, _)| a.entry.as_deref() == Some(n))
+                });
+                held.map_or_else(|| n.clone(), Found::name)
+            })
+            .collect()
+    }
 }
 
 /// One skill installed (or left alone because the store has it as is).
@@ -276,6 +386,7 @@ pub fn install(
                     url: None,
                     digest: None,
                     version: None,
+                    entry: None,
                 };
                 lock.skills.insert(last.name.clone(), entry);
             }
@@ -353,6 +464,7 @@ fn web_entry(opened: &Opened, f: &Found, dest: &Path) -> Option<Result<Entry, St
         url: Some(fetched.url.clone()),
         digest: Some(fetched.digest.clone()),
         version: fetched.version.clone(),
+        entry: fetched.entry.clone().filter(|e| *e != f.name()),
     }))
 }
 
@@ -618,7 +730,10 @@ fn check_web(home: &Home, chosen: Vec<(String, Entry)>) -> Vec<CheckRow> {
         .map(|(name, entry)| {
             let key = (entry.source.clone(), entry.from_index());
             let served = match asked.get(&key) {
-                Some(Ok(up)) => up.find(&name, entry.url.as_deref().unwrap_or_default()),
+                Some(Ok(up)) => up.find(
+                    entry.index_name(&name),
+                    entry.url.as_deref().unwrap_or_default(),
+                ),
                 Some(Err(e)) => Err(e.clone()),
                 None => Err("not asked".into()),
             };
@@ -940,21 +1055,37 @@ impl WebRun {
 }
 
 /// Why an entry of a lock made elsewhere may not be fetched without
-/// `--allow-local` (it names an address on this machine, or plain http),
-/// or `None`.
+/// `--allow-local` (it names plain http, this machine's repositories
+/// through `file://`, or an address on this machine or its network, by
+/// http(s), ssh, git or `user@host:path`), or `None`.
 fn reaches_here(name: &str, entry: &Entry, lock: &Path) -> Option<String> {
     let urls = [Some(entry.source.as_str()), entry.url.as_deref()];
-    let here = urls.into_iter().flatten().find(|u| {
-        u.starts_with("http://")
-            || crate::core::sources::http::parts(u)
-                .is_some_and(|p| crate::core::sources::http::is_local(p.authority))
-    })?;
+    let here = urls.into_iter().flatten().find(|u| names_here(u))?;
     Some(format!(
-        "'{}' in {}: {} is plain http or an address on this machine, and that lock was made elsewhere: not fetched; `skilltui sync --allow-local` fetches it",
+        "'{}' in {}: {} is plain http, file:// or an address on this machine, and that lock was made elsewhere: not fetched; `skilltui sync --allow-local` fetches it",
         sanitize_line(name),
         lock.display(),
         crate::core::sources::http::shown(here)
     ))
+}
+
+/// True for a URL a lock from elsewhere may not make skilltui fetch.
+fn names_here(url: &str) -> bool {
+    use crate::core::sources::http::is_local;
+    let lower = url.to_ascii_lowercase();
+    if lower.starts_with("http://") || lower.starts_with("file://") {
+        return true;
+    }
+    let authority = match lower.split_once("://") {
+        Some(("https" | "ssh" | "git", rest)) => rest.split(['/', '?', '#']).next(),
+        Some(_) => None,
+        // `user@host:path`, as git reads it.
+        None => lower
+            .split_once(':')
+            .map(|(head, _)| head)
+            .filter(|head| !head.contains('/')),
+    };
+    authority.is_some_and(|a| is_local(a.rsplit('@').next().unwrap_or(a)))
 }
 
 /// Asks the group's site or URL once, then installs each item whose
@@ -993,7 +1124,10 @@ fn install_web(
     entry: &Entry,
     how: WebRun,
 ) -> Result<(Done, Entry), String> {
-    let served = upstream.find(name, entry.url.as_deref().unwrap_or_default())?;
+    let served = upstream.find(
+        entry.index_name(name),
+        entry.url.as_deref().unwrap_or_default(),
+    )?;
     let pinned_digest = entry.digest.as_deref().unwrap_or_default();
     let current = || local_status(home, name, entry) == Status::Current;
     if let Some(digest) = &served.digest {
@@ -1126,7 +1260,10 @@ pub fn open_locked(
             by: None,
         };
         let upstream = Upstream::ask(&entry.source, entry.from_index(), reach)?;
-        let served = upstream.find(name, entry.url.as_deref().unwrap_or_default())?;
+        let served = upstream.find(
+            entry.index_name(name),
+            entry.url.as_deref().unwrap_or_default(),
+        )?;
         let (mut staged, folder) = wellknown::stage_url(
             &served.url,
             &served.artifact,
