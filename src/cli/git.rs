@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::agents;
 use super::names;
-use super::output::{Outcome, Output, warn};
+use super::output::{self, Outcome, Output, warn};
 use crate::core::cao::store::Home;
 use crate::core::sources::changes::{self, Changes};
 use crate::core::sources::git;
@@ -44,6 +44,10 @@ pub struct UpdateArgs {
     /// Install a skill even when the audit finds something critical in it
     #[arg(long)]
     trust: bool,
+    /// Fetch and show what would change, and write nothing (neither the
+    /// skills nor the lock)
+    #[arg(long)]
+    dry_run: bool,
 }
 
 #[derive(Args, Debug)]
@@ -70,15 +74,32 @@ pub struct SyncArgs {
 
 /// `check [NAME…] [--json]`.
 pub fn run_check(home: &Home, args: &CheckArgs, out: &mut Output) -> Outcome {
+    if !args.json {
+        say_lock(home, None, out);
+    }
     check(home, &args.names, args.json, out)
+}
+
+/// The one line naming the lock a command follows: the project's, the
+/// home's, or the one given.
+fn say_lock(home: &Home, given: Option<&std::path::Path>, out: &mut Output) {
+    let path = given.map_or_else(|| lock::in_use(home), std::path::Path::to_path_buf);
+    let whose = match (given, lock::is_home_lock(home, &path)) {
+        (_, true) => "this home's",
+        (Some(_), false) => "given",
+        (None, false) => "the project's",
+    };
+    out.line(&format!("Lock: {} ({whose})", path.display()));
 }
 
 /// `update [NAME…]`.
 pub fn run_update(home: &Home, args: &UpdateArgs, out: &mut Output) -> Outcome {
+    say_lock(home, None, out);
     update(
         home,
         &args.names,
         (args.force, args.allow_large, args.trust),
+        args.dry_run,
         out,
     )
 }
@@ -87,6 +108,7 @@ pub fn run_update(home: &Home, args: &UpdateArgs, out: &mut Output) -> Outcome {
 /// them for agents.
 pub fn run_sync(home: &Home, args: &SyncArgs, out: &mut Output) -> Outcome {
     let lifts = (args.force, args.allow_large, args.trust);
+    say_lock(home, args.lock.as_deref(), out);
     sync(home, args.lock.as_deref(), lifts, args.allow_local, out)?;
     agents::with_table(home, out, |table, ctx| agents::restore(home, table, ctx))
 }
@@ -324,13 +346,19 @@ fn report_outcomes(outcomes: &[remote::Outcome], verb: &str, out: &mut Output) -
 /// `(force, allow_large, trust)`, as given to `update` and `sync`.
 type Lifts = (bool, bool, bool);
 
-fn update(home: &Home, names: &[String], lifts: Lifts, out: &mut Output) -> Outcome {
+fn update(home: &Home, names: &[String], lifts: Lifts, dry: bool, out: &mut Output) -> Outcome {
     let (force, large, trust) = lifts;
-    let outcomes = remote::update(home, names, force, large, trust, &mut progress_meter())?;
+    let meter = &mut progress_meter();
+    let outcomes = remote::update(home, names, force, large, trust, dry, meter)?;
     if outcomes.is_empty() {
         warn("no skills are locked: `skilltui add OWNER/REPO` installs and pins one");
     }
-    report_outcomes(&outcomes, "updated", out)
+    let verb = if dry { "would update" } else { "updated" };
+    let done = report_outcomes(&outcomes, verb, out);
+    if dry {
+        output::note("dry run: nothing was written");
+    }
+    done
 }
 
 fn sync(

@@ -148,6 +148,31 @@ pub fn home_source(flag: Option<&Path>) -> &'static str {
     }
 }
 
+/// When `home` does not exist, a CAO home beside it whose name is close
+/// (`cli-agent-orchestrater` beside `cli-agent-orchestrator`): the home
+/// the user meant. A typo must be named, never created or seeded. The CLI
+/// asks it before any command runs; the TUI's seeding (`S`) asks it too.
+pub fn mistyped_home(home: &Path) -> Option<PathBuf> {
+    if std::fs::symlink_metadata(home).is_ok() {
+        return None;
+    }
+    let typed = home.file_name()?.to_str()?;
+    let parent = home.parent()?;
+    let homes: Vec<String> = std::fs::read_dir(parent)
+        .ok()?
+        .flatten()
+        .take(10_000)
+        .filter(|e| {
+            ["skills", "agent-store", "skilltui.lock"]
+                .iter()
+                .any(|f| e.path().join(f).exists())
+        })
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    let near = crate::core::suggest::closest(typed, homes.iter().map(String::as_str))?;
+    Some(parent.join(near))
+}
+
 /// The first `name` on PATH.
 pub fn which(name: &str) -> Option<PathBuf> {
     crate::core::cao::installed::which_in(name, &std::env::var_os("PATH")?)

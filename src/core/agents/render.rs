@@ -221,7 +221,7 @@ fn codex(visible: &[&Candidate], finds: &Finds, agent: &Agent) -> Catalog {
     let shown_table = if with_table { &table[..] } else { &[] };
     Catalog {
         text: (!visible.is_empty()).then(|| codex_budget::block(shown_table, &fitted.lines)),
-        about: "Codex 0.169.0 (verified: tests/agent_oracles.rs)".into(),
+        about: "Codex's skills text, verified against Codex 0.169.0".into(),
         size: fitted.full_cost,
         unit: "tokens (estimated: 4 bytes a token)",
         budget: Some(budget),
@@ -347,7 +347,7 @@ fn opencode(visible: &[&Candidate]) -> Catalog {
     Catalog {
         size: chars(&text),
         text: Some(text),
-        about: "OpenCode skill/index.ts @a2cc772 fmt (verbose form)".into(),
+        about: "OpenCode's skills text as its source writes it (the verbose form)".into(),
         unit: "chars",
         ..Catalog::default()
     }
@@ -399,7 +399,7 @@ fn gemini(finds: &Finds) -> Catalog {
     Catalog {
         size: text.as_deref().map_or(0, chars),
         text,
-        about: "Gemini CLI (gemini-cli-core 0.61.0 renderAgentSkills; verified: tests/agent_oracles.rs); inside one dir its glob's usual order (the dir's SKILL.md, then folders by name descending), which its worker threads now and then swap".into(),
+        about: "Gemini CLI's skills text, verified against gemini-cli-core 0.61.0; inside one folder its glob's usual order (the dir's SKILL.md, then folders by name descending), which its worker threads now and then swap".into(),
         unit: "chars",
         ..Catalog::default()
     }

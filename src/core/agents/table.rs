@@ -278,10 +278,11 @@ impl Certainty<'_> {
         }
     }
 
-    /// One short line for a narrow pane: the sources stay in `agents`.
+    /// One short line for a narrow pane, in a user's words: the sources
+    /// stay in `agents`.
     pub fn short(&self) -> String {
         match self {
-            Certainty::Verified(v) => format!("verified: {v}"),
+            Certainty::Verified(v) => format!("verified against {v}"),
             Certainty::Documented(_) => "documented: sources in `skilltui agents`".into(),
         }
     }

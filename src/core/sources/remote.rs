@@ -592,9 +592,10 @@ fn selected(lock: &Lock, names: &[String]) -> Result<Vec<(String, Entry)>, Strin
         .map(|n| match lock.skills.get(n) {
             Some(e) => Ok((n.clone(), e.clone())),
             None => Err(format!(
-                "'{}' is not in {}: only skills installed from git are locked",
+                "'{}' is not in {}{}: only skills installed from git are locked",
                 sanitize_line(n),
-                lock.path.display()
+                lock.path.display(),
+                crate::core::suggest::did_you_mean(n, lock.skills.keys().map(String::as_str))
             )),
         })
         .collect()
@@ -616,7 +617,7 @@ fn local_status(home: &Home, name: &str, entry: &Entry) -> Status {
 /// hash: replacing it loses the user's edits. An unreadable lock says no,
 /// as the replace prompt that asks this shows the changes anyway.
 pub fn edited_locally(home: &Home, name: &str) -> bool {
-    let Ok(lock) = Lock::read(&lock::default_path(home)) else {
+    let Ok(lock) = Lock::read(&lock::in_use(home)) else {
         return false;
     };
     lock.skills
@@ -629,7 +630,7 @@ pub fn edited_locally(home: &Home, name: &str) -> bool {
 /// (repository, ref) tells which skills' folders changed. The cost grows
 /// with repositories, not skills.
 pub fn check(home: &Home, names: &[String]) -> Result<Vec<CheckRow>, String> {
-    let lock = Lock::read(&lock::default_path(home))?;
+    let lock = Lock::read(&lock::in_use(home))?;
     let (web, chosen): (Vec<_>, Vec<_>) = selected(&lock, names)?
         .into_iter()
         .partition(|(_, e)| e.is_web());
@@ -813,9 +814,10 @@ pub fn update(
     force: bool,
     allow_large: bool,
     trust: bool,
+    dry_run: bool,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Vec<Outcome>, String> {
-    let mut lock = Lock::read(&lock::default_path(home))?;
+    let mut lock = Lock::read(&lock::in_use(home))?;
     let chosen = selected(&lock, names)?;
     let mut out = Vec::new();
     let mut todo: Groups = BTreeMap::new();
@@ -839,6 +841,7 @@ pub fn update(
             foreign: false,
             allow_local: false,
             by: None,
+            dry_run,
         };
         apply_web(home, &mut lock, &source, &items, how, &mut out);
     }
@@ -850,8 +853,12 @@ pub fn update(
             keep_edits: !force,
             allow_large,
             trust,
+            dry_run,
         };
         apply_group(home, &mut lock, &group, progress, &mut out);
+    }
+    if dry_run {
+        return Ok(out);
     }
     lock.write()
         .map_err(|e| unpinned(&installed_names(&out), &e))?;
@@ -877,6 +884,8 @@ struct Group<'a> {
     allow_large: bool,
     /// Install skills with a critical audit finding (`--trust`).
     trust: bool,
+    /// `update --dry-run`: say what would change, write nothing.
+    dry_run: bool,
 }
 
 /// Fetches the group's repository once and installs each item from it.
@@ -969,6 +978,7 @@ fn install_locked(
         rules,
         keep_edits: group.keep_edits,
         version: &checkout.commit,
+        dry_run: group.dry_run,
     };
     put_locked(home, name, entry, put, pinned)
 }
@@ -981,6 +991,8 @@ struct Put<'a> {
     keep_edits: bool,
     /// The commit, or the digest's hex, it is installed at.
     version: &'a str,
+    /// Say what would change; write nothing (the pin stays as it was).
+    dry_run: bool,
 }
 
 /// Installs a locked skill's new content, unless the store already holds
@@ -1009,12 +1021,15 @@ fn put_locked(
     }
     let changes =
         (put.found.state == StoreState::Different).then(|| changes::between(&dest, put.folder));
-    store::add_as(home, put.folder, true, put.rules.copying())?;
     let done = Done::Installed {
         commit: put.version.to_string(),
         changes,
         warnings: put.found.audit_warnings(),
     };
+    if put.dry_run {
+        return Ok((done, entry.clone()));
+    }
+    store::add_as(home, put.folder, true, put.rules.copying())?;
     Ok((done, pinned(lock::content_hash(&dest)?)))
 }
 
@@ -1038,6 +1053,8 @@ struct WebRun {
     /// When the group's downloads must be done by: one timeout after its
     /// site answered, however many skills it holds.
     by: Option<std::time::Instant>,
+    /// `update --dry-run`: say what would change, write nothing.
+    dry_run: bool,
 }
 
 impl WebRun {
@@ -1181,6 +1198,7 @@ fn install_web(
         rules,
         keep_edits: how.keep_edits,
         version,
+        dry_run: how.dry_run,
     };
     put_locked(home, name, entry, put, pinned)
 }
@@ -1245,7 +1263,7 @@ pub fn open_locked(
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&Cancel>,
 ) -> Result<Opened, String> {
-    let lock = Lock::read(&lock::default_path(home))?;
+    let lock = Lock::read(&lock::in_use(home))?;
     let (_, entry) = selected(&lock, &[name.to_string()])?
         .pop()
         .expect("one name asked, one entry or an error");
@@ -1398,10 +1416,10 @@ pub fn sync(
             path.display()
         ));
     }
-    let wanted = Lock::read(lock_file.unwrap_or(&home_path))?;
+    let wanted_path = lock_file.map_or_else(|| lock::in_use(home), Path::to_path_buf);
+    let wanted = Lock::read(&wanted_path)?;
     let mut pins = Lock::read(&home_path)?;
-    let own = |p: &Path| p.canonicalize().ok() == home_path.canonicalize().ok();
-    let foreign = lock_file.is_some_and(|p| !own(p));
+    let foreign = !lock::is_home_lock(home, &wanted_path);
     let mut outcomes = Vec::new();
     let mut warnings = Vec::new();
     let mut todo: Groups = BTreeMap::new();
@@ -1486,6 +1504,7 @@ pub fn sync(
             foreign,
             allow_local,
             by: None,
+            dry_run: false,
         };
         apply_web(home, &mut pins, &source, &items, how, &mut outcomes);
     }
@@ -1502,6 +1521,7 @@ pub fn sync(
             keep_edits: false,
             allow_large,
             trust,
+            dry_run: false,
         };
         apply_group(home, &mut pins, &group, progress, &mut outcomes);
     }
