@@ -975,7 +975,7 @@ fn a_name_that_resolves_to_this_machine_is_refused_before_connecting() {
         &[],
     );
     assert!(!err.contains("leads to 127.0.0.1"), "{err}");
-    assert_eq!(probe.connections(), 1);
+    assert_eq!(probe.connections_reaching(1), 1, "{err}");
     f.scratch_is_empty();
 }
 

@@ -582,6 +582,57 @@ fn nothing_outside_a_skill_folder_is_served() {
     );
 }
 
+// A skill folder that is a link, re-pointed after it was read, and a
+// SKILL.md swapped for a link to a file outside the skill: neither makes
+// the server read what it never judged.
+#[test]
+fn a_folder_link_repointed_or_a_skill_md_linked_out_serves_nothing_new() {
+    let h = sample();
+    let real = h.root.join("real-gamma");
+    fs::create_dir_all(&real).unwrap();
+    fs::write(
+        real.join("SKILL.md"),
+        "---\nname: gamma\ndescription: does gamma\n---\n# Gamma\n",
+    )
+    .unwrap();
+    fs::write(real.join("notes.md"), "plain notes\n").unwrap();
+    let private = h.root.join("private");
+    fs::create_dir_all(&private).unwrap();
+    fs::write(private.join("notes.md"), "TOP SECRET\n").unwrap();
+    let link = h.home().join("skills/gamma");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let mut s = h.serve(&[]);
+    s.initialize("2025-11-25");
+    let got = s.result("skills/get", json!({"uri": "skill://gamma/SKILL.md"}));
+    assert!(got.to_string().contains("skill://gamma/notes.md"), "{got}");
+    fs::remove_file(&link).unwrap();
+    std::os::unix::fs::symlink(&private, &link).unwrap();
+    let e = s.ask("resources/read", json!({"uri": "skill://gamma/notes.md"}));
+    assert!(
+        !e.to_string().contains("TOP SECRET"),
+        "a re-pointed link was followed: {e}"
+    );
+    // alpha's SKILL.md becomes a link to a file outside alpha.
+    let outside = h.root.join("outside");
+    fs::create_dir_all(&outside).unwrap();
+    fs::write(
+        outside.join("SKILL.md"),
+        "---\nname: alpha\ndescription: does alpha\n---\nTOP SECRET\n",
+    )
+    .unwrap();
+    let alpha_md = h.home().join("skills/alpha/SKILL.md");
+    fs::remove_file(&alpha_md).unwrap();
+    std::os::unix::fs::symlink(outside.join("SKILL.md"), &alpha_md).unwrap();
+    let r = s.ask(
+        "tools/call",
+        json!({"name": "load_skill", "arguments": {"name": "alpha"}}),
+    );
+    assert!(
+        !r.to_string().contains("TOP SECRET"),
+        "load_skill followed a link out: {r}"
+    );
+}
+
 #[test]
 fn a_critical_finding_holds_a_skill_back_unless_trusted() {
     let h = sample();

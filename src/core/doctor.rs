@@ -148,6 +148,12 @@ pub fn home_source(flag: Option<&Path>) -> &'static str {
     }
 }
 
+/// The shortest home name taken for a typo of another, and how alike the
+/// two must be (1 - edits / length): `cli-agent-orchestrater` is 0.95 of
+/// `cli-agent-orchestrator`.
+const TYPO_MIN_LEN: usize = 10;
+const TYPO_SIMILARITY: f64 = 0.85;
+
 /// When `home` does not exist, a CAO home beside it whose name is close
 /// (`cli-agent-orchestrater` beside `cli-agent-orchestrator`): the home
 /// the user meant. A typo must be named, never created or seeded. The CLI
@@ -169,7 +175,15 @@ pub fn mistyped_home(home: &Path) -> Option<PathBuf> {
         })
         .filter_map(|e| e.file_name().into_string().ok())
         .collect();
-    let near = crate::core::suggest::closest(typed, homes.iter().map(String::as_str))?;
+    // Only a long name a key or two away is a typo: `home2` beside `home`,
+    // or `our-home` beside `cao-home`, is a second home made on purpose.
+    let near = homes
+        .iter()
+        .filter(|h| h.chars().count() >= TYPO_MIN_LEN && typed.chars().count() >= TYPO_MIN_LEN)
+        .map(|h| (strsim::normalized_damerau_levenshtein(typed, h), h))
+        .filter(|(score, _)| *score >= TYPO_SIMILARITY)
+        .max_by(|a, b| a.0.total_cmp(&b.0))?
+        .1;
     Some(parent.join(near))
 }
 
@@ -227,6 +241,24 @@ fn warnings(home: &Home) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // A typo of a long home name is named; a short second home beside the
+    // first (`home2`, `our-home` beside `cao-home`) is the user's intent.
+    #[test]
+    fn only_a_long_home_name_a_key_away_is_a_typo() {
+        let tmp = tempfile::tempdir().unwrap();
+        for real in ["cli-agent-orchestrator", "home", "cao-home"] {
+            std::fs::create_dir_all(tmp.path().join(real).join("skills")).unwrap();
+        }
+        let asked = |typed: &str| mistyped_home(&tmp.path().join(typed));
+        assert_eq!(
+            asked("cli-agent-orchestrater"),
+            Some(tmp.path().join("cli-agent-orchestrator"))
+        );
+        assert_eq!(asked("home2"), None);
+        assert_eq!(asked("our-home"), None);
+        assert_eq!(asked("something-else-entirely"), None);
+    }
 
     #[test]
     fn colours_follow_the_environment() {

@@ -86,6 +86,17 @@ impl Server {
         self.accepted.load(Ordering::SeqCst)
     }
 
+    /// [`Server::connections`] once it reaches `n`, or after 10 s: the
+    /// kernel completes a connection before the accept loop counts it, so a
+    /// client may be done before the count moves.
+    pub fn connections_reaching(&self, n: usize) -> usize {
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while self.connections() < n && std::time::Instant::now() < end {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        self.connections()
+    }
+
     /// The port it listens on.
     pub fn port(&self) -> u16 {
         self.base.rsplit(':').next().unwrap().parse().unwrap()

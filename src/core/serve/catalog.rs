@@ -414,6 +414,10 @@ pub fn load_skill(catalog: &Catalog, name: &str) -> Result<String, String> {
         let shown = crate::core::text::one_line(name, MAX_NAME);
         return Err(format!("no skill named '{shown}' is served here{hint}"));
     };
-    let doc = cao_skill::read_doc(&served.dir.join("SKILL.md"))?;
+    // Through the confined reader, as resources/read: a SKILL.md that has
+    // come to link out of the folder (to a skill not served) is refused.
+    let text = cao_skill::read_text_in(&served.dir)
+        .unwrap_or_else(|| Err(format!("skill '{}' has no SKILL.md now", served.name)))?;
+    let doc = cao_skill::doc_from_text(&text)?;
     Ok(doc.frontmatter.body)
 }

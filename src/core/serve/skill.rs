@@ -40,6 +40,8 @@ pub struct Served {
     pub name: String,
     /// `description:` stripped, as CAO reads it.
     pub description: String,
+    /// The folder's real path when it was judged (links resolved): every
+    /// read goes there.
     pub dir: PathBuf,
     /// Every frontmatter field the author wrote.
     pub frontmatter: Map<String, Json>,
@@ -87,6 +89,11 @@ fn lock(cache: &Mutex<Cache>) -> std::sync::MutexGuard<'_, Cache> {
 /// or, unless `trust`, when the audit finds something critical.
 pub fn judge(name: &str, dir: &Path, trust: bool, cache: &Mutex<Cache>) -> Judged {
     let held = |why: String| format!("skill '{name}' is held back: {why}");
+    // Everything is read, and later served, from the folder's real path as
+    // it is now: a folder link re-pointed afterwards leads nowhere new.
+    let real =
+        std::fs::canonicalize(dir).map_err(|e| held(format!("cannot open its folder: {e}")))?;
+    let dir = real.as_path();
     let (files, dirs) = manifest(name, dir, cache).map_err(held)?;
     let key = (dir.to_path_buf(), audit_key(&files));
     let kept = lock(cache).audits.get(&key).cloned();
