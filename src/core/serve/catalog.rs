@@ -228,9 +228,16 @@ impl Catalog {
             .iter()
             .find(|f| f.uri == uri)
             .ok_or(ReadError::Unknown)?;
-        fsops::read_capped_inside(&served.dir, Path::new(&file.rel), MAX_BYTES)
-            .map(|bytes| (file, bytes))
-            .map_err(|e| ReadError::Unreadable(format!("{uri} cannot be read: {e}")))
+        let bytes = fsops::read_capped_inside(&served.dir, Path::new(&file.rel), MAX_BYTES)
+            .map_err(|e| ReadError::Unreadable(format!("{uri} cannot be read: {e}")))?;
+        // Only the bytes the audit judged and the listing digested are
+        // served: a file rewritten since waits for the watcher's next look.
+        if !same_bytes(file, &bytes) {
+            return Err(ReadError::Unreadable(format!(
+                "{uri} changed since it was listed: list the skills again"
+            )));
+        }
+        Ok((file, bytes))
     }
 
     /// The direct children of a served folder (`skill://NAME` or
@@ -418,6 +425,21 @@ pub fn load_skill(catalog: &Catalog, name: &str) -> Result<String, String> {
     // come to link out of the folder (to a skill not served) is refused.
     let text = cao_skill::read_text_in(&served.dir)
         .unwrap_or_else(|| Err(format!("skill '{}' has no SKILL.md now", served.name)))?;
+    let listed = served.files.iter().find(|f| f.rel == "SKILL.md");
+    if listed.is_some_and(|f| !same_bytes(f, text.as_bytes())) {
+        return Err(format!(
+            "skill '{}' changed since it was judged: ask again in a moment",
+            served.name
+        ));
+    }
     let doc = cao_skill::doc_from_text(&text)?;
     Ok(doc.frontmatter.body)
+}
+
+/// Whether `bytes` are the ones `file` was listed (and audited) with.
+fn same_bytes(file: &File, bytes: &[u8]) -> bool {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(bytes);
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    file.size == bytes.len() as u64 && file.digest.strip_prefix("sha256:") == Some(hex.as_str())
 }
