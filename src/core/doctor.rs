@@ -175,15 +175,17 @@ pub fn mistyped_home(home: &Path) -> Option<PathBuf> {
         })
         .filter_map(|e| e.file_name().into_string().ok())
         .collect();
-    // Only a long name a key or two away is a typo: `home2` beside `home`,
-    // or `our-home` beside `cao-home`, is a second home made on purpose.
-    let near = homes
-        .iter()
-        .filter(|h| h.chars().count() >= TYPO_MIN_LEN && typed.chars().count() >= TYPO_MIN_LEN)
-        .map(|h| (strsim::normalized_damerau_levenshtein(typed, h), h))
-        .filter(|(score, _)| *score >= TYPO_SIMILARITY)
-        .max_by(|a, b| a.0.total_cmp(&b.0))?
-        .1;
+    // A typo is two keys swapped or one mistaken (`hmoe`, `hone` beside
+    // `home`), or a long name a key or two away; `home2` beside `home`, or
+    // `our-home` beside `cao-home`, is a second home made on purpose.
+    let typo = |h: &str| {
+        let (a, b) = (typed.chars().count(), h.chars().count());
+        let slip = a == b && a >= 4 && strsim::osa_distance(typed, h) == 1;
+        let long = a.min(b) >= TYPO_MIN_LEN
+            && strsim::normalized_damerau_levenshtein(typed, h) >= TYPO_SIMILARITY;
+        slip || long
+    };
+    let near = homes.iter().find(|h| typo(h))?;
     Some(parent.join(near))
 }
 
@@ -255,6 +257,7 @@ mod tests {
             asked("cli-agent-orchestrater"),
             Some(tmp.path().join("cli-agent-orchestrator"))
         );
+        assert_eq!(asked("hmoe"), Some(tmp.path().join("home")));
         assert_eq!(asked("home2"), None);
         assert_eq!(asked("our-home"), None);
         assert_eq!(asked("something-else-entirely"), None);
