@@ -438,8 +438,5 @@ pub fn load_skill(catalog: &Catalog, name: &str) -> Result<String, String> {
 
 /// Whether `bytes` are the ones `file` was listed (and audited) with.
 fn same_bytes(file: &File, bytes: &[u8]) -> bool {
-    use sha2::Digest;
-    let digest = sha2::Sha256::digest(bytes);
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    file.size == bytes.len() as u64 && file.digest.strip_prefix("sha256:") == Some(hex.as_str())
+    file.size == bytes.len() as u64 && file.digest == skill::digest_of(bytes)
 }

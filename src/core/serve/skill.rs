@@ -200,7 +200,7 @@ fn digest(dir: &Path, rel: &str, cache: &Mutex<Cache>) -> Result<(String, u64), 
     }
     let bytes = fsops::read_capped_inside(dir, Path::new(rel), MAX_BYTES)
         .map_err(|e| format!("{rel} cannot be read: {e}"))?;
-    let digest = format!("sha256:{}", hex(&Sha256::digest(&bytes)));
+    let digest = digest_of(&bytes);
     if let Some(stamp) = stamp {
         lock(cache).digests.insert(path, (stamp, digest.clone()));
     }
@@ -225,6 +225,11 @@ fn skill_md(dir: &Path) -> Result<(Map<String, Json>, String), String> {
         .map(|d| crate::core::text::py_strip(d).to_string())
         .unwrap_or_default();
     Ok((fm, description))
+}
+
+/// The extension's digest form of `bytes`: `sha256:` and lowercase hex.
+pub fn digest_of(bytes: &[u8]) -> String {
+    format!("sha256:{}", hex(&Sha256::digest(bytes)))
 }
 
 fn hex(bytes: &[u8]) -> String {
