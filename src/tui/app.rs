@@ -256,7 +256,7 @@ impl App {
         let home = &app.data.home;
         let shown = crate::tui::panes::tilde(&home.root, &home.user_home);
         let no_home = std::fs::symlink_metadata(&home.root).is_err();
-        if no_home && home.cao().is_err() && home.named_cao_error().is_none() {
+        if app.data.without_cao() {
             // Someone who runs agents without CAO: their agents, not CAO's
             // profiles, and nothing said in CAO's words.
             app.agents_first = true;

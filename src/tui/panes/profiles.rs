@@ -581,7 +581,7 @@ impl ProfilesPane {
         if data.profiles.is_empty() && !self.in_checklist() {
             // Under the agents listed: where profiles would come from, said
             // only to someone who has CAO or a home for it.
-            return (!no_cao_here(data)).then(|| no_profiles(data, theme));
+            return (!data.without_cao()).then(|| no_profiles(data, theme));
         }
         if self.selected_agent(data).is_some() {
             return None;
@@ -683,15 +683,10 @@ fn skills_summary(list: &[String], width: usize) -> String {
     all
 }
 
-/// No CAO installed and no home for it: the pane is about agents only.
-fn no_cao_here(data: &Data) -> bool {
-    std::fs::symlink_metadata(&data.home.root).is_err() && data.home.cao().is_err()
-}
-
 /// Where CAO reads profiles from, for a home that has none; without CAO,
 /// where agents are looked for.
 fn no_profiles(data: &Data, theme: &Theme) -> Line<'static> {
-    if no_cao_here(data) {
+    if data.without_cao() {
         return Line::styled(
             "No agent found on this machine. `skilltui agents` says where each one looks; A lists one anyway.",
             theme.dim,
