@@ -106,6 +106,61 @@ fn opencode_debug_skill_equals_list_agent_opencode() {
     sample(npm::OPENCODE, &opencode, seed() * 1000 + 500, 5);
 }
 
+/// The links in `dir` (one level) that lead to the folder `to`.
+fn ways_in(dir: &Path, to: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_symlink()))
+        .filter(|e| e.path().canonicalize().ok().as_deref() == Some(to))
+        .count()
+}
+
+/// Every `loop` link of a case with a second way into its folder from the
+/// dir it leads back to.
+fn second_ways_into_loops(case: &homes::Case) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![case.root.clone()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = e.path();
+            let t = e.file_type().unwrap();
+            if t.is_dir() {
+                stack.push(path);
+            } else if t.is_symlink() && e.file_name() == "loop" {
+                let folder = dir.canonicalize().unwrap();
+                if ways_in(&path.canonicalize().unwrap(), &folder) > 0 {
+                    out.push(path);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// OpenCode 1.18.33 follows every link round a loop to the kernel's
+/// 40-link limit with no record of the folders seen (observed: two ways
+/// into one loop, as the unbounded generator makes in case 123, give no
+/// answer in 2 minutes; one way answers in seconds). The generator gives
+/// OpenCode's cases one way into a loop; the other agents keep every shape.
+#[test]
+fn opencode_cases_reach_a_loop_one_way() {
+    let tmp = workdir();
+    let dirs = fuzz::opencode::DIRS;
+    let plain = homes::generate(&tmp.path().join("plain"), 123, dirs, 18);
+    assert_eq!(second_ways_into_loops(&plain).len(), 1);
+    let bounded = fuzz::opencode::options();
+    for seed in 115..130 {
+        let case = homes::generate_with(tmp.path(), seed, dirs, 18, &bounded);
+        assert_eq!(
+            second_ways_into_loops(&case),
+            Vec::<PathBuf>::new(),
+            "seed {seed}"
+        );
+    }
+}
+
 #[test]
 fn gemini_cli_core_skills_equal_list_and_catalog_agent_gemini() {
     let gemini = fuzz::gemini::Gemini {

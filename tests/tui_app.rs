@@ -3920,3 +3920,55 @@ fn y_while_the_catalog_updates_copies_the_selected_profiles_catalog() {
         "two profiles, two catalogs"
     );
 }
+
+/// With a provider that gets no block, `y` copies the `serve` command
+/// pane 4 shows: the hint bar names that, not a catalog.
+#[test]
+fn the_hint_bar_says_y_copies_the_serve_command_when_it_does() {
+    let mut f = fixture();
+    select_profile(&mut f.app, "writer");
+    key(&mut f.app, KeyCode::Char('4'));
+    assert!(f.app.catalog.serve.is_some() && !f.app.catalog.has_catalog);
+    let bar = hint_line(&mut f.app, 120, 40);
+    assert!(
+        bar.contains("y copy serve command") && !bar.contains("catalog"),
+        "{bar}"
+    );
+    insta::assert_snapshot!("hint_bar_serve_command_120x40", bar.trim_end());
+    // A profile whose provider gets a block: `y` copies that.
+    select_profile(&mut f.app, "supervisor");
+    key(&mut f.app, KeyCode::Char('4'));
+    let bar = hint_line(&mut f.app, 120, 40);
+    assert!(
+        bar.contains("y copy catalog") && !bar.contains("serve"),
+        "{bar}"
+    );
+}
+
+/// No agent on the machine and no CAO: pane 4 named a catalog format
+/// (`Catalog · cao`) nobody receives; it says what it is for and how to
+/// get there.
+#[test]
+fn with_no_agent_and_no_cao_pane_4_says_what_comes_there() {
+    let tmp = snapshot_tempdir();
+    let root = tmp.path().join("no-cao-home");
+    let home = Home::at(root.clone(), tmp.path().to_path_buf());
+    assert!(
+        home.cao().is_err(),
+        "this test needs a process that finds no CAO (unset SKILLTUI_CAO)"
+    );
+    let app = App::new(home, Theme::dark());
+    assert!(app.data.agents.iter().all(|a| !a.detected));
+    let mut f = Fixture {
+        _tmp: tmp,
+        root,
+        app,
+    };
+    let text = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(
+        text.contains("4 What an agent sees · no agent yet") && !text.contains("Catalog ·"),
+        "{text}"
+    );
+    assert!(!text.contains("no agent profiles found"), "{text}");
+    snapshot("no_agent_no_cao_120x40", &mut f, 120, 40);
+}

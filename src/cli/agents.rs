@@ -59,7 +59,8 @@ pub enum AgentCommand {
         #[arg(long)]
         copy: bool,
     },
-    /// Take back links or copies skilltui made (never anything else)
+    /// Take back links or copies skilltui made (never anything else;
+    /// AGENT: one id or a comma list, e.g. claude-code,codex)
     Disable {
         /// The agent's id (`skilltui agents` lists them)
         #[arg(add = names::agents())]
@@ -169,7 +170,14 @@ pub fn run(home: &Home, cmd: &AgentCommand, out: &mut Output) -> Outcome {
             agent,
             skills,
             scope,
-        } => disable(home, table, ctx, agent, skills, scope.map(ScopeArg::scope)),
+        } => disable(
+            home,
+            table,
+            ctx,
+            std::slice::from_ref(agent),
+            skills,
+            scope.map(ScopeArg::scope),
+        ),
         AgentCommand::Adopt { agent, skills } => adopt(home, table, ctx, agent, skills),
     })
 }
@@ -383,12 +391,28 @@ pub fn enable(
                     } else {
                         "copied"
                     };
-                    let line = format!("{name}: {how} for {} ({})", agent.id, t.path.display());
-                    (line, t.path.parent().map(Path::to_path_buf))
+                    let mut line = format!("{name}: {how} for {} ({}", agent.id, t.path.display());
+                    // A project link names the project's copy it leads to,
+                    // whose dir other agents read too.
+                    let dirs = match &t.shared {
+                        Some(s) => {
+                            let held = std::fs::read_link(&t.path).unwrap_or_default();
+                            line.push_str(&format!(" -> {})", held.display()));
+                            vec![t.path.parent(), s.path.parent()]
+                        }
+                        None => {
+                            line.push(')');
+                            vec![t.path.parent()]
+                        }
+                    };
+                    (
+                        line,
+                        dirs.into_iter().flatten().map(Path::to_path_buf).collect(),
+                    )
                 }
                 Ok(Given::Already(path)) => (
                     format!("{name}: {} already has it ({})", agent.id, path.display()),
-                    None,
+                    Vec::new(),
                 ),
                 Err(e) => {
                     not.push((name.as_str(), e));
@@ -396,7 +420,7 @@ pub fn enable(
                 }
             };
             p.line(&sanitize_line(&line));
-            if let Some(dir) = dir {
+            for dir in dir {
                 let others = reach::readers(&table.agents, ctx, &dir, &agent.id);
                 if let Some(also) = reach::also_read_by(&others, &dir, &ctx.user_home) {
                     p.line(&sanitize_line(&format!("  {also}")));
@@ -445,25 +469,29 @@ pub fn can_give(table: &Table, ctx: &Ctx, ids: &[String], scope: Scope) -> Resul
     Ok(())
 }
 
-/// `agent disable ID SKILL…`.
+/// `agent disable ID[,ID…] SKILL…`: each skill from each agent.
 pub fn disable(
     home: &Home,
     table: &Table,
     ctx: &Ctx,
-    id: &str,
+    ids: &[String],
     skills: &[String],
     scope: Option<Scope>,
 ) -> Result<Printed, String> {
-    let agent = table.find(id)?;
+    let agents = table.find_many(ids)?;
     let mut p = Printed::default();
-    let mut not = Vec::new();
-    for name in skills {
-        match give::disable(home, agent, ctx, name, scope) {
-            Ok(done) => report_taken(&done, &mut p),
-            Err(e) => not.push((name.as_str(), e)),
+    let mut failed = Vec::new();
+    for agent in agents {
+        let mut not = Vec::new();
+        for name in skills {
+            match give::disable(home, agent, ctx, name, scope) {
+                Ok(done) => report_taken(&done, &mut p),
+                Err(e) => not.push((name.as_str(), e)),
+            }
         }
+        failed.extend(not_done("took", skills.len(), &not, &agent.id));
     }
-    p.failed = not_done("took", skills.len(), &not, &agent.id);
+    p.failed = (!failed.is_empty()).then(|| failed.join("; "));
     Ok(p)
 }
 
@@ -529,6 +557,12 @@ fn report_taken(done: &[(give::Target, Taken)], p: &mut Printed) {
                 path.display(),
                 t.agent
             )),
+            Taken::Shared(path) => p.line(&sanitize_line(&format!(
+                "{}: taken from {}; the project's copy {} stays, another agent's link leads to it",
+                t.skill,
+                t.agent,
+                path.display()
+            ))),
         }
     }
 }

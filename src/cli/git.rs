@@ -157,7 +157,7 @@ pub fn end_git_on_signals() {
         let Some(signal) = signals.forever().next() else {
             return;
         };
-        if git::has_own_scratch() {
+        if git::has_own_scratch() || interrupt::holds_any() {
             interrupt::interrupt(signal);
             git::kill_all();
             let until = std::time::Instant::now() + UNWIND;
@@ -167,6 +167,7 @@ pub fn end_git_on_signals() {
         }
         git::kill_all();
         git::remove_own_scratch();
+        interrupt::remove_held();
         let _ = signal_hook::low_level::emulate_default_handler(signal);
         std::process::exit(128 + signal);
     });

@@ -194,10 +194,9 @@ pub fn run_remove(home: &Home, args: &RemoveArgs, out: &mut Output) -> Outcome {
         "Skill '{name}' removed ({})",
         removed.dest.display()
     ));
-    if let Some(lock) = removed.unpinned {
+    if let Some(locks) = removed.dropped_from() {
         out.line(&format!(
-            "Dropped '{name}' from {}: `sync` no longer installs it",
-            lock.display()
+            "Dropped '{name}' from {locks}: `sync` no longer installs it"
         ));
     }
     printed(Vec::new(), taken, out)
@@ -395,6 +394,9 @@ fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Result<Vec
         // Named, as `--all` warns about many skills at once.
         for w in skill::check_folder(&i.dest, true).warnings {
             warn(&format!("{}: {w}", sanitize_line(&i.name)));
+        }
+        for kept in &i.kept_copies {
+            warn(&sanitize_line(kept));
         }
     }
     Ok(installed.into_iter().map(|i| i.name).collect())

@@ -478,6 +478,17 @@ pub fn stage_walked(
     Ok(staged)
 }
 
+/// Copies `src` as [`stage_copy`] does into the folder `staged` (from
+/// [`stage_empty`]), so a caller can note the staging folder (for a
+/// signal's clean-up) before the copy starts.
+pub fn copy_into(src: &Path, staged: &Staged) -> Result<(), String> {
+    let walked = walk(src, Links::StayInside, None)?;
+    if let Some(problem) = walked.problems.first() {
+        return Err(format!("{problem}: replace it with the file itself"));
+    }
+    copy_walked(&walked, &staged.path())
+}
+
 /// How a walk (and the copy it serves) treats symlinks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Links {
@@ -541,6 +552,17 @@ pub struct Walked {
 /// only when `root` cannot be read or a limit is crossed (then at once, so
 /// a hostile tree costs no more than the limit).
 pub fn walk(root: &Path, links: Links, limits: Option<&Limits>) -> Result<Walked, String> {
+    walk_leaving_out(root, links, limits, |_| false)
+}
+
+/// [`walk`], with the entries whose name `left_out` accepts never looked
+/// at: not listed, not descended into, not counted against `limits`.
+pub fn walk_leaving_out(
+    root: &Path,
+    links: Links,
+    limits: Option<&Limits>,
+    left_out: impl Fn(&std::ffi::OsStr) -> bool,
+) -> Result<Walked, String> {
     let mut out = Walked::default();
     let mut stack = vec![(root.to_path_buf(), 0usize)];
     while let Some((dir, depth)) = stack.pop() {
@@ -549,7 +571,10 @@ pub fn walk(root: &Path, links: Links, limits: Option<&Limits>) -> Result<Walked
         for entry in entries {
             let entry = entry.map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
             let from = entry.path();
-            if links != Links::Follow && NEVER_COPIED.iter().any(|n| entry.file_name() == *n) {
+            let name = entry.file_name();
+            if (links != Links::Follow && NEVER_COPIED.iter().any(|n| name == *n))
+                || left_out(&name)
+            {
                 continue;
             }
             let rel = from.strip_prefix(root).unwrap_or(&from).to_path_buf();

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use rmcp::ServiceExt;
 use rmcp::transport::async_rw::AsyncRwTransport;
-use tokio::sync::{Notify, broadcast, mpsc};
+use tokio::sync::{Notify, broadcast, mpsc, oneshot};
 
 use crate::core::cao::store::Home;
 use crate::core::serve::catalog::{Catalog, OnHeld, Options};
@@ -30,8 +30,9 @@ use crate::core::watch::{self, Watcher};
 pub const MAX_LINE: usize = 4 * 1024 * 1024;
 
 /// Folders inside served skills watched beyond what CAO reads (inotify
-/// watches are a per-user resource).
-const MAX_SKILL_DIRS: usize = 4096;
+/// watches are a per-user resource). A change in a folder past it is
+/// found when a read is refused for it (then the server looks again).
+pub const MAX_SKILL_DIRS: usize = 4096;
 
 /// What a change is about, for subscribers of the 2026-07-28 era.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,20 +41,27 @@ pub enum Change {
     Tools,
 }
 
-/// The catalog served now, the channel its changes go out on, and the
-/// word that a request read more skills (whose folders to watch).
+/// A word to the refresher to open a new catalog: from the watcher
+/// (`None`), or from a request that waits until it is served (`Some`).
+type Wake = Option<oneshot::Sender<()>>;
+
+/// The catalog served now, the channel its changes go out on, the word
+/// that a request read more skills (whose folders to watch), and the way
+/// to the refresher.
 pub struct Shared {
     catalog: RwLock<Arc<Catalog>>,
     changes: broadcast::Sender<Change>,
     read_more: Notify,
+    wake: mpsc::UnboundedSender<Wake>,
 }
 
 impl Shared {
-    fn new(catalog: Catalog) -> Shared {
+    fn new(catalog: Catalog, wake: mpsc::UnboundedSender<Wake>) -> Shared {
         Shared {
             catalog: RwLock::new(Arc::new(catalog)),
             changes: broadcast::channel(16).0,
             read_more: Notify::new(),
+            wake,
         }
     }
 
@@ -70,23 +78,38 @@ impl Shared {
     }
 
     /// Runs `work` on the catalog served now, off the protocol's thread
-    /// (it may read skills), and says when it read more of them.
+    /// (it may read skills), and says when it read more of them. When
+    /// `work` found a file changed since it was listed, a new catalog is
+    /// open before the answer goes out: the watcher may never see that
+    /// change (its folders are capped), and the answer says to list again.
     pub async fn with_catalog<T: Send + 'static>(
         self: &Arc<Self>,
         work: impl FnOnce(&Catalog) -> T + Send + 'static,
     ) -> Result<T, String> {
         let now = self.now();
-        let done = tokio::task::spawn_blocking(move || {
-            let before = now.read_count();
+        let (out, read_more, stale) = tokio::task::spawn_blocking(move || {
+            let (read, stale) = (now.read_count(), now.stale_count());
             let out = work(&now);
-            (out, now.read_count() > before)
+            (out, now.read_count() > read, now.stale_count() > stale)
         })
         .await
         .map_err(|e| format!("a request's worker failed: {e}"))?;
-        if done.1 {
+        if read_more {
             self.read_more.notify_one();
         }
-        Ok(done.0)
+        if stale {
+            self.refreshed().await;
+        }
+        Ok(out)
+    }
+
+    /// Asks the refresher for a new catalog and waits until it is served
+    /// (or the refresher has stopped).
+    async fn refreshed(&self) {
+        let (done, served) = oneshot::channel();
+        if self.wake.send(Some(done)).is_ok() {
+            let _ = served.await;
+        }
     }
 }
 
@@ -133,7 +156,8 @@ fn held_printer() -> OnHeld {
 }
 
 async fn serve(keep: Keep, first: Catalog) -> Result<(), String> {
-    let shared = Arc::new(Shared::new(first));
+    let (wake, woken) = mpsc::unbounded_channel();
+    let shared = Arc::new(Shared::new(first, wake.clone()));
     let (stdin, stdout) = rmcp::transport::stdio();
     let transport = AsyncRwTransport::new_server(stdin, stdout).with_max_line_length(MAX_LINE);
     let started = Arc::new(AtomicBool::new(false));
@@ -148,9 +172,8 @@ async fn serve(keep: Keep, first: Catalog) -> Result<(), String> {
     // No await since the handshake returned: the session's loop has not
     // read a message yet.
     started.store(true, Ordering::Release);
-    let (tx, rx) = mpsc::unbounded_channel();
     let watcher = Watcher::new(move || {
-        let _ = tx.send(());
+        let _ = wake.send(None);
     });
     follow(&watcher, &keep.home, &shared.now());
     let peer = running.peer().clone();
@@ -160,7 +183,7 @@ async fn serve(keep: Keep, first: Catalog) -> Result<(), String> {
         watcher,
         peer,
     };
-    let refreshing = tokio::spawn(refresher.run(rx));
+    let refreshing = tokio::spawn(refresher.run(woken));
     let _ = running.waiting().await;
     refreshing.abort();
     Ok(())
@@ -211,8 +234,9 @@ fn follow(watcher: &Watcher, home: &Home, now: &Catalog) {
     });
 }
 
-/// Opens a new catalog after each burst of changes and tells the client;
-/// follows the folders of skills read since.
+/// Opens a new catalog after each burst of changes (seen by the watcher,
+/// or by a read refused as stale) and tells the client; follows the
+/// folders of skills read since.
 struct Refresher {
     keep: Keep,
     shared: Arc<Shared>,
@@ -221,16 +245,21 @@ struct Refresher {
 }
 
 impl Refresher {
-    async fn run(self, mut rx: mpsc::UnboundedReceiver<()>) {
+    async fn run(self, mut rx: mpsc::UnboundedReceiver<Wake>) {
         loop {
             tokio::select! {
                 got = rx.recv() => {
-                    if got.is_none() {
-                        return;
+                    let Some(first) = got else { return };
+                    // One catalog for a burst; whoever waits for it hears
+                    // once it is served and the client told.
+                    let mut waiting: Vec<oneshot::Sender<()>> = first.into_iter().collect();
+                    while let Ok(more) = rx.try_recv() {
+                        waiting.extend(more);
                     }
-                    // One catalog for a burst.
-                    while rx.try_recv().is_ok() {}
                     self.reopen().await;
+                    for done in waiting {
+                        let _ = done.send(());
+                    }
                 }
                 _ = self.shared.read_more.notified() => {
                     follow(&self.watcher, &self.keep.home, &self.shared.now());
@@ -259,9 +288,10 @@ impl Refresher {
         };
         let new = Arc::new(new);
         self.shared.replace(new.clone());
-        if listed || named {
-            follow(&self.watcher, &self.keep.home, &new);
-        }
+        // Always: a folder made in a store, an extra dir or a served skill
+        // changes nothing listed yet, but what is written into it next
+        // must be seen (the watcher restarts only when its set differs).
+        follow(&self.watcher, &self.keep.home, &new);
         self.tell(listed, named).await;
     }
 

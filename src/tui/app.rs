@@ -21,7 +21,7 @@ use crate::tui::dialogs::{
 };
 use crate::tui::events::PreviewKey;
 use crate::tui::jobs::{Jobs, Latest};
-use crate::tui::keymap::{self, Cmd, Ctx, Move};
+use crate::tui::keymap::{self, Cmd, Copies, Ctx, Move};
 use crate::tui::layout::Areas;
 use crate::tui::markdown::{Highlighter, Rendered};
 use crate::tui::panes::agent_view;
@@ -544,6 +544,7 @@ impl App {
                     || self.profile_catalog()
                     || (self.selected_profile().is_some() && self.catalog.serve.is_some())
             }
+            Cmd::Copying(what) => self.copies() == Some(what),
             Cmd::Format => self.profile_catalog(),
             Cmd::Provider => self.catalog.agent.is_none() && self.selected_profile().is_some(),
             Cmd::ResetProvider => self.catalog.agent.is_none() && self.catalog.provider.is_some(),
@@ -559,6 +560,19 @@ impl App {
                 .selected_profile()
                 .is_none_or(|r| r.listed.location.path.is_some()),
             _ => true,
+        }
+    }
+
+    /// What `y` copies now (as `copy_catalog` decides), for its hint.
+    fn copies(&self) -> Option<Copies> {
+        if self.catalog.agent.is_some() {
+            Some(Copies::AgentText)
+        } else if self.profile_catalog() {
+            Some(Copies::Block)
+        } else if self.selected_profile().is_some() && self.catalog.serve.is_some() {
+            Some(Copies::Serve)
+        } else {
+            None
         }
     }
 
@@ -1357,11 +1371,9 @@ impl App {
             Pending::ReplaceFound { name, .. } => self.answer_clash(name, true),
             Pending::Remove { name, .. } => {
                 let r = self.remove_everywhere(&name).map(|(r, taken)| {
-                    let unpinned = if r.unpinned.is_some() {
-                        " and its lock entry"
-                    } else {
-                        ""
-                    };
+                    let unpinned = (r.dropped_from())
+                        .map(|locks| format!(" and its entry in {locks}"))
+                        .unwrap_or_default();
                     let given = match taken {
                         0 => String::new(),
                         n => format!("; taken back from {n} agent dir(s)"),

@@ -12,6 +12,17 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::tui::model::Pane;
 
+/// What `y` (`Cmd::Copy`) copies in pane 3 and 4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Copies {
+    /// The profile's catalog block.
+    Block,
+    /// The `serve` command, for a provider that gets no block.
+    Serve,
+    /// The selected agent's model-facing text.
+    AgentText,
+}
+
 /// What a key asks for; the focused component decides what it means there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cmd {
@@ -34,6 +45,9 @@ pub enum Cmd {
     /// Catalog: back to the profile's own provider.
     ResetProvider,
     Copy,
+    /// No key: asked by the hint bar, whether `y` (`Copy`) copies this
+    /// now, so that its hint names what `y` does.
+    Copying(Copies),
     /// `y` in the Skills pane and the Preview: the skill's folder.
     CopyPath,
     Filter,
@@ -168,6 +182,9 @@ pub struct Hint {
     pub min: u8,
     pub max: u8,
     pub text: &'static str,
+    /// Shown only while `can(cmd)`: one key, a hint for each thing it
+    /// does.
+    pub when: Option<Cmd>,
 }
 
 pub struct Bind {
@@ -293,6 +310,15 @@ const fn hint(bar: Bar, rank: u8, min: u8, max: u8, text: &'static str) -> Hint 
         min,
         max,
         text,
+        when: None,
+    }
+}
+
+/// A hint shown only while `can(cmd)`.
+const fn hint_if(h: Hint, cmd: Cmd) -> Hint {
+    Hint {
+        when: Some(cmd),
+        ..h
     }
 }
 
@@ -609,8 +635,26 @@ pub const ROWS: &[Row] = &[
         help: "copy the catalog block (an agent's text; with no block, the serve command) to the clipboard",
         binds: &[ch('y', Cmd::Copy, PANES)],
         hints: &[
-            hint(Bar::Main, 10, 1, 3, "y copy catalog"),
-            hint(Bar::Checklist, 3, 1, 1, "y copy catalog"),
+            hint_if(
+                hint(Bar::Main, 10, 1, 3, "y copy catalog"),
+                Cmd::Copying(Copies::Block),
+            ),
+            hint_if(
+                hint(Bar::Main, 10, 1, 3, "y copy serve command"),
+                Cmd::Copying(Copies::Serve),
+            ),
+            hint_if(
+                hint(Bar::Main, 10, 1, 3, "y copy text"),
+                Cmd::Copying(Copies::AgentText),
+            ),
+            hint_if(
+                hint(Bar::Checklist, 3, 1, 1, "y copy catalog"),
+                Cmd::Copying(Copies::Block),
+            ),
+            hint_if(
+                hint(Bar::Checklist, 3, 1, 1, "y copy serve command"),
+                Cmd::Copying(Copies::Serve),
+            ),
             hint(Bar::Agent, 3, 1, 1, "y copy text"),
         ],
     },
@@ -764,6 +808,7 @@ fn hints_in(ctx: Ctx, can: &dyn Fn(Cmd) -> bool) -> impl Iterator<Item = &'stati
         r.hints
             .iter()
             .filter(move |h| Some(h.bar) == bar && acts_in(r, h, ctx).is_some_and(can))
+            .filter(move |h| h.when.is_none_or(can))
     })
 }
 

@@ -651,9 +651,12 @@ fn diff_each(wanted: Vec<Wanted>) -> Diffs {
 /// What installing one pick did, for the status line.
 fn installed_line(i: &remote::Installed) -> String {
     let name = crate::core::text::sanitize_line(&i.name);
-    match (&i.changes, i.unchanged) {
+    let line = match (&i.changes, i.unchanged) {
         (_, true) => format!("'{name}' is current: already installed as is"),
         (Some(c), _) => format!("replaced '{name}' ({})", c.summary()),
         (None, _) => format!("installed '{name}'"),
-    }
+    };
+    // A project copy kept as the user edited it is said with the rest.
+    let kept = i.kept_copies.iter().map(|k| format!("; {k}"));
+    line + &crate::core::text::sanitize_line(&kept.collect::<String>())
 }

@@ -15,10 +15,11 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::core::agents::scan::{self, Ctx};
+use crate::core::agents::shared;
 use crate::core::agents::table::{Agent, Parser, Scope, Walk};
 use crate::core::cao::store::{self, Home};
 use crate::core::fsops;
-use crate::core::sources::{lock, remote};
+use crate::core::sources::{interrupt, lock, remote};
 
 pub const FILE_NAME: &str = "skilltui-agents.json";
 
@@ -45,6 +46,29 @@ pub struct Target {
     /// A copy's content hash when it was written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash: Option<String>,
+    /// A project-scope link's target: the project's one copy, linked to
+    /// relatively (`from` stays the store folder it was copied from).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared: Option<Shared>,
+}
+
+/// The project's one copy of a skill (`<project>/.agents/skills/NAME`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Shared {
+    #[serde(with = "path_bytes")]
+    pub path: PathBuf,
+    /// Its content hash when skilltui wrote it; `None` when it was there
+    /// already (a teammate's, committed): then it is never deleted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
+}
+
+/// A folder skilltui created to give a skill (`.codex`, `.codex/skills`,
+/// `.agents/skills`): removed once empty, and no other folder ever is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MadeDir {
+    #[serde(with = "path_bytes")]
+    pub path: PathBuf,
 }
 
 /// A path in the record: text when it is UTF-8, else its bytes (a JSON
@@ -84,9 +108,14 @@ mod path_bytes {
 pub struct Record {
     #[serde(default)]
     pub targets: Vec<Target>,
+    /// The folders skilltui created for project-scope skills.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dirs: Vec<MadeDir>,
     /// The targets as read: a write carries over only what changed since.
     #[serde(skip)]
     read_targets: Vec<Target>,
+    #[serde(skip)]
+    read_dirs: Vec<MadeDir>,
 }
 
 /// At most this much record is read: a hostile file stays bounded.
@@ -121,6 +150,7 @@ impl Record {
         let mut record: Record = serde_json::from_slice(&bytes)
             .map_err(|e| format!("{} is not valid JSON ({e}): fix or move it", path.display()))?;
         record.read_targets = record.targets.clone();
+        record.read_dirs = record.dirs.clone();
         Ok((record, bytes))
     }
 
@@ -133,21 +163,35 @@ impl Record {
         fsops::rewrite(&Record::path(home), || {
             let (now, read) = Record::read_bytes(home)?;
             let targets = self.changes_over(now.targets);
+            let dirs = merged_over(&self.read_dirs, &self.dirs, now.dirs);
             let mut bytes = serde_json::to_vec_pretty(&Record {
                 targets: targets.clone(),
-                read_targets: Vec::new(),
+                dirs: dirs.clone(),
+                ..Record::default()
             })
             .map_err(|e| e.to_string())?;
             bytes.push(b'\n');
             let new = (bytes != read).then_some(bytes);
-            merged = Some(targets);
+            merged = Some((targets, dirs));
             Ok(fsops::Reread { read, new })
         })?;
-        if let Some(targets) = merged {
+        if let Some((targets, dirs)) = merged {
             self.read_targets = targets.clone();
             self.targets = targets;
+            self.read_dirs = dirs.clone();
+            self.dirs = dirs;
         }
         Ok(())
+    }
+
+    /// Notes folders just created (once each).
+    fn note_dirs(&mut self, made: Vec<PathBuf>) {
+        for path in made {
+            let d = MadeDir { path };
+            if !self.dirs.contains(&d) {
+                self.dirs.push(d);
+            }
+        }
     }
 
     /// `theirs` with the targets added or changed here since the read put
@@ -179,6 +223,37 @@ impl Record {
     pub fn made(&self, path: &Path) -> Option<&Target> {
         self.targets.iter().find(|t| t.path == path)
     }
+
+    /// The copy at `path` was written hashed `hash`: so say all the
+    /// targets that are it or link to it.
+    fn copy_written(&mut self, path: &Path, hash: &str) {
+        for t in &mut self.targets {
+            match &mut t.shared {
+                Some(s) if s.path == path => s.hash = Some(hash.to_string()),
+                None if t.kind == Kind::Copy && t.path == path => t.hash = Some(hash.to_string()),
+                _ => {}
+            }
+        }
+    }
+
+    /// A target that is, or links to, the project copy at `path`.
+    fn using(&self, path: &Path) -> Option<&Target> {
+        self.targets
+            .iter()
+            .find(|t| t.path == path || t.shared.as_ref().is_some_and(|s| s.path == path))
+    }
+}
+
+/// `theirs` with what was added here since `read` put in and what was
+/// dropped here taken out.
+fn merged_over(read: &[MadeDir], ours: &[MadeDir], mut theirs: Vec<MadeDir>) -> Vec<MadeDir> {
+    theirs.retain(|d| ours.contains(d) || !read.contains(d));
+    for d in ours {
+        if !read.contains(d) && !theirs.contains(d) {
+            theirs.push(d.clone());
+        }
+    }
+    theirs
 }
 
 /// Whether a record entry is one skilltui could have made: the skill's own
@@ -203,6 +278,16 @@ pub fn plausible(t: &Target, home: &Home, agents: &[Agent], ctx: &Ctx) -> bool {
         .from
         .parent()
         .is_some_and(|d| home.skill_search_dirs().iter().any(|s| s == d));
+    // A project copy is that name in a project's `.agents/skills`, and the
+    // link to it is in that same project.
+    let shared_ok = t.shared.as_ref().is_none_or(|s| {
+        plain(&s.path)
+            && t.kind == Kind::Link
+            && shared::root_of(&s.path).is_some_and(|root| t.path.starts_with(root))
+    });
+    if !shared_ok {
+        return false;
+    }
     let agent = agents.iter().find(|a| a.id == t.agent);
     let dir = t.path.parent();
     match (agent, dir) {
@@ -216,6 +301,16 @@ pub fn plausible(t: &Target, home: &Home, agents: &[Agent], ctx: &Ctx) -> bool {
 /// another project folder, as a link made from another working directory.
 fn is_agent_dir(agent: &Agent, ctx: &Ctx, scope: Scope, dir: &Path) -> bool {
     if target_dir(agent, ctx, scope).is_ok_and(|d| d == dir) {
+        return true;
+    }
+    // The project's copies, for an agent that reads them in place.
+    let reads_copies = agent.locations.iter().any(|l| {
+        l.scope == Scope::Project
+            && l.path
+                .strip_prefix("{project}/")
+                .is_some_and(|rest| rest == shared::DIR)
+    });
+    if scope == Scope::Project && agent.link_ok && reads_copies && dir.ends_with(shared::DIR) {
         return true;
     }
     give_location(agent, scope)
@@ -261,6 +356,9 @@ pub fn target_dir(agent: &Agent, ctx: &Ctx, scope: Scope) -> Result<PathBuf, Str
             base.display()
         ));
     }
+    if scope == Scope::Project {
+        not_the_home(ctx, &base)?;
+    }
     let dir = match scan::env_dir(loc, ctx) {
         Some(dir) => dir,
         None => scan::with_project(&loc.path, &base, ctx)
@@ -273,6 +371,24 @@ pub fn target_dir(agent: &Agent, ctx: &Ctx, scope: Scope) -> Result<PathBuf, Str
         stays_in_project(&dir, &base)?;
     }
     Ok(dir)
+}
+
+/// Refuses a project that is the user's home folder (run from `~`, or
+/// in a dotfiles repository there): its `.claude/skills` and
+/// `.agents/skills` are the agents' user dirs, read in every project.
+fn not_the_home(ctx: &Ctx, base: &Path) -> Result<(), String> {
+    let home = fsops::absolute(&ctx.user_home);
+    let root = lock::project_root(&ctx.cwd);
+    if [base, root.as_path()]
+        .iter()
+        .any(|p| fsops::absolute(p) == home)
+    {
+        return Err(format!(
+            "the project folder would be your home folder {}: its skill dirs are every project's; run it inside the project's folder, or give at user scope (`--scope user`)",
+            ctx.user_home.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Refuses a skill dir that is `/` or the user's home, or is in CAO's
@@ -330,8 +446,11 @@ pub enum Given {
 }
 
 /// Gives store skill `name` to `agent` at `scope`: a link, or a copy when
-/// `copy` or when the agent is not known to follow links. Refuses when
-/// anything skilltui did not make sits at the destination.
+/// `copy` or when the agent is not known to follow links. At project
+/// scope a link leads, relatively, to the project's one copy
+/// (`<project>/.agents/skills/NAME`, made when missing), never out of the
+/// project, and the project's lock notes it. Refuses when anything
+/// skilltui did not make sits at the destination.
 pub fn enable(
     home: &Home,
     agent: &Agent,
@@ -344,44 +463,65 @@ pub fn enable(
     // finds it.
     let name = &store::check_name(name)?;
     let from = store::resolve(home, name)?.path;
-    let dir = target_dir(agent, ctx, scope)?;
+    let dir = give_dir(agent, ctx, scope, copy)?;
     let dest = dir.join(name);
     let mut record = Record::read(home)?;
-    if fs::symlink_metadata(&dest).is_ok() {
-        return match record.made(&dest) {
-            Some(t) if still_ours(t) => Ok(Given::Already(dest)),
-            Some(_) => Err(format!(
-                "{} was changed since skilltui made it: it is left as it is",
-                dest.display()
-            )),
-            None => Err(format!(
-                "{} exists and skilltui did not make it: it is never replaced (`skilltui agent adopt {} {}` copies it into the store)",
-                dest.display(),
-                agent.id,
-                name
-            )),
-        };
-    }
-    fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let kind = if copy || !agent.link_ok {
+    let mut kind = if copy || !agent.link_ok {
         Kind::Copy
     } else {
         Kind::Link
     };
-    let hash = match kind {
-        Kind::Link => {
-            // symlink() fails if anything appeared at `dest` meanwhile.
-            std::os::unix::fs::symlink(&from, &dest)
-                .map_err(|e| format!("cannot link {}: {e}", dest.display()))?;
-            None
-        }
-        Kind::Copy => {
-            let staged = fsops::stage_copy(&from, &dir, name)?;
-            let hash = staged_hash(&staged.path())?;
-            fsops::install_new(staged, &dest)?;
-            Some(hash)
-        }
-    };
+    let project = in_project(ctx, scope, &dir);
+    let mut shared_at = (project.as_ref())
+        .filter(|_| kind == Kind::Link)
+        .map(|root| shared::copy_path(root, name));
+    if shared_at.as_ref() == Some(&dest) {
+        // The agent reads the project's copy itself: it is that copy.
+        (kind, shared_at) = (Kind::Copy, None);
+    }
+    if fs::symlink_metadata(&dest).is_ok() {
+        let hash = match already_there(
+            &record,
+            agent,
+            (name, &from, scope),
+            &dest,
+            shared_at.as_deref(),
+        )? {
+            There::Done => return Ok(Given::Already(dest)),
+            There::Join(hash) => hash,
+        };
+        let target = Target {
+            agent: agent.id.clone(),
+            skill: name.to_string(),
+            scope,
+            path: dest,
+            kind: Kind::Copy,
+            from,
+            hash,
+            shared: None,
+        };
+        // Nothing was made: nothing to undo should the record fail.
+        return keep(home, ctx, &mut record, target, Vec::new(), false);
+    }
+    if let Some(root) = &project {
+        shared::clear_leftovers(root);
+    }
+    // From the first folder made: Ctrl-C lets this call undo its work.
+    let _busy = interrupt::busy();
+    if let Some(at) = shared_at.as_ref().filter(|at| is_the_copy(&dest, at)) {
+        return Err(format!(
+            "{} is the project's copy {} itself (a link on its path leads there): nothing was written; make {} a folder of its own, not a link",
+            dest.display(),
+            at.display(),
+            dir.display()
+        ));
+    }
+    let mut made = (project.as_ref()).map_or_else(Vec::new, |root| shared::missing(&dir, root));
+    if let (Some(at), Some(root)) = (&shared_at, &project) {
+        let copies = at.parent().unwrap_or(root);
+        stays_in_project(copies, root)?;
+        made.extend(shared::missing(copies, root));
+    }
     let target = Target {
         agent: agent.id.clone(),
         skill: name.to_string(),
@@ -389,17 +529,300 @@ pub fn enable(
         path: dest,
         kind,
         from,
-        hash,
+        hash: None,
+        shared: None,
     };
+    let target = match make_all(&record, target, shared_at.as_deref(), project.as_deref()) {
+        Ok(t) => t,
+        Err(e) => {
+            // Nothing recorded: what this call made would be no one's.
+            shared::prune(&made);
+            return Err(e);
+        }
+    };
+    keep(home, ctx, &mut record, target, made, true)
+}
+
+/// Whether `dest`, as written, lands on the project's copy `at` (a link
+/// on its path, such as `.claude -> .agents`).
+fn is_the_copy(dest: &Path, at: &Path) -> bool {
+    dest != at && shared::real_path(dest) == shared::real_path(at)
+}
+
+/// Makes `target`'s folder, the project's copy at `shared_at` when
+/// missing, and the link or copy itself. On failure what it made of
+/// these (the copy included) is taken back; the folders are the caller's.
+fn make_all(
+    record: &Record,
+    mut target: Target,
+    shared_at: Option<&Path>,
+    root: Option<&Path>,
+) -> Result<Target, String> {
+    let dir = target.path.parent().ok_or("a target with no folder")?;
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    if let Some(at) = shared_at {
+        target.shared = Some(ensure_shared(record, &target.from, at, &target.skill)?);
+    }
+    make(target.clone(), root).inspect_err(|_| drop_shared(&target, record))
+}
+
+/// Records `target` and the folders `made` for it, then notes it in the
+/// locks. When the record cannot be written and `undo`, what was just
+/// made is taken back: not recorded means never deletable.
+fn keep(
+    home: &Home,
+    ctx: &Ctx,
+    record: &mut Record,
+    target: Target,
+    made: Vec<PathBuf>,
+    undo: bool,
+) -> Result<Given, String> {
+    let before = record.clone();
+    record.note_dirs(made);
     record.targets.push(target.clone());
     if let Err(e) = record.write(home) {
-        // Not recorded means never deletable: undo what was just made.
-        let _ = take_back(&target);
+        if undo {
+            let _ = take_back(&target);
+            drop_shared(&target, &before);
+        }
         return Err(e);
     }
-    lock::note_agent(home, name, &lock_label(&target), true)
-        .map_err(|e| format!("gave {name} to {}, but {e}", agent.id))?;
+    note_in_locks(home, ctx, &target, true)
+        .map_err(|e| format!("gave {} to {}, but {e}", target.skill, target.agent))?;
     Ok(Given::Made(target))
+}
+
+/// The project root when `dir` is a project-scope dir inside the project
+/// (not, say, OpenClaw's workspace in the home).
+fn in_project(ctx: &Ctx, scope: Scope, dir: &Path) -> Option<PathBuf> {
+    let root = lock::project_root(&ctx.cwd);
+    (scope == Scope::Project && dir.starts_with(&root) && dir != root).then_some(root)
+}
+
+/// Makes the link or copy `target` names (in the project at `root`, if
+/// any) and says what was made, with the copy's hash.
+fn make(mut target: Target, root: Option<&Path>) -> Result<Target, String> {
+    match target.kind {
+        Kind::Link => make_link(&target)?,
+        Kind::Copy => {
+            let hash = copy_in(&target.from, &target.path, root, &target.skill)?;
+            target.hash = Some(hash);
+        }
+    }
+    Ok(target)
+}
+
+/// Makes `t`'s link; one to the project's copy must lead there, as the
+/// system resolves it, or it is taken back and refused.
+fn make_link(t: &Target) -> Result<(), String> {
+    // symlink() fails if anything appeared at the link's place meanwhile.
+    std::os::unix::fs::symlink(link_target(t), &t.path).map_err(|e| {
+        format!(
+            "cannot link {}: {e}: nothing was kept; move what is in the way aside and try again",
+            t.path.display()
+        )
+    })?;
+    let Some(s) = &t.shared else {
+        return Ok(());
+    };
+    let lands = fs::canonicalize(&t.path).ok();
+    if lands.is_some() && lands == fs::canonicalize(&s.path).ok() {
+        return Ok(());
+    }
+    let _ = fs::remove_file(&t.path);
+    Err(format!(
+        "the link {} would not lead to the project's copy {}: nothing was kept; make its folder a real folder (not a link) and try again",
+        t.path.display(),
+        s.path.display()
+    ))
+}
+
+/// Writes a copy of `from` at `dest`, which must not exist, staged where no agent looks (see
+/// [`shared::staging_area`]); returns its hash.
+fn copy_in(from: &Path, dest: &Path, root: Option<&Path>, name: &str) -> Result<String, String> {
+    let area = shared::staging_area(dest, root).ok_or_else(|| {
+        format!(
+            "{} leads out of the project: skilltui does not stage copies through it",
+            dest.display()
+        )
+    })?;
+    let mut staging = shared::stage(from, &area, name)?;
+    let hash = staged_hash(&staging.path())?;
+    interrupt::unless_interrupted(|| fsops::install_new(staging.take(), dest))?;
+    Ok(hash)
+}
+
+/// What is at a destination that exists.
+enum There {
+    /// Nothing to do.
+    Done,
+    /// The project's copy, which this agent reads as it is: recorded for
+    /// it too, with the hash skilltui wrote it with (`None`: not
+    /// skilltui's, never deleted).
+    Join(Option<String>),
+}
+
+/// What is already at `dest`: skilltui's own for this agent, unchanged;
+/// or, in a project, the relative link a teammate committed to the
+/// project's copy (given, never claimed); or the project's copy itself,
+/// which this agent reads as it is. Anything else is refused.
+fn already_there(
+    record: &Record,
+    agent: &Agent,
+    (name, from, scope): (&str, &Path, Scope),
+    dest: &Path,
+    shared_at: Option<&Path>,
+) -> Result<There, String> {
+    let mine = (record.targets.iter()).find(|t| t.path == dest && t.agent == agent.id);
+    match mine {
+        Some(t) if still_ours(t) || shared_copy(t) => return Ok(There::Done),
+        Some(_) => {
+            return Err(format!(
+                "{} was changed since skilltui made it: it is left as it is",
+                dest.display()
+            ));
+        }
+        None => {}
+    }
+    if shared_at.is_some_and(|at| links_to(dest, at)) {
+        return Ok(There::Done);
+    }
+    let project_copy = scope == Scope::Project && shared::root_of(dest).is_some();
+    if project_copy && shared_at.is_none() {
+        return Ok(There::Join(ensure_shared(record, from, dest, name)?.hash));
+    }
+    if record.made(dest).is_some_and(still_ours) {
+        return Ok(There::Done);
+    }
+    Err(format!(
+        "{} exists and skilltui did not make it: it is never replaced (`skilltui agent adopt {} {}` copies it into the store)",
+        dest.display(),
+        agent.id,
+        name
+    ))
+}
+
+/// A project's copy recorded for an agent that reads it in place, not
+/// written by skilltui (a teammate's): kept as it is, never deleted.
+fn shared_copy(t: &Target) -> bool {
+    t.kind == Kind::Copy
+        && t.hash.is_none()
+        && t.scope == Scope::Project
+        && shared::root_of(&t.path).is_some()
+}
+
+/// Where `agent` is given skills at `scope` from here: [`target_dir`],
+/// except that at project scope an agent that follows links and reads the
+/// project's `.agents/skills` itself is given the project's copy there,
+/// as it is (a link in its own dir besides would show it the skill twice).
+pub fn give_dir(agent: &Agent, ctx: &Ctx, scope: Scope, copy: bool) -> Result<PathBuf, String> {
+    let dir = target_dir(agent, ctx, scope)?;
+    let root = lock::project_root(&ctx.cwd);
+    if scope != Scope::Project || copy || !agent.link_ok || !dir.starts_with(&root) {
+        return Ok(dir);
+    }
+    let copies = root.join(shared::DIR);
+    let reads = scan::places(agent, ctx)
+        .iter()
+        .any(|p| !p.builtin && p.scope == Scope::Project && p.path == copies);
+    if !reads {
+        return Ok(dir);
+    }
+    never_there(agent, ctx, &copies)?;
+    stays_in_project(&copies, &root)?;
+    Ok(copies)
+}
+
+/// Whether `link` is the relative link to the project's copy `copy`.
+fn links_to(link: &Path, copy: &Path) -> bool {
+    let to = shared::link_text(link, copy);
+    to.is_some_and(|to| fs::read_link(link).is_ok_and(|p| p == to)) && copy.is_dir()
+}
+
+/// The project's copy at `at`: made from the store when missing; reused
+/// when skilltui made it or it holds the store's files (a teammate's,
+/// committed: never deleted); refused when it holds other files.
+fn ensure_shared(record: &Record, from: &Path, at: &Path, name: &str) -> Result<Shared, String> {
+    let path = at.to_path_buf();
+    match fs::symlink_metadata(at) {
+        Err(_) => {
+            let dir = at.parent().ok_or("a copy with no folder")?;
+            fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            let hash = Some(copy_in(from, at, None, name)?);
+            Ok(Shared { path, hash })
+        }
+        Ok(m) if m.is_dir() => {
+            if let Some(t) = record.using(at) {
+                let hash = match &t.shared {
+                    Some(s) => s.hash.clone(),
+                    None => t.hash.clone(),
+                };
+                return Ok(Shared { path, hash });
+            }
+            let same = folder_hash(at).is_some_and(|h| folder_hash(from) == Some(h));
+            if same {
+                return Ok(Shared { path, hash: None });
+            }
+            Err(format!(
+                "{} exists and differs from the store's {name}: skilltui links only to the same files; move it aside, or add it to the store with `skilltui add {}`",
+                at.display(),
+                at.display()
+            ))
+        }
+        Ok(_) => Err(format!(
+            "{} exists and is not a folder: move it aside",
+            at.display()
+        )),
+    }
+}
+
+/// What a link holds: the project's copy, relatively, or the store folder.
+fn link_target(t: &Target) -> PathBuf {
+    match t
+        .shared
+        .as_ref()
+        .and_then(|s| shared::link_text(&t.path, &s.path))
+    {
+        Some(text) => text,
+        None => t.from.clone(),
+    }
+}
+
+/// Deletes the project copy `t` linked to when skilltui wrote it, it is
+/// still as written, and nothing in `record` uses it any more.
+fn drop_shared(t: &Target, record: &Record) {
+    let Some(s) = t.shared.as_ref().filter(|s| s.hash.is_some()) else {
+        return;
+    };
+    if record.using(&s.path).is_some() {
+        return;
+    }
+    let copy = Target {
+        path: s.path.clone(),
+        kind: Kind::Copy,
+        hash: s.hash.clone(),
+        shared: None,
+        ..t.clone()
+    };
+    let _ = take_back_copy(&copy);
+}
+
+/// Notes (`given`) or drops `t`'s agent in its skill's entry of the
+/// home's lock and, at project scope, of the project's lock, made at the
+/// project's root for a skill from git, so a teammate's `sync` gives it.
+fn note_in_locks(home: &Home, ctx: &Ctx, t: &Target, given: bool) -> Result<(), String> {
+    let label = lock_label(t);
+    lock::note_agent(home, &t.skill, &label, given)?;
+    if t.scope != Scope::Project {
+        return Ok(());
+    }
+    if given {
+        lock::record_in_project(home, std::slice::from_ref(&t.skill), &ctx.cwd)?;
+    } else if let Some(path) = lock::project_lock(&ctx.cwd).filter(|p| !lock::is_home_lock(home, p))
+    {
+        lock::note_agent_at(&path, &t.skill, &label, false)?;
+    }
+    Ok(())
 }
 
 /// How the lock names a target's agent: `ID:SCOPE`.
@@ -410,7 +833,7 @@ fn lock_label(t: &Target) -> String {
 /// Whether what the record says skilltui made is still there as made.
 pub fn still_ours(t: &Target) -> bool {
     match t.kind {
-        Kind::Link => fs::read_link(&t.path).is_ok_and(|p| p == t.from),
+        Kind::Link => fs::read_link(&t.path).is_ok_and(|p| p == link_target(t)),
         Kind::Copy => same_copy(t.hash.as_deref(), &t.path),
     }
 }
@@ -426,6 +849,9 @@ pub enum Taken {
     /// The record entry names a place skilltui does not give skills in
     /// (a hand-edited record): left in place, record dropped.
     NotOurs(PathBuf),
+    /// The project's copy another agent's link still leads to: left in
+    /// place, record dropped.
+    Shared(PathBuf),
 }
 
 /// Deletes one target if it is still exactly what skilltui made. A copy
@@ -517,20 +943,48 @@ pub fn disable_where(
     let done: Vec<(Target, Taken)> = chosen
         .into_iter()
         .map(|t| {
-            let taken = if plausible(&t, home, agents, ctx) {
-                take_back(&t)
-            } else {
+            let taken = if !plausible(&t, home, agents, ctx) {
                 Taken::NotOurs(t.path.clone())
+            } else if shared_copy(&t) || t.kind == Kind::Copy && record.using(&t.path).is_some() {
+                Taken::Shared(t.path.clone())
+            } else {
+                take_back(&t)
             };
             (t, taken)
         })
         .collect();
     for (t, taken) in &done {
         if matches!(taken, Taken::Removed(_) | Taken::Gone(_)) {
-            lock::note_agent(home, &t.skill, &lock_label(t), false)?;
+            drop_shared(t, &record);
+            note_in_locks(home, ctx, t, false)?;
         }
     }
+    prune_made_dirs(home, &mut record, &done)?;
     Ok(done)
+}
+
+/// Removes the folders skilltui created for the targets just taken back
+/// (those on their paths) once they are empty, and forgets them.
+fn prune_made_dirs(
+    home: &Home,
+    record: &mut Record,
+    done: &[(Target, Taken)],
+) -> Result<(), String> {
+    let touched: Vec<&Path> = (done.iter())
+        .flat_map(|(t, _)| std::iter::once(&t.path).chain(t.shared.as_ref().map(|s| &s.path)))
+        .map(PathBuf::as_path)
+        .collect();
+    let candidates: Vec<PathBuf> = (record.dirs.iter())
+        .map(|d| d.path.clone())
+        .filter(|d| touched.iter().any(|p| p.starts_with(d)))
+        .collect();
+    if candidates.is_empty() {
+        return Ok(());
+    }
+    let kept = shared::prune(&candidates);
+    let still_there = |d: &Path| kept.iter().any(|k| k == d) || !candidates.iter().any(|c| c == d);
+    record.dirs.retain(|d| still_there(&d.path));
+    record.write(home)
 }
 
 /// `agent disable ID SKILL`: what skilltui gave `agent` of `name` (at
@@ -550,7 +1004,7 @@ pub fn disable(
     if !any {
         let scopes = scope.map_or(GIVEN_SCOPES.to_vec(), |s| vec![s]);
         for s in scopes {
-            if let Ok(dir) = target_dir(agent, ctx, s) {
+            if let Ok(dir) = give_dir(agent, ctx, s, false) {
                 let there = dir.join(name);
                 if fs::symlink_metadata(&there).is_ok() {
                     return Err(format!(
@@ -580,6 +1034,7 @@ pub fn restore(
 ) -> Result<(Vec<PathBuf>, Vec<String>), String> {
     let mut record = Record::read(home)?;
     let (mut restored, mut problems) = (Vec::new(), Vec::new());
+    let (mut made, mut written) = (Vec::new(), Vec::new());
     for t in &mut record.targets {
         if fs::symlink_metadata(&t.path).is_ok() || !t.from.is_dir() {
             continue;
@@ -587,28 +1042,143 @@ pub fn restore(
         let Some(agent) = agents.iter().find(|a| a.id == t.agent) else {
             continue;
         };
-        let here = target_dir(agent, ctx, t.scope).ok();
+        // A copy in the agent's own dir was asked for (`--copy`) unless it
+        // is the project's copy.
+        let asked_copy = t.kind == Kind::Copy && shared::root_of(&t.path).is_none();
+        let here = give_dir(agent, ctx, t.scope, asked_copy).ok();
         if !plausible(t, home, agents, ctx) || t.path.parent() != here.as_deref() {
             continue;
         }
-        match make_again(t) {
-            Ok(()) => restored.push(t.path.clone()),
+        let root = (t.scope == Scope::Project).then(|| lock::project_root(&ctx.cwd));
+        match make_again(t, root.as_deref()) {
+            Ok(dirs) => {
+                made.extend(dirs);
+                restored.push(t.path.clone());
+                written.extend(copy_of(t));
+            }
             Err(e) => problems.push(e),
         }
     }
     if !restored.is_empty() {
+        for (path, hash) in &written {
+            record.copy_written(path, hash);
+        }
+        // The folders made again are skilltui's: `disable` prunes them.
+        record.note_dirs(made);
         record.write(home)?;
     }
     let (given, more) = give_as_locked(home, agents, ctx)?;
     restored.extend(given);
     problems.extend(more);
+    let refreshed = refresh_copies(home, &lock::project_root(&ctx.cwd), None);
+    problems.extend(refreshed.into_iter().map(|(_, line)| line));
     Ok((restored, problems))
+}
+
+/// After the store's skills `names` (every one when `None`) moved: each
+/// copy skilltui wrote of them in the project at `root` (the one all
+/// agents' links lead to, or an agent's own) is replaced by the store's
+/// (staged, then swapped in), so the project follows the store as the
+/// links to the store did. A copy not as skilltui wrote it (edited, or a
+/// teammate's) is never replaced: one line per copy, with its skill, says
+/// so and what to do. A missing copy is made again in its folder.
+pub fn refresh_copies(home: &Home, root: &Path, names: Option<&[&str]>) -> Vec<(String, String)> {
+    let mut record = match Record::read(home) {
+        Ok(r) => r,
+        Err(e) => return vec![(String::new(), e)],
+    };
+    let mut lines = Vec::new();
+    let mut seen: Vec<PathBuf> = Vec::new();
+    let mut fresh: Vec<(PathBuf, String)> = Vec::new();
+    for t in &record.targets {
+        let asked = names.is_none_or(|n| n.contains(&t.skill.as_str()));
+        let Some((path, hash)) = copy_of(t) else {
+            continue;
+        };
+        if !asked || t.scope != Scope::Project || !in_root(&path, root) || seen.contains(&path) {
+            continue;
+        }
+        seen.push(path.clone());
+        match refresh_one((&t.from, root), &path, &hash, &t.skill) {
+            Ok(Some(new)) => fresh.push((path, new)),
+            Ok(None) => {}
+            Err(line) => lines.push((t.skill.clone(), line)),
+        }
+    }
+    if fresh.is_empty() {
+        return lines;
+    }
+    for (path, new) in &fresh {
+        record.copy_written(path, new);
+    }
+    if let Err(e) = record.write(home) {
+        lines.push((String::new(), e));
+    }
+    lines
+}
+
+/// The copy `t` is or links to, with the hash skilltui wrote it with.
+fn copy_of(t: &Target) -> Option<(PathBuf, String)> {
+    match (&t.shared, t.kind) {
+        (Some(s), _) => Some((s.path.clone(), s.hash.clone()?)),
+        (None, Kind::Copy) => Some((t.path.clone(), t.hash.clone()?)),
+        (None, Kind::Link) => None,
+    }
+}
+
+/// Whether the copy at `path` is of the project at `root` itself (not of
+/// a project in a folder below it).
+fn in_root(path: &Path, root: &Path) -> bool {
+    match shared::root_of(path) {
+        Some(r) => r == root,
+        None => lock::project_root(path) == root,
+    }
+}
+
+/// Replaces the copy at `path` (written hashed `hash`) by the store
+/// folder `from` when they differ: its new hash, or `None` when nothing
+/// was written; an edited copy is a line saying so.
+fn refresh_one(
+    (from, root): (&Path, &Path),
+    path: &Path,
+    hash: &str,
+    name: &str,
+) -> Result<Option<String>, String> {
+    if !path.parent().is_some_and(|d| d.is_dir()) {
+        return Ok(None);
+    }
+    let there = fs::symlink_metadata(path).is_ok();
+    if there && !same_copy(Some(hash), path) {
+        return Err(format!(
+            "{} was edited since skilltui wrote it: it keeps your edits, not the store's '{name}'; to take the store's, move it aside and run `skilltui sync` here",
+            path.display()
+        ));
+    }
+    if !from.is_dir() {
+        return Ok(None);
+    }
+    let area = shared::staging_area(path, Some(root)).ok_or_else(|| {
+        format!(
+            "{} leads out of the project",
+            root.join(".agents").display()
+        )
+    })?;
+    let mut staging = shared::stage(from, &area, name)?;
+    let new = staged_hash(&staging.path())?;
+    if there && new == hash {
+        return Ok(None);
+    }
+    interrupt::unless_interrupted(|| match there {
+        true => fsops::replace(staging.take(), path),
+        false => fsops::install_new(staging.take(), path),
+    })?;
+    Ok(Some(new))
 }
 
 /// Makes a recorded link or copy again (a copy's hash is its new one).
 /// What cannot be made is one line naming the record's entry (agent and
 /// skill) and its path, and what is in the way.
-fn make_again(t: &mut Target) -> Result<(), String> {
+fn make_again(t: &mut Target, root: Option<&Path>) -> Result<Vec<PathBuf>, String> {
     let entry = format!(
         "cannot make {}'s {} of '{}' again at {}",
         t.agent,
@@ -619,11 +1189,12 @@ fn make_again(t: &mut Target) -> Result<(), String> {
         t.skill,
         t.path.display()
     );
-    make_again_inner(t)
+    make_again_inner(t, root)
         .map_err(|why| crate::core::text::sanitize_line(&format!("{entry}: {why}")).into_owned())
 }
 
-fn make_again_inner(t: &mut Target) -> Result<(), String> {
+/// Returns the folders of the project at `root` it created.
+fn make_again_inner(t: &mut Target, root: Option<&Path>) -> Result<Vec<PathBuf>, String> {
     let dir = t.path.parent().ok_or("a target with no folder")?;
     if let Some(file) = dir
         .ancestors()
@@ -631,15 +1202,24 @@ fn make_again_inner(t: &mut Target) -> Result<(), String> {
     {
         return Err(format!("{} is a file, not a folder", file.display()));
     }
+    let mut made = root.map_or_else(Vec::new, |r| shared::missing(dir, r));
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    match t.kind {
-        Kind::Link => std::os::unix::fs::symlink(&t.from, &t.path).map_err(|e| e.to_string()),
-        Kind::Copy => {
-            let staged = fsops::stage_copy(&t.from, dir, &t.skill)?;
-            t.hash = Some(staged_hash(&staged.path())?);
-            fsops::install_new(staged, &t.path)
-        }
+    if let Some(s) = t
+        .shared
+        .as_mut()
+        .filter(|s| fs::symlink_metadata(&s.path).is_err())
+    {
+        let copies = s.path.parent().ok_or("a copy with no folder")?;
+        made.extend(root.map_or_else(Vec::new, |r| shared::missing(copies, r)));
+        fs::create_dir_all(copies)
+            .map_err(|e| format!("cannot create {}: {e}", copies.display()))?;
+        s.hash = Some(copy_in(&t.from, &s.path, root, &t.skill)?);
     }
+    match t.kind {
+        Kind::Link => make_link(t)?,
+        Kind::Copy => t.hash = Some(copy_in(&t.from, &t.path, root, &t.skill)?),
+    }
+    Ok(made)
 }
 
 /// The lock's `agents` (a teammate's, once `sync` brought their lock in)
@@ -667,10 +1247,14 @@ fn give_as_locked(
                 ));
                 continue;
             };
-            let done = record
-                .targets
-                .iter()
-                .any(|t| t.agent == id && t.skill == *skill && t.scope == scope);
+            // Given here: a project's link in another project is not.
+            let here = give_dir(agent, ctx, scope, false).ok();
+            let done = record.targets.iter().any(|t| {
+                t.agent == id
+                    && t.skill == *skill
+                    && t.scope == scope
+                    && (scope == Scope::User || t.path.parent() == here.as_deref())
+            });
             if done || !home.skills_dir().join(skill).is_dir() {
                 continue;
             }
@@ -970,6 +1554,7 @@ mod tests {
             kind: Kind::Copy,
             from: w.home.skills_dir().join("x"),
             hash: Some("not-its-hash".into()),
+            shared: None,
         });
         record.write(&w.home).unwrap();
         let done = disable(&w.home, &agent("kiro-cli"), &w.ctx, "x", None).unwrap();
@@ -1056,6 +1641,42 @@ mod tests {
             let e = target_dir(&a, &w.ctx, Scope::User).unwrap_err();
             assert!(e.contains("never gives skills there"), "{path}: {e}");
         }
+    }
+
+    // A project link leads to the project's one copy, relatively; a record
+    // edited to name a copy outside that project is never acted on.
+    #[test]
+    fn a_project_link_leads_to_the_projects_copy_and_only_there() {
+        let w = world();
+        let agents = table::built_in();
+        let claude = agent("claude-code");
+        let t = made(enable(&w.home, &claude, &w.ctx, "x", Scope::Project, false).unwrap());
+        let copy = w.ctx.cwd.join(".agents/skills/x");
+        assert_eq!(t.shared.as_ref().map(|s| &s.path), Some(&copy));
+        assert_eq!(
+            fs::read_link(&t.path).unwrap(),
+            Path::new("../../.agents/skills/x")
+        );
+        assert!(plausible(&t, &w.home, &agents, &w.ctx));
+        let mut elsewhere = t.clone();
+        elsewhere.shared = Some(Shared {
+            path: PathBuf::from("/etc/.agents/skills/x"),
+            hash: None,
+        });
+        assert!(!plausible(&elsewhere, &w.home, &agents, &w.ctx));
+        // Codex reads the project's copy itself: it gets that, no link.
+        let codex =
+            made(enable(&w.home, &agent("codex"), &w.ctx, "x", Scope::Project, false).unwrap());
+        assert_eq!((codex.kind, &codex.path), (Kind::Copy, &copy));
+        let done = disable(&w.home, &claude, &w.ctx, "x", None).unwrap();
+        assert_eq!(done[0].1, Taken::Removed(t.path.clone()));
+        assert!(copy.join("SKILL.md").is_file(), "Codex still reads it");
+        let done = disable(&w.home, &agent("codex"), &w.ctx, "x", None).unwrap();
+        assert_eq!(done[0].1, Taken::Removed(copy.clone()));
+        assert!(
+            fs::read_dir(&w.ctx.cwd).unwrap().next().is_none(),
+            "the folders made are gone"
+        );
     }
 
     #[test]

@@ -35,6 +35,8 @@ pub mod render;
 
 pub mod reach;
 
+pub mod shared;
+
 pub mod give;
 
 pub mod differences;

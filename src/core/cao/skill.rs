@@ -14,6 +14,14 @@ use crate::core::text::py_strip;
 /// SKILL.md files larger than this are refused outright: CAO would read
 /// them whole into every agent that loads the skill.
 pub const MAX_SKILL_MD_BYTES: u64 = 16 * 1024 * 1024;
+/// A SKILL.md whose frontmatter is longer than this is refused before it
+/// is parsed, as one over [`MAX_SKILL_MD_BYTES`] is (CAO 2.5.4 has no
+/// limit and parses megabytes on every listing). The Agent Skills
+/// specification caps `name` at 64 characters, `description` at 1,024 and
+/// `compatibility` at 500: a real frontmatter is a few KiB.
+pub const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
+/// In every error of a limit above: a skill refused by skilltui, not CAO.
+const OVER_LIMIT: &str = "over skilltui's";
 const LINT_MAX_FILES: usize = 100;
 const LINT_MAX_FILE_BYTES: u64 = 512 * 1024;
 const LINT_MAX_FOLDER_BYTES: u64 = 2 * 1024 * 1024;
@@ -100,6 +108,7 @@ fn split_doc(
     parse: fn(&str) -> Result<Frontmatter, frontmatter::ParseError>,
 ) -> Result<SkillDoc, String> {
     let norm = Normalized::new(text);
+    check_frontmatter_len(&norm.text)?;
     let frontmatter = parse(&norm.text).map_err(|e| e.to_string())?;
     let fm_text = norm.text[frontmatter.fm_range.clone()].to_string();
     Ok(SkillDoc {
@@ -107,6 +116,29 @@ fn split_doc(
         fm_text,
         had_bom: text.starts_with('\u{feff}'),
     })
+}
+
+/// The one rule on how much frontmatter is parsed, for every reader of a
+/// SKILL.md (`list`, `show`, `serve`, the editor).
+fn check_frontmatter_len(norm: &str) -> Result<(), String> {
+    let len = frontmatter::frontmatter_len(norm);
+    if len <= MAX_FRONTMATTER_BYTES {
+        return Ok(());
+    }
+    Err(format!(
+        "SKILL.md's frontmatter is {} KiB, {OVER_LIMIT} {} KiB limit: keep `description` short and move long text into the body",
+        len.div_ceil(1024),
+        MAX_FRONTMATTER_BYTES / 1024
+    ))
+}
+
+/// The error of a skill that CAO may load but skilltui refuses, as too
+/// large to read ([`MAX_SKILL_MD_BYTES`], [`MAX_FRONTMATTER_BYTES`]).
+pub fn over_limit(c: &Checked) -> Option<&str> {
+    c.errors
+        .iter()
+        .find(|e| e.contains(OVER_LIMIT))
+        .map(String::as_str)
 }
 
 /// Reads a file as UTF-8 text with one clear error for each way it fails.
@@ -152,7 +184,7 @@ fn read_bytes(path: &Path, buf: &mut Vec<u8>) -> Result<(), String> {
 fn read_open(file: fs::File, size: u64, path: &Path, buf: &mut Vec<u8>) -> Result<usize, String> {
     if size > MAX_SKILL_MD_BYTES {
         return Err(format!(
-            "{} is {:.1} MiB, over skilltui's {} MiB limit: split it into referenced files",
+            "{} is {:.1} MiB, {OVER_LIMIT} {} MiB limit: split it into referenced files",
             path.display(),
             size as f64 / (1024.0 * 1024.0),
             MAX_SKILL_MD_BYTES / (1024 * 1024)
@@ -221,6 +253,7 @@ fn read_head(file: fs::File, size: u64, skill_md: &Path) -> Result<SkillDoc, Str
         if memchr::memchr(b'\r', text.as_bytes()).is_some() {
             return split_doc(text, frontmatter::parse_head);
         }
+        check_frontmatter_len(text)?;
         let frontmatter = frontmatter::parse_head(text).map_err(|e| e.to_string())?;
         let fm_text = text[frontmatter.fm_range.clone()].to_string();
         Ok(SkillDoc {

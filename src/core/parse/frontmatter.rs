@@ -125,6 +125,20 @@ pub fn parse_head(norm: &str) -> Result<Frontmatter, ParseError> {
     parse_with(norm, false)
 }
 
+/// The length in bytes of the frontmatter text [`parse`] would read,
+/// found by the fence scan alone (nothing parsed); 0 when there is none.
+pub fn frontmatter_len(norm: &str) -> usize {
+    let text = py_strip(norm);
+    let fences = if yaml_fence_at(text, 0).is_some() {
+        find_fences(text, yaml_fence_at)
+    } else if json_fence_at(text, 0).is_some() {
+        find_fences(text, json_fence_at)
+    } else {
+        None
+    };
+    fences.map_or(0, |(first, second)| second.start - first.end)
+}
+
 fn parse_with(norm: &str, keep_body: bool) -> Result<Frontmatter, ParseError> {
     let lead = norm.len() - norm.trim_start_matches(py_isspace).len();
     let text = py_strip(norm);

@@ -5,13 +5,14 @@
 //! loaded before its verdict is known. One catalog per state of the disk:
 //! the server opens a new one when the watcher sees a change.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::skill::{self, Cache, File, Judged, MAX_BYTES, Served};
 use super::uri;
-use crate::core::cao::catalog::select;
+use crate::core::cao::catalog::{Pattern, select};
 use crate::core::cao::skill as cao_skill;
 use crate::core::cao::store::{self, Entry, Home};
 use crate::core::delivery;
@@ -45,6 +46,10 @@ pub struct Catalog {
     trust: bool,
     cache: Arc<Mutex<Cache>>,
     on_held: OnHeld,
+    /// Reads refused because a file's bytes are no longer the listed ones:
+    /// a change no watch saw (the watched folders are capped), which the
+    /// server answers by looking again.
+    stale: AtomicUsize,
     /// The server's `instructions` and `load_skill`'s description, made
     /// when the catalog opens: a client may ask for them with every request.
     pub instructions: String,
@@ -81,16 +86,19 @@ impl Catalog {
         on_held: OnHeld,
     ) -> Result<Catalog, String> {
         let listing = store::list(home, false);
-        let entries: Vec<&Entry> = match &opts.profile {
+        let patterns = match &opts.profile {
+            None => None,
+            Some(name) => Some(delivery::agent::load(home, name)?.skills),
+        };
+        let patterns = patterns.as_ref().map(Option::as_deref);
+        say_over_limit(&listing, patterns.flatten(), &on_held);
+        let entries: Vec<&Entry> = match patterns {
             None => listing.valid().collect(),
-            Some(name) => {
-                let agent = delivery::agent::load(home, name)?;
-                select(&listing, agent.skills.as_deref())
-                    .offered
-                    .into_iter()
-                    .map(|(e, _)| e)
-                    .collect()
-            }
+            Some(skills) => select(&listing, skills)
+                .offered
+                .into_iter()
+                .map(|(e, _)| e)
+                .collect(),
         };
         let mut offered: Vec<(String, PathBuf)> = entries
             .iter()
@@ -110,6 +118,7 @@ impl Catalog {
             trust: opts.trust,
             cache,
             on_held,
+            stale: AtomicUsize::new(0),
             instructions: String::new(),
             tool_description: String::new(),
         };
@@ -231,8 +240,10 @@ impl Catalog {
         let bytes = fsops::read_capped_inside(&served.dir, Path::new(&file.rel), MAX_BYTES)
             .map_err(|e| ReadError::Unreadable(format!("{uri} cannot be read: {e}")))?;
         // Only the bytes the audit judged and the listing digested are
-        // served: a file rewritten since waits for the watcher's next look.
+        // served: a file rewritten since waits for the next look, which
+        // this refusal asks for (the watcher may never see the change).
         if !same_bytes(file, &bytes) {
+            self.stale.fetch_add(1, Ordering::Relaxed);
             return Err(ReadError::Unreadable(format!(
                 "{uri} changed since it was listed: list the skills again"
             )));
@@ -316,6 +327,32 @@ impl Catalog {
     /// How many skills have been read, for the watcher to follow more.
     pub fn read_count(&self) -> usize {
         self.judged.iter().filter(|j| j.get().is_some()).count()
+    }
+
+    /// How many reads were refused for a file changed since it was
+    /// listed, for the server to look again.
+    pub fn stale_count(&self) -> usize {
+        self.stale.load(Ordering::Relaxed)
+    }
+}
+
+/// Names on stderr each skill that would be served but that skilltui
+/// refuses to read, as `list` and `show` refuse it (a SKILL.md or its
+/// frontmatter over skilltui's limit), unless another copy of the name
+/// is served in its place.
+fn say_over_limit(listing: &store::Listing, skills: Option<&[String]>, on_held: &OnHeld) {
+    let patterns: Option<Vec<Pattern>> =
+        skills.map(|s| s.iter().map(|p| Pattern::new(p)).collect());
+    let valid: HashSet<&str> = listing.valid().map(|e| e.folder.as_str()).collect();
+    for entry in &listing.entries {
+        let Some(why) = cao_skill::over_limit(&entry.checked) else {
+            continue;
+        };
+        let wanted =
+            (patterns.as_ref()).is_none_or(|ps| ps.iter().any(|p| p.matches(&entry.folder)));
+        if wanted && !valid.contains(entry.folder.as_str()) {
+            on_held(&format!("skill '{}' is held back: {why}", entry.folder));
+        }
     }
 }
 
@@ -427,6 +464,7 @@ pub fn load_skill(catalog: &Catalog, name: &str) -> Result<String, String> {
         .unwrap_or_else(|| Err(format!("skill '{}' has no SKILL.md now", served.name)))?;
     let listed = served.files.iter().find(|f| f.rel == "SKILL.md");
     if listed.is_some_and(|f| !same_bytes(f, text.as_bytes())) {
+        catalog.stale.fetch_add(1, Ordering::Relaxed);
         return Err(format!(
             "skill '{}' changed since it was judged: ask again in a moment",
             served.name

@@ -123,13 +123,19 @@ pub fn judge(name: &str, dir: &Path, trust: bool, cache: &Mutex<Cache>) -> Judge
     })
 }
 
-/// The critical finding that holds a skill back: rule, place, message.
+/// The finding that holds a skill back: a critical one, or else the word
+/// that the audit did not read all of the folder (a text file over its
+/// cap, too many entries or bytes, hidden ones included): bytes the audit
+/// did not judge are never served. Rule, place, message.
 fn critical(report: &audit::Report) -> Option<String> {
-    let f = report
-        .worst_finding()
-        .filter(|f| f.severity == Severity::Critical)?;
+    let f = (report.worst_finding())
+        .filter(|f| f.severity == Severity::Critical)
+        .or_else(|| report.findings.iter().find(|f| f.rule == NOT_SCANNED))?;
     Some(format!("{} at {}: {}", f.rule, f.place(), f.message))
 }
+
+/// The audit's rule for what it could not read.
+const NOT_SCANNED: &str = "not-fully-scanned";
 
 fn audit_key(files: &[File]) -> String {
     let mut h = Sha256::new();
@@ -143,19 +149,24 @@ fn audit_key(files: &[File]) -> String {
 
 type Manifest = (Vec<File>, BTreeSet<String>);
 
-/// Every file of the skill once, hidden entries (a name starting with
-/// `.`) left out as the extension's own catalog does, within its limits.
+/// Every file of the skill once, within the extension's limits. Hidden
+/// entries (a name starting with `.`, at any depth) are not files of the
+/// skill: the Agent Skills format is SKILL.md, scripts, references and
+/// assets, and the extension's `resources` must list every file served,
+/// so what is never served is never listed and never counted.
 fn manifest(name: &str, dir: &Path, cache: &Mutex<Cache>) -> Result<Manifest, String> {
     let limits = Limits {
         entries: 4 * MAX_FILES as u64,
         file_bytes: MAX_BYTES,
         total_bytes: MAX_BYTES,
     };
-    let walked = fsops::walk(dir, Links::StayInside, Some(&limits))
+    // Hidden entries are never walked: a checkout's `.git` or an editor's
+    // state neither counts against the limits nor costs a read.
+    let walked = fsops::walk_leaving_out(dir, Links::StayInside, Some(&limits), hidden)
         .map_err(|e| format!("{e}, over what the Skills extension lets a host load"))?;
     let (mut files, mut dirs) = (Vec::new(), BTreeSet::new());
     for item in &walked.items {
-        let Some(rel) = item.rel.to_str().filter(|r| !hidden(r)) else {
+        let Some(rel) = item.rel.to_str() else {
             continue;
         };
         match item.kind {
@@ -183,8 +194,10 @@ fn manifest(name: &str, dir: &Path, cache: &Mutex<Cache>) -> Result<Manifest, St
     Ok((files, dirs))
 }
 
-fn hidden(rel: &str) -> bool {
-    rel.split('/').any(|part| part.starts_with('.'))
+/// A name starting with `.`: tool state (`.git`, `.DS_Store`, `.env`),
+/// never a file of the skill.
+fn hidden(name: &std::ffi::OsStr) -> bool {
+    name.as_encoded_bytes().starts_with(b".")
 }
 
 /// The digest and size of one file, read through the folder's real path.

@@ -119,7 +119,12 @@ const MAX_LOCK_BYTES: u64 = 16 << 20;
 /// for `skill`. A skill that is not locked (not from git) has no entry:
 /// nothing to note.
 pub fn note_agent(home: &Home, skill: &str, agent: &str, given: bool) -> Result<(), String> {
-    let mut lock = Lock::read(&default_path(home))?;
+    note_agent_at(&default_path(home), skill, agent, given)
+}
+
+/// [`note_agent`] in the lock at `path` (a project's).
+pub fn note_agent_at(path: &Path, skill: &str, agent: &str, given: bool) -> Result<(), String> {
+    let mut lock = Lock::read(path)?;
     let Some(entry) = lock.skills.get_mut(skill) else {
         return Ok(());
     };
@@ -133,6 +138,16 @@ pub fn note_agent(home: &Home, skill: &str, agent: &str, given: bool) -> Result<
         _ => return Ok(()),
     }
     lock.write()
+}
+
+/// Drops `skill`'s entry from the lock at `path`; its path when it had one.
+pub fn unpin(path: &Path, skill: &str) -> Result<Option<PathBuf>, String> {
+    let mut lock = Lock::read(path)?;
+    if lock.skills.remove(skill).is_none() {
+        return Ok(None);
+    }
+    lock.write()?;
+    Ok(Some(lock.path))
 }
 
 /// Why an entry's agent label is not one skilltui writes (`ID:SCOPE`: an

@@ -306,6 +306,9 @@ pub struct Installed {
     pub unchanged: bool,
     /// The agent plugin that owned the replaced skill and gave it up.
     pub released: Option<String>,
+    /// One line per copy of it in this project kept as it is (edited
+    /// since skilltui wrote it) while the others followed the store.
+    pub kept_copies: Vec<String>,
 }
 
 /// Installs the picked skills of an opened source: all are checked first
@@ -356,6 +359,7 @@ pub fn install(
                 changes: None,
                 unchanged: true,
                 released: None,
+                kept_copies: Vec::new(),
             });
         } else {
             let (added, changes) = added.next().expect("one added per fresh pick");
@@ -365,6 +369,7 @@ pub fn install(
                 changes,
                 unchanged: false,
                 released: added.released,
+                kept_copies: Vec::new(),
             });
         }
         let last = done.last().expect("just pushed");
@@ -408,7 +413,32 @@ pub fn install(
     }
     let names: Vec<&str> = done.iter().map(|i| i.name.as_str()).collect();
     lock.write().map_err(|e| unpinned(&names, &e))?;
+    follow_in_project(home, &mut done);
     Ok(done)
+}
+
+/// The copies skilltui made in this project of the skills just replaced
+/// follow the store (the TUI's update installs this way); those kept are
+/// said with their skill.
+fn follow_in_project(home: &Home, done: &mut [Installed]) {
+    let replaced: Vec<&str> = (done.iter())
+        .filter(|i| !i.unchanged)
+        .map(|i| i.name.as_str())
+        .collect();
+    let Ok(cwd) = std::env::current_dir() else {
+        return;
+    };
+    if replaced.is_empty() {
+        return;
+    }
+    let root = lock::project_root(&cwd);
+    let lines = crate::core::agents::give::refresh_copies(home, &root, Some(&replaced));
+    for (skill, line) in lines {
+        let at = (done.iter_mut()).find(|i| !i.unchanged && (skill.is_empty() || i.name == skill));
+        if let Some(i) = at {
+            i.kept_copies.push(line);
+        }
+    }
 }
 
 /// A step of [`install_one_by_one`], as it happens.
@@ -513,24 +543,45 @@ pub struct Removed {
     pub dest: PathBuf,
     /// The lock file whose entry for the skill was dropped, if it had one.
     pub unpinned: Option<PathBuf>,
+    /// The project's lock (found from the working directory, as `sync`
+    /// finds it) whose entry was dropped too, if it had one.
+    pub unpinned_project: Option<PathBuf>,
 }
 
-/// `remove`: removes a skill from the store, then drops its lock entry so
-/// that the next `sync` (here or a teammate's) does not bring it back.
+/// `remove`: removes a skill from the store, then drops its lock entry
+/// (the home's, and the project's when run in a project whose lock has
+/// it) so that the next `sync` (here or a teammate's) does not bring it
+/// back.
+impl Removed {
+    /// The locks the skill's entry was dropped from, as one phrase (`A`,
+    /// or `A and B`), or `None` when no lock had it.
+    pub fn dropped_from(&self) -> Option<String> {
+        let locks: Vec<String> = [&self.unpinned, &self.unpinned_project]
+            .into_iter()
+            .flatten()
+            .map(|l| l.display().to_string())
+            .collect();
+        (!locks.is_empty()).then(|| locks.join(" and "))
+    }
+}
+
 pub fn remove(home: &Home, name: &str) -> Result<Removed, String> {
     let dest = store::remove(home, name)?;
     let name = store::check_name(name)?;
-    let mut lock = Lock::read(&lock::default_path(home))
-        .map_err(|e| format!("removed {}, but {e}", dest.display()))?;
-    let unpinned = match lock.skills.remove(&name) {
-        Some(_) => {
-            lock.write()
-                .map_err(|e| format!("removed {}, but {e}", dest.display()))?;
-            Some(lock.path.clone())
-        }
+    let but = |e: String| format!("removed {}, but {e}", dest.display());
+    let unpinned = lock::unpin(&lock::default_path(home), &name).map_err(but)?;
+    let project = (std::env::current_dir().ok())
+        .and_then(|cwd| lock::project_lock(&cwd))
+        .filter(|p| !lock::is_home_lock(home, p));
+    let unpinned_project = match project {
+        Some(path) => lock::unpin(&path, &name).map_err(but)?,
         None => None,
     };
-    Ok(Removed { dest, unpinned })
+    Ok(Removed {
+        dest,
+        unpinned,
+        unpinned_project,
+    })
 }
 
 /// How a locked skill is judged and copied when it is updated or synced:
@@ -862,7 +913,35 @@ pub fn update(
     }
     lock.write()
         .map_err(|e| unpinned(&installed_names(&out), &e))?;
+    refresh_project_copies(home, &mut out);
     Ok(out)
+}
+
+/// The copies skilltui made of the skills just updated in the project the
+/// command runs in follow the store; a copy it keeps (edited) is a
+/// warning of its skill's outcome.
+fn refresh_project_copies(home: &Home, out: &mut [Outcome]) {
+    let names = installed_names(out);
+    let Ok(cwd) = std::env::current_dir() else {
+        return;
+    };
+    if names.is_empty() {
+        return;
+    }
+    let root = lock::project_root(&cwd);
+    let lines = crate::core::agents::give::refresh_copies(home, &root, Some(&names));
+    for (skill, line) in lines {
+        let at = out.iter_mut().find(|o| {
+            matches!(o.result, Ok(Done::Installed { .. })) && (skill.is_empty() || o.name == skill)
+        });
+        if let Some(Outcome {
+            result: Ok(Done::Installed { warnings, .. }),
+            ..
+        }) = at
+        {
+            warnings.push(line);
+        }
+    }
 }
 
 fn installed_names(outcomes: &[Outcome]) -> Vec<&str> {
@@ -1383,6 +1462,28 @@ fn reached_pins(
     kept
 }
 
+/// Drops a project lock's user-scope agent labels from `entry` (each noted
+/// in `asked` as `NAME to ID`) and puts back this home's own ones for the
+/// skill (`here`), so following the project's lock neither gives in the
+/// home nor forgets what this user gave there.
+fn keep_user_labels_here(
+    entry: &mut lock::Entry,
+    here: Option<&lock::Entry>,
+    name: &str,
+    asked: &mut Vec<String>,
+) {
+    let is_user = |l: &String| l.ends_with(":user");
+    for label in entry.agents.iter().filter(|l| is_user(l)) {
+        let id = label.trim_end_matches(":user");
+        asked.push(format!("'{name}' to {id}"));
+    }
+    entry.agents.retain(|l| !is_user(l));
+    let own = here.into_iter().flat_map(|e| e.agents.iter());
+    entry.agents.extend(own.filter(|l| is_user(l)).cloned());
+    entry.agents.sort();
+    entry.agents.dedup();
+}
+
 /// What `sync` did: each locked skill's outcome, and the store's skills
 /// the lock does not name.
 #[derive(Clone, Debug)]
@@ -1424,6 +1525,11 @@ pub fn sync(
     let mut warnings = Vec::new();
     let mut todo: Groups = BTreeMap::new();
     let mut web = WebGroups::new();
+    // A lock found in the project (not one named with `--lock`) is any
+    // clone's: it gives only inside the project, never in this user's
+    // home, where a skill reaches every project.
+    let from_project = lock_file.is_none() && foreign;
+    let mut user_asked = Vec::new();
     for (name, entry) in &wanted.skills {
         // Another lock (a team's) cannot lift the size limits: only this
         // home's own lock or `--allow-large` says a skill may be large.
@@ -1445,6 +1551,9 @@ pub fn sync(
                     false
                 }
             });
+        if from_project {
+            keep_user_labels_here(&mut entry, pins.skills.get(name), name, &mut user_asked);
+        }
         let entry = &entry;
         let dest = home.skills_dir().join(name);
         if let Some(why) =
@@ -1493,6 +1602,13 @@ pub fn sync(
         todo.entry(key)
             .or_default()
             .push((name.clone(), entry.clone()));
+    }
+    if !user_asked.is_empty() {
+        warnings.push(format!(
+            "{} asks to give {} at user scope: a project's lock gives only in the project, so not given; to give one on purpose, run `skilltui agent enable AGENT NAME`",
+            wanted.path.display(),
+            sanitize_line(&user_asked.join(", "))
+        ));
     }
     for (source, items) in web {
         // Edits were weighed above, against both locks.

@@ -59,6 +59,9 @@ pub struct CatalogPane {
     pub agent: Option<AgentRow>,
     /// A worker computes the catalog: the one shown is the last one.
     pub updating: bool,
+    /// With no agent and no CAO, the title says what the pane is for
+    /// instead of naming a catalog format nobody receives.
+    no_agent: bool,
 }
 
 impl Default for CatalogPane {
@@ -83,6 +86,7 @@ impl Default for CatalogPane {
             rows_width: 0,
             agent: None,
             updating: false,
+            no_agent: false,
         }
     }
 }
@@ -140,6 +144,7 @@ impl CatalogPane {
             home: data.home.clone(),
             listing: std::sync::Arc::clone(&data.listing),
             profiles_exist: !data.profiles.is_empty(),
+            without_cao: data.without_cao(),
             row: row.map(|r| (r.loaded.clone(), r.agent.clone())),
             provider: self.provider,
             format: self.format,
@@ -155,6 +160,7 @@ impl CatalogPane {
         self.notes = f.notes;
         self.has_catalog = f.has_catalog;
         self.serve = f.serve;
+        self.no_agent = f.no_agent;
         self.spans = f.spans;
         self.rows.clear();
     }
@@ -253,6 +259,11 @@ impl CatalogPane {
             true => "Catalog (updating)",
             false => "Catalog",
         };
+        if self.no_agent {
+            let titles = [NO_AGENT_TITLE, "No agent yet"];
+            let fits = titles.into_iter().find(|t| t.chars().count() + 6 <= width);
+            return fits.unwrap_or("No agent yet").to_string();
+        }
         let Some((provider, from, how)) = self.heading else {
             return format!("{name} · {}", self.format.name());
         };
@@ -347,6 +358,8 @@ pub struct Ask {
     home: crate::core::cao::store::Home,
     listing: std::sync::Arc<crate::core::cao::store::Listing>,
     profiles_exist: bool,
+    /// No CAO installed and no CAO home: no profile can come.
+    without_cao: bool,
     row: Option<(Result<Profile, String>, Option<Agent>)>,
     provider: Option<&'static str>,
     format: Format,
@@ -362,6 +375,7 @@ pub struct Filled {
     notes: Vec<String>,
     has_catalog: bool,
     serve: Option<String>,
+    no_agent: bool,
     spans: Vec<std::ops::Range<usize>>,
 }
 
@@ -377,12 +391,17 @@ impl Ask {
             notes: Vec::new(),
             has_catalog: true,
             serve: None,
+            no_agent: false,
             spans: Vec::new(),
         };
         f.text = match &self.row {
             // Profiles exist, but pane 3's filter draws none of them.
             None if self.profiles_exist => {
                 Err("no profile shown: pane 3's filter matches none".into())
+            }
+            None if self.without_cao => {
+                (f.no_agent, f.has_catalog, f.notes) = (true, false, no_agent_notes());
+                Ok(String::new())
             }
             None => Err("no agent profiles found".into()),
             Some((Err(e), _)) => Err(format!("CAO cannot load this profile: {e}")),
@@ -429,6 +448,23 @@ impl Ask {
         f.cost = catalog::cost(text.as_deref().unwrap_or(""), &offered);
         text
     }
+}
+
+/// Pane 4's title with no agent and no CAO.
+const NO_AGENT_TITLE: &str = "What an agent sees · no agent yet";
+
+/// What pane 4 says with no agent and no CAO: what it will show, and the
+/// keys that get there.
+fn no_agent_notes() -> Vec<String> {
+    [
+        "No agent found on this machine, and no CAO.",
+        "",
+        "Once an agent is installed (Claude Code, Codex, OpenCode, …) or listed with A in pane 3, this pane shows the skills it finds and the text its model is shown about them.",
+        "",
+        "S makes a skill store; a installs a skill folder into it.",
+    ]
+    .map(String::from)
+    .to_vec()
 }
 
 /// The first line: how any MCP client gets the profile's skills

@@ -13,7 +13,12 @@ use super::homes::Case;
 pub const TIMEOUT: Duration = Duration::from_secs(90);
 
 /// Runs `cmd`, killed after [`TIMEOUT`]; `Err` when it does not end.
-pub fn run(mut cmd: Command) -> Result<Output, String> {
+pub fn run(cmd: Command) -> Result<Output, String> {
+    run_within(cmd, TIMEOUT)
+}
+
+/// Runs `cmd`, killed after `limit`; `Err` when it does not end.
+pub fn run_within(mut cmd: Command, limit: Duration) -> Result<Output, String> {
     let child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -25,11 +30,11 @@ pub fn run(mut cmd: Command) -> Result<Output, String> {
     std::thread::spawn(move || {
         let _ = tx.send(child.wait_with_output());
     });
-    match rx.recv_timeout(TIMEOUT) {
+    match rx.recv_timeout(limit) {
         Ok(out) => out.map_err(|e| e.to_string()),
         Err(_) => {
             let _ = Command::new("kill").arg("-9").arg(id.to_string()).status();
-            Err(format!("timed out after {TIMEOUT:?}: {cmd:?}"))
+            Err(format!("timed out after {limit:?}: {cmd:?}"))
         }
     }
 }

@@ -267,12 +267,20 @@ pub struct Options {
     /// reach each other make its discovery exponential (observed: it does
     /// not finish in 2 minutes).
     pub max_loops: usize,
+    /// A link in never gives a second way into a looping folder from the
+    /// dir the loop leads back to. OpenCode 1.18.33 walks every way round
+    /// a loop until the kernel's 40-link limit with no record of the real
+    /// folders seen, so two ways in make about 10^8 paths (Fibonacci of
+    /// 40): it does not finish. A second way in only repeats files
+    /// already reachable by the first.
+    pub one_way_into_a_loop: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
         Options {
             max_loops: usize::MAX,
+            one_way_into_a_loop: false,
         }
     }
 }
@@ -286,6 +294,8 @@ pub fn generate(base: &Path, seed: u64, dirs: &[&str], n: usize) -> Case {
 /// [`generate`] with an agent's [`Options`].
 pub fn generate_with(base: &Path, seed: u64, dirs: &[&str], n: usize, opts: &Options) -> Case {
     let mut loops = 0;
+    // The looping folders made so far, with the dir each leads back to.
+    let mut looping: Vec<(PathBuf, PathBuf)> = Vec::new();
     let mut rng = Rng::new(seed);
     let root = base.join(format!("case-{seed}"));
     let home = root.join("home");
@@ -353,6 +363,7 @@ pub fn generate_with(base: &Path, seed: u64, dirs: &[&str], n: usize, opts: &Opt
             if loops < opts.max_loops {
                 loops += 1;
                 std::os::unix::fs::symlink(&dir, at.join("loop")).unwrap();
+                looping.push((at.clone(), dir.clone()));
             }
         }
         if shape == 10 && dir.join("SKILL.md").exists() {
@@ -362,6 +373,9 @@ pub fn generate_with(base: &Path, seed: u64, dirs: &[&str], n: usize, opts: &Opt
             // A link in: another dir's skill folder, reached again.
             2 if !written.is_empty() => {
                 let target = rng.pick(&written).clone();
+                if opts.one_way_into_a_loop && looping.contains(&(target.clone(), dir.clone())) {
+                    continue;
+                }
                 fs::create_dir_all(&dir).unwrap();
                 std::os::unix::fs::symlink(&target, &at).unwrap();
             }

@@ -9,6 +9,7 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -37,6 +38,20 @@ pub const DIRS: &[&str] = &[
     "~/.claude/skills",
 ];
 
+/// How long OpenCode may take on one case. It walks a loop's 40 copies
+/// (the kernel's link limit) one folder read at a time: about 7 s of CPU,
+/// and over 45 s on two shared cores, where 90 s was sometimes too short.
+const LIMIT: Duration = Duration::from_secs(300);
+
+/// The generator's bounds for OpenCode: one loop a case, reached one way
+/// (see [`homes::Options`]).
+pub fn options() -> homes::Options {
+    homes::Options {
+        max_loops: 1,
+        one_way_into_a_loop: true,
+    }
+}
+
 pub struct OpenCode {
     pub version: &'static str,
     pub skills: usize,
@@ -48,8 +63,7 @@ impl Oracle for OpenCode {
     }
 
     fn check(&self, env: &Env, seed: u64) -> Result<Outcome, String> {
-        let opts = homes::Options { max_loops: 1 };
-        let case = homes::generate_with(&env.base, seed, DIRS, self.skills, &opts);
+        let case = homes::generate_with(&env.base, seed, DIRS, self.skills, &options());
         // OpenCode's own data (its database, migrated on first start) is
         // shared by every case: only its skills are under test.
         let data = env.base.join("opencode-data");
@@ -65,7 +79,7 @@ impl Oracle for OpenCode {
         let bin = env.package.join("node_modules/.bin/opencode");
         let mut cmd = exec::command(&bin, &case, &extra);
         cmd.args(["debug", "skill", "--pure"]);
-        let out = exec::run(cmd)?;
+        let out = exec::run_within(cmd, LIMIT)?;
         if !out.status.success() {
             return Err(format!(
                 "opencode debug skill: {}",
