@@ -48,6 +48,12 @@ pub fn venv_python(venv: &Path) -> PathBuf {
 
 /// `<target>/parity-venv`, created once (atomically: built aside, then renamed into place).
 pub fn ensure_venv(python: &Path) -> PathBuf {
+    ensure_venv_of(python, "parity-venv", REQUIREMENTS)
+}
+
+/// `<target>/NAME` holding `requirements`, created once as
+/// [`ensure_venv`]'s is; returns its python.
+pub fn ensure_venv_of(python: &Path, name: &str, requirements: &[&str]) -> PathBuf {
     // The tests of one binary run on threads of one process: one builds the
     // venv while the others wait (the scratch folder is named by pid).
     static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -56,8 +62,8 @@ pub fn ensure_venv(python: &Path) -> PathBuf {
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
-    let venv = target.join("parity-venv");
-    let marker_text = REQUIREMENTS.join(" ");
+    let venv = target.join(name);
+    let marker_text = requirements.join(" ");
     let ready = |v: &Path| {
         std::fs::read_to_string(v.join(".skilltui-parity-ready"))
             .is_ok_and(|s| s.trim() == marker_text)
@@ -72,7 +78,7 @@ pub fn ensure_venv(python: &Path) -> PathBuf {
         marker_text
     );
     std::fs::create_dir_all(&target).expect("create target dir");
-    let tmp = target.join(format!("parity-venv.tmp-{}", std::process::id()));
+    let tmp = target.join(format!("{name}.tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     let st = Command::new(python)
         .args(["-m", "venv"])
@@ -94,7 +100,7 @@ pub fn ensure_venv(python: &Path) -> PathBuf {
             "--no-input",
             "-q",
         ])
-        .args(REQUIREMENTS)
+        .args(requirements)
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .status()
         .expect("run pip");

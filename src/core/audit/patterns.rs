@@ -1,24 +1,20 @@
-//! The line rules: instructions against the user (read everywhere),
-//! commands (read in code, and in prose that does not warn against them),
-//! the parts of exfiltration (a credential read, a send) put together per
-//! file and across files, encoded payloads, and comments that hide
-//! instructions.
+//! The rules over one text file, judged where each line stands: words to
+//! the agent (read folded, see [`super::words`]), commands (in a script,
+//! in a code block the skill tells the agent to run, in prose, or in a
+//! file about attacks, where they are a low `mention`), the parts of
+//! exfiltration put together per file and across files, encoded
+//! payloads, hidden comments and homoglyph words. Shell code goes
+//! through [`super::flow`] and Python or JavaScript through
+//! [`super::pyjs`]; the line patterns here are for the rest. No pattern
+//! crosses a line, and command names match case-sensitively.
 
 use std::sync::LazyLock;
 
 use regex::{Regex, RegexSet};
 
-use super::context::{self, Ctx, Kind};
-use super::finding::Finding;
-
-/// Where a pattern applies.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Scope {
-    /// Words to the agent: every line, unless negated before the match.
-    Words,
-    /// A command: code lines, and prose lines that do not warn.
-    Command,
-}
+use super::context::{self, Ctx, Kind, Lang};
+use super::finding::{Finding, Severity};
+use super::{flow, markdown, normalize, pyjs, shell, words};
 
 /// What a match counts as: a finding of a rule, or a part of exfiltration.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -30,208 +26,187 @@ enum Role {
 
 struct Pattern {
     role: Role,
-    scope: Scope,
+    /// In shell code the flow model judges this instead.
+    by_flow: bool,
+    /// Names a setting or a flag: only code sets it; prose names it.
+    code_only: bool,
     re: &'static str,
     message: &'static str,
 }
 
-const fn p(role: Role, scope: Scope, re: &'static str, message: &'static str) -> Pattern {
+const fn p(role: Role, re: &'static str, message: &'static str) -> Pattern {
     Pattern {
         role,
-        scope,
+        by_flow: false,
+        code_only: false,
+        re,
+        message,
+    }
+}
+
+/// A pattern that counts in code only.
+const fn c(role: Role, re: &'static str, message: &'static str) -> Pattern {
+    Pattern {
+        role,
+        by_flow: false,
+        code_only: true,
+        re,
+        message,
+    }
+}
+
+/// A pattern the flow model replaces in shell code.
+const fn f(role: Role, re: &'static str, message: &'static str) -> Pattern {
+    Pattern {
+        role,
+        by_flow: true,
+        code_only: false,
         re,
         message,
     }
 }
 
 use Role::*;
-use Scope::*;
 
-const RM_RF: &str = r"\brm\s+(?:-[a-zA-Z]+\s+|--[a-z-]+\s+)*(?:-[a-zA-Z]*(?:r[a-zA-Z]*f|f[a-zA-Z]*r)[a-zA-Z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(?:--no-preserve-root\s+)?[\x22']?(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/|\$HOME/\*|\$\{HOME\}/\*?)[\x22']?(?:\s|$|;|&|\||\))";
+const RM_RF: &str = r"\brm\s+(?:-[a-zA-Z]+\s+|--[a-z-]+\s+)*(?:-[a-zA-Z]*(?:r[a-zA-Z]*f|f[a-zA-Z]*r)[a-zA-Z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(?:--\s+)?(?:--no-preserve-root\s+)?[\x22']?(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/|\$HOME/\*|\$\{HOME\}/\*?)[\x22']?(?:\s|$|;|&|\||\))";
 
 const PATTERNS: &[Pattern] = &[
-    // Instructions against the user.
-    p(
-        Rule("override-instructions"),
-        Words,
-        r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+|these\s+)?(?:previous|prior|above|earlier|preceding|former|original|system|existing|other)\s+(?:instructions|directions|directives|rules|guidelines|prompts?|messages?)",
-        "tells the agent to drop its earlier instructions",
-    ),
-    p(
-        Rule("override-instructions"),
-        Words,
-        r"\bforget\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before)",
-        "tells the agent to drop its earlier instructions",
-    ),
-    p(
-        Rule("conceal-from-user"),
-        Words,
-        r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn|mention\s+(?:this\s+|it\s+|anything\s+)?to|reveal\s+(?:this\s+|it\s+)?to|show\s+(?:this\s+|it\s+)?to|let)\s+(?:the\s+|your\s+)?user\b",
-        "tells the agent to keep something from the user",
-    ),
-    p(
-        Rule("conceal-from-user"),
-        Words,
-        r"\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+(?:the\s+|your\s+)?user\b",
-        "tells the agent to act behind the user's back",
-    ),
-    p(
-        Rule("conceal-from-user"),
-        Words,
-        r"\b(?:hide|conceal)\s+(?:this|it|these|them|that|the\s+\w+(?:\s+\w+)?)\s+from\s+(?:the\s+|your\s+)?user\b",
-        "tells the agent to hide something from the user",
-    ),
-    p(
-        Rule("conceal-from-user"),
-        Words,
-        r"\bkeep\s+(?:this|it|these|them)\s+(?:secret|hidden|quiet)\s+from\s+(?:the\s+|your\s+)?user\b",
-        "tells the agent to hide something from the user",
-    ),
-    p(
-        Rule("conceal-from-user"),
-        Words,
-        r"\b(?:silently|quietly|secretly|covertly)\s+(?:run|execute|send|upload|delete|remove|install|download|post|copy|exfiltrate|forward)\b",
-        "tells the agent to act unseen",
-    ),
-    p(
-        Rule("impersonate-authority"),
-        Words,
-        r"^\s*[\[<(]\s*(?:system|developer|admin|administrator)(?:\s+(?:message|prompt|note|override|instruction))?\s*[\]>)]",
-        "claims to be the system or the developer",
-    ),
-    p(
-        Rule("impersonate-authority"),
-        Words,
-        r"\b(?:this|the\s+following)\s+(?:message|instruction|text|note|section)s?\s+(?:is|are|comes?)\s+from\s+(?:the\s+|your\s+)?(?:system|developer|anthropic|openai|administrator|operator)\b",
-        "claims to come from the system or the developer",
-    ),
-    p(
-        Rule("impersonate-authority"),
-        Words,
-        r"\byou\s+are\s+now\s+(?:in\s+)?(?:developer|god|admin|jailbreak|dan|unrestricted|debug|root)\s+mode\b",
-        "announces a mode with no rules",
-    ),
-    p(
-        Rule("impersonate-authority"),
-        Words,
-        r"\b(?:i\s+am|this\s+is)\s+(?:your|the)\s+(?:developer|creator|system\s+administrator|operator)\b|<\|?im_start\|?>|\bsystem\s+override\b",
-        "claims to be the system or the developer",
-    ),
-    p(
-        Rule("disable-safety"),
-        Words,
-        r"\b(?:never|do\s+not|don'?t)\s+ask\s+(?:the\s+user\s+|anyone\s+)?(?:for\s+)?(?:confirmation|permission|approval|consent)\b",
-        "tells the agent not to ask before acting",
-    ),
-    p(
-        Rule("disable-safety"),
-        Words,
-        r"\b(?:disable|turn\s+off|bypass|circumvent|ignore)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:safety|security|confirmation|permission|approval|sandbox|guardrail|content\s+polic(?:y|ies))(?:\s+(?:checks?|prompts?|rules?|measures?|mode|guidelines?|restrictions?|dialogs?|filters?))?\b",
-        "tells the agent to switch off its safety",
-    ),
-    p(
-        Rule("disable-safety"),
-        Words,
-        r"\bwithout\s+(?:asking\s+(?:for\s+)?|requesting\s+|seeking\s+|waiting\s+for\s+)(?:the\s+user'?s?\s+|any\s+)?(?:confirmation|permission|approval|consent)\b",
-        "tells the agent to act without asking",
-    ),
     // Remote code.
-    p(
+    f(
         Rule("pipe-to-shell"),
-        Command,
-        r"\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+\s+)?(?:ba|z|k|da|fi)?sh\b(?:\s+-s\b|\s+-\s|\s*$|\s*[;&)|])",
+        r"\b(?:curl|wget|fetch|iwr|irm|(?i:invoke-webrequest|invoke-restmethod))\b[^|\n]*\|\s*(?:tee\s+[^|\n]*\|\s*)?(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+\s+)?(?:/(?:usr/)?(?:local/)?bin/)?(?:ba|z|k|da|fi)?sh\b(?:\s+-[a-z]+)*(?:\s+-\s|\s*$|\s*[;&)|])",
         "pipes a download into a shell",
     ),
-    p(
+    f(
         Rule("pipe-to-shell"),
-        Command,
-        r"\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php)\s*(?:-\s*)?(?:$|[;&)|])",
+        r"\b(?:curl|wget)\b[^|\n]*\|\s*(?:tee\s+[^|\n]*\|\s*)?(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php)\s*(?:-\s*)?(?:$|[;&)|])",
         "pipes a download into an interpreter",
     ),
-    p(
+    f(
         Rule("pipe-to-shell"),
-        Command,
-        r"\b(?:ba|z)?sh\s+(?:-c\s+)?[\x22']?(?:<\(|\$\()\s*(?:curl|wget)\b|\bsource\s+<\(\s*(?:curl|wget)\b|\|\s*iex\b|\biex\s*\(\s*(?:new-object|iwr|irm|invoke-webrequest)",
+        r"\b(?:ba|z)?sh\s+(?:-c\s+)?[\x22']?(?:<\(|\$\()\s*(?:curl|wget)\b|\bsource\s+<\(\s*(?:curl|wget)\b|\b(?:python[0-9.]*|perl|ruby|node)\s+<\(\s*(?:curl|wget)\b|(?:^|[;&|]\s*)\.\s+<\(\s*(?:curl|wget)\b",
         "runs a download in a shell",
     ),
     p(
+        Rule("pipe-to-shell"),
+        r"\|\s*(?i:iex)\b|(?i:iex)\s*\(\s*(?i:new-object|iwr|irm|invoke-webrequest|invoke-restmethod)",
+        "runs a download in PowerShell",
+    ),
+    f(
         Rule("download-exec"),
-        Command,
-        r"\b(?:curl|wget)\b[^\n]*(?:\s-o\s*|\s-O\s*|--output[ =])\s*(\S+)[^\n]*(?:&&|;)\s*(?:chmod\s+\+x|\./|(?:ba)?sh\s|python[0-9.]*\s|source\s)",
+        r"\b(?:curl|wget)\b[^\n]*(?:\s-o\s*|\s-O\s*|--output[ =])\s*(\S+)[^\n]*(?:&&|;)\s*(?:\./|(?:ba)?sh\s|python[0-9.]*\s|source\s)",
         "downloads a file, then runs it",
     ),
-    p(
+    f(
         Rule("decode-exec"),
-        Command,
-        r"\b(?:base64\s+(?:-d|--decode|-D)|xxd\s+-r(?:\s+-p)?|openssl\s+(?:enc\s+)?-d|gunzip|zcat)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b",
+        r"\b(?:base64\s+(?:-d|--decode|-D)|base32\s+(?:-d|--decode)|xxd\s+-r(?:\s+-p)?|openssl\s+(?:enc\s+)?[^|\n]*-d|gunzip|zcat)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b",
         "decodes data and runs it in a shell",
     ),
-    p(
+    f(
         Rule("decode-exec"),
-        Command,
-        r"\beval\s+[\x22']?\$\(\s*(?:curl|wget|base64|echo\s+[^)]*\|\s*base64|printf\s+[^)]*\|\s*base64)",
+        r"\beval\s+[\x22']?\$\(\s*(?:curl|wget|base64|echo\s+[^)\n]*\|\s*base64|printf\s+[^)\n]*\|\s*base64)",
         "evaluates downloaded or decoded text",
     ),
     p(
         Rule("decode-exec"),
-        Command,
-        r"\b(?:exec|eval|Function)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.b64decode|b64decode|base64\.decodebytes|atob|unescape|Buffer\.from|codecs\.decode|bytes\.fromhex|binascii\.unhexlify|zlib\.decompress|marshal\.loads|requests\.get|urllib\.request\.urlopen|urlopen|httpx\.get)\b",
+        r"\b(?:exec|eval|Function)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.b64decode|b64decode|base64\.decodebytes|atob|unescape|Buffer\.from|codecs\.decode|bytes\.fromhex|binascii\.unhexlify|zlib\.decompress|marshal\.loads|requests\.get|urllib\.request\.urlopen|urlopen|httpx\.get|(?:urllib\.parse\.)?unquote(?:_to_bytes|_plus)?)\b",
         "runs decoded or fetched data as code",
     ),
     p(
         Rule("decode-exec"),
-        Command,
+        r"\bvm\.runIn(?:This|New)?Context\s*\(\s*(?:Buffer\.from|atob|unescape|decodeURIComponent)\b",
+        "runs decoded data as code",
+    ),
+    p(
+        Rule("decode-exec"),
         r"\bpython[0-9.]*\s+-c\s+[\x22'][^\n]*\bexec\s*\(",
         "runs code through python -c exec",
     ),
-    // Destructive or privileged.
     p(
+        Rule("decode-exec"),
+        r"\b(?i:powershell|pwsh)(?:\.exe)?\s+(?:-\w+(?:\s+\w+)?\s+)*-(?i:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{8,}",
+        "runs a base64-encoded PowerShell command",
+    ),
+    // Destructive or privileged.
+    f(
         Rule("rm-rf-root-home"),
-        Command,
         RM_RF,
         "removes the root or the home folder",
     ),
     p(
+        Rule("rm-rf-root-home"),
+        r"\b(?:shutil\.rmtree|rmtree|rmSync|rm)\s*\(\s*(?:os\.path\.expanduser\(\s*[\x22']~/?[\x22']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.homedir\(\)|os\.environ\[\s*[\x22']HOME[\x22']\s*\]|[\x22']/[\x22'])\s*[,)]",
+        "removes the home folder or the root",
+    ),
+    f(
+        Rule("wipe-disk"),
+        r"\bdd\b[^\n]*\bof=/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d|rdisk\d)|\bmkfs(?:\.\w+)?\s+[^\n]*/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|mmcblk\d)",
+        "writes over a whole disk",
+    ),
+    p(
         Rule("chmod-777"),
-        Command,
         r"\bchmod\s+(?:-R\s+|--recursive\s+)?(?:0?777|a\+rwx|ugo\+rwx|o\+w)\b",
         "makes files writable by everyone",
     ),
     p(
         Rule("sudo"),
-        Command,
         r"(?:^|[;&|({`]\s*|\$\(\s*|\s)(?:sudo|doas)\s+[\w/-]|\bsu\s+(?:-\s+|root\s+)?-c\b",
         "runs a command as root",
     ),
     p(
         Rule("persistence"),
-        Command,
-        r"\|\s*crontab\s+-|\bcrontab\s+-e\b|\bcrontab\s+[\w./~-]+\.(?:txt|cron)\b|/etc/cron|>>?\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv|bash_login|config/fish/config\.fish)|Library/Launch(?:Agents|Daemons)|\blaunchctl\s+(?:load|bootstrap)|\bsystemctl\s+(?:--user\s+)?enable\b|\.config/autostart|/etc/rc\.local|/etc/systemd/system|CurrentVersion\\Run\b|\bschtasks\s+/create",
+        r"\|\s*crontab\s+-|\bcrontab\s+-e\b|\bcrontab\s+[^\s|;&-]\S*|/etc/cron|>>?\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv|bash_login|config/fish/config\.fish)|\btee\s+(?:-a\s+|--append\s+)?[\x22']?(?:~|\$HOME|\$\{HOME\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv)|(?:>>?|\btee\s+(?:-a\s+)?)\s*[\x22']?(?:~|\$HOME|\$\{HOME\}|/root|/home/\w+)/\.ssh/authorized_keys|Library/Launch(?:Agents|Daemons)|\blaunchctl\s+(?:load|bootstrap)|\bsystemctl\s+(?:--user\s+)?enable\b|\bloginctl\s+enable-linger\b|\.config/autostart|/etc/rc\.local|/etc/systemd/system|CurrentVersion\\Run\b|\bschtasks\s+/create",
         "makes code run again later",
     ),
-    // Exfiltration: the parts.
     p(
+        Rule("config-tampering"),
+        r"\bgit\s+config\s+(?:--global|--system)\s+(?:--add\s+|--replace-all\s+)?(?:core\.hooksPath|url\.\S+\.(?:insteadOf|pushInsteadOf)|core\.sshCommand|core\.fsmonitor|credential\.helper)\b",
+        "changes git's configuration for every repository",
+    ),
+    c(
+        Rule("config-tampering"),
+        r"\bapproval_policy\s*=\s*[\x22']never|\bsandbox_mode\s*=\s*[\x22']danger-full-access|[\x22']?defaultMode[\x22']?\s*:\s*[\x22']bypassPermissions|--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|[\x22']runOn[\x22']\s*:\s*[\x22']folderOpen|\.mcpServers(?:\.[\w-]+|\[[^\]\n]+\])\s*=[^=]|\[\s*[\x22'](?:hooks|mcpServers|permissions)[\x22']\s*\]\s*=[^=]",
+        "changes an agent's or an editor's settings to run or allow more",
+    ),
+    p(
+        Rule("config-tampering"),
+        r"(?:>>?|\btee\s+(?:-a\s+)?|\b(?:mv|cp)\s+(?:-\w+\s+)*\S+\s+)\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/(?:\.codex/config\.toml|\.claude/settings(?:\.local)?\.json|\.claude\.json|\.cursor/mcp\.json|\.gemini/settings\.json|\.config/Claude/claude_desktop_config\.json|\.gitconfig)",
+        "rewrites an agent's or git's own configuration",
+    ),
+    // Exfiltration: the parts.
+    f(
         Credential,
-        Command,
-        r"(?:~|\$HOME|\$\{HOME\}|/home/\w+|/root|/Users/\w+)/\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.config/gcloud|application_default_credentials\.json|\.azure/|\.kube/config|\.docker/config\.json|(?:~|\$HOME)/\.netrc|\.git-credentials|(?:~|\$HOME)/\.(?:npmrc|pypirc)|\.gnupg\b|\bsecurity\s+(?:find|dump)-(?:generic|internet)-password|\bdump-keychain\b|\bsecret-tool\s+lookup|Login\s+Data|cookies\.sqlite|Google/Chrome/(?:Default|Profile)|\.mozilla/firefox|Library/Keychains|\b(?:cat|less|more|head|tail|base64|xxd|cp|scp|tar|zip|strings)\b[^\n|;]*\s[\x22']?(?:\S*/)?\.env(?:\.local|\.production)?[\x22']?(?:\s|$|\||;)|open\(\s*[\x22'](?:\S*/)?\.env[\x22']|\bprintenv\b\s*(?:$|\||>)|(?:^|[;&|(]\s*)env\s*(?:\||>)|json\.dumps\(\s*(?:dict\(\s*)?os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|(?:-d|--data\S*|-F|--form)\s+[\x22']?[^\s\x22']*\$\{?[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY)",
+        r"(?:~|\$HOME|\$\{HOME\}|/home/\w+|/root|/Users/\w+)/\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws[/\\]credentials|\.config/gcloud|application_default_credentials\.json|\.azure/|\.kube/config|\.docker/config\.json|(?:~|\$HOME)/\.netrc|\.git-credentials|(?:~|\$HOME)/\.(?:npmrc|pypirc)|\.gnupg\b|\.config/gh/hosts\.yml|\bsecurity\s+(?:find|dump)-(?:generic|internet)-password|\bdump-keychain\b|\bsecret-tool\s+lookup|Login Data|cookies\.sqlite|Google/Chrome/(?:Default|Profile)|\.mozilla/firefox|Library/Keychains|\b(?:cat|less|more|head|tail|base64|xxd|cp|scp|tar|zip|strings)\b[^\n|;]*\s[\x22']?(?:\S*/)?\.env(?:\.local|\.production)?[\x22']?(?:\s|$|\||;)|\bprintenv\b\s*(?:$|\||>)|(?:^|[;&|(]\s*)env\s*(?:\||>)|\bgh\s+auth\s+token\b|\baws\s+configure\s+export-credentials\b",
         "reads credentials",
     ),
     p(
+        Credential,
+        r"open\(\s*[\x22'](?:\S*/)?\.env[\x22']|json\.dumps\(\s*(?:dict\(\s*)?os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|\{\s*\*\*os\.environ\s*\}|dict\(\s*os\.environ\s*\)|os\.environ\.copy\(\)|\{\s*\.\.\.process\.env\s*\}|Path\.home\(\)\s*/\s*[\x22']\.(?:ssh|aws|gnupg|kube|docker)[\x22']|homedir\(\)\s*\+\s*[\x22']/?\.(?:ssh|aws|gnupg)|(?i:get-content)\s+[^\n]*(?:\.ssh[/\\]|\.aws[/\\]credentials)|\$env:USERPROFILE\\\.(?:ssh|aws)",
+        "reads credentials",
+    ),
+    f(
         Send,
-        Command,
-        r"\bcurl\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|-X\s*(?:POST|PUT)|--request\s+(?:POST|PUT))(?:\s|=|$)|\bwget\b[^\n]*--post-(?:data|file)|\b(?:nc|ncat|netcat|socat)\s+(?:-\S+\s+)*[\w.-]+\s+\d{2,5}\b|/dev/(?:tcp|udp)/|\b(?:requests|httpx|session|client)\.(?:post|put)\s*\(|urllib\.request\.urlopen\([^)]*data\s*=|\bfetch\s*\([^)]*method\s*:\s*[\x22'](?:POST|PUT)|\b(?:scp|rsync)\b[^\n]*\s[\w.-]+@[\w.-]+:|Invoke-(?:WebRequest|RestMethod)[^\n]*-Method\s+(?:Post|Put)",
+        r"\bcurl\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|--json|-F|--form|-T|--upload-file|-X\s*(?:POST|PUT)|--request\s+(?:POST|PUT))(?:\s|=|@|$)|\bwget\b[^\n]*--post-(?:data|file)|\b(?:nc|ncat|netcat|socat)\s+(?:-\S+\s+)*[\w.-]+\s+\d{2,5}\b|/dev/(?:tcp|udp)/|\b(?:scp|rsync)\b[^\n]*\s[\w.-]+@[\w.-]+:",
+        "sends data out",
+    ),
+    p(
+        Send,
+        r"\b(?:requests|httpx|session|client)\.(?:post|put|patch)\s*\(|\b(?:requests|httpx)\.request\s*\(\s*[\x22'](?:POST|PUT|PATCH)|urlopen\([^)\n]*data\s*=|urlopen\(\s*[^,()\n]+(?:\([^()\n]*\))?[^,()\n]*,\s*[\w\x22']|\bfetch\s*\([^)\n]*method\s*:\s*[\x22'](?:POST|PUT)|\bhttps?\.request\s*\([^\n]*method\s*:\s*[\x22'](?:POST|PUT)|(?i:irm|iwr|invoke-webrequest|invoke-restmethod)\b[^\n]*-(?i:method)\s+(?i:post|put)|(?i:irm|iwr|invoke-webrequest|invoke-restmethod)\b[^\n]*-(?i:infile|body)\b",
         "sends data out",
     ),
     p(
         Rule("exfil-endpoint"),
-        Command,
         r"(?i:webhook\.site|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app|dev)|interactsh|\boast\.(?:fun|me|pro|site|live|online)|burpcollaborator|canarytokens|hooks\.slack\.com/services|discord(?:app)?\.com/api/webhooks|transfer\.sh)|\b(?:dig|nslookup|host)\s+[^\n]*\$\(",
         "names a host that exists to receive data",
+    ),
+    p(
+        Rule("exfiltration"),
+        r"https?://\S*\?[^\n]*\b(?:contents?|value|text)\s+of\s+[^\n]*(?:\.ssh|\.aws|\.env\b|credentials|id_rsa|id_ed25519|\.netrc|\.git-credentials)|\b(?:contents?|value|text)\s+of\s+[^\n]*(?:\.ssh|\.aws/credentials|\.env\b|id_rsa|id_ed25519|\.netrc)[^\n]*https?://\S*\?",
+        "tells the agent to put a credential file into a URL it fetches",
     ),
     // Obfuscation.
     p(
         Rule("obfuscation"),
-        Command,
         r"String\.fromCharCode\s*\(\s*\d+(?:\s*,\s*\d+){7,}|(?:chr\(\s*\d+\s*\)\s*\+\s*){7,}|\b(?:exec|eval)\b[^\n]*(?:\[::-1\]|\.reverse\(\)\.join)",
         "builds a string from character codes or reversed text",
     ),
@@ -245,7 +220,7 @@ struct Compiled {
 static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
     let sources: Vec<String> = PATTERNS
         .iter()
-        .map(|p| format!("(?im){}", context::ascii_bounds(p.re)))
+        .map(|p| format!("(?m){}", context::one_line(p.re)))
         .collect();
     Compiled {
         set: RegexSet::new(&sources).expect("valid audit patterns"),
@@ -264,14 +239,22 @@ static HEX_RUN: LazyLock<Regex> = LazyLock::new(|| {
 });
 static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?s)<!--(.{0,2000}?)-->|(?m)^\[(?://|comment)\]:[ \t]*(?:#|<>)[ \t]*\(([^\n]*)\)[ \t]*$",
+        r#"(?s)<!--(.{0,2000}?)-->|(?m)^\[[^\]\n]{1,40}\]:[ \t]*(?:#|<>|\S+)[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|\(([^)\n]*)\))[ \t]*$"#,
     )
     .expect("valid pattern")
 });
-/// Words addressed to an agent, as a comment would hold them.
+/// Words addressed to an agent, as a comment would hold them: the agent
+/// named first, or told what it must do.
 static TO_AGENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&context::ascii_bounds(
-        r"(?i)\b(?:assistant|agent|claude|ai|llm|model|codex|gemini|copilot)\b\s*[:,]|\b(?:you\s+(?:must|should|will|shall|need\s+to)|always|make\s+sure\s+(?:to|you)|be\s+sure\s+to)\b[^\n]*\b(?:run|execute|send|upload|read|delete|remove|install|download|curl|call|fetch|post|open|visit)\b",
+        r"(?i)^\s*(?:note\s+(?:to|for)\s+(?:the\s+)?)?(?:assistant|agent|claude|ai|llm|model|codex|gemini|copilot|cursor)\b\s*[:,]|\b(?:you\s+(?:must|should|will|shall|need\s+to)|always|make\s+sure\s+(?:to|you)|be\s+sure\s+to)\b[^\n]*\b(?:run|execute|send|upload|read|delete|remove|install|download|curl|call|fetch|post|open|visit)\b",
+    ))
+    .expect("valid pattern")
+});
+/// Words that make a file a reference about attacks.
+static ATTACK_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&context::ascii_bounds(
+        r"(?i)\b(?:attack(?:s|er|ers)?|malicious|malware|exploit(?:s|ed|ation)?|payloads?|exfiltrat\w*|injection|vulnerab\w*|threats?|phishing|backdoors?|indicators?\s+of\s+compromise|iocs?|yara|red[- ]team\w*|adversar\w*|cve-\d{4}-\d+|insecure|anti-?patterns?)\b",
     ))
     .expect("valid pattern")
 });
@@ -283,12 +266,25 @@ pub struct Part {
     pub excerpt: String,
 }
 
-/// The line rules over one file.
+/// How one line stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Place {
+    ctx: Ctx,
+    /// In shell code the flow model reads.
+    shell: bool,
+}
+
+/// The rules over one file.
 pub struct FileScan {
     rel: String,
     pub findings: Vec<Finding>,
     pub cred: Option<Part>,
     pub send: Option<Part>,
+    /// A reference about attacks: commands and injections quoted in it are
+    /// mentions.
+    about_attacks: bool,
+    /// A Dockerfile: its commands build a container (at most high).
+    container: bool,
 }
 
 impl FileScan {
@@ -298,63 +294,174 @@ impl FileScan {
             findings: Vec::new(),
             cred: None,
             send: None,
+            about_attacks: false,
+            container: false,
         }
     }
 
-    /// Every pattern over the whole of `text` at once (one pass of the
-    /// set, then only the patterns that matched), each match weighed on
-    /// its line; then the hidden comments.
+    /// Every rule over `text`, a file of kind `kind`.
     pub fn lines(&mut self, text: &str, kind: Kind) {
-        let compiled = &*COMPILED;
-        let matched = compiled.set.matches(text);
-        let blobs = text.len() >= 200 && (BASE64_RUN.is_match(text) || HEX_RUN.is_match(text));
-        if matched.matched_any() || blobs {
-            let lines: Vec<(usize, &str, Ctx)> = context::lines(text, kind).collect();
-            let starts: Vec<usize> = lines
-                .iter()
-                .map(|(_, l, _)| l.as_ptr() as usize - text.as_ptr() as usize)
-                .collect();
-            let at = |pos: usize| {
-                let i = starts.partition_point(|s| *s <= pos).saturating_sub(1);
-                (lines[i], pos - starts[i])
-            };
-            for i in matched.iter() {
-                let mut last = 0;
-                for m in compiled.each[i].find_iter(text) {
-                    let ((n, line, ctx), col) = at(m.start());
-                    if n != last {
-                        last = n;
-                        self.weigh(&PATTERNS[i], n, line, ctx, col.min(line.len()));
-                    }
-                }
-            }
-            if blobs {
-                self.blobs(text, &at);
-            }
+        let lines: Vec<&str> = text.lines().collect();
+        let md = (kind == Kind::Markdown).then(|| markdown::places(text));
+        let places = self.places(text, &lines, kind, md.as_ref());
+        self.about_attacks = self.is_about_attacks(text, kind);
+        self.container = kind == Kind::Dockerfile;
+        let starts: Vec<usize> = lines
+            .iter()
+            .map(|l| l.as_ptr() as usize - text.as_ptr() as usize)
+            .collect();
+        let line_of = |pos: usize| starts.partition_point(|s| *s <= pos).saturating_sub(1);
+        self.commands(text, &lines, &places, &line_of);
+        self.words(&lines);
+        self.flows(text, &lines, kind, md.as_ref());
+        if text.len() >= 200 && (BASE64_RUN.is_match(text) || HEX_RUN.is_match(text)) {
+            self.blobs(text, &lines, &line_of);
         }
         if kind.hides_comments() {
-            self.comments(text);
+            self.comments(text, md.as_ref());
+        }
+        for (i, line) in lines.iter().enumerate() {
+            if let Some((at, word)) = normalize::mixed_script_word(line) {
+                self.findings.push(
+                    Finding::new(
+                        "mixed-script-word",
+                        &self.rel,
+                        Some(i + 1),
+                        format!(
+                            "'{}' mixes Latin with look-alike letters of another script",
+                            crate::core::text::sanitize_line(word)
+                        ),
+                    )
+                    .with_excerpt(line, at),
+                );
+            }
         }
     }
 
-    /// A match of `pat` at byte `col` of line `n`: a finding or a part of
-    /// exfiltration, unless the line warns against it.
-    fn weigh(&mut self, pat: &Pattern, n: usize, line: &str, ctx: Ctx, col: usize) {
-        let applies = match pat.scope {
-            Words => !context::negated_before(line, col),
-            Command => !(ctx == Ctx::Prose && context::warns(line)),
-        };
-        if !applies {
-            return;
+    /// How each line stands: code or prose, shell or not.
+    fn places(
+        &self,
+        text: &str,
+        lines: &[&str],
+        kind: Kind,
+        md: Option<&markdown::Places>,
+    ) -> Vec<Place> {
+        let lang = context::Lang::of(&self.rel, text);
+        lines
+            .iter()
+            .map(|line| {
+                let at = line.as_ptr() as usize - text.as_ptr() as usize;
+                match kind {
+                    Kind::Script => Place {
+                        ctx: context::code_or_comment(line),
+                        shell: lang == Lang::Shell,
+                    },
+                    Kind::Dockerfile => {
+                        let run =
+                            line.trim_start().starts_with("RUN ") || line.starts_with([' ', '\t']);
+                        Place {
+                            ctx: if run {
+                                Ctx::Code
+                            } else {
+                                context::code_or_comment(line)
+                            },
+                            shell: run,
+                        }
+                    }
+                    Kind::Markdown => match md.and_then(|m| m.block_at(at)) {
+                        Some(b) => Place {
+                            ctx: context::code_or_comment(line),
+                            shell: markdown::is_shell(&b.lang),
+                        },
+                        None => Place {
+                            ctx: Ctx::Prose,
+                            shell: false,
+                        },
+                    },
+                    Kind::Markup | Kind::Other => Place {
+                        ctx: Ctx::Prose,
+                        shell: false,
+                    },
+                }
+            })
+            .collect()
+    }
+
+    /// A reference (not SKILL.md, not a script) whose lines keep naming
+    /// attacks, or a YARA rules file.
+    fn is_about_attacks(&self, text: &str, kind: Kind) -> bool {
+        if self.rel == "SKILL.md" || matches!(kind, Kind::Script | Kind::Dockerfile) {
+            return false;
         }
+        let lower = self.rel.to_ascii_lowercase();
+        if lower.ends_with(".yar") || lower.ends_with(".yara") {
+            return true;
+        }
+        text.lines()
+            .filter(|l| ATTACK_WORDS.is_match(l))
+            .take(3)
+            .count()
+            >= 3
+    }
+
+    fn commands(
+        &mut self,
+        text: &str,
+        lines: &[&str],
+        places: &[Place],
+        line_of: &dyn Fn(usize) -> usize,
+    ) {
+        let compiled = &*COMPILED;
+        for i in compiled.set.matches(text).iter() {
+            let pat = &PATTERNS[i];
+            let mut last = usize::MAX;
+            for m in compiled.each[i].find_iter(text) {
+                let k = line_of(m.start());
+                if k == last {
+                    continue;
+                }
+                last = k;
+                let line = lines[k];
+                let col =
+                    (m.start() - (line.as_ptr() as usize - text.as_ptr() as usize)).min(line.len());
+                let place = places[k];
+                if (pat.by_flow && place.shell && place.ctx == Ctx::Code)
+                    || (pat.code_only && place.ctx != Ctx::Code)
+                {
+                    continue;
+                }
+                if place.ctx == Ctx::Prose && context::warns(line) {
+                    continue;
+                }
+                if pat.role == Rule("persistence") && sets_a_variable(line) {
+                    continue;
+                }
+                self.command(pat, k + 1, line, col);
+            }
+        }
+    }
+
+    /// A command pattern's match at byte `col` of line `n`.
+    fn command(&mut self, pat: &Pattern, n: usize, line: &str, col: usize) {
         let part = || Part {
             line: n,
             excerpt: super::finding::excerpt(line, col),
         };
         match pat.role {
-            Rule(rule) => self.findings.push(
-                Finding::new(rule, &self.rel, Some(n), pat.message.into()).with_excerpt(line, col),
-            ),
+            Rule(rule) => {
+                let rule = if rule == "pipe-to-shell" && vendor_only(line) {
+                    "vendor-installer"
+                } else {
+                    rule
+                };
+                self.emit(rule, n, line, col, pat.message.to_string());
+                if rule == "exfil-endpoint" && !self.about_attacks {
+                    self.send.get_or_insert_with(part);
+                }
+            }
+            Credential | Send if self.about_attacks => {
+                self.emit("mention", n, line, col, pat.message.to_string());
+            }
             Credential => {
                 self.cred.get_or_insert_with(part);
             }
@@ -362,15 +469,137 @@ impl FileScan {
                 self.send.get_or_insert_with(part);
             }
         }
-        if pat.role == Rule("exfil-endpoint") {
-            self.send.get_or_insert_with(part);
+    }
+
+    /// A finding of `rule`, judged where the file stands: a mention in a
+    /// reference about attacks, at most high in a Dockerfile.
+    fn emit(&mut self, rule: &'static str, n: usize, line: &str, col: usize, message: String) {
+        let found = if self.about_attacks {
+            let shown = super::rules::rule(rule).id;
+            Finding::new(
+                "mention",
+                &self.rel,
+                Some(n),
+                format!("quotes what `{shown}` looks for, in a reference about attacks"),
+            )
+        } else {
+            let mut f = Finding::new(rule, &self.rel, Some(n), message);
+            if self.container && f.severity > Severity::High {
+                f.severity = Severity::High;
+                f.message.push_str(" (in a container build)");
+            }
+            f
+        };
+        let found = found.with_excerpt(line, col);
+        if !self
+            .findings
+            .iter()
+            .any(|f| f.rule == found.rule && f.line == found.line)
+        {
+            self.findings.push(found);
         }
     }
 
-    fn blobs<'t>(&mut self, text: &'t str, at: &dyn Fn(usize) -> ((usize, &'t str, Ctx), usize)) {
+    /// The word rules over each line folded.
+    fn words(&mut self, lines: &[&str]) {
+        let compiled = &*words::COMPILED;
+        for (k, line) in lines.iter().enumerate() {
+            let folded = normalize::fold(line);
+            let seen = folded.as_ref().map_or(*line, |f| f.text.as_str());
+            if !compiled.set.is_match(seen) {
+                continue;
+            }
+            for i in compiled.set.matches(seen).iter() {
+                let Some(m) = compiled.each[i].find(seen) else {
+                    continue;
+                };
+                if words::mentioned(seen, m.start(), m.end()) {
+                    continue;
+                }
+                let col = folded.as_ref().map_or(m.start(), |f| f.origin(m.start()));
+                let pat = &words::WORDS[i];
+                self.emit(
+                    pat.rule,
+                    k + 1,
+                    line,
+                    col.min(line.len()),
+                    pat.message.to_string(),
+                );
+            }
+        }
+    }
+
+    /// Shell through the flow model, Python and JavaScript through theirs:
+    /// a whole script, each code block of a Markdown file, a Dockerfile's
+    /// `RUN` lines.
+    fn flows(&mut self, text: &str, lines: &[&str], kind: Kind, md: Option<&markdown::Places>) {
+        let mut regions: Vec<(Lang, String, usize)> = Vec::new();
+        match kind {
+            Kind::Script => regions.push((Lang::of(&self.rel, text), text.to_string(), 0)),
+            Kind::Dockerfile => regions.push((Lang::Shell, docker_runs(lines), 0)),
+            Kind::Markdown => {
+                for b in md.map(|m| m.blocks.as_slice()).unwrap_or_default() {
+                    let body = &text[b.content.clone()];
+                    let lang = if markdown::is_shell(&b.lang) {
+                        Lang::Shell
+                    } else {
+                        Lang::of_block(&b.lang)
+                    };
+                    regions.push((lang, strip_prompts(body), b.first_line - 1));
+                }
+            }
+            _ => {}
+        }
+        for (lang, body, offset) in regions {
+            match lang {
+                Lang::Shell => {
+                    let found = flow::analyse(&shell::parse(&body));
+                    for h in found.hits {
+                        let n = offset + h.line;
+                        let line = lines.get(n - 1).copied().unwrap_or("");
+                        self.emit(h.rule, n, line, 0, h.message);
+                    }
+                    let part = |l: usize| Part {
+                        line: offset + l,
+                        excerpt: super::finding::excerpt(
+                            lines.get(offset + l - 1).copied().unwrap_or(""),
+                            0,
+                        ),
+                    };
+                    if !self.about_attacks {
+                        if let Some(l) = found.cred {
+                            self.cred.get_or_insert_with(|| part(l));
+                        }
+                        if let Some(l) = found.send {
+                            self.send.get_or_insert_with(|| part(l));
+                        }
+                    }
+                }
+                Lang::Python | Lang::JavaScript => {
+                    for (l, rule, message) in pyjs::analyse(&body) {
+                        let n = offset + l;
+                        let line = lines.get(n - 1).copied().unwrap_or("");
+                        self.emit(rule, n, line, 0, message.to_string());
+                    }
+                }
+                Lang::Other => {}
+            }
+        }
+    }
+
+    fn blobs(&mut self, text: &str, lines: &[&str], line_of: &dyn Fn(usize) -> usize) {
+        let at = |pos: usize| {
+            let k = line_of(pos);
+            let line = lines[k];
+            (
+                k + 1,
+                line,
+                pos - (line.as_ptr() as usize - text.as_ptr() as usize),
+            )
+        };
         let mut last = 0;
         for m in BASE64_RUN.find_iter(text) {
-            let ((n, line, _), col) = at(m.start());
+            let (n, line, col) = at(m.start());
             let before = &line[..col.min(line.len())];
             // An embedded image or font is data, not code; a run without
             // digits or of one case is a rule line or a word.
@@ -397,7 +626,7 @@ impl FileScan {
         }
         let mut last = 0;
         for m in HEX_RUN.find_iter(text) {
-            let ((n, line, _), col) = at(m.start());
+            let (n, line, col) = at(m.start());
             if n != last {
                 last = n;
                 self.findings.push(
@@ -413,28 +642,45 @@ impl FileScan {
         }
     }
 
-    /// Comments a renderer hides, holding words to the agent or a rule's
-    /// match.
-    fn comments(&mut self, text: &str) {
+    /// Comments a renderer hides (not inside code, where they show),
+    /// holding words to the agent or a rule's match.
+    fn comments(&mut self, text: &str, md: Option<&markdown::Places>) {
         for c in COMMENT.captures_iter(text) {
-            let Some(body) = c.get(1).or_else(|| c.get(2)) else {
+            let Some(body) = c
+                .get(1)
+                .or_else(|| c.get(2))
+                .or_else(|| c.get(3))
+                .or_else(|| c.get(4))
+            else {
                 continue;
             };
+            let whole = c.get(0).map_or(0, |m| m.start());
+            if md.is_some_and(|m| m.in_code(whole)) {
+                continue;
+            }
             let inner = body.as_str();
             let n = text[..body.start()].matches('\n').count() + 1;
-            let compiled = &*COMPILED;
-            let hostile =
-                inner.lines().any(|l| compiled.set.is_match(l)) || TO_AGENT.is_match(inner);
+            let folded: Vec<String> = inner
+                .lines()
+                .map(|l| normalize::fold(l).map_or_else(|| l.to_string(), |f| f.text))
+                .collect();
+            let words = &*words::COMPILED;
+            let hostile = folded.iter().any(|l| {
+                words.set.is_match(l)
+                    || COMPILED
+                        .set
+                        .matches(l)
+                        .iter()
+                        .any(|i| matches!(PATTERNS[i].role, Rule(_)))
+            }) || folded.iter().any(|l| TO_AGENT.is_match(l));
             if hostile {
                 let first = inner.trim();
-                self.findings.push(
-                    Finding::new(
-                        "hidden-comment-instruction",
-                        &self.rel,
-                        Some(n),
-                        "a comment the rendered page hides speaks to the agent".into(),
-                    )
-                    .with_excerpt(first, 0),
+                self.emit(
+                    "hidden-comment-instruction",
+                    n,
+                    first,
+                    0,
+                    "a comment the rendered page hides speaks to the agent".into(),
                 );
             }
         }
@@ -443,8 +689,9 @@ impl FileScan {
     /// This file's findings, with exfiltration when it both reads
     /// credentials and sends; a credential read alone is low.
     pub fn finish(mut self) -> Vec<Finding> {
+        let joined = self.findings.iter().any(|f| f.rule == "exfiltration");
         match (&self.cred, &self.send) {
-            (Some(c), Some(s)) => {
+            (Some(c), Some(s)) if !joined => {
                 let mut f = Finding::new(
                     "exfiltration",
                     &self.rel,
@@ -454,6 +701,9 @@ impl FileScan {
                         s.line, c.line, c.excerpt
                     ),
                 );
+                if self.container {
+                    f.severity = Severity::High;
+                }
                 f.excerpt = s.excerpt.clone();
                 self.findings.push(f);
             }
@@ -471,6 +721,56 @@ impl FileScan {
         }
         self.findings
     }
+}
+
+/// A line that only appends `export NAME=value` (no command in it) to a
+/// shell rc file: setup, not persistence.
+fn sets_a_variable(line: &str) -> bool {
+    static SETS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"^\s*(?:\$\s+)?echo\s+(?:-e\s+)?(?:'export\s+[A-Za-z_][A-Za-z0-9_]*=[^'`;|&]*'|"export\s+[A-Za-z_][A-Za-z0-9_]*=[^"`;|&]*")\s*>>"#)
+            .expect("valid pattern")
+    });
+    SETS.is_match(line) && !line.contains("$(")
+}
+
+/// True when every URL on `line` is a vendor's installer (and there is one).
+fn vendor_only(line: &str) -> bool {
+    let urls: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ')' | '`'))
+        .filter(|w| w.starts_with("https://") || w.starts_with("http://"))
+        .collect();
+    !urls.is_empty() && urls.iter().all(|u| super::vendors::is_installer(u))
+}
+
+/// A Dockerfile with only its `RUN` commands (and their continuation
+/// lines) kept, at their lines; the rest blanked.
+fn docker_runs(lines: &[&str]) -> String {
+    let mut out = String::new();
+    let mut cont = false;
+    for line in lines {
+        let t = line.trim_start();
+        if let Some(cmd) = t.strip_prefix("RUN ") {
+            out.push_str(cmd);
+            cont = line.trim_end().ends_with('\\');
+        } else if cont {
+            out.push_str(line);
+            cont = line.trim_end().ends_with('\\');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A console block's `$ ` prompts removed, so the command is read.
+fn strip_prompts(body: &str) -> String {
+    body.lines()
+        .map(|l| {
+            l.strip_prefix("$ ")
+                .or_else(|| l.strip_prefix("% "))
+                .unwrap_or(l)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A credential read in one file and a send in another (each file's own
