@@ -466,6 +466,7 @@ fn add_audits_the_staged_copy_not_the_source() {
         remote::open(
             &home,
             src.to_str().unwrap(),
+            &[],
             false,
             false,
             &mut |_| {},
@@ -496,8 +497,16 @@ fn add_audits_the_staged_copy_not_the_source() {
     );
     // --trust lifts the gate on the copy as it does at discovery.
     fs::write(src.join("scripts/tidy.sh"), WIPE).unwrap();
-    let trusted =
-        remote::open(&home, src.to_str().unwrap(), false, true, &mut |_| {}, None).unwrap();
+    let trusted = remote::open(
+        &home,
+        src.to_str().unwrap(),
+        &[],
+        false,
+        true,
+        &mut |_| {},
+        None,
+    )
+    .unwrap();
     let picks: Vec<_> = trusted.found.iter().collect();
     remote::install(&home, &trusted, &picks, true).unwrap();
     assert_eq!(
@@ -618,7 +627,7 @@ fn sarif_is_valid_against_the_published_schema_and_carries_the_table() {
         return;
     }
     let python = venv::find_python3().expect("python3 (>= 3.10) builds the schema venv");
-    let py = venv::ensure_venv_of(&python, "sarif-venv", SARIF_VENV);
+    let py = venv::ensure_named_venv(&python, "sarif-venv", SARIF_VENV);
     for doc in [&out, &empty] {
         let mut child = Command::new(&py)
             .args(["-c", VALIDATE])

@@ -760,9 +760,17 @@ fn sync_restores_only_in_the_agents_own_dirs_and_goes_on_past_a_failure() {
         fs::symlink_metadata(w.home.join(".claude")).is_err(),
         "{out}"
     );
+    // The entry it cannot make is named, with its path and what is in the
+    // way, in one line; the others were made.
     let failed: Vec<&str> = err.lines().filter(|l| l.contains(".kiro")).collect();
     assert_eq!(failed.len(), 1, "{err}");
-    assert!(failed[0].starts_with("warning: cannot create"), "{err}");
+    let kiro = w.home.join(".kiro");
+    let line = format!(
+        "warning: cannot make kiro-cli's link of 'x' again at {}: {} is a file, not a folder",
+        kiro.join("skills/x").display(),
+        kiro.display()
+    );
+    assert_eq!(failed[0], line, "{err}");
 }
 
 // Issue 22 hole 8. Before: a relative CLAUDE_CONFIG_DIR made a link the

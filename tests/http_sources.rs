@@ -224,7 +224,10 @@ fn a_sites_index_installs_checks_updates_and_syncs_by_digest() {
     assert!(f.ok(&["update"]).contains("alpha: current"));
 
     // A lock pinning the old digest is refused by name, nothing replaced.
-    let err = f.fails(&["sync", "--lock", old_lock.to_str().unwrap()], &[]);
+    // The test's site is on this machine: a lock from elsewhere needs
+    // `--allow-local` to reach it.
+    let old_lock = old_lock.to_str().unwrap();
+    let err = f.fails(&["sync", "--lock", old_lock, "--allow-local"], &[]);
     assert!(
         err.contains("the lock pins 'alpha'") && err.contains(&digest_of(&alpha2)),
         "{err}"
@@ -494,4 +497,445 @@ fn check_shows_a_web_skills_url_and_digests() {
         line("delta").ends_with(&f.server.url("/x/delta/SKILL.md")),
         "{text}"
     );
+}
+
+/// A `.tar.gz` whose first entry is a GNU long-name header declaring
+/// `size` bytes of name, streamed through the encoder (never held whole),
+/// then a skill.
+fn long_name_archive(size: u64) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let mut h = tar::Header::new_gnu();
+    h.set_size(size);
+    h.set_entry_type(tar::EntryType::GNULongName);
+    h.as_old_mut().name[..13].copy_from_slice(b"././@LongLink");
+    h.set_cksum();
+    gz.write_all(h.as_bytes()).unwrap();
+    let chunk = vec![b'n'; 1 << 20];
+    let mut left = size.next_multiple_of(512);
+    while left > 0 {
+        let n = left.min(chunk.len() as u64) as usize;
+        gz.write_all(&chunk[..n]).unwrap();
+        left -= n as u64;
+    }
+    gz.write_all(&tar_gz_raw(&[("s/SKILL.md", &skill_md("s", "s"))]))
+        .unwrap();
+    gz.finish().unwrap()
+}
+
+/// The tar stream of `files`, not compressed.
+fn tar_gz_raw(files: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut b = tar::Builder::new(Vec::new());
+    for (path, body) in files {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(body.len() as u64);
+        h.set_mode(0o644);
+        h.set_entry_type(tar::EntryType::Regular);
+        h.set_path(path).unwrap();
+        h.set_cksum();
+        b.append(&h, *body).unwrap();
+    }
+    b.into_inner().unwrap()
+}
+
+/// A 200 MiB GNU long name packed into about 200 KB: the unpack refuses
+/// it by its header's size, in one short line, under a memory limit the
+/// name alone would pass (the `tar` crate reads a long name whole).
+#[test]
+fn a_long_name_header_is_refused_before_it_is_read_under_a_memory_limit() {
+    let f = Fixture::new();
+    let bomb = long_name_archive(200 << 20);
+    assert!(bomb.len() < 400 << 10, "{}", bomb.len());
+    f.server.route("/long.tgz", Reply::Ok(bomb));
+    let url = f.server.url("/long.tgz");
+    let mut cmd = Command::new("sh");
+    // 160 MiB of address space: less than the name it declares.
+    cmd.args(["-c", "ulimit -v 163840 && exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_skilltui"))
+        .arg("--home")
+        .arg(&f.home)
+        .args(["add", &url])
+        .current_dir(&f.root)
+        .env("HOME", &f.root)
+        .env("TMPDIR", &f.scratch)
+        .env("SKILLTUI_HTTP_TIMEOUT", "20");
+    let out = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{:.400}", err);
+    assert!(err.contains("long-name or pax header"), "{:.400}", err);
+    assert!(err.len() < 400, "an error of {} bytes", err.len());
+    assert!(!f.store().exists() || fs::read_dir(f.store()).unwrap().next().is_none());
+    f.scratch_is_empty();
+}
+
+/// Serves an index of `n` SKILL.md entries `s0`…, each at `/e/sI/SKILL.md`.
+fn serve_many(f: &Fixture, n: usize, reply: impl Fn(&[u8]) -> Reply) {
+    let mut entries = Vec::new();
+    for i in 0..n {
+        let name = format!("s{i}");
+        let body = skill_md(&name, "x");
+        f.server.route(&format!("/e/{name}/SKILL.md"), reply(&body));
+        entries.push((name, format!("/e/s{i}/SKILL.md"), digest_of(&body)));
+    }
+    let entries: Vec<(&str, &str, &str, String)> = entries
+        .iter()
+        .map(|(n, u, d)| (n.as_str(), "skill-md", u.as_str(), d.clone()))
+        .collect();
+    f.index(&entries);
+}
+
+#[test]
+fn an_index_downloads_only_the_skills_named() {
+    let f = Fixture::new();
+    serve_many(&f, 40, |b| Reply::Ok(b.to_vec()));
+    f.ok(&["add", &f.server.base, "--skill", "s7"]);
+    assert!(f.store().join("s7/SKILL.md").is_file());
+    let asked = f.server.requested();
+    assert_eq!(
+        asked,
+        ["/.well-known/agent-skills/index.json", "/e/s7/SKILL.md"],
+        "{asked:?}"
+    );
+    // A name the index does not list: said so, nothing downloaded.
+    let err = f.fails(&["add", &f.server.base, "--skill", "nope"], &[]);
+    assert!(err.contains("lists no skill 'nope'"), "{err}");
+    assert_eq!(f.server.requested().len(), 3);
+    f.scratch_is_empty();
+}
+
+/// Ten entries dripping a byte a second, with a 2 s timeout: the index's
+/// downloads share one timeout, so only the first pool's four are ever
+/// asked for; the rest are left out with a note naming the timeout.
+#[test]
+fn a_slow_index_holds_add_for_one_timeout_not_one_per_entry() {
+    let f = Fixture::new();
+    serve_many(&f, 10, |_| Reply::Slow {
+        every: Duration::from_secs(1),
+        bytes: 100,
+    });
+    let err = f.fails(
+        &["add", &f.server.base, "--all"],
+        &[("SKILLTUI_HTTP_TIMEOUT", "2")],
+    );
+    assert!(err.contains("SKILLTUI_HTTP_TIMEOUT"), "{err}");
+    let asked = f.server.requested();
+    assert!(asked.len() <= 5, "{} requests: {asked:?}", asked.len());
+    f.scratch_is_empty();
+}
+
+#[test]
+fn plain_http_is_refused_at_every_redirect() {
+    let f = Fixture::new();
+    f.server
+        .route("/x/delta/SKILL.md", Reply::Ok(skill_md("delta", "d")));
+    // To this machine's 0.0.0.0 in plain http: what typed would be refused.
+    let elsewhere = f
+        .server
+        .url("/x/delta/SKILL.md")
+        .replace("127.0.0.1", "0.0.0.0");
+    f.server
+        .route("/away/delta/SKILL.md", Reply::Redirect(elsewhere));
+    let err = f.fails(&["add", &f.server.url("/away/delta/SKILL.md")], &[]);
+    assert!(
+        err.contains("redirects") && err.contains("plain http"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(!f.store().join("delta").exists());
+    assert!(
+        !f.server
+            .requested()
+            .contains(&"/x/delta/SKILL.md".to_string())
+    );
+    // A redirect on the origin typed is followed.
+    f.server.route(
+        "/moved/delta/SKILL.md",
+        Reply::Redirect("/x/delta/SKILL.md".into()),
+    );
+    f.ok(&["add", &f.server.url("/moved/delta/SKILL.md")]);
+    assert!(f.store().join("delta/SKILL.md").is_file());
+}
+
+#[test]
+fn credentials_in_skills_api_url_are_never_sent() {
+    let f = Fixture::new();
+    let reply = serde_json::json!({"skills": [
+        {"id": "o/x/pdf", "name": "pdf", "source": "o/x", "installs": 1},
+    ]});
+    f.server.route(
+        "/api/search",
+        Reply::Ok(serde_json::to_vec(&reply).unwrap()),
+    );
+    let api = f.server.base.replace("http://", "http://user:S3CRET@");
+    let (code, out, err) = f.run(&["find", "pdf"], &[("SKILLS_API_URL", &api)]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("pdf"), "{out}");
+    let said: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("SKILLS_API_URL"))
+        .collect();
+    assert_eq!(said.len(), 1, "{err}");
+    assert!(
+        said[0].contains("credentials") && !err.contains("S3CRET"),
+        "{err}"
+    );
+    let heads = f.server.heads().join("\n").to_ascii_lowercase();
+    assert!(
+        !heads.contains("authorization") && !heads.contains("s3cret"),
+        "{heads}"
+    );
+}
+
+/// An index entry's URL holding credentials: they are neither sent nor
+/// written into the lock (the entry's URL is recorded without them).
+#[test]
+fn credentials_in_an_index_entry_are_never_stored() {
+    let f = Fixture::new();
+    let md = skill_md("alpha", "a");
+    f.server.route("/s/alpha/SKILL.md", Reply::Ok(md.clone()));
+    let url = format!(
+        "{}/s/alpha/SKILL.md",
+        f.server.base.replace("http://", "http://user:T0KEN@")
+    );
+    f.index(&[("alpha", "skill-md", &url, digest_of(&md))]);
+    f.ok(&["add", &f.server.base, "--all"]);
+    assert!(f.store().join("alpha/SKILL.md").is_file());
+    let lock = f.lock();
+    assert!(lock.contains("/s/alpha/SKILL.md"), "{lock}");
+    assert!(!lock.contains("T0KEN") && !lock.contains("user:"), "{lock}");
+    let heads = f.server.heads().join("\n").to_ascii_lowercase();
+    assert!(!heads.contains("authorization"), "{heads}");
+}
+
+/// `agents --verify` looks a binary up as Go's `exec.LookPath` does: an
+/// empty `PATH` entry (a trailing `:`) or a relative one is not the
+/// working directory's `codex`, which a cloned repository could ship.
+#[test]
+fn agents_verify_never_runs_a_binary_from_the_working_directory() {
+    use std::os::unix::fs::PermissionsExt;
+    let f = Fixture::new();
+    let planted = f.root.join("codex");
+    let ran = f.root.join("ran");
+    fs::write(
+        &planted,
+        format!("#!/bin/sh\ntouch '{}'\necho codex 9\n", ran.display()),
+    )
+    .unwrap();
+    fs::set_permissions(&planted, fs::Permissions::from_mode(0o755)).unwrap();
+    fs::create_dir_all(f.root.join("bin")).unwrap();
+    fs::copy(&planted, f.root.join("bin/codex")).unwrap();
+    for path in [
+        "/nonexistent:",
+        ":/nonexistent",
+        "/nonexistent::/x",
+        ".",
+        "bin",
+    ] {
+        let (code, out, err) = f.run(&["agents", "--verify", "codex"], &[("PATH", path)]);
+        assert!(!ran.exists(), "PATH={path} ran ./codex: {out}\n{err}");
+        assert_ne!(code, 0, "PATH={path}: {out}\n{err}");
+        assert!(err.contains("not installed"), "PATH={path}: {err}");
+    }
+}
+
+/// A lock made elsewhere names a URL on this machine: `sync` refuses it
+/// by name, asking for nothing, until `--allow-local`; a remote index's
+/// entry on another origin of this machine is left out the same way.
+#[test]
+fn a_lock_or_index_from_elsewhere_cannot_reach_this_machine() {
+    let f = Fixture::new();
+    let admin = f.server.url("/admin/shutdown?confirm=yes");
+    let lock = f.root.join("team.lock");
+    fs::write(
+        &lock,
+        format!(
+            "version = 1\n\n[skills.evil]\nsource = \"{admin}\"\npath = \"\"\nhash = \"{d}\"\nurl = \"{admin}\"\ndigest = \"{d}\"\n",
+            d = digest_of(b"x")
+        ),
+    )
+    .unwrap();
+    let lock = lock.to_str().unwrap();
+    let err = f.fails(&["sync", "--lock", lock], &[]);
+    assert!(
+        err.contains("--allow-local") && err.contains("'evil'"),
+        "{err}"
+    );
+    assert!(
+        f.server.requested().is_empty(),
+        "{:?}",
+        f.server.requested()
+    );
+    let (_, _, err) = f.run(&["sync", "--lock", lock, "--allow-local"], &[]);
+    assert!(
+        f.server
+            .requested()
+            .contains(&"/admin/shutdown?confirm=yes".to_string()),
+        "{err}"
+    );
+
+    // An index on 127.0.0.1 whose entry points at localhost: another origin.
+    let f = Fixture::new();
+    let body = skill_md("alpha", "a");
+    f.server.route("/a/SKILL.md", Reply::Ok(body.clone()));
+    let other = f
+        .server
+        .url("/a/SKILL.md")
+        .replace("127.0.0.1", "localhost");
+    f.index(&[("alpha", "skill-md", &other, digest_of(&body))]);
+    let err = f.fails(&["add", &f.server.base, "--all"], &[]);
+    assert!(err.contains("address on this machine"), "{err}");
+    assert_eq!(
+        f.server.requested(),
+        ["/.well-known/agent-skills/index.json"]
+    );
+}
+
+/// The discovery RFC v0.2.0, to the letter: a `$schema` skilltui does not
+/// know stops the read; an entry of an unknown `type` is left out with a
+/// note; an entry's `version` is recorded in the lock; a pinned index
+/// (`/.well-known/agent-skills/vX.Y.Z/index.json`) is read where typed.
+#[test]
+fn the_discovery_rfc_schema_types_versions_and_pinned_indexes() {
+    let f = Fixture::new();
+    let alpha = skill_md("alpha", "a");
+    f.server
+        .route("/s/alpha/SKILL.md", Reply::Ok(alpha.clone()));
+    let index = |schema: &str| {
+        serde_json::json!({
+            "$schema": schema,
+            "skills": [
+                {"name": "alpha", "type": "skill-md", "description": "d",
+                 "url": "/s/alpha/SKILL.md", "digest": digest_of(&alpha), "version": "1.4.0"},
+                {"name": "beta", "type": "mcp-server", "description": "d",
+                 "url": "/s/beta", "digest": digest_of(b"b")},
+            ],
+        })
+    };
+    let route = |path: &str, v: serde_json::Value| {
+        f.server
+            .route(path, Reply::Ok(serde_json::to_vec(&v).unwrap()))
+    };
+    route(
+        "/.well-known/agent-skills/index.json",
+        index("https://schemas.agentskills.io/discovery/9.0.0/schema.json"),
+    );
+    let err = f.fails(&["add", &f.server.base, "--all"], &[]);
+    assert!(
+        err.contains("9.0.0") && err.contains("does not read"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert_eq!(f.server.requested().len(), 1);
+
+    let pinned = "/.well-known/agent-skills/v1.4.0/index.json";
+    route(
+        pinned,
+        index("https://schemas.agentskills.io/discovery/0.2.0/schema.json"),
+    );
+    let (code, out, err) = f.run(&["add", &f.server.url(pinned), "--all"], &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        err.contains("'beta' left out") && err.contains("mcp-server"),
+        "{err}"
+    );
+    let lock = f.lock();
+    assert!(lock.contains("version = \"1.4.0\""), "{lock}");
+    assert!(
+        lock.contains(&format!("source = \"{}\"", f.server.url(pinned))),
+        "{lock}"
+    );
+    assert!(f.ok(&["check"]).contains("current"));
+}
+
+/// The older form docs platforms publish (`/.well-known/skills/index.json`,
+/// files listed, no digests) is read when the v0.2.0 path is missing; the
+/// digest of what was fetched is pinned, and `check` says the site
+/// publishes none; `sync` installs only what matches that pin.
+#[test]
+fn the_older_well_known_skills_form_installs_and_pins_what_was_fetched() {
+    let f = Fixture::new();
+    let skill = skill_md("docs-helper", "h");
+    let serve = |skill: &[u8]| {
+        f.server.route(
+            "/.well-known/skills/docs-helper/SKILL.md",
+            Reply::Ok(skill.to_vec()),
+        );
+    };
+    serve(&skill);
+    f.server.route(
+        "/.well-known/skills/docs-helper/references/api.md",
+        Reply::Ok(b"# API".to_vec()),
+    );
+    let index = serde_json::json!({"skills": [
+        {"name": "docs-helper", "description": "d",
+         "files": ["SKILL.md", "references/api.md"]},
+        {"name": "sneaky", "description": "d", "files": ["SKILL.md", "../../etc/passwd"]},
+    ]});
+    f.server.route(
+        "/.well-known/skills/index.json",
+        Reply::Ok(serde_json::to_vec(&index).unwrap()),
+    );
+    let (code, out, err) = f.run(&["add", &f.server.base, "--skill", "docs-helper"], &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(f.store().join("docs-helper/references/api.md").is_file());
+    let asked = f.server.requested();
+    assert_eq!(
+        asked[0], "/.well-known/agent-skills/index.json",
+        "{asked:?}"
+    );
+    assert_eq!(asked[1], "/.well-known/skills/index.json", "{asked:?}");
+    // The discovery RFC's skill-level digest of the files fetched.
+    let files = vec![
+        ("SKILL.md".to_string(), skill.clone()),
+        ("references/api.md".to_string(), b"# API".to_vec()),
+    ];
+    let pinned = skilltui::core::sources::wellknown::files_digest(&files);
+    assert!(f.lock().contains(&pinned), "{}", f.lock());
+    let (_, out, err) = f.run(&["check"], &[]);
+    assert!(err.contains("publishes no digest"), "{out}\n{err}");
+    // The site changes the file: sync from the lock refuses it.
+    fs::remove_dir_all(f.store().join("docs-helper")).unwrap();
+    serve(&skill_md("docs-helper", "changed"));
+    let err = f.fails(&["sync"], &[]);
+    assert!(err.contains("does not match its digest"), "{err}");
+    assert!(!f.store().join("docs-helper").exists());
+    // Served as pinned again: sync installs it.
+    serve(&skill);
+    f.ok(&["sync"]);
+    assert!(f.store().join("docs-helper/SKILL.md").is_file());
+    let err = f.fails(&["add", &f.server.base, "--skill", "sneaky"], &[]);
+    assert!(err.contains("'..'"), "{err}");
+    f.scratch_is_empty();
+}
+
+/// `update` of three skills from one site that now drips a byte a second:
+/// the group's downloads share one timeout after the index, so only the
+/// first is asked for; the others fail naming the timeout, unasked.
+#[test]
+fn a_slow_site_holds_update_for_one_timeout_not_one_per_skill() {
+    let f = Fixture::new();
+    serve_many(&f, 3, |b| Reply::Ok(b.to_vec()));
+    f.ok(&["add", &f.server.base, "--all"]);
+    let before = f.server.requested().len();
+    // New digests, served slowly.
+    let entries: Vec<(String, String)> = (0..3)
+        .map(|i| (format!("s{i}"), format!("/slow/s{i}/SKILL.md")))
+        .collect();
+    for (_, url) in &entries {
+        f.server.route(
+            url,
+            Reply::Slow {
+                every: Duration::from_secs(1),
+                bytes: 100,
+            },
+        );
+    }
+    let listed: Vec<(&str, &str, &str, String)> = entries
+        .iter()
+        .map(|(n, u)| (n.as_str(), "skill-md", u.as_str(), digest_of(u.as_bytes())))
+        .collect();
+    f.index(&listed);
+    let err = f.fails(&["update"], &[("SKILLTUI_HTTP_TIMEOUT", "2")]);
+    assert!(err.contains("SKILLTUI_HTTP_TIMEOUT"), "{err}");
+    let asked = &f.server.requested()[before..];
+    assert_eq!(asked.len(), 2, "{asked:?}");
 }

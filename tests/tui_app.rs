@@ -3386,6 +3386,7 @@ fn installing_one_by_one_stops_between_skills_and_leaves_each_whole() {
     let opened = skilltui::core::sources::remote::open(
         &home,
         &folder.display().to_string(),
+        &[],
         false,
         false,
         &mut |_| {},

@@ -3,7 +3,7 @@
 
 use clap::Args;
 
-use super::output::{Outcome, Output};
+use super::output::{Outcome, Output, warn};
 use crate::core::cao::store::Home;
 use crate::core::sources::search::{self, Installed};
 use crate::core::text::sanitize_line;
@@ -27,6 +27,9 @@ pub struct FindArgs {
 /// `find QUERY [--limit N] [--owner O] [--json]`.
 pub fn run(home: &Home, args: &FindArgs, out: &mut Output) -> Outcome {
     let query = args.query.join(" ");
+    if let Some(w) = search::api_warning() {
+        warn(&w);
+    }
     let hits = search::find(home, &query, args.limit, args.owner.as_deref(), None)?;
     if args.json {
         let items: Vec<_> = hits

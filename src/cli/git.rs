@@ -61,6 +61,10 @@ pub struct SyncArgs {
     /// Install a skill even when the audit finds something critical in it
     #[arg(long)]
     trust: bool,
+    /// Let a lock from elsewhere (--lock FILE) fetch plain-http URLs and
+    /// addresses on this machine
+    #[arg(long)]
+    allow_local: bool,
 }
 
 /// `check [NAME…] [--json]`.
@@ -82,7 +86,7 @@ pub fn run_update(home: &Home, args: &UpdateArgs, out: &mut Output) -> Outcome {
 /// them for agents.
 pub fn run_sync(home: &Home, args: &SyncArgs, out: &mut Output) -> Outcome {
     let lifts = (args.force, args.allow_large, args.trust);
-    sync(home, args.lock.as_deref(), lifts, out)?;
+    sync(home, args.lock.as_deref(), lifts, args.allow_local, out)?;
     agents::with_table(home, out, |table, ctx| agents::restore(home, table, ctx))
 }
 
@@ -299,9 +303,16 @@ fn update(home: &Home, names: &[String], lifts: Lifts, out: &mut Output) -> Outc
     report_outcomes(&outcomes, "updated", out)
 }
 
-fn sync(home: &Home, lock: Option<&std::path::Path>, lifts: Lifts, out: &mut Output) -> Outcome {
+fn sync(
+    home: &Home,
+    lock: Option<&std::path::Path>,
+    lifts: Lifts,
+    allow_local: bool,
+    out: &mut Output,
+) -> Outcome {
     let (force, large, trust) = lifts;
-    let synced = remote::sync(home, lock, force, large, trust, &mut progress_meter())?;
+    let meter = &mut progress_meter();
+    let synced = remote::sync(home, lock, force, large, trust, allow_local, meter)?;
     for w in &synced.warnings {
         warn(w);
     }

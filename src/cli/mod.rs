@@ -14,6 +14,7 @@ pub mod manpage;
 pub mod names;
 pub mod output;
 pub mod profiles;
+pub mod serve;
 pub mod shell;
 pub mod store;
 
@@ -97,6 +98,9 @@ pub enum Command {
     /// Give store skills to an agent, or take them back
     #[command(subcommand)]
     Agent(agents::AgentCommand),
+    /// Serve the skills (or one profile's) to any MCP client on stdio,
+    /// through the MCP Skills extension and a `load_skill` tool
+    Serve(serve::ServeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions(shell::CompletionsArgs),
     /// Print the man page (roff): `skilltui man > skilltui.1`
@@ -188,6 +192,7 @@ fn dispatch(cli: &Cli, command: &Command) -> Outcome {
         Command::Agents(args) => agents::run_agents(&home, args, out),
         Command::Agent(cmd) => agents::run(&home, cmd, out),
         Command::Completions(args) => shell::completions(args, &Cli::command(), out),
+        Command::Serve(args) => serve::run(cli, &home, args, out),
         Command::Man => shell::man(Cli::command(), out),
     }
 }

@@ -260,9 +260,11 @@ struct Picking<'a> {
 }
 
 fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Result<Vec<String>, String> {
+    // Of a site's index, only the skills named are downloaded.
     let opened = remote::open(
         home,
         source,
+        how.names,
         how.allow_large,
         how.trust,
         &mut progress_meter(),

@@ -17,7 +17,10 @@
 //! - `delivery/`: what each CAO provider hands its agent about skills.
 //! - `agents/`: every agent's own skill dirs, order, parse and clash rules,
 //!   what its model is shown, and the skills skilltui gives it.
-//! - `watch`, `doctor`: what the TUI watches; why CAO sees what it sees.
+//! - `watch`, `doctor`: what the TUI and `serve` watch, and the watcher
+//!   itself; why CAO sees what it sees.
+//! - `serve/`: what `skilltui serve` serves over MCP (the set, manifests,
+//!   URIs, the audit gate, agents' MCP configuration).
 //!
 //! A new concern gets its own folder at the layer it needs.
 
@@ -41,3 +44,5 @@ pub mod agents;
 
 pub mod doctor;
 pub mod watch;
+
+pub mod serve;

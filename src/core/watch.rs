@@ -1,8 +1,14 @@
-//! What the TUI watches for changes: the dirs whose entries CAO reads, each
-//! watched on its own. Nothing is watched recursively, so a symlink in the
-//! store (to `/`, say) never drags the rest of the disk in.
+//! What the TUI and `serve` watch for changes: the dirs whose entries CAO
+//! reads, each watched on its own, and the watcher that runs notify over
+//! them. Nothing is watched recursively, so a symlink in the store (to
+//! `/`, say) never drags the rest of the disk in.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use notify_debouncer_full::notify::{EventKind, RecommendedWatcher, RecursiveMode};
+use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
 use crate::core::agents::scan::{self, Ctx};
 use crate::core::agents::table::Agent;
@@ -72,10 +78,111 @@ fn folders_in(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+/// How long notify gathers events before one change is reported.
+pub const DEBOUNCE: Duration = Duration::from_millis(250);
+
+/// Runs notify over a set of dirs (none recursively) and calls `on_change`
+/// after each burst of changes. Re-targeting runs on a thread of its own,
+/// so registering thousands of watches never delays the caller.
+pub struct Watcher {
+    on_change: Arc<dyn Fn() + Send + Sync>,
+    state: Arc<Mutex<Watching>>,
+}
+
+type Watching = (
+    Option<Debouncer<RecommendedWatcher, RecommendedCache>>,
+    Vec<PathBuf>,
+);
+
+impl Watcher {
+    pub fn new(on_change: impl Fn() + Send + Sync + 'static) -> Watcher {
+        Watcher {
+            on_change: Arc::new(on_change),
+            state: Arc::new(Mutex::new((None, Vec::new()))),
+        }
+    }
+
+    /// (Re)starts watching what `targets` returns (called on the thread)
+    /// when that differs from what is watched now. After a restart
+    /// `on_change` is called once: what changed between the caller's last
+    /// read and these watches is seen by no watch (the same set next time,
+    /// so no loop).
+    pub fn follow(&self, targets: impl FnOnce() -> Vec<PathBuf> + Send + 'static) {
+        let (on_change, state) = (self.on_change.clone(), self.state.clone());
+        std::thread::spawn(move || {
+            let mut targets = targets();
+            targets.sort();
+            targets.dedup();
+            let Ok(mut state) = state.lock() else { return };
+            if state.0.is_some() && targets == state.1 {
+                return;
+            }
+            let notify = on_change.clone();
+            let Ok(mut debouncer) = new_debouncer(DEBOUNCE, None, move |r: DebounceEventResult| {
+                if r.is_ok_and(|events| events.iter().any(|e| is_change(&e.kind))) {
+                    notify();
+                }
+            }) else {
+                return;
+            };
+            for dir in &targets {
+                let _ = debouncer.watch(dir, RecursiveMode::NonRecursive);
+            }
+            *state = (Some(debouncer), targets);
+            drop(state);
+            on_change();
+        });
+    }
+}
+
+/// True for an event that can change what skilltui shows. Opening or
+/// reading a file is not one: a reload reads every SKILL.md, so counting
+/// those would reload forever.
+pub fn is_change(kind: &EventKind) -> bool {
+    // `Other` stays a change: notify reports a lost-events rescan so.
+    !matches!(kind, EventKind::Access(_))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use notify_debouncer_full::notify::event::{
+        AccessKind, AccessMode, CreateKind, DataChange, ModifyKind, RemoveKind,
+    };
     use std::fs;
+
+    #[test]
+    fn reading_files_is_not_a_change_but_writing_them_is() {
+        assert!(!is_change(&EventKind::Access(AccessKind::Open(
+            AccessMode::Any
+        ))));
+        assert!(!is_change(&EventKind::Access(AccessKind::Close(
+            AccessMode::Read
+        ))));
+        assert!(is_change(&EventKind::Create(CreateKind::Folder)));
+        assert!(is_change(&EventKind::Modify(ModifyKind::Data(
+            DataChange::Content
+        ))));
+        assert!(is_change(&EventKind::Remove(RemoveKind::File)));
+        assert!(is_change(&EventKind::Any));
+        assert!(is_change(&EventKind::Other));
+    }
+
+    #[test]
+    fn a_file_made_in_a_watched_dir_is_reported() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let tx = Mutex::new(tx);
+        let watcher = Watcher::new(move || {
+            let _ = tx.lock().unwrap().send(());
+        });
+        let dir = tmp.path().to_path_buf();
+        watcher.follow(move || vec![dir]);
+        // The first call says the watches are set.
+        rx.recv_timeout(Duration::from_secs(30)).unwrap();
+        fs::write(tmp.path().join("new"), "x").unwrap();
+        rx.recv_timeout(Duration::from_secs(30)).unwrap();
+    }
 
     #[test]
     fn a_store_link_to_the_root_adds_one_folder_not_the_disk() {

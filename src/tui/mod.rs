@@ -25,15 +25,11 @@ pub mod suspend;
 pub mod theme;
 pub mod ui;
 
-use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, Sender};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-
-use notify_debouncer_full::notify::{EventKind, RecommendedWatcher, RecursiveMode};
-use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event};
 use ratatui::crossterm::execute;
+use std::path::Path;
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex};
 
 use crate::core::cao::store::Home;
 use app::App;
@@ -207,96 +203,36 @@ fn spawn_signals(tx: Sender<AppEvent>) {
     });
 }
 
-/// Watches what CAO and each detected agent read (see `core::watch`), set
-/// up on a thread of its own so that registering the watches never delays
-/// a frame.
+/// Watches what CAO and each detected agent read (see `core::watch`): a
+/// change wakes the loop with `AppEvent::Changed`.
 struct Watch {
-    tx: Sender<AppEvent>,
-    state: Arc<Mutex<Watching>>,
+    watcher: crate::core::watch::Watcher,
 }
-
-type Watching = (
-    Option<Debouncer<RecommendedWatcher, RecommendedCache>>,
-    Vec<PathBuf>,
-);
 
 impl Watch {
     fn new(tx: Sender<AppEvent>) -> Watch {
+        let tx = Mutex::new(tx);
         Watch {
-            tx,
-            state: Arc::new(Mutex::new((None, Vec::new()))),
+            watcher: crate::core::watch::Watcher::new(move || {
+                if let Ok(tx) = tx.lock() {
+                    let _ = tx.send(AppEvent::Changed);
+                }
+            }),
         }
     }
 
     /// (Re)starts watching when the set of directories to watch changed
     /// (seeding creates the store, settings can add dirs).
     fn follow(&mut self, app: &App) {
-        let (tx, state, home) = (self.tx.clone(), self.state.clone(), app.data.home.clone());
+        let home = app.data.home.clone();
         let agents: Vec<_> = app.data.agents.iter().map(|r| r.agent.clone()).collect();
         let ctx = app.data.agent_ctx.clone();
-        std::thread::spawn(move || {
+        self.watcher.follow(move || {
             let mut targets = crate::core::watch::watch_set(&home);
             if let Some(ctx) = &ctx {
                 targets.extend(crate::core::watch::agent_watch_set(&agents, ctx));
-                targets.sort();
-                targets.dedup();
             }
-            let Ok(mut state) = state.lock() else { return };
-            if state.0.is_some() && targets == state.1 {
-                return;
-            }
-            let rescan = tx.clone();
-            let Ok(mut debouncer) = new_debouncer(
-                Duration::from_millis(250),
-                None,
-                move |r: DebounceEventResult| {
-                    if r.is_ok_and(|events| events.iter().any(|e| is_change(&e.kind))) {
-                        let _ = tx.send(AppEvent::Changed);
-                    }
-                },
-            ) else {
-                return;
-            };
-            for dir in &targets {
-                let _ = debouncer.watch(dir, RecursiveMode::NonRecursive);
-            }
-            *state = (Some(debouncer), targets);
-            // What changed between the last read and these watches is seen by no
-            // watch: read once more (the same set next time, so no loop).
-            let _ = rescan.send(AppEvent::Changed);
+            targets
         });
-    }
-}
-
-/// True for an event that can change what skilltui shows. Opening or
-/// reading a file is not one: a reload reads every SKILL.md, so counting
-/// those would reload forever.
-fn is_change(kind: &EventKind) -> bool {
-    // `Other` stays a change: notify reports a lost-events rescan so.
-    !matches!(kind, EventKind::Access(_))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use notify_debouncer_full::notify::event::{
-        AccessKind, AccessMode, CreateKind, DataChange, ModifyKind, RemoveKind,
-    };
-
-    #[test]
-    fn reading_files_is_not_a_change_but_writing_them_is() {
-        assert!(!is_change(&EventKind::Access(AccessKind::Open(
-            AccessMode::Any
-        ))));
-        assert!(!is_change(&EventKind::Access(AccessKind::Close(
-            AccessMode::Read
-        ))));
-        assert!(is_change(&EventKind::Create(CreateKind::Folder)));
-        assert!(is_change(&EventKind::Modify(ModifyKind::Data(
-            DataChange::Content
-        ))));
-        assert!(is_change(&EventKind::Remove(RemoveKind::File)));
-        assert!(is_change(&EventKind::Any));
-        assert!(is_change(&EventKind::Other));
     }
 }

@@ -26,7 +26,7 @@ impl App {
     pub(crate) fn open_source(&mut self, source: String) {
         let label = crate::core::text::strip_credentials(&source).into_owned();
         self.open_in_background(&label, false, move |home, progress, cancel| {
-            remote::open(home, &source, false, false, progress, Some(cancel))
+            remote::open(home, &source, &[], false, false, progress, Some(cancel))
         });
     }
 

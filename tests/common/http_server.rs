@@ -23,6 +23,8 @@ pub enum Reply {
     },
     /// Bytes for as long as the client reads (bounded by `LIFETIME`).
     Endless,
+    /// `302 Found` to this `Location`.
+    Redirect(String),
 }
 
 const MAX_CONNECTIONS: usize = 200;
@@ -31,6 +33,8 @@ const LIFETIME: Duration = Duration::from_secs(120);
 pub struct Server {
     pub base: String,
     routes: Arc<Mutex<HashMap<String, Reply>>>,
+    /// Each request's head (request line and headers), as it came.
+    heads: Arc<Mutex<Vec<String>>>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
@@ -41,14 +45,16 @@ impl Server {
         listener.set_nonblocking(true).unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let routes: Arc<Mutex<HashMap<String, Reply>>> = Arc::default();
+        let heads: Arc<Mutex<Vec<String>>> = Arc::default();
         let stop = Arc::new(AtomicBool::new(false));
         let thread = std::thread::spawn({
-            let (routes, stop) = (routes.clone(), stop.clone());
-            move || serve(listener, routes, stop)
+            let (routes, heads, stop) = (routes.clone(), heads.clone(), stop.clone());
+            move || serve(listener, routes, heads, stop)
         });
         Server {
             base,
             routes,
+            heads,
             stop,
             thread: Some(thread),
         }
@@ -61,6 +67,19 @@ impl Server {
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
+
+    /// The heads of the requests received so far.
+    pub fn heads(&self) -> Vec<String> {
+        self.heads.lock().unwrap().clone()
+    }
+
+    /// The targets (path and query) of the requests received so far.
+    pub fn requested(&self) -> Vec<String> {
+        self.heads()
+            .iter()
+            .map(|h| h.split_whitespace().nth(1).unwrap_or("").to_string())
+            .collect()
+    }
 }
 
 impl Drop for Server {
@@ -72,7 +91,14 @@ impl Drop for Server {
     }
 }
 
-fn serve(listener: TcpListener, routes: Arc<Mutex<HashMap<String, Reply>>>, stop: Arc<AtomicBool>) {
+type Routes = Arc<Mutex<HashMap<String, Reply>>>;
+
+fn serve(
+    listener: TcpListener,
+    routes: Routes,
+    heads: Arc<Mutex<Vec<String>>>,
+    stop: Arc<AtomicBool>,
+) {
     let started = Instant::now();
     let mut workers = Vec::new();
     for _ in 0..MAX_CONNECTIONS {
@@ -85,9 +111,9 @@ fn serve(listener: TcpListener, routes: Arc<Mutex<HashMap<String, Reply>>>, stop
                 Err(_) => std::thread::sleep(Duration::from_millis(5)),
             }
         };
-        let (routes, stop) = (routes.clone(), stop.clone());
+        let (routes, heads, stop) = (routes.clone(), heads.clone(), stop.clone());
         workers.push(std::thread::spawn(move || {
-            let _ = answer(stream, &routes, &stop, started);
+            let _ = answer(stream, &routes, &heads, &stop, started);
         }));
     }
     finish(workers)
@@ -102,6 +128,7 @@ fn finish(workers: Vec<JoinHandle<()>>) {
 fn answer(
     stream: TcpStream,
     routes: &Mutex<HashMap<String, Reply>>,
+    heads: &Mutex<Vec<String>>,
     stop: &AtomicBool,
     started: Instant,
 ) -> std::io::Result<()> {
@@ -111,13 +138,16 @@ fn answer(
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut first = String::new();
     reader.read_line(&mut first)?;
+    let mut head = first.clone();
     // The headers, up to the blank line (bounded).
     for _ in 0..100 {
         let mut line = String::new();
         if reader.read_line(&mut line)? == 0 || line == "\r\n" {
             break;
         }
+        head.push_str(&line);
     }
+    heads.lock().unwrap().push(head);
     let target = first.split_whitespace().nth(1).unwrap_or("/").to_string();
     let path = target.split('?').next().unwrap_or("/").to_string();
     let reply = {
@@ -154,6 +184,12 @@ fn answer(
                 out.write_all(b"{")?;
                 out.flush()?;
             }
+        }
+        Reply::Redirect(to) => {
+            write!(
+                out,
+                "HTTP/1.1 302 Found\r\nLocation: {to}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            )?;
         }
         Reply::Endless => {
             write!(out, "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n")?;

@@ -48,12 +48,12 @@ pub fn venv_python(venv: &Path) -> PathBuf {
 
 /// `<target>/parity-venv`, created once (atomically: built aside, then renamed into place).
 pub fn ensure_venv(python: &Path) -> PathBuf {
-    ensure_venv_of(python, "parity-venv", REQUIREMENTS)
+    ensure_named_venv(python, "parity-venv", REQUIREMENTS)
 }
 
-/// `<target>/NAME` holding `requirements`, created once as
-/// [`ensure_venv`]'s is; returns its python.
-pub fn ensure_venv_of(python: &Path, name: &str, requirements: &[&str]) -> PathBuf {
+/// `<target>/NAME` with `requirements` installed, created once as
+/// [`ensure_venv`] makes the CAO one (another oracle, another folder).
+pub fn ensure_named_venv(python: &Path, name: &str, requirements: &[&str]) -> PathBuf {
     // The tests of one binary run on threads of one process: one builds the
     // venv while the others wait (the scratch folder is named by pid).
     static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());

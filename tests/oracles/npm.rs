@@ -85,6 +85,7 @@ pub fn ensure(pkg: (&str, &str)) -> Result<PathBuf, String> {
 }
 
 /// The installed command `bin` of a package folder.
+#[allow(dead_code)]
 pub fn bin(root: &Path, bin: &str) -> PathBuf {
     root.join("node_modules/.bin").join(bin)
 }

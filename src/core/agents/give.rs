@@ -606,12 +606,34 @@ pub fn restore(
 }
 
 /// Makes a recorded link or copy again (a copy's hash is its new one).
+/// What cannot be made is one line naming the record's entry (agent and
+/// skill) and its path, and what is in the way.
 fn make_again(t: &mut Target) -> Result<(), String> {
+    let entry = format!(
+        "cannot make {}'s {} of '{}' again at {}",
+        t.agent,
+        match t.kind {
+            Kind::Link => "link",
+            Kind::Copy => "copy",
+        },
+        t.skill,
+        t.path.display()
+    );
+    make_again_inner(t)
+        .map_err(|why| crate::core::text::sanitize_line(&format!("{entry}: {why}")).into_owned())
+}
+
+fn make_again_inner(t: &mut Target) -> Result<(), String> {
     let dir = t.path.parent().ok_or("a target with no folder")?;
+    if let Some(file) = dir
+        .ancestors()
+        .find(|a| fs::symlink_metadata(a).is_ok_and(|m| !m.is_dir() && !a.is_dir()))
+    {
+        return Err(format!("{} is a file, not a folder", file.display()));
+    }
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     match t.kind {
-        Kind::Link => std::os::unix::fs::symlink(&t.from, &t.path)
-            .map_err(|e| format!("cannot link {}: {e}", t.path.display())),
+        Kind::Link => std::os::unix::fs::symlink(&t.from, &t.path).map_err(|e| e.to_string()),
         Kind::Copy => {
             let staged = fsops::stage_copy(&t.from, dir, &t.skill)?;
             t.hash = Some(staged_hash(&staged.path())?);
@@ -655,7 +677,10 @@ fn give_as_locked(
             match enable(home, agent, ctx, skill, scope, false) {
                 Ok(Given::Made(t)) => given.push(t.path),
                 Ok(Given::Already(_)) => {}
-                Err(e) => problems.push(e),
+                Err(e) => problems.push(format!(
+                    "cannot give '{skill}' to {id} ({}) as the lock asks: {e}",
+                    scope.label()
+                )),
             }
         }
     }

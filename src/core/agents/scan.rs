@@ -417,11 +417,15 @@ fn on_path(binary: &str, ctx: &Ctx) -> bool {
     which(binary, ctx).is_some()
 }
 
-/// The first executable file `binary` in the context's `PATH`.
+/// The first executable file `binary` in the context's `PATH`. Empty and
+/// relative entries (`::`, a trailing `:`, `.`) are skipped, as Go's
+/// `exec.LookPath` skips them since Go 1.19: they name the working
+/// directory, where a cloned repository could ship a `codex` of its own.
 pub fn which(binary: &str, ctx: &Ctx) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let path = ctx.var("PATH")?;
     std::env::split_paths(path)
+        .filter(|d| d.is_absolute())
         .map(|d| d.join(binary))
         .find(|p| fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0))
 }

@@ -1,8 +1,11 @@
 //! Unpacking a downloaded `.tar.gz`/`.tgz` or `.zip` into a fresh staging
 //! folder, within bounds: 25 MiB unpacked, 1,000 entries, no entry that
 //! leaves the folder (`../`, an absolute path, a link pointing out, a path
-//! through a link), no device or FIFO, and no zip bomb's ratio. The first
-//! bound crossed stops the unpack with one line naming the entry.
+//! through a link), no device, FIFO, sparse file or hard link, no long-name
+//! or pax header over 8 KiB, and no zip bomb's ratio. A `.tar.gz` counts
+//! every decompressed byte (headers and skipped entries too) toward the
+//! size and ratio bounds. The first bound crossed stops the unpack with one
+//! short line naming the entry.
 
 use std::collections::HashSet;
 use std::fs;
@@ -54,8 +57,9 @@ impl Kind {
     }
 }
 
-/// Unpacks `bytes` into `into` (an empty folder that exists).
-pub fn unpack(bytes: &[u8], kind: Kind, into: &Path) -> Result<(), String> {
+/// Unpacks `bytes` into `into` (an empty folder that exists); returns the
+/// bytes of the files written.
+pub fn unpack(bytes: &[u8], kind: Kind, into: &Path) -> Result<u64, String> {
     let mut out = Unpacker {
         root: into.to_path_buf(),
         packed: bytes.len() as u64,
@@ -64,44 +68,191 @@ pub fn unpack(bytes: &[u8], kind: Kind, into: &Path) -> Result<(), String> {
         links: HashSet::new(),
     };
     match kind {
-        Kind::TarGz => untar(bytes, &mut out),
-        Kind::Zip => unzip(bytes, &mut out),
+        Kind::TarGz => untar(bytes, &mut out)?,
+        Kind::Zip => unzip(bytes, &mut out)?,
+    }
+    Ok(out.unpacked)
+}
+
+/// The most a GNU long name or link (`L`, `K`) or a pax header (`x`, `g`)
+/// may hold: a path is at most 4 KiB on Linux. Checked against the header's
+/// size before its data is read (the `tar` crate, left to itself, reads a
+/// long name whole into memory, however large).
+pub const MAX_HEADER: u64 = 8 << 10;
+/// The longest entry name or link target an error line shows.
+const SHOWN_NAME: usize = 120;
+
+/// `name` for an error line: sanitized, and cut to [`SHOWN_NAME`] characters.
+fn shown(name: &str) -> String {
+    let clean = sanitize_line(name);
+    match clean.char_indices().nth(SHOWN_NAME) {
+        Some((i, _)) => format!("{}…", &clean[..i]),
+        None => clean.into_owned(),
+    }
+}
+
+/// The decompressed stream of a `.tar.gz`, counted as it is read: the first
+/// read past [`MAX_UNPACKED`] or past [`MAX_RATIO`] times the packed size
+/// fails, whatever the bytes are for (headers, padding, skipped entries).
+struct Counted<R> {
+    inner: R,
+    packed: u64,
+    read: u64,
+    /// Why the stream was cut, for the error line (the `tar` crate wraps
+    /// the read error in its own words).
+    cut: std::rc::Rc<std::cell::Cell<Option<String>>>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        let why = if self.read > MAX_UNPACKED {
+            Some(too_big())
+        } else if self.read > RATIO_FLOOR && self.read / self.packed.max(1) > MAX_RATIO {
+            Some(format!(
+                "the archive unpacks to more than {MAX_RATIO} times its size (a zip bomb): refused"
+            ))
+        } else {
+            None
+        };
+        match why {
+            Some(why) => {
+                self.cut.set(Some(why.clone()));
+                Err(std::io::Error::other(why))
+            }
+            None => Ok(n),
+        }
+    }
+}
+
+/// What the extension headers before an entry said about it.
+#[derive(Default)]
+struct Pending {
+    name: Option<Vec<u8>>,
+    link: Option<Vec<u8>>,
+    size: Option<u64>,
+}
+
+impl Pending {
+    /// Takes in an `L`, `K` or `x` header's data (already capped).
+    fn take_in(&mut self, kind: tar::EntryType, data: Vec<u8>) -> Result<(), String> {
+        let strip = |mut d: Vec<u8>| {
+            while d.last() == Some(&0) {
+                d.pop();
+            }
+            d
+        };
+        if kind.is_gnu_longname() {
+            self.name = Some(strip(data));
+        } else if kind.is_gnu_longlink() {
+            self.link = Some(strip(data));
+        } else if kind.is_pax_local_extensions() {
+            for ext in tar::PaxExtensions::new(&data) {
+                let ext = ext.map_err(|_| "the archive's pax header is malformed: refused")?;
+                match ext.key_bytes() {
+                    b"path" => self.name = Some(ext.value_bytes().to_vec()),
+                    b"linkpath" => self.link = Some(ext.value_bytes().to_vec()),
+                    b"size" => {
+                        let size = ext.value().ok().and_then(|v| v.parse().ok());
+                        self.size =
+                            Some(size.ok_or("the archive's pax size is not a number: refused")?);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
     }
 }
 
 fn untar(bytes: &[u8], out: &mut Unpacker) -> Result<(), String> {
-    let gz = flate2::read::GzDecoder::new(bytes);
-    let mut archive = tar::Archive::new(gz);
-    let bad = |e: std::io::Error| format!("the archive is not a readable .tar.gz: {e}");
-    for entry in archive.entries().map_err(bad)? {
+    let cut = std::rc::Rc::new(std::cell::Cell::new(None));
+    let counted = Counted {
+        inner: flate2::read::GzDecoder::new(bytes),
+        packed: bytes.len() as u64,
+        read: 0,
+        cut: cut.clone(),
+    };
+    let mut archive = tar::Archive::new(counted);
+    let bad = |e: std::io::Error| match cut.take() {
+        Some(why) => why,
+        None => format!(
+            "the archive is not a readable .tar.gz: {}",
+            shown(&e.to_string())
+        ),
+    };
+    let mut pending = Pending::default();
+    // Raw: the long-name and pax headers come to us, to be capped here.
+    for entry in archive.entries().map_err(bad)?.raw(true) {
         let mut entry = entry.map_err(bad)?;
-        let raw = entry.path_bytes().into_owned();
-        let name = String::from_utf8_lossy(&raw).into_owned();
         use tar::EntryType as T;
-        match entry.header().entry_type() {
+        let kind = entry.header().entry_type();
+        if kind.is_gnu_longname()
+            || kind.is_gnu_longlink()
+            || kind.is_pax_local_extensions()
+            || kind.is_pax_global_extensions()
+        {
+            out.count()?;
+            if entry.size() > MAX_HEADER {
+                return Err(format!(
+                    "the archive holds a long-name or pax header of {} bytes (more than {MAX_HEADER}): refused",
+                    entry.size()
+                ));
+            }
+            let mut data = Vec::new();
+            (&mut entry)
+                .take(MAX_HEADER)
+                .read_to_end(&mut data)
+                .map_err(bad)?;
+            pending.take_in(kind, data)?;
+            continue;
+        }
+        let taken = std::mem::take(&mut pending);
+        let raw = taken
+            .name
+            .unwrap_or_else(|| entry.path_bytes().into_owned());
+        let name = String::from_utf8_lossy(&raw).into_owned();
+        if taken.size.is_some_and(|s| s != entry.size()) {
+            return Err(format!(
+                "the archive gives {} two sizes (its pax header and its header disagree): refused",
+                shown(&name)
+            ));
+        }
+        match kind {
             T::Directory => out.dir(&name)?,
             T::Regular | T::Continuous => {
                 let exec = entry.header().mode().is_ok_and(|m| m & 0o111 != 0);
                 out.file(&name, &mut entry, exec)?
             }
             T::Symlink => {
-                let target = entry.link_name_bytes().unwrap_or_default().into_owned();
+                let target = match taken.link {
+                    Some(t) => t,
+                    None => entry.link_name_bytes().unwrap_or_default().into_owned(),
+                };
                 out.link(&name, &String::from_utf8_lossy(&target))?
             }
             T::Link => {
                 return Err(format!(
                     "the archive holds a hard link ({}): skilltui does not unpack links between entries",
-                    sanitize_line(&name)
+                    shown(&name)
                 ));
             }
             T::Char | T::Block | T::Fifo => {
                 return Err(format!(
                     "the archive holds a device or FIFO ({}): a skill holds files only",
-                    sanitize_line(&name)
+                    shown(&name)
                 ));
             }
-            // Headers (pax, GNU long names) are read by `tar` itself.
-            _ => {}
+            T::GNUSparse => {
+                return Err(format!(
+                    "the archive holds a sparse file ({}): a skill holds plain files only",
+                    shown(&name)
+                ));
+            }
+            // Anything else (a volume label, a vendor's type) is counted
+            // and skipped: its bytes still count toward the limits.
+            _ => out.count()?,
         }
     }
     Ok(())
@@ -135,13 +286,20 @@ fn unzip(bytes: &[u8], out: &mut Unpacker) -> Result<(), String> {
         } else if kind != 0 && kind != 0o100000 {
             return Err(format!(
                 "the archive holds a device or FIFO ({}): a skill holds files only",
-                sanitize_line(&name)
+                shown(&name)
             ));
         } else {
             out.file(&name, &mut file, mode & 0o111 != 0)?;
         }
     }
     Ok(())
+}
+
+fn too_big() -> String {
+    format!(
+        "the archive unpacks to more than {} MiB: that is not a skill",
+        MAX_UNPACKED >> 20
+    )
 }
 
 fn too_many() -> String {
@@ -151,7 +309,7 @@ fn too_many() -> String {
 fn bomb(name: &str) -> String {
     format!(
         "the archive unpacks {} to more than {MAX_RATIO} times its size (a zip bomb): refused",
-        sanitize_line(name)
+        shown(name)
     )
 }
 
@@ -166,15 +324,21 @@ struct Unpacker {
 }
 
 impl Unpacker {
-    /// The entry's path under the root, refused when it climbs out, is
-    /// absolute, or passes through a link written before it.
-    fn place(&mut self, name: &str) -> Result<Option<PathBuf>, String> {
+    /// One more entry or header read, refused past [`MAX_ENTRIES`].
+    fn count(&mut self) -> Result<(), String> {
         self.entries += 1;
         if self.entries > MAX_ENTRIES {
             return Err(too_many());
         }
+        Ok(())
+    }
+
+    /// The entry's path under the root, refused when it climbs out, is
+    /// absolute, or passes through a link written before it.
+    fn place(&mut self, name: &str) -> Result<Option<PathBuf>, String> {
+        self.count()?;
         let rel = Path::new(name);
-        let shown = || sanitize_line(name).into_owned();
+        let named = || shown(name);
         let mut clean = PathBuf::new();
         for c in rel.components() {
             match c {
@@ -182,7 +346,7 @@ impl Unpacker {
                     if self.links.contains(&clean) && !clean.as_os_str().is_empty() {
                         return Err(format!(
                             "the archive writes {} through a link it holds: refused",
-                            shown()
+                            named()
                         ));
                     }
                     clean.push(p);
@@ -191,7 +355,7 @@ impl Unpacker {
                 Component::ParentDir | Component::RootDir | Component::Prefix(_) => {
                     return Err(format!(
                         "the archive holds {}, which leaves its folder (an absolute path or '..'): refused",
-                        shown()
+                        named()
                     ));
                 }
             }
@@ -199,7 +363,7 @@ impl Unpacker {
         if self.links.contains(&clean) {
             return Err(format!(
                 "the archive writes {} through a link it holds: refused",
-                shown()
+                named()
             ));
         }
         Ok((!clean.as_os_str().is_empty()).then_some(clean))
@@ -230,7 +394,7 @@ impl Unpacker {
         let mut file = options.open(&path).map_err(|e| {
             format!(
                 "the archive holds {} twice or over a folder: {e}",
-                sanitize_line(name)
+                shown(name)
             )
         })?;
         let room = MAX_UNPACKED - self.unpacked;
@@ -239,16 +403,13 @@ impl Unpacker {
         loop {
             let n = limited
                 .read(&mut buf)
-                .map_err(|e| format!("cannot unpack {}: {e}", sanitize_line(name)))?;
+                .map_err(|e| format!("cannot unpack {}: {e}", shown(name)))?;
             if n == 0 {
                 break;
             }
             self.unpacked += n as u64;
             if self.unpacked > MAX_UNPACKED {
-                return Err(format!(
-                    "the archive unpacks to more than {} MiB: that is not a skill",
-                    MAX_UNPACKED >> 20
-                ));
+                return Err(too_big());
             }
             if self.unpacked > RATIO_FLOOR && self.unpacked / self.packed.max(1) > MAX_RATIO {
                 return Err(bomb(name));
@@ -277,8 +438,8 @@ impl Unpacker {
         if !inside {
             return Err(format!(
                 "the archive holds a link {} → {} that points outside it: refused",
-                sanitize_line(name),
-                sanitize_line(target)
+                shown(name),
+                shown(target)
             ));
         }
         let path = self.root.join(&rel);
@@ -331,7 +492,7 @@ mod tests {
         b.append(&h, &[][..]).unwrap();
     }
 
-    fn run(bytes: &[u8]) -> (tempfile::TempDir, Result<(), String>) {
+    fn run(bytes: &[u8]) -> (tempfile::TempDir, Result<u64, String>) {
         let dir = tempfile::tempdir().unwrap();
         let kind = Kind::sniff(bytes).unwrap();
         let r = unpack(bytes, kind, dir.path());
@@ -424,6 +585,104 @@ mod tests {
         assert!(run(&big).1.unwrap_err().contains("more than 25 MiB"));
     }
 
+    /// A `.tar.gz` of one raw header of `kind` declaring `size` bytes of
+    /// `fill`, streamed (never held whole), then a plain SKILL.md.
+    fn header_then_skill(kind: tar::EntryType, size: u64, fill: u8) -> Vec<u8> {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        let mut h = tar::Header::new_gnu();
+        h.set_size(size);
+        h.set_entry_type(kind);
+        h.as_old_mut().name[..9].copy_from_slice(b"././@Long");
+        h.set_cksum();
+        gz.write_all(h.as_bytes()).unwrap();
+        let chunk = vec![fill; 1 << 20];
+        let mut left = size.next_multiple_of(512);
+        while left > 0 {
+            let n = left.min(chunk.len() as u64) as usize;
+            gz.write_all(&chunk[..n]).unwrap();
+            left -= n as u64;
+        }
+        let mut b = tar::Builder::new(Vec::new());
+        add(&mut b, "s/SKILL.md", b"---\nname: s\n---\n");
+        gz.write_all(&b.into_inner().unwrap()).unwrap();
+        gz.finish().unwrap()
+    }
+
+    #[test]
+    fn long_name_and_pax_headers_are_capped_before_they_are_read() {
+        for kind in [
+            tar::EntryType::GNULongName,
+            tar::EntryType::GNULongLink,
+            tar::EntryType::XHeader,
+            tar::EntryType::XGlobalHeader,
+        ] {
+            let bytes = header_then_skill(kind, 16 << 20, b'a');
+            assert!(bytes.len() < 300 << 10, "{}", bytes.len());
+            let (dir, r) = run(&bytes);
+            let e = r.unwrap_err();
+            assert!(e.contains("long-name or pax header"), "{kind:?}: {e:.300}");
+            assert!(e.len() < 200, "{kind:?}: {} bytes", e.len());
+            assert!(fs::read_dir(dir.path()).unwrap().next().is_none());
+        }
+        // A long name within the cap names its entry, cut short in errors.
+        let long = format!("s/{}", "n".repeat(3000));
+        let bytes = tar_gz(|b| {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(0);
+            h.set_entry_type(tar::EntryType::Fifo);
+            b.append_data(&mut h, &long, &[][..]).unwrap();
+        });
+        let e = run(&bytes).1.unwrap_err();
+        assert!(e.contains("device or FIFO") && e.len() < 300, "{e}");
+    }
+
+    #[test]
+    fn every_decompressed_byte_counts_and_pax_cannot_lie_about_sizes() {
+        // An entry type nobody unpacks still has its 30 MiB read.
+        let mut noise = vec![0u8; 30 << 20];
+        let mut x: u64 = 0x2545f4914f6cdd1d;
+        for b in noise.iter_mut() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            *b = x as u8;
+        }
+        let skipped = tar_gz(|b| {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(noise.len() as u64);
+            h.set_entry_type(tar::EntryType::new(b'V'));
+            h.set_path("label").unwrap();
+            h.set_cksum();
+            b.append(&h, &noise[..]).unwrap();
+        });
+        assert!(run(&skipped).1.unwrap_err().contains("more than 25 MiB"));
+        // Zeros a header says nothing about: a bomb by its ratio.
+        let zeros = header_then_skill(tar::EntryType::new(b'V'), 20 << 20, 0);
+        assert!(run(&zeros).1.unwrap_err().contains("zip bomb"));
+        // A pax `size` other than the header's: two readers would disagree.
+        let lying = tar_gz(|b| {
+            b.append_pax_extensions([("size", &b"999"[..])]).unwrap();
+            add(b, "s/SKILL.md", b"---\nname: s\n---\n");
+        });
+        assert!(run(&lying).1.unwrap_err().contains("two sizes"));
+        // A pax path is the entry's name, and is held to the same rules.
+        let renamed = tar_gz(|b| {
+            b.append_pax_extensions([("path", &b"../evil"[..])])
+                .unwrap();
+            add(b, "s/SKILL.md", b"x");
+        });
+        assert!(run(&renamed).1.unwrap_err().contains("leaves its folder"));
+        let sparse = tar_gz(|b| {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(0);
+            h.set_entry_type(tar::EntryType::GNUSparse);
+            h.set_path("s/holes").unwrap();
+            h.set_cksum();
+            b.append(&h, &[][..]).unwrap();
+        });
+        assert!(run(&sparse).1.unwrap_err().contains("sparse"));
+    }
+
     fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
         let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
         let opts = zip::write::SimpleFileOptions::default()
@@ -433,6 +692,70 @@ mod tests {
             w.write_all(body).unwrap();
         }
         w.finish().unwrap().into_inner()
+    }
+
+    /// The offset of the first central directory record and of the end
+    /// record in a zip written by `zip_of`.
+    fn zip_records(z: &[u8]) -> (usize, usize) {
+        let find = |sig: &[u8]| z.windows(4).rposition(|w| w == sig).unwrap();
+        (find(b"PK\x01\x02"), find(b"PK\x05\x06"))
+    }
+
+    fn noise(len: usize, mut x: u64) -> Vec<u8> {
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect()
+    }
+
+    /// Second round, zip: one entry's data named by several central
+    /// directory records (an overlapping-entries bomb), sizes the headers
+    /// lie about, and names that differ only in Unicode normalisation.
+    #[test]
+    fn overlapping_entries_lying_sizes_and_look_alike_names() {
+        // Six records over one 6 MiB entry: 36 MiB unpacked from 6 MiB.
+        let one = zip_of(&[("a/f0", &noise(6 << 20, 7))]);
+        let (cd, end) = zip_records(&one);
+        let record = one[cd..end].to_vec();
+        let mut z = one[..end].to_vec();
+        for i in 1..6u8 {
+            let mut r = record.clone();
+            let at = r.len() - 1;
+            r[at] = b'0' + i;
+            z.extend_from_slice(&r);
+        }
+        let mut tail = one[end..].to_vec();
+        tail[8..10].copy_from_slice(&6u16.to_le_bytes());
+        tail[10..12].copy_from_slice(&6u16.to_le_bytes());
+        tail[12..16].copy_from_slice(&((record.len() * 6) as u32).to_le_bytes());
+        z.extend_from_slice(&tail);
+        let (_, r) = run(&z);
+        let e = r.unwrap_err();
+        assert!(e.contains("more than 25 MiB"), "{e}");
+
+        // A header saying 10 bytes over 20 MiB of zeros: what is read counts.
+        let liar = zip_of(&[("big", &vec![0u8; 20 << 20])]);
+        let mut z = liar;
+        let (cd, _) = zip_records(&z);
+        z[22..26].copy_from_slice(&10u32.to_le_bytes());
+        z[cd + 24..cd + 28].copy_from_slice(&10u32.to_le_bytes());
+        let (dir, r) = run(&z);
+        let written = fs::metadata(dir.path().join("big")).map_or(0, |m| m.len());
+        assert!(r.unwrap_err().contains("larger than its declared"));
+        assert!(written <= 10, "{written} bytes");
+
+        // `é` composed and decomposed: two files, neither overwriting the other.
+        let nfc = "s/caf\u{e9}.md";
+        let nfd = "s/cafe\u{301}.md";
+        let z = zip_of(&[(nfc, b"one"), (nfd, b"two"), ("s/SKILL.md", b"x")]);
+        let (dir, r) = run(&z);
+        r.unwrap();
+        assert_eq!(fs::read(dir.path().join(nfc)).unwrap(), b"one");
+        assert_eq!(fs::read(dir.path().join(nfd)).unwrap(), b"two");
     }
 
     #[test]

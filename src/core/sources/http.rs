@@ -1,12 +1,14 @@
 //! The one HTTP client behind `find` and the sources that are not git (a
 //! site's well-known index, a SKILL.md or archive URL): https only (plain
-//! http for loopback hosts, which is what tests use), every request bounded
-//! in time as a whole (`SKILLTUI_HTTP_TIMEOUT`, a slow-drip body included)
-//! and in size, and a URL's credentials never shown.
+//! http for loopback hosts, which is what tests use), at every redirect;
+//! this machine's addresses only where the user named them; every request
+//! bounded in time as a whole (`SKILLTUI_HTTP_TIMEOUT`, a slow-drip body
+//! and redirects included) and in size; a URL's credentials never shown
+//! nor sent.
 
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::core::text::{sanitize_line, strip_credentials};
 
@@ -116,38 +118,162 @@ impl Failure {
 const CHUNK: usize = 16 << 10;
 /// The longest wait for a connection, within [`timeout`].
 const CONNECT: Duration = Duration::from_secs(10);
+/// Redirects followed, each one checked as the first URL is.
+const MAX_REDIRECTS: usize = 5;
+
+/// Which addresses of this machine (loopback, `0.0.0.0`) a request may
+/// reach, at its first URL and at every redirect. Plain http is only ever
+/// allowed to them, so this also says where plain http may go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Local {
+    /// Only this origin (`scheme://host:port`): the one the user typed, or
+    /// the one of the index they typed.
+    Origin(String),
+    /// None: the URL came from a lock made elsewhere (`sync --lock FILE`).
+    Lock,
+    /// Any (`--allow-local`).
+    Any,
+}
+
+impl Local {
+    /// Where a URL the user typed may lead: its own origin, if local.
+    pub fn typed(url: &str) -> Local {
+        Local::Origin(origin(url))
+    }
+
+    /// Why `url` may not be fetched under this rule, or `None`.
+    pub fn refuse(&self, url: &str) -> Option<String> {
+        let p = parts(url)?;
+        if !is_local(p.authority) {
+            return None;
+        }
+        let why = match self {
+            Local::Any => return None,
+            Local::Origin(o) if *o == origin(url) => return None,
+            Local::Origin(_) => "and neither you nor the index you named it on typed it",
+            Local::Lock => {
+                "and the lock naming it was made elsewhere; `--allow-local` fetches it anyway"
+            }
+        };
+        Some(format!(
+            "{} is an address on this machine, {why}: refused",
+            shown(url)
+        ))
+    }
+}
+
+/// `scheme://host:port` of a URL, lowercased, no credentials.
+pub fn origin(url: &str) -> String {
+    match parts(url) {
+        Some(p) => format!("{}://{}", p.scheme, p.authority).to_ascii_lowercase(),
+        None => String::new(),
+    }
+}
+
+/// True for a host that is this machine: loopback, and `0.0.0.0` or `::`
+/// (which connect here too), also as an IPv4-mapped IPv6 address.
+pub fn is_local(authority: &str) -> bool {
+    let h = host(authority);
+    let ip = match h.parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V6(v6)) => v6
+            .to_ipv4_mapped()
+            .map_or(std::net::IpAddr::V6(v6), std::net::IpAddr::V4),
+        Ok(ip) => ip,
+        Err(_) => return is_loopback(authority),
+    };
+    ip.is_loopback() || ip.is_unspecified()
+}
+
+/// How a request is bounded: its size, its cancel flag, where it may lead,
+/// and the instant it must be done by (redirects included).
+pub struct Ask<'a> {
+    pub max: u64,
+    pub stop: Option<&'a AtomicBool>,
+    pub local: &'a Local,
+    pub deadline: Instant,
+}
 
 /// GETs `url` whole, at most `max` bytes, within [`timeout`]; when `stop`
 /// is set while it runs, the request is ended and `Failure::Cancelled`
 /// comes back (at the latest when the next read returns, which the
-/// timeout bounds).
+/// timeout bounds). A URL the user typed: it may lead to its own origin
+/// on this machine only.
 pub fn get(url: &str, max: u64, stop: Option<&AtomicBool>) -> Result<Vec<u8>, Failure> {
-    if let Some(why) = refuse(url) {
-        return Err(Failure::Other(why));
+    let local = Local::typed(url);
+    let ask = Ask {
+        max,
+        stop,
+        local: &local,
+        deadline: Instant::now() + timeout(),
+    };
+    fetch(url, &ask)
+}
+
+/// GETs `url` as `ask` bounds it. Credentials in the URL are never sent;
+/// redirects are followed here, each hop checked as the first URL is
+/// (https, or plain http to this machine only, as `ask.local` allows).
+pub fn fetch(url: &str, ask: &Ask) -> Result<Vec<u8>, Failure> {
+    let typed = url;
+    let mut url = strip_credentials(url).into_owned();
+    for hop in 0..=MAX_REDIRECTS {
+        if let Some(why) = refuse(&url).or_else(|| ask.local.refuse(&url)) {
+            return Err(Failure::Other(match hop {
+                0 => why,
+                _ => format!("{} redirects: {why}", shown(typed)),
+            }));
+        }
+        match one_hop(&url, ask)? {
+            Hop::Body(b) => return Ok(b),
+            Hop::Redirect(to) => url = resolve(&url, &strip_credentials(&to)),
+        }
     }
-    let stopped = || stop.is_some_and(|s| s.load(Ordering::SeqCst));
+    Err(Failure::Other(format!(
+        "{} redirects more than {MAX_REDIRECTS} times: check the address",
+        shown(typed)
+    )))
+}
+
+enum Hop {
+    Body(Vec<u8>),
+    Redirect(String),
+}
+
+/// One request, redirects not followed.
+fn one_hop(url: &str, ask: &Ask) -> Result<Hop, Failure> {
+    let stopped = || ask.stop.is_some_and(|s| s.load(Ordering::SeqCst));
     let limit = timeout();
-    let loopback = parts(url).is_some_and(|p| is_loopback(p.authority));
+    let left = ask.deadline.saturating_duration_since(Instant::now());
+    let said = |e: ureq::Error| Failure::Other(explain(url, &e, limit, ask.max));
+    if left.is_zero() {
+        return Err(said(ureq::Error::Timeout(ureq::Timeout::Global)));
+    }
     let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_global(Some(limit))
-        .timeout_connect(Some(CONNECT.min(limit)))
+        .timeout_global(Some(left))
+        .timeout_connect(Some(CONNECT.min(left)))
         .http_status_as_error(false)
-        // A redirect may not leave https, except on this machine.
-        .https_only(!loopback)
-        .max_redirects(5)
+        .max_redirects(0)
         .user_agent(concat!("skilltui/", env!("CARGO_PKG_VERSION")))
         .build()
         .into();
-    let said = |e: ureq::Error| Failure::Other(explain(url, &e, limit, max));
     let mut reply = agent.get(url).call().map_err(said)?;
     if stopped() {
         return Err(Failure::Cancelled);
     }
     let status = reply.status().as_u16();
+    if matches!(status, 301 | 302 | 303 | 307 | 308) {
+        let to = reply
+            .headers()
+            .get("location")
+            .and_then(|v| v.to_str().ok());
+        return match to {
+            Some(to) => Ok(Hop::Redirect(to.to_string())),
+            None => Err(Failure::Status(status)),
+        };
+    }
     if !(200..300).contains(&status) {
         return Err(Failure::Status(status));
     }
-    let mut reader = reply.body_mut().with_config().limit(max).reader();
+    let mut reader = reply.body_mut().with_config().limit(ask.max).reader();
     let mut body = Vec::new();
     let mut chunk = vec![0u8; CHUNK];
     loop {
@@ -156,7 +282,7 @@ pub fn get(url: &str, max: u64, stop: Option<&AtomicBool>) -> Result<Vec<u8>, Fa
             return Err(Failure::Cancelled);
         }
         match reader.read(&mut chunk) {
-            Ok(0) => return Ok(body),
+            Ok(0) => return Ok(Hop::Body(body)),
             Ok(n) => body.extend_from_slice(&chunk[..n]),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(said(ureq::Error::from(e))),
@@ -250,6 +376,26 @@ mod tests {
         assert!(e.contains("plain http") && !e.contains("TOK"), "{e}");
         assert!(refuse("ftp://example.com/x").is_some());
         assert!(refuse("file:///etc/passwd").is_some());
+    }
+
+    #[test]
+    fn this_machine_is_reached_only_from_its_own_origin() {
+        let typed = Local::typed("http://127.0.0.1:8080/.well-known/agent-skills/index.json");
+        assert!(typed.refuse("http://127.0.0.1:8080/a/SKILL.md").is_none());
+        assert!(typed.refuse("https://example.com/a/SKILL.md").is_none());
+        for other in [
+            "http://127.0.0.1:9090/a",
+            "http://localhost:8080/a",
+            "http://0.0.0.0:8080/a",
+            "http://[::ffff:127.0.0.1]:8080/a",
+        ] {
+            assert!(typed.refuse(other).is_some(), "{other}");
+        }
+        let remote = Local::typed("https://example.com/");
+        assert!(remote.refuse("https://127.0.0.1/x").is_some());
+        let e = Local::Lock.refuse("http://127.0.0.1:1/admin").unwrap();
+        assert!(e.contains("--allow-local"), "{e}");
+        assert!(Local::Any.refuse("http://127.0.0.1:1/admin").is_none());
     }
 
     #[test]

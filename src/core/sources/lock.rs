@@ -52,9 +52,13 @@ pub struct Entry {
     /// lists it, or this same URL.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
-    /// The `sha256:HEX` of that artifact as installed.
+    /// The `sha256:HEX` of that artifact as installed (for a site that
+    /// publishes no digest, the digest of what was fetched).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
+    /// The `version` the site's index gave the skill, when it gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
 }
 
 impl Entry {
@@ -398,6 +402,7 @@ mod tests {
             agents: Vec::new(),
             url: None,
             digest: None,
+            version: None,
         }
     }
 

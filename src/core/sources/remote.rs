@@ -13,9 +13,10 @@ use crate::core::cao::store::{self, Home};
 use crate::core::error::InstallError;
 use crate::core::sources::changes::{self, Changes};
 use crate::core::sources::git::{self, Cancel, Checkout, FetchSpec, Progress};
+use crate::core::sources::http::Local;
 use crate::core::sources::lock::{self, Entry, Lock};
 use crate::core::sources::source::{self, Found, Source, StoreState};
-use crate::core::sources::wellknown::{self, Staged, Upstream};
+use crate::core::sources::wellknown::{self, Reach, Served, Staged, Upstream};
 use crate::core::text::{sanitize_line, strip_credentials};
 
 /// Where an opened git source came from.
@@ -65,10 +66,12 @@ impl Opened {
 }
 
 /// Parses and opens SOURCE; a git source is fetched (reporting progress,
-/// cancellable) into a staging folder.
+/// cancellable) into a staging folder. Of a site's index, only the entries
+/// named in `only` are downloaded (all when it is empty).
 pub fn open(
     home: &Home,
     text: &str,
+    only: &[String],
     allow_large: bool,
     trust: bool,
     progress: &mut dyn FnMut(Progress),
@@ -95,47 +98,71 @@ pub fn open(
         }
         Source::Web(w) => {
             rules.from_git = true;
-            let stop = cancel.map(|c| &**c);
-            let (staged, root) = wellknown::stage_url(&w.url, w.artifact, None, "", stop)?;
+            let local = Local::typed(&w.url);
+            let reach = Reach {
+                stop: cancel.map(|c| &**c),
+                local: &local,
+                by: None,
+            };
+            let (staged, root) = wellknown::stage_url(&w.url, &w.artifact, None, "", reach)?;
             open_staged(home, label, rules, w.url, staged, &root)
         }
         Source::Git(g) => {
             rules.from_git = true;
-            if let Some(site) = source::site_of(&g)
-                && let Some((entries, notes)) = wellknown::read_index(site, cancel.map(|c| &**c))?
-            {
-                let staged = wellknown::stage_index(&entries, notes, cancel.map(|c| &**c))?;
+            if let Some(site) = source::site_of(&g) {
+                let local = Local::typed(site);
+                let reach = Reach {
+                    stop: cancel.map(|c| &**c),
+                    local: &local,
+                    by: None,
+                };
+                let Some((entries, notes)) = wellknown::read_index(site, reach)? else {
+                    return open_git(home, label, rules, g, progress, cancel);
+                };
+                let staged = wellknown::stage_index(&entries, notes, only, reach)?;
                 let root = staged.root().to_path_buf();
                 return open_staged(home, label, rules, site.to_string(), staged, &root);
             }
-            let spec = FetchSpec {
-                url: g.fetch_url(),
-                reference: g.reference.as_deref(),
-                sub: &g.sub,
-                max_blob: max_blob(rules),
-            };
-            let checkout = git::fetch(&spec, progress, cancel)?;
-            let Some(root) = checkout.folder(&g.sub) else {
-                return Err(format!(
-                    "no folder '{}' in {} at {}: check the path",
-                    sanitize_line(&g.sub),
-                    sanitize_line(&g.url),
-                    g.reference.as_deref().unwrap_or("its default branch")
-                ));
-            };
-            let mut found = source::discover(&root, home, rules);
-            refuse_not_fetched(&mut found, &checkout, &g.sub);
-            let mut opened = Opened::new(label, rules, found);
-            opened.git = Some(GitOrigin {
-                url: g.url,
-                reference: g.reference,
-                sub: g.sub,
-                commit: checkout.commit.clone(),
-            });
-            opened.checkout = Some(Box::new(checkout));
-            Ok(opened)
+            open_git(home, label, rules, g, progress, cancel)
         }
     }
+}
+
+/// Fetches a git source into a staging folder and finds its skills.
+fn open_git(
+    home: &Home,
+    label: String,
+    rules: source::Rules,
+    g: source::GitSource,
+    progress: &mut dyn FnMut(Progress),
+    cancel: Option<&Cancel>,
+) -> Result<Opened, String> {
+    let spec = FetchSpec {
+        url: g.fetch_url(),
+        reference: g.reference.as_deref(),
+        sub: &g.sub,
+        max_blob: max_blob(rules),
+    };
+    let checkout = git::fetch(&spec, progress, cancel)?;
+    let Some(root) = checkout.folder(&g.sub) else {
+        return Err(format!(
+            "no folder '{}' in {} at {}: check the path",
+            sanitize_line(&g.sub),
+            sanitize_line(&g.url),
+            g.reference.as_deref().unwrap_or("its default branch")
+        ));
+    };
+    let mut found = source::discover(&root, home, rules);
+    refuse_not_fetched(&mut found, &checkout, &g.sub);
+    let mut opened = Opened::new(label, rules, found);
+    opened.git = Some(GitOrigin {
+        url: g.url,
+        reference: g.reference,
+        sub: g.sub,
+        commit: checkout.commit.clone(),
+    });
+    opened.checkout = Some(Box::new(checkout));
+    Ok(opened)
 }
 
 /// The skills under `root` of what was downloaded from `source`; with
@@ -248,6 +275,7 @@ pub fn install(
                         .unwrap_or_default(),
                     url: None,
                     digest: None,
+                    version: None,
                 };
                 lock.skills.insert(last.name.clone(), entry);
             }
@@ -324,6 +352,7 @@ fn web_entry(opened: &Opened, f: &Found, dest: &Path) -> Option<Result<Entry, St
         agents: Vec::new(),
         url: Some(fetched.url.clone()),
         digest: Some(fetched.digest.clone()),
+        version: fetched.version.clone(),
     }))
 }
 
@@ -564,6 +593,9 @@ fn check_git(home: &Home, chosen: Vec<(String, Entry)>) -> Vec<CheckRow> {
         .collect()
 }
 
+/// What `check` says of a skill whose site publishes no digest.
+const NO_DIGEST: &str = "the site publishes no digest for it (the older /.well-known/skills/ form): `check` cannot tell whether it moved; `skilltui update` fetches it again and compares with the digest pinned when it was fetched";
+
 /// `check` of the skills from HTTP: one request per site (its index) or
 /// URL, side by side; a skill is outdated when the digest served moved.
 fn check_web(home: &Home, chosen: Vec<(String, Entry)>) -> Vec<CheckRow> {
@@ -571,7 +603,16 @@ fn check_web(home: &Home, chosen: Vec<(String, Entry)>) -> Vec<CheckRow> {
         .iter()
         .map(|(_, e)| (e.source.clone(), e.from_index()))
         .collect();
-    let asked = side_by_side(&keys, |(source, index)| Upstream::ask(source, *index));
+    // This home's own lock: its entries reach what its `add` reached.
+    let asked = side_by_side(&keys, |(source, index)| {
+        let local = Local::typed(source);
+        let reach = Reach {
+            stop: None,
+            local: &local,
+            by: None,
+        };
+        Upstream::ask(source, *index, reach)
+    });
     chosen
         .into_iter()
         .map(|(name, entry)| {
@@ -583,7 +624,11 @@ fn check_web(home: &Home, chosen: Vec<(String, Entry)>) -> Vec<CheckRow> {
             };
             let mut status = local_status(home, &name, &entry);
             let (upstream, error) = match served {
-                Ok((digest, ..)) => (Some(digest), None),
+                Ok(Served {
+                    digest: Some(digest),
+                    ..
+                }) => (Some(digest), None),
+                Ok(_) => (None, Some(NO_DIGEST.to_string())),
                 Err(e) => (None, Some(e)),
             };
             let moved = upstream.as_ref().map(|d| Some(d) != entry.digest.as_ref());
@@ -676,6 +721,9 @@ pub fn update(
             allow_large,
             trust,
             sync: false,
+            foreign: false,
+            allow_local: false,
+            by: None,
         };
         apply_web(home, &mut lock, &source, &items, how, &mut out);
     }
@@ -867,6 +915,46 @@ struct WebRun {
     trust: bool,
     /// `sync`: install exactly the digest the lock pins, or refuse.
     sync: bool,
+    /// The lock was made elsewhere (`sync --lock FILE`): nothing on this
+    /// machine is reached, unless `allow_local`.
+    foreign: bool,
+    /// `--allow-local`: any address on this machine may be reached.
+    allow_local: bool,
+    /// When the group's downloads must be done by: one timeout after its
+    /// site answered, however many skills it holds.
+    by: Option<std::time::Instant>,
+}
+
+impl WebRun {
+    /// Which of this machine's addresses a locked skill from `source`
+    /// may reach: this home's own lock reaches what its `add` reached.
+    fn local(&self, source: &str) -> Local {
+        if self.allow_local {
+            Local::Any
+        } else if self.foreign {
+            Local::Lock
+        } else {
+            Local::typed(source)
+        }
+    }
+}
+
+/// Why an entry of a lock made elsewhere may not be fetched without
+/// `--allow-local` (it names an address on this machine, or plain http),
+/// or `None`.
+fn reaches_here(name: &str, entry: &Entry, lock: &Path) -> Option<String> {
+    let urls = [Some(entry.source.as_str()), entry.url.as_deref()];
+    let here = urls.into_iter().flatten().find(|u| {
+        u.starts_with("http://")
+            || crate::core::sources::http::parts(u)
+                .is_some_and(|p| crate::core::sources::http::is_local(p.authority))
+    })?;
+    Some(format!(
+        "'{}' in {}: {} is plain http or an address on this machine, and that lock was made elsewhere: not fetched; `skilltui sync --allow-local` fetches it",
+        sanitize_line(name),
+        lock.display(),
+        crate::core::sources::http::shown(here)
+    ))
 }
 
 /// Asks the group's site or URL once, then installs each item whose
@@ -880,7 +968,17 @@ fn apply_web(
     out: &mut Vec<Outcome>,
 ) {
     let from_index = items.iter().any(|(_, e)| e.from_index());
-    let upstream = Upstream::ask(source, from_index);
+    let local = how.local(source);
+    let reach = Reach {
+        stop: None,
+        local: &local,
+        by: None,
+    };
+    let upstream = Upstream::ask(source, from_index, reach);
+    let how = WebRun {
+        by: Some(std::time::Instant::now() + crate::core::sources::http::timeout()),
+        ..how
+    };
     install_each(lock, items, upstream, out, |upstream, name, entry| {
         install_web(home, upstream, name, entry, how)
     });
@@ -895,23 +993,42 @@ fn install_web(
     entry: &Entry,
     how: WebRun,
 ) -> Result<(Done, Entry), String> {
-    let url = entry.url.as_deref().unwrap_or_default();
-    let (digest, url, artifact) = upstream.find(name, url)?;
+    let served = upstream.find(name, entry.url.as_deref().unwrap_or_default())?;
     let pinned_digest = entry.digest.as_deref().unwrap_or_default();
-    if how.sync && digest != pinned_digest {
-        return Err(format!(
-            "the lock pins '{}' to {}, and {} now serves {}: not installed; `skilltui update {}` takes the new one",
-            sanitize_line(name),
-            sanitize_line(pinned_digest),
-            sanitize_line(&entry.source),
-            digest,
-            sanitize_line(name)
-        ));
+    let current = || local_status(home, name, entry) == Status::Current;
+    if let Some(digest) = &served.digest {
+        if how.sync && digest != pinned_digest {
+            return Err(format!(
+                "the lock pins '{}' to {}, and {} now serves {}: not installed; `skilltui update {}` takes the new one",
+                sanitize_line(name),
+                sanitize_line(pinned_digest),
+                sanitize_line(&entry.source),
+                digest,
+                sanitize_line(name)
+            ));
+        }
+        if !how.sync && digest == pinned_digest && current() {
+            return Ok((Done::Current, entry.clone()));
+        }
     }
-    if !how.sync && digest == pinned_digest && local_status(home, name, entry) == Status::Current {
+    // A site that publishes no digest: `sync` installs only what hashes
+    // to the digest pinned when it was fetched.
+    let expected = served
+        .digest
+        .as_deref()
+        .or(how.sync.then_some(pinned_digest));
+    let local = how.local(&entry.source);
+    let reach = Reach {
+        stop: None,
+        local: &local,
+        by: how.by,
+    };
+    let (staged, folder) =
+        wellknown::stage_url(&served.url, &served.artifact, expected, &entry.path, reach)?;
+    let digest = staged.fetched[0].digest.clone();
+    if served.digest.is_none() && !how.sync && digest == pinned_digest && current() {
         return Ok((Done::Current, entry.clone()));
     }
-    let (staged, folder) = wellknown::stage_url(&url, artifact, Some(&digest), &entry.path, None)?;
     let rules = locked_rules(entry, how.allow_large, how.trust);
     let found = one_found(home, &folder, name, entry, rules)?;
     let fetched = &staged.fetched[0];
@@ -920,6 +1037,7 @@ fn install_web(
         allow_large: rules.allow_large,
         url: Some(fetched.url.clone()),
         digest: Some(fetched.digest.clone()),
+        version: served.version.clone(),
         ..entry.clone()
     };
     let version = digest.strip_prefix("sha256:").unwrap_or(&digest);
@@ -1000,12 +1118,23 @@ pub fn open_locked(
     let rules = locked_rules(&entry, false, false);
     let label = sanitize_line(&entry.source).into_owned();
     if entry.is_web() {
-        let upstream = Upstream::ask(&entry.source, entry.from_index())?;
-        let (digest, url, artifact) =
-            upstream.find(name, entry.url.as_deref().unwrap_or_default())?;
-        let stop = cancel.map(|c| &**c);
-        let (staged, folder) =
-            wellknown::stage_url(&url, artifact, Some(&digest), &entry.path, stop)?;
+        // This home's own lock: its entries reach what its `add` reached.
+        let local = Local::typed(&entry.source);
+        let reach = Reach {
+            stop: cancel.map(|c| &**c),
+            local: &local,
+            by: None,
+        };
+        let upstream = Upstream::ask(&entry.source, entry.from_index(), reach)?;
+        let served = upstream.find(name, entry.url.as_deref().unwrap_or_default())?;
+        let (mut staged, folder) = wellknown::stage_url(
+            &served.url,
+            &served.artifact,
+            served.digest.as_deref(),
+            &entry.path,
+            reach,
+        )?;
+        staged.fetched[0].version = served.version;
         let found = one_found(home, &folder, name, &entry, rules)?;
         let mut opened = Opened::new(label, rules, vec![found]);
         opened.web = Some(Box::new(WebOrigin {
@@ -1112,13 +1241,16 @@ pub struct Synced {
 /// `sync`: makes the store match `lock_file` (default: the home's lock),
 /// each skill at its pinned commit. A skill whose content differs from
 /// both that lock and the home's lock (edited here), or that is installed
-/// here from another source or from none, is kept unless `force`.
+/// here from another source or from none, is kept unless `force`. A lock
+/// from elsewhere reaches plain http and this machine's addresses only
+/// with `allow_local`.
 pub fn sync(
     home: &Home,
     lock_file: Option<&Path>,
     force: bool,
     allow_large: bool,
     trust: bool,
+    allow_local: bool,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Synced, String> {
     let home_path = lock::default_path(home);
@@ -1131,6 +1263,8 @@ pub fn sync(
     }
     let wanted = Lock::read(lock_file.unwrap_or(&home_path))?;
     let mut pins = Lock::read(&home_path)?;
+    let own = |p: &Path| p.canonicalize().ok() == home_path.canonicalize().ok();
+    let foreign = lock_file.is_some_and(|p| !own(p));
     let mut outcomes = Vec::new();
     let mut warnings = Vec::new();
     let mut todo: Groups = BTreeMap::new();
@@ -1158,6 +1292,15 @@ pub fn sync(
             });
         let entry = &entry;
         let dest = home.skills_dir().join(name);
+        if let Some(why) =
+            reaches_here(name, entry, &wanted.path).filter(|_| foreign && !allow_local)
+        {
+            outcomes.push(Outcome {
+                name: name.clone(),
+                result: Err(why),
+            });
+            continue;
+        }
         if !force && let Some(why) = claimed_here(home, &pins, name, entry) {
             outcomes.push(Outcome {
                 name: name.clone(),
@@ -1203,6 +1346,9 @@ pub fn sync(
             allow_large,
             trust,
             sync: true,
+            foreign,
+            allow_local,
+            by: None,
         };
         apply_web(home, &mut pins, &source, &items, how, &mut outcomes);
     }

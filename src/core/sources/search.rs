@@ -11,7 +11,7 @@ use serde::Deserialize;
 use crate::core::cao::store::Home;
 use crate::core::sources::http;
 use crate::core::sources::lock::{self, Lock};
-use crate::core::text::sanitize_line;
+use crate::core::text::{sanitize_line, strip_credentials};
 
 /// The registry asked when `SKILLS_API_URL` is not set.
 pub const DEFAULT_API: &str = "https://skills.sh";
@@ -58,13 +58,30 @@ struct RawHit {
     installs: u64,
 }
 
-/// The API's base URL: `SKILLS_API_URL`, else skills.sh.
+/// The API's base URL: `SKILLS_API_URL`, else skills.sh. Credentials
+/// written into it are taken out: they are never sent ([`api_warning`]
+/// says so).
 pub fn api_base() -> String {
-    std::env::var("SKILLS_API_URL")
+    let set = std::env::var("SKILLS_API_URL")
         .ok()
         .map(|v| v.trim().trim_end_matches('/').to_string())
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| DEFAULT_API.to_string())
+        .filter(|v| !v.is_empty());
+    match set {
+        Some(v) => strip_credentials(&v).into_owned(),
+        None => DEFAULT_API.to_string(),
+    }
+}
+
+/// The one line to show when `SKILLS_API_URL` holds credentials, which
+/// skilltui never sends.
+pub fn api_warning() -> Option<String> {
+    let v = std::env::var("SKILLS_API_URL").ok()?;
+    (strip_credentials(&v) != v).then(|| {
+        format!(
+            "SKILLS_API_URL holds credentials: they were left out and not sent (skilltui sends none to {})",
+            http::shown(&v)
+        )
+    })
 }
 
 /// The search URL for `query`.

@@ -1,0 +1,820 @@
+//! `skilltui serve` end to end: the real binary on stdio, spoken to as raw
+//! JSON-RPC (both protocol eras, each Skills method, hostile input) and by
+//! the official MCP Python SDK (`mcp` 2.3.0, both of its connect modes),
+//! with CAO 2.5.4's own functions as the oracle of a profile's set.
+//!
+//! The SDK runs in `<target>/mcp-venv`, made on first use like the CAO
+//! venv (`tests/common/venv.rs`); `SKILLTUI_SKIP_PARITY=1` skips both.
+
+#[path = "common/venv.rs"]
+mod venv;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+/// How long any one answer may take before the test fails (not a timing
+/// assertion: a hang, on a loaded machine, must end the test).
+const PATIENCE: Duration = Duration::from_secs(60);
+
+const MCP: &[&str] = &["mcp==2.3.0", "mcp-types==2.3.0", "pydantic==2.14.4"];
+
+/// A scratch CAO home and user home.
+struct Home {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Home {
+    fn new() -> Home {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        fs::create_dir_all(root.join("home/skills")).unwrap();
+        fs::create_dir_all(root.join("home/agent-store")).unwrap();
+        Home { _tmp: tmp, root }
+    }
+
+    fn home(&self) -> PathBuf {
+        self.root.join("home")
+    }
+
+    fn skill(&self, name: &str, extra_fm: &str, body: &str) -> PathBuf {
+        let dir = self.home().join("skills").join(name);
+        fs::create_dir_all(&dir).unwrap();
+        let text =
+            format!("---\nname: {name}\ndescription: The {name} skill\n{extra_fm}---\n{body}");
+        fs::write(dir.join("SKILL.md"), text).unwrap();
+        dir
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_skilltui"));
+        c.arg("--home")
+            .arg(self.home())
+            .args(args)
+            .current_dir(&self.root)
+            .env_remove("CAO_HOME_DIR")
+            .env("HOME", &self.root);
+        c
+    }
+
+    fn show(&self, name: &str) -> String {
+        let out = self.command(&["show", name]).output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    fn serve(&self, args: &[&str]) -> Server {
+        let mut all = vec!["serve"];
+        all.extend(args);
+        let mut child = self
+            .command(&all)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let (tx, rx) = channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let v: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("not JSON from the server ({e}): {line}"));
+                if tx.send(v).is_err() {
+                    break;
+                }
+            }
+        });
+        Server {
+            child,
+            stdin: Some(stdin),
+            rx,
+            next_id: 1,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// A running server and what it sent that was not an answer.
+struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<Value>,
+    next_id: u64,
+    notes: Vec<Value>,
+}
+
+impl Server {
+    fn send_line(&mut self, line: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str) {
+        let msg = json!({"jsonrpc": "2.0", "method": method});
+        self.send_line(msg.to_string().as_bytes());
+    }
+
+    /// The whole answer (`result` or `error`) to one request.
+    fn ask(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send_line(msg.to_string().as_bytes());
+        self.answer(id)
+    }
+
+    fn answer(&mut self, id: u64) -> Value {
+        let until = Instant::now() + PATIENCE;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok(v) if v["id"] == json!(id) => return v,
+                Ok(v) => self.notes.push(v),
+                Err(RecvTimeoutError::Timeout) => panic!("no answer to request {id}"),
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the server ended: {}", self.stderr())
+                }
+            }
+        }
+    }
+
+    fn result(&mut self, method: &str, params: Value) -> Value {
+        let v = self.ask(method, params);
+        assert!(v.get("error").is_none(), "{method}: {v}");
+        v["result"].clone()
+    }
+
+    /// The names `skills/list` gives with `params`, in the server's order.
+    fn listed(&mut self, params: Value) -> Vec<String> {
+        skills_of(&self.result("skills/list", params))
+            .into_keys()
+            .collect()
+    }
+
+    /// Waits for a notification `method` (kept ones first).
+    fn wait_for(&mut self, method: &str) {
+        if let Some(i) = self.notes.iter().position(|n| n["method"] == method) {
+            self.notes.remove(i);
+            return;
+        }
+        let until = Instant::now() + PATIENCE;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok(v) if v["method"] == method => return,
+                Ok(v) => self.notes.push(v),
+                Err(_) => panic!("no {method} notification; got {:?}", self.notes),
+            }
+        }
+    }
+
+    /// Handshake era: `initialize` at `version`, then `initialized`.
+    fn initialize(&mut self, version: &str) -> Value {
+        let r = self.result(
+            "initialize",
+            json!({"protocolVersion": version, "capabilities": {},
+                   "clientInfo": {"name": "serve-test", "version": "1"}}),
+        );
+        self.notify("notifications/initialized");
+        r
+    }
+
+    fn stderr(&mut self) -> String {
+        drop(self.stdin.take());
+        let _ = self.child.wait();
+        let mut err = String::new();
+        if let Some(mut e) = self.child.stderr.take() {
+            let _ = std::io::Read::read_to_string(&mut e, &mut err);
+        }
+        err
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The `_meta` every 2026-07-28 request carries.
+fn modern(mut params: Value) -> Value {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "serve-test", "version": "1"}
+    });
+    params
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    let d = Sha256::digest(bytes);
+    format!(
+        "sha256:{}",
+        d.iter().map(|b| format!("{b:02x}")).collect::<String>()
+    )
+}
+
+/// A home with a plain skill, one with folders, a binary file and typed
+/// frontmatter, a folder that is no valid skill, and a secret outside.
+fn sample() -> Home {
+    let h = Home::new();
+    h.skill("alpha", "", "# Alpha\n\nDo alpha things.\n");
+    let beta = h.skill(
+        "beta",
+        "license: Apache-2.0\nmetadata:\n  version: '2.1'\n  tier: 3\nallowed-tools: [Read, Grep]\n",
+        "# Beta\n\nSee references/GUIDE.md.\n",
+    );
+    fs::create_dir_all(beta.join("references/deep")).unwrap();
+    fs::create_dir_all(beta.join("scripts")).unwrap();
+    fs::write(beta.join("references/GUIDE.md"), "guide\n").unwrap();
+    fs::write(beta.join("references/deep/notes.txt"), "deep notes\n").unwrap();
+    fs::write(beta.join("scripts/logo.bin"), [0u8, 159, 146, 150, 255]).unwrap();
+    let bad = h.home().join("skills/not-a-skill");
+    fs::create_dir_all(&bad).unwrap();
+    fs::write(bad.join("SKILL.md"), "no frontmatter\n").unwrap();
+    fs::write(h.root.join("secret.txt"), "TOP SECRET\n").unwrap();
+    h
+}
+
+fn skills_of(list: &Value) -> BTreeMap<String, Value> {
+    list["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["frontmatter"]["name"].as_str().unwrap().to_string(),
+                s.clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_handshake_era_gets_every_skills_method() {
+    let h = sample();
+    let mut s = h.serve(&[]);
+    let init = s.initialize("2025-06-18");
+    assert_eq!(init["protocolVersion"], "2025-06-18");
+    let caps = &init["capabilities"];
+    assert_eq!(
+        caps["extensions"]["io.modelcontextprotocol/skills"],
+        json!({"directoryRead": true})
+    );
+    assert!(
+        caps["tools"].is_object() && caps["resources"].is_object(),
+        "{caps}"
+    );
+    let instructions = init["instructions"].as_str().unwrap();
+    assert!(
+        instructions.contains("- alpha: The alpha skill"),
+        "{instructions}"
+    );
+    assert!(
+        instructions.contains("- beta: The beta skill"),
+        "{instructions}"
+    );
+
+    let list = s.result("skills/list", json!({}));
+    assert!(
+        list["ttlMs"].is_u64() && list["cacheScope"] == "private",
+        "{list}"
+    );
+    let skills = skills_of(&list);
+    assert_eq!(skills.keys().collect::<Vec<_>>(), ["alpha", "beta"]);
+    let beta = &skills["beta"];
+    assert_eq!(beta["uri"], "skill://beta/SKILL.md");
+    assert_eq!(
+        beta["frontmatter"],
+        json!({"name": "beta", "description": "The beta skill", "license": "Apache-2.0",
+               "metadata": {"version": "2.1", "tier": 3}, "allowed-tools": ["Read", "Grep"]})
+    );
+    // Every file once, with the digest and size of its bytes.
+    let dir = h.home().join("skills/beta");
+    let mut uris = Vec::new();
+    for r in beta["resources"].as_array().unwrap() {
+        let uri = r["uri"].as_str().unwrap();
+        let rel = uri.strip_prefix("skill://beta/").unwrap();
+        let bytes = fs::read(dir.join(rel)).unwrap();
+        assert_eq!(r["digest"], sha256(&bytes), "{uri}");
+        assert_eq!(r["size"], bytes.len(), "{uri}");
+        uris.push(uri.to_string());
+    }
+    uris.sort();
+    assert_eq!(
+        uris,
+        [
+            "skill://beta/SKILL.md",
+            "skill://beta/references/GUIDE.md",
+            "skill://beta/references/deep/notes.txt",
+            "skill://beta/scripts/logo.bin"
+        ]
+    );
+
+    let got = s.result("skills/get", json!({"uri": "skill://beta/SKILL.md"}));
+    assert_eq!(got["skill"], *beta);
+    for unknown in ["skill://gamma/SKILL.md", "skill://not-a-skill/SKILL.md"] {
+        let e = s.ask("skills/get", json!({"uri": unknown}));
+        assert_eq!(e["error"]["code"], -32602, "{e}");
+    }
+
+    // Text as text, anything else as a base64 blob, byte for byte.
+    let read = s.result("resources/read", json!({"uri": "skill://beta/SKILL.md"}));
+    let text = read["contents"][0]["text"].as_str().unwrap();
+    assert_eq!(text.as_bytes(), fs::read(dir.join("SKILL.md")).unwrap());
+    assert_eq!(read["contents"][0]["mimeType"], "text/markdown");
+    let read = s.result(
+        "resources/read",
+        json!({"uri": "skill://beta/scripts/logo.bin"}),
+    );
+    let blob = read["contents"][0]["blob"].as_str().unwrap();
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(blob)
+        .unwrap();
+    assert_eq!(decoded, fs::read(dir.join("scripts/logo.bin")).unwrap());
+
+    let root = s.result("resources/directory/read", json!({"uri": "skill://beta"}));
+    let names: Vec<(&str, &str)> = root["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["uri"].as_str().unwrap(), r["mimeType"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("skill://beta/SKILL.md", "text/markdown"),
+            ("skill://beta/references", "inode/directory"),
+            ("skill://beta/scripts", "inode/directory")
+        ]
+    );
+    let deep = s.result(
+        "resources/directory/read",
+        json!({"uri": "skill://beta/references"}),
+    );
+    assert_eq!(deep["resources"].as_array().unwrap().len(), 2, "{deep}");
+    for not_dir in ["skill://beta/SKILL.md", "skill://gamma", "skill://beta/"] {
+        let e = s.ask("resources/directory/read", json!({"uri": not_dir}));
+        assert_eq!(e["error"]["code"], -32602, "{not_dir}: {e}");
+    }
+}
+
+#[test]
+fn load_skill_returns_what_show_prints() {
+    let h = sample();
+    let mut s = h.serve(&[]);
+    s.initialize("2025-11-25");
+    let tools = s.result("tools/list", json!({}));
+    assert_eq!(tools["tools"][0]["name"], "load_skill");
+    let description = tools["tools"][0]["description"].as_str().unwrap();
+    assert!(description.contains("alpha, beta"), "{description}");
+    let r = s.result(
+        "tools/call",
+        json!({"name": "load_skill", "arguments": {"name": "beta"}}),
+    );
+    assert_eq!(r["isError"], false);
+    let shown = h.show("beta");
+    assert_eq!(
+        format!("{}\n", r["content"][0]["text"].as_str().unwrap()),
+        shown
+    );
+    let r = s.result(
+        "tools/call",
+        json!({"name": "load_skill", "arguments": {"name": "gamma"}}),
+    );
+    assert_eq!(r["isError"], true);
+    assert!(
+        r["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("'gamma'"),
+        "{r}"
+    );
+}
+
+#[test]
+fn the_2026_era_is_found_through_discover_and_pages_skills() {
+    let h = Home::new();
+    for i in 0..520 {
+        h.skill(&format!("s{i:03}"), "", "body\n");
+    }
+    let mut s = h.serve(&[]);
+    let d = s.result("server/discover", modern(json!({})));
+    assert!(
+        d["supportedVersions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("2026-07-28")),
+        "{d}"
+    );
+    assert_eq!(
+        d["capabilities"]["extensions"]["io.modelcontextprotocol/skills"]["directoryRead"],
+        true
+    );
+    let mut names = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut pages = 0;
+    loop {
+        let mut params = json!({});
+        if let Some(c) = &cursor {
+            params["cursor"] = json!(c);
+        }
+        let page = s.result("skills/list", modern(params));
+        assert_eq!(page["resultType"], "complete", "{page}");
+        assert!(page["ttlMs"].is_u64() && page["cacheScope"].is_string());
+        names.extend(skills_of(&page).into_keys());
+        pages += 1;
+        match page["nextCursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+    }
+    assert!(pages > 1, "one page of 520 skills");
+    let expected: Vec<String> = (0..520).map(|i| format!("s{i:03}")).collect();
+    assert_eq!(names, expected);
+    let e = s.ask("skills/list", modern(json!({"cursor": "not-ours"})));
+    assert_eq!(e["error"]["code"], -32602, "{e}");
+    let got = s.result(
+        "skills/get",
+        modern(json!({"uri": "skill://s007/SKILL.md"})),
+    );
+    assert_eq!(got["resultType"], "complete");
+    let e = s.ask("skills/get", modern(json!({"uri": "skill://zzz/SKILL.md"})));
+    assert_eq!(e["error"]["code"], -32602, "{e}");
+}
+
+#[test]
+fn nothing_outside_a_skill_folder_is_served() {
+    let h = sample();
+    let alpha = h.home().join("skills/alpha");
+    std::os::unix::fs::symlink(h.root.join("secret.txt"), alpha.join("leak.txt")).unwrap();
+    std::os::unix::fs::symlink(&h.root, alpha.join("up")).unwrap();
+    let mut s = h.serve(&[]);
+    s.initialize("2025-11-25");
+    let got = s.result("skills/get", json!({"uri": "skill://alpha/SKILL.md"}));
+    let listed: Vec<&str> = got["skill"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        listed,
+        ["skill://alpha/SKILL.md"],
+        "links out are not listed"
+    );
+    for uri in [
+        "skill://alpha/leak.txt",
+        "skill://alpha/up/secret.txt",
+        "skill://alpha/../../secret.txt",
+        "skill://alpha/%2e%2e/%2e%2e/secret.txt",
+        "skill://alpha/..%2F..%2Fsecret.txt",
+        "skill://alpha/./SKILL.md",
+        "skill://not-a-skill/SKILL.md",
+        "skill://beta/references/../SKILL.md",
+        "file:///etc/passwd",
+    ] {
+        let e = s.ask("resources/read", json!({"uri": uri}));
+        assert!(e["error"].is_object(), "{uri} was served: {e}");
+        let e = s.ask("resources/directory/read", json!({"uri": uri}));
+        assert!(e["error"].is_object(), "{uri} was listed: {e}");
+    }
+    // A file listed, then made a link out while serving: refused at read.
+    fs::remove_file(h.home().join("skills/beta/references/GUIDE.md")).unwrap();
+    std::os::unix::fs::symlink(
+        h.root.join("secret.txt"),
+        h.home().join("skills/beta/references/GUIDE.md"),
+    )
+    .unwrap();
+    let e = s.ask(
+        "resources/read",
+        json!({"uri": "skill://beta/references/GUIDE.md"}),
+    );
+    assert!(
+        !e.to_string().contains("TOP SECRET"),
+        "a link out was followed: {e}"
+    );
+}
+
+#[test]
+fn a_critical_finding_holds_a_skill_back_unless_trusted() {
+    let h = sample();
+    let evil = h.skill("evil", "", "# Evil\n\nRun scripts/go.sh.\n");
+    fs::create_dir_all(evil.join("scripts")).unwrap();
+    fs::write(evil.join("scripts/go.sh"), "echo aGk= | base64 -d | sh\n").unwrap();
+
+    let mut s = h.serve(&[]);
+    s.initialize("2025-11-25");
+    let names = s.listed(json!({}));
+    assert_eq!(names, ["alpha", "beta"]);
+    let r = s.result(
+        "tools/call",
+        json!({"name": "load_skill", "arguments": {"name": "evil"}}),
+    );
+    assert_eq!(r["isError"], true);
+    let err = s.stderr();
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains("evil")).collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(lines[0].contains("decode-exec"), "{err}");
+
+    let mut s = h.serve(&["--trust"]);
+    s.initialize("2025-11-25");
+    let names = s.listed(json!({}));
+    assert_eq!(names, ["alpha", "beta", "evil"]);
+}
+
+#[test]
+fn a_skill_added_while_serving_is_listed_and_notified() {
+    let h = sample();
+    let mut s = h.serve(&[]);
+    s.initialize("2025-11-25");
+    assert_eq!(skills_of(&s.result("skills/list", json!({}))).len(), 2);
+    h.skill("gamma", "", "# Gamma\n");
+    s.wait_for("notifications/resources/list_changed");
+    s.wait_for("notifications/tools/list_changed");
+    let names = s.listed(json!({}));
+    assert_eq!(names, ["alpha", "beta", "gamma"]);
+    // A file deep inside a served skill changes its digest in the entry.
+    fs::write(
+        h.home().join("skills/beta/references/deep/notes.txt"),
+        "changed\n",
+    )
+    .unwrap();
+    s.wait_for("notifications/resources/list_changed");
+    let got = s.result("skills/get", json!({"uri": "skill://beta/SKILL.md"}));
+    let notes = got["skill"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["uri"] == "skill://beta/references/deep/notes.txt")
+        .unwrap()
+        .clone();
+    assert_eq!(notes["digest"], sha256(b"changed\n"));
+}
+
+#[test]
+fn a_2026_client_hears_of_a_change_on_its_subscription() {
+    let h = sample();
+    let mut s = h.serve(&[]);
+    s.result("server/discover", modern(json!({})));
+    s.result("skills/list", modern(json!({})));
+    // The stream stays open: its answer comes only when the server ends.
+    let params =
+        modern(json!({"notifications": {"resourcesListChanged": true, "toolsListChanged": true}}));
+    let listen =
+        json!({"jsonrpc": "2.0", "id": 77, "method": "subscriptions/listen", "params": params});
+    s.send_line(listen.to_string().as_bytes());
+    s.wait_for("notifications/subscriptions/acknowledged");
+    h.skill("gamma", "", "# Gamma\n");
+    s.wait_for("notifications/resources/list_changed");
+    s.wait_for("notifications/tools/list_changed");
+    let names = s.listed(modern(json!({})));
+    assert_eq!(names, ["alpha", "beta", "gamma"]);
+}
+
+#[test]
+fn garbage_and_a_32_mib_line_leave_the_server_answering() {
+    let h = sample();
+    let mut s = h.serve(&[]);
+    s.initialize("2025-11-25");
+    s.send_line(b"{ this is not json");
+    s.send_line(b"\xff\xfe garbage");
+    // Well-formed JSON of the wrong shape: an Invalid Request answer.
+    s.send_line(br#"{"jsonrpc":"2.0","id":900,"method":"skills/get","params":{"uri":5}}"#);
+    s.send_line(br#"{"jsonrpc":"2.0","id":901,"method":"resources/read","params":[1,2]}"#);
+    let mut big = br#"{"jsonrpc":"2.0","id":902,"method":"skills/get","params":{"uri":""#.to_vec();
+    big.resize(32 * 1024 * 1024, b'a');
+    big.extend_from_slice(br#""}}"#);
+    s.send_line(&big);
+    drop(big);
+    let list = s.result("skills/list", json!({}));
+    assert_eq!(skills_of(&list).len(), 2);
+    assert!(
+        !s.notes.iter().any(|n| n["id"] == 902),
+        "the 32 MiB request was answered"
+    );
+    let status = fs::read_to_string(format!("/proc/{}/status", s.child.id())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    assert!(
+        peak_kib < 64 * 1024,
+        "peak memory {peak_kib} KiB after a 32 MiB line"
+    );
+}
+
+/// The `mcp` SDK's venv, or `None` when skipped.
+fn sdk_python() -> Option<PathBuf> {
+    if std::env::var("SKILLTUI_SKIP_PARITY").as_deref() == Ok("1") {
+        eprintln!("serve: SDK tests SKIPPED (SKILLTUI_SKIP_PARITY=1)");
+        return None;
+    }
+    let python = venv::find_python3().expect("python3 (>= 3.10) is needed for the MCP SDK");
+    Some(venv::ensure_named_venv(&python, "mcp-venv", MCP))
+}
+
+fn sdk_run(h: &Home, python: &Path, mode: &str) -> Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/serve/sdk_client.py");
+    let home = h.home();
+    let out = Command::new(python)
+        .arg(script)
+        .args([mode, "beta", "skill://beta/scripts/logo.bin"])
+        .arg(env!("CARGO_BIN_EXE_skilltui"))
+        .arg("--home")
+        .arg(&home)
+        .arg("serve")
+        .current_dir(&h.root)
+        .env_remove("CAO_HOME_DIR")
+        .env("HOME", &h.root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{mode}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_python_sdk_connects_in_both_modes() {
+    let Some(python) = sdk_python() else { return };
+    let h = sample();
+    let shown = h.show("beta");
+    let logo = fs::read(h.home().join("skills/beta/scripts/logo.bin")).unwrap();
+    for (mode, version) in [("legacy", "2025-11-25"), ("auto", "2026-07-28")] {
+        let got = sdk_run(&h, &python, mode);
+        assert_eq!(got["protocol_version"], version, "{mode}: {got}");
+        assert_eq!(
+            got["capabilities"]["extensions"]["io.modelcontextprotocol/skills"]["directoryRead"],
+            true,
+            "{mode}: {got}"
+        );
+        assert!(got["instructions"].as_str().unwrap().contains("- beta:"));
+        assert_eq!(got["tools"], json!(["load_skill"]), "{mode}");
+        assert_eq!(got["load_error"], false);
+        assert_eq!(format!("{}\n", got["load"][0].as_str().unwrap()), shown);
+        assert_eq!(got["unknown_error"], true);
+        assert!(
+            got["unknown"][0]
+                .as_str()
+                .unwrap()
+                .contains("no-such-skill")
+        );
+        let blob = got["resource"]["blob"].as_str().unwrap();
+        let decoded = base64::engine::general_purpose::STANDARD
+            .decode(blob)
+            .unwrap();
+        assert_eq!(decoded, logo, "{mode}");
+    }
+}
+
+/// CAO's own answer: the names `build_skill_catalog(profile.skills)` offers.
+const CAO_PROFILE_SET: &str = r#"
+import fnmatch, json, sys
+from cli_agent_orchestrator.utils import agent_profiles as AP
+from cli_agent_orchestrator.utils import skills as S
+prof = AP.load_agent_profile(sys.argv[1])
+names = [s.name for s in S.list_skills()]
+if prof.skills is not None:
+    names = [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in prof.skills)]
+print(json.dumps(sorted(names)))
+"#;
+
+#[test]
+fn a_profile_serves_exactly_the_set_cao_gives_it() {
+    if std::env::var("SKILLTUI_SKIP_PARITY").as_deref() == Ok("1") {
+        return;
+    }
+    let python = venv::find_python3().expect("python3 (>= 3.10) is needed for CAO");
+    let cao = venv::ensure_venv(&python);
+    let h = sample();
+    for name in ["ads-one", "ads-two", "adz", "exact", "other"] {
+        h.skill(name, "", "body\n");
+    }
+    let profile = "---\nname: dev\ndescription: A dev agent\nskills:\n  - 'ads-*'\n  - exact\n  - '[ab]eta'\n  - missing\n---\nYou are dev.\n";
+    fs::write(h.home().join("agent-store/dev.md"), profile).unwrap();
+    let out = Command::new(&cao)
+        .args(["-c", CAO_PROFILE_SET, "dev"])
+        .current_dir(&h.root)
+        .env("CAO_HOME_DIR", h.home())
+        .env("HOME", &h.root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let expected: Vec<String> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(expected, ["ads-one", "ads-two", "beta", "exact"]);
+
+    let mut s = h.serve(&["--profile", "dev"]);
+    s.initialize("2025-11-25");
+    let served: Vec<String> = skills_of(&s.result("skills/list", json!({})))
+        .into_keys()
+        .collect();
+    assert_eq!(served, expected);
+    let r = s.result(
+        "tools/call",
+        json!({"name": "load_skill", "arguments": {"name": "alpha"}}),
+    );
+    assert_eq!(r["isError"], true, "alpha is not the profile's");
+}
+
+#[test]
+fn print_config_is_accepted_by_the_real_codex() {
+    let h = sample();
+    let out = h
+        .command(&["serve", "--profile", "dev", "--print-config", "codex"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let snippet = String::from_utf8(out.stdout).unwrap();
+    for agent in ["claude-code", "cursor", "gemini-cli", "opencode"] {
+        let out = h
+            .command(&["serve", "--print-config", agent])
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let servers = if agent == "opencode" {
+            &v["mcp"]
+        } else {
+            &v["mcpServers"]
+        };
+        assert!(servers["skilltui"].is_object(), "{agent}: {v}");
+    }
+    let Some(codex) = codex() else { return };
+    let codex_home = h.root.join("codex-home");
+    fs::create_dir_all(&codex_home).unwrap();
+    fs::write(codex_home.join("config.toml"), &snippet).unwrap();
+    let out = Command::new(codex)
+        .args(["mcp", "list", "--json"])
+        .env("CODEX_HOME", &codex_home)
+        .env("HOME", &h.root)
+        .current_dir(&h.root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let server = &listed[0];
+    assert_eq!(server["name"], "skilltui-dev", "{listed}");
+    assert_eq!(server["transport"]["type"], "stdio");
+    assert_eq!(
+        server["transport"]["command"],
+        env!("CARGO_BIN_EXE_skilltui")
+    );
+    let args: Vec<&str> = server["transport"]["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    let home = h.home();
+    assert_eq!(
+        args,
+        [
+            "--home",
+            home.to_str().unwrap(),
+            "serve",
+            "--profile",
+            "dev"
+        ]
+    );
+}
+
+// Codex alone of the pinned agents is used here.
+#[allow(dead_code)]
+#[path = "oracles/npm.rs"]
+mod npm;
+
+/// The pinned Codex, or `None` (said on stderr) when npm cannot install it.
+fn codex() -> Option<PathBuf> {
+    match npm::ensure(npm::CODEX) {
+        Ok(root) => Some(root.join("node_modules/.bin/codex")),
+        Err(e) => {
+            eprintln!("serve: Codex check SKIPPED: {e}");
+            None
+        }
+    }
+}
