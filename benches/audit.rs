@@ -19,6 +19,11 @@
 //! With `AUDIT_CISCO=/path/to/skill-scanner` set, each DIR is then also
 //! scanned once by cisco-ai-skill-scanner, side by side.
 //!
+//! `cargo bench --bench audit -- --corpus DIR` audits the real skills of
+//! the repositories benches/audit_corpus.toml lists, checked out under DIR:
+//! one row a repository (skills by worst severity, time), cisco's beside
+//! with `AUDIT_CISCO` (see benches/audit/corpus.rs).
+//!
 //! The figures in docs/performance.md: anthropics/skills checked out at
 //! /tmp/anthropics-skills (`git archive HEAD | tar -x`), then
 //! `cargo bench --bench audit -- /tmp/anthropics-skills/skills`; and
@@ -34,6 +39,8 @@ use skilltui::tui::theme::Theme;
 
 mod common;
 use common::{cpu_time, ms};
+#[path = "audit/corpus.rs"]
+mod corpus;
 
 const RUNS: usize = 15;
 
@@ -64,6 +71,9 @@ fn main() {
             .and_then(|n| n.parse().ok())
             .unwrap_or(10_000);
         return store(n);
+    }
+    if let Some(at) = args.iter().position(|a| a == "--corpus") {
+        return corpus::run(args.get(at + 1).map(String::as_str));
     }
     let generated = tempfile::tempdir().expect("tempdir");
     let mut dirs: Vec<PathBuf> = std::env::args()

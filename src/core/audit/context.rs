@@ -79,6 +79,8 @@ pub enum Lang {
     Shell,
     Python,
     JavaScript,
+    Php,
+    Ruby,
     Other,
 }
 
@@ -107,28 +109,53 @@ impl Lang {
             "sh" | "bash" | "zsh" | "ksh" | "dash" | "ash" | "shell" | "command" => Lang::Shell,
             l if l.starts_with("python") || l == "py" => Lang::Python,
             "js" | "javascript" | "mjs" | "cjs" | "node" | "ts" | "typescript" => Lang::JavaScript,
+            "php" => Lang::Php,
+            "rb" | "ruby" => Lang::Ruby,
             _ => Lang::Other,
         }
     }
 }
 
 /// `re` held to one line: `\s` and negated classes never match a newline
-/// (a negated class must not open with `-` or `]`).
+/// (a negated class must not open with `-` or `]`); its word and digit
+/// classes and word boundaries ASCII.
 pub fn one_line(re: &str) -> String {
     debug_assert!(!re.contains("[^-") && !re.contains("[^]"), "{re}");
-    ascii_bounds(&re.replace("[^", "[^\\n").replace("\\s", "[^\\S\\n]"))
+    ascii_classes(&re.replace("[^", "[^\\n").replace("\\s", "[^\\S\\n]"))
 }
 
-/// `re` with ASCII word boundaries: a Unicode `\b` makes the regex engine
-/// leave its fast DFA on any non-ASCII text (ten times slower here).
-pub fn ascii_bounds(re: &str) -> String {
-    re.replace(r"\b", r"(?-u:\b)")
+/// `re` with ASCII `\w`, `\d` and `\b`. A Unicode `\b` makes the regex
+/// engine leave its fast DFA on any non-ASCII text. The rules name ASCII commands and
+/// words (text is folded to ASCII before the word rules), and Unicode
+/// word and digit classes, hundreds of ranges each, made compiling the
+/// audit's patterns cost seconds of CPU in every process. Written as
+/// bracketed classes, so they also work inside a class (`[\w.-]`).
+pub fn ascii_classes(re: &str) -> String {
+    let mut out = String::with_capacity(re.len() + 64);
+    let mut chars = re.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('w') => out.push_str("[0-9A-Za-z_]"),
+            Some('d') => out.push_str("[0-9]"),
+            Some('b') => out.push_str("(?-u:\\b)"),
+            Some(e) => {
+                out.push('\\');
+                out.push(e);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 /// Words that make a sentence a warning, a refusal or a description of an
 /// attack rather than an instruction to do the thing.
 static WARNING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&ascii_bounds(
+    Regex::new(&ascii_classes(
         r"(?i)\b(never|don'?t|do\s+not|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|cannot|can'?t|won'?t|not|avoid|avoids|dangerous|danger|careful|caution|warning|warns?|unsafe|instead|prohibited|forbidden|blocks?|blocked|refuses?|refused|malicious|attacks?|attackers?|hostile|flagged|detects?)\b",
     ))
     .expect("a valid pattern")

@@ -80,7 +80,7 @@ const WRAPPERS: &[&str] = &[
 
 /// A path a credential lives at (home-relative or absolute).
 pub static CRED_PATH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[/~@=\s'\x22])\.ssh(?:/|$|\b)|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws[/\\]credentials|\.aws/config|\.config/gcloud|application_default_credentials\.json|\.azure/|\.kube/config|\.docker/config\.json|\.netrc\b|\.git-credentials|\.npmrc|\.pypirc|\.gnupg\b|\.config/gh/hosts\.yml|\.password-store|Library/Keychains|Login Data|cookies\.sqlite|(?:^|[/\s'\x22@])\.env(?:\.local|\.production)?(?:$|[\s'\x22])")
+    Regex::new(r"(?:^|[/~@=\s'\x22])\.ssh(?:/|$|\b)|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws[/\\]credentials|\.aws/config|\.config/gcloud|application_default_credentials\.json|\.azure/|\.kube/config|\.docker/config\.json|\.netrc\b|\.git-credentials|\.npmrc|\.pypirc|\.gnupg\b|\.config/gh/hosts\.yml|\.password-store|\.(?:bash|zsh|sh)_history\b|Library/Keychains|Login Data|cookies\.sqlite|(?:^|[/\s'\x22@])\.env(?:\.local|\.production)?(?:$|[\s'\x22])")
         .expect("valid pattern")
 });
 
@@ -153,15 +153,22 @@ impl Flow {
             }
         }
         for (name, v) in &self.vars {
-            if w.text.contains(&format!("${name}")) || w.text.contains(&format!("${{{name}}}")) {
-                t = t.or(*v);
+            if let Some(rest) = var_ref(&w.text, name) {
+                // A home folder stays one only with nothing after it but
+                // a glob of everything in it.
+                let home = v.home && matches!(rest, "" | "/" | "/*" | "/.*" | "/.[!.]*");
+                t = t.or(Taint { home, ..*v });
             }
         }
         let path = w.text.trim_start_matches('@');
         if let Some(f) = self.files.get(path) {
             t = t.or(*f);
         }
-        if CRED_PATH.is_match(&w.text) && !w.text.contains("=~") {
+        if let Some(f) = self.dir_holding(path) {
+            t = t.or(f);
+        }
+        if (CRED_PATH.is_match(&w.text) || glob_names_credential(&w.text)) && !w.text.contains("=~")
+        {
             t.cred = true;
             self.cred.get_or_insert(line);
         }
@@ -173,6 +180,10 @@ impl Flow {
 
     /// One command of a pipeline: its sinks, then what it outputs.
     fn cmd(&mut self, cmd: &Cmd, input: Taint, piped: bool, line: usize) -> Taint {
+        // `bash < <(curl …)`, `sh < file`: input as much as a pipe's.
+        let fed = self.stdin(cmd, line);
+        let piped = piped || fed != Taint::default();
+        let input = input.or(fed);
         let words = self.expand(cmd);
         // Assignments before the name set variables.
         let mut i = 0;
@@ -204,11 +215,18 @@ impl Flow {
             return Taint::default();
         };
         let args: Vec<&Word> = words[i + 1..].iter().collect();
-        let arg_t = args
+        let name = base(&first.text).to_string();
+        // Naming a path is not reading it: a copy's destination, or what
+        // `chmod`, `ls` or `test` only look at.
+        let read: &[&Word] = match name.as_str() {
+            "cp" | "mv" | "install" | "ln" => &args[..args.len().saturating_sub(1)],
+            "touch" | "chmod" | "chown" | "mkdir" | "ls" | "stat" | "test" | "[" | "[[" => &[],
+            _ => &args,
+        };
+        let arg_t = read
             .iter()
             .fold(Taint::default(), |t, w| t.or(self.word(w, line)));
         let name_t = self.word(first, line);
-        let name = base(&first.text).to_string();
         let texts: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
         if name_t.runnable() && first.text.starts_with(['$', '`']) {
             self.hit(
@@ -218,15 +236,51 @@ impl Flow {
             );
         }
         if self.files.get(&first.text).is_some_and(|t| t.net) {
-            self.hit(
-                "download-exec",
-                line,
-                format!("runs {}, which it downloaded", first.text),
-            );
+            self.download_exec(line, format!("runs {}, which it downloaded", first.text));
         }
+        self.heredoc_code(&name, cmd, line);
         let out = self.command(&name, &texts, &args, input, arg_t, piped, line);
         self.redirs(cmd, out, line);
         out
+    }
+
+    /// A here-document given to an interpreter is code in its language:
+    /// Python or JavaScript through [`super::pyjs`], shell read again.
+    fn heredoc_code(&mut self, name: &str, cmd: &Cmd, line: usize) {
+        let Some(body) = cmd
+            .redirs
+            .iter()
+            .find(|r| r.op.starts_with("<<") && r.op != "<<<")
+            .map(|r| r.target.text.clone())
+        else {
+            return;
+        };
+        if SHELLS.contains(&name) {
+            let inner = analyse(&super::shell::parse(&body));
+            for h in inner.hits {
+                self.hit(h.rule, line + h.line, h.message);
+            }
+            if let Some(c) = inner.cred {
+                self.cred.get_or_insert(line + c);
+            }
+            if let Some(s) = inner.send {
+                self.send.get_or_insert(line + s);
+            }
+        } else if ["python", "node", "php", "ruby", "deno", "bun"]
+            .iter()
+            .any(|i| name.starts_with(i))
+        {
+            for (l, rule, message) in super::pyjs::analyse(&body) {
+                self.hit(rule, line + l, message.to_string());
+            }
+            let (c, s) = super::pyjs::parts(&body);
+            if let Some(c) = c {
+                self.cred.get_or_insert(line + c);
+            }
+            if let Some(s) = s {
+                self.send.get_or_insert(line + s);
+            }
+        }
     }
 
     /// The words with an alias's words in place of its name.
@@ -279,7 +333,7 @@ impl Flow {
                 }
             }
             "curl" | "wget" | "iwr" | "irm" | "Invoke-WebRequest" | "Invoke-RestMethod"
-            | "fetch" | "http" | "xh" => {
+            | "fetch" | "http" | "https" | "xh" => {
                 self.fetch(name, texts, args, input.or(arg_t), line);
                 let to_file = starts("-o")
                     || starts("--output")
@@ -361,6 +415,50 @@ impl Flow {
                 out.decoded = true
             }
             "gh" if texts.first() == Some(&"auth") && has("token") => self.cred_out(&mut out, line),
+            "gh" if matches!(
+                texts.first(),
+                Some(&"gist") | Some(&"release") | Some(&"issue")
+            ) && matches!(
+                texts.get(1),
+                Some(&"create") | Some(&"upload") | Some(&"edit") | Some(&"comment")
+            ) =>
+            {
+                self.send_part(input.or(arg_t), line, "publishes files or text on GitHub");
+            }
+            _ if secret_command(name, texts) => self.cred_out(&mut out, line),
+            // Printing every variable: `export`, `export -p`, `declare -x`, `set`.
+            "export" | "declare" | "typeset" | "set"
+                if texts.is_empty()
+                    || (name != "set" && matches!(texts, ["-p"] | ["-x"] | ["-px"])) =>
+            {
+                self.cred_out(&mut out, line)
+            }
+            "history" | "fc" => self.cred_out(&mut out, line),
+            _ if runs_package_by_url(name, texts) => {
+                self.hit(
+                    "pipe-to-shell",
+                    line,
+                    format!("runs or installs a package fetched from a URL with {name}"),
+                );
+            }
+            // `getent passwd "$USER" | cut -d: -f6`: a home folder.
+            "getent" if has("passwd") => out.home = true,
+            "cp" | "mv" | "install" if arg_t.cred && texts.len() >= 2 => {
+                let dest = texts[texts.len() - 1].trim_end_matches('/').to_string();
+                self.files.insert(dest, arg_t);
+            }
+            "openssl" if has("s_client") => {
+                self.send_part(input.or(arg_t), line, "sends data over a TLS connection");
+            }
+            "mail" | "mailx" | "sendmail" | "mutt" | "msmtp" | "swaks" => {
+                self.send_part(input.or(arg_t), line, "mails data out");
+            }
+            "ssh" if texts.iter().any(|t| !t.starts_with('-')) && input.cred => {
+                self.send_part(input, line, "sends its input to another host over ssh");
+            }
+            "ftp" | "lftp" | "tftp" | "smbclient" => {
+                self.send_part(input.or(arg_t), line, "copies data to another host");
+            }
             "aws"
                 if has("export-credentials")
                     || (has("configure") && has("get") && starts("aws_secret")) =>
@@ -402,8 +500,14 @@ impl Flow {
             {
                 self.hit("wipe-disk", line, "formats or wipes a disk".into());
             }
+            // `nc -z` only probes a port: nothing is sent.
             "nc" | "ncat" | "netcat" | "socat" | "telnet"
-                if texts.len() >= 2 && !has("-l") && !starts("-l") =>
+                if texts.len() >= 2
+                    && !has("-l")
+                    && !starts("-l")
+                    && !texts
+                        .iter()
+                        .any(|t| t.starts_with('-') && !t.starts_with("--") && t.contains('z')) =>
             {
                 self.send_part(input.or(arg_t), line, "sends data to a raw socket");
             }
@@ -442,6 +546,13 @@ impl Flow {
         out
     }
 
+    /// The taint of a folder `path` lies in, when a credential was copied
+    /// into it (`cp ~/.ssh/id_* out/`, then `upload out/*`).
+    fn dir_holding(&self, path: &str) -> Option<Taint> {
+        let dir = path.split_once('/').map(|(d, _)| d)?;
+        self.files.get(dir).copied().filter(|t| t.cred)
+    }
+
     fn cred_out(&mut self, out: &mut Taint, line: usize) {
         out.cred = true;
         self.cred.get_or_insert(line);
@@ -469,6 +580,15 @@ impl Flow {
             "wget" => texts
                 .iter()
                 .any(|t| t.starts_with("--post-") || t.starts_with("--body-")),
+            // HTTPie: a method, a data item (`k=v`, `k:=v`, `@file`) or stdin.
+            "http" | "https" | "xh" => {
+                texts.iter().any(|t| {
+                    matches!(*t, "POST" | "PUT" | "PATCH")
+                        || (!t.starts_with('-')
+                            && !is_url(t)
+                            && (t.contains('=') || t.starts_with('@')))
+                }) || carried.cred
+            }
             _ => {
                 let lower: Vec<String> = texts.iter().map(|t| t.to_ascii_lowercase()).collect();
                 lower
@@ -480,14 +600,34 @@ impl Flow {
         let secret_in_url = args.iter().any(|w| {
             is_url(&w.text)
                 && w.text.contains('?')
-                && (vendor_secret(&w.text, &w.text) || !w.subs.is_empty() && carried.cred)
+                && (vendor_secret(&w.text, &w.text)
+                    || (!w.subs.is_empty() || w.text.contains('$')) && carried.cred)
         });
         let url = texts.iter().find(|t| is_url(t)).copied().unwrap_or("");
+        // A credential in a header or the URL goes where the URL goes; to
+        // a vendor's own API host it is that vendor's login.
+        let secret_in_args = !vendor_api_host(host_of(url))
+            && args.iter().enumerate().any(|(k, w)| {
+                let prev = k.checked_sub(1).map_or("", |p| texts[p]);
+                let target = matches!(
+                    prev,
+                    "-o" | "--output"
+                        | "-O"
+                        | "-OutFile"
+                        | "-outfile"
+                        | "--cacert"
+                        | "--cert"
+                        | "--key"
+                        | "-E"
+                ) || w.text.starts_with("-o")
+                    || w.text.starts_with("--output=");
+                !target && !w.text.starts_with('@') && self.word(w, line).cred
+            });
         let vendor_in_body = texts.iter().any(|t| vendor_secret(t, url));
         if vendor_in_body || secret_in_url {
             self.cred.get_or_insert(line);
         }
-        if posts || secret_in_url {
+        if posts || secret_in_url || secret_in_args {
             let t = Taint {
                 cred: carried.cred || vendor_in_body || secret_in_url,
                 ..carried
@@ -582,8 +722,12 @@ impl Flow {
             .iter()
             .find(|w| !w.text.starts_with('-') || w.text == "-");
         match script {
-            Some(w) if w.text == "-" || w.subs.iter().any(|s| s.kind == SubKind::ProcessIn) => {
-                let t = if w.text == "-" {
+            Some(w)
+                if w.text == "-"
+                    || w.text == "/dev/stdin"
+                    || w.subs.iter().any(|s| s.kind == SubKind::ProcessIn) =>
+            {
+                let t = if w.text == "-" || w.text == "/dev/stdin" {
                     input
                 } else {
                     self.word(w, line)
@@ -594,11 +738,7 @@ impl Flow {
             }
             Some(w) => {
                 if self.files.get(&w.text).is_some_and(|t| t.net) {
-                    self.hit(
-                        "download-exec",
-                        line,
-                        format!("runs {}, which it downloaded", w.text),
-                    );
+                    self.download_exec(line, format!("runs {}, which it downloaded", w.text));
                 }
             }
             None => {
@@ -613,6 +753,22 @@ impl Flow {
                     );
                 }
             }
+        }
+    }
+
+    /// A downloaded file run: a vendor's installer when every URL fetched
+    /// is one.
+    fn download_exec(&mut self, line: usize, what: String) {
+        if self.urls.iter().any(|u| super::vendors::is_installer(u))
+            && self.urls.iter().all(|u| super::vendors::is_installer(u))
+        {
+            self.hit(
+                "vendor-installer",
+                line,
+                format!("{what}: a vendor's installer"),
+            );
+        } else {
+            self.hit("download-exec", line, what);
         }
     }
 
@@ -683,11 +839,19 @@ impl Flow {
                 if out != Taint::default() {
                     self.files.insert(target, out);
                 }
-            } else if r.op.starts_with('<') && !r.op.starts_with("<<") {
-                let t = self.word(&r.target, line);
-                let _ = t;
             }
         }
+    }
+
+    /// What a command reads on its standard input from `< FILE`.
+    fn stdin(&mut self, cmd: &Cmd, line: usize) -> Taint {
+        let mut t = Taint::default();
+        for r in &cmd.redirs {
+            if r.op == "<<<" || (r.op.starts_with('<') && !r.op.starts_with("<<")) {
+                t = t.or(self.word(&r.target, line));
+            }
+        }
+        t
     }
 
     fn send_part(&mut self, t: Taint, line: usize, what: &str) {
@@ -814,6 +978,172 @@ fn vendor_secret(text: &str, url: &str) -> bool {
                 .any(|h| host == *h || host.ends_with(&format!(".{h}")))
             && !text.to_ascii_lowercase().starts_with("authorization:")
     })
+}
+
+/// A command that prints a secret: a cloud or password manager's token,
+/// a cluster's secrets, a new access key, git's stored login.
+fn secret_command(name: &str, texts: &[&str]) -> bool {
+    let sub = |a: &str, b: &str| texts.windows(2).any(|w| w[0] == a && w[1].starts_with(b));
+    match name {
+        "gcloud" => sub("auth", "print-") || sub("auth", "application-default"),
+        "az" => sub("account", "get-access-token"),
+        "aws" => sub("iam", "create-access-key") || sub("sts", "get-session-token"),
+        "op" => matches!(texts.first(), Some(&"read") | Some(&"item")),
+        "vault" => matches!(texts.first(), Some(&"read") | Some(&"kv")),
+        "kubectl" | "oc" => sub("get", "secret") || sub("config", "view"),
+        "git" => sub("credential", "fill"),
+        "heroku" => texts.first().is_some_and(|t| t.starts_with("auth:token")),
+        "npm" => sub("token", "list") || sub("config", "get"),
+        _ => false,
+    }
+}
+
+/// Hosts whose own tokens are sent to them as a login, not a leak.
+fn vendor_api_host(host: &str) -> bool {
+    const HOSTS: &[&str] = &[
+        "github.com",
+        "githubusercontent.com",
+        "googleapis.com",
+        "amazonaws.com",
+        "azure.com",
+        "microsoft.com",
+        "gitlab.com",
+        "npmjs.org",
+        "huggingface.co",
+        "openai.com",
+        "anthropic.com",
+        "slack.com",
+    ];
+    let host = host.split(':').next().unwrap_or(host);
+    HOSTS
+        .iter()
+        .any(|h| host == *h || host.ends_with(&format!(".{h}")))
+}
+
+/// Where credentials live, home-relative, for a glob to be tried on.
+const CRED_FILES: &[&str] = &[
+    ".ssh/id_rsa",
+    ".ssh/id_ed25519",
+    ".ssh/id_ecdsa",
+    ".ssh/config",
+    ".aws/credentials",
+    ".netrc",
+    ".git-credentials",
+    ".npmrc",
+    ".pypirc",
+    ".docker/config.json",
+    ".kube/config",
+    ".config/gh/hosts.yml",
+    ".bash_history",
+    ".zsh_history",
+];
+
+/// A glob (`~/.ss?/id_*[^b]`) that matches a credential file.
+fn glob_names_credential(word: &str) -> bool {
+    // Bounded: each `*` tries every split of the name.
+    if !word.contains(['*', '?', '[']) || word.len() > 120 || word.matches('*').count() > 4 {
+        return false;
+    }
+    let rest = ["~/", "$HOME/", "${HOME}/"]
+        .iter()
+        .find_map(|p| word.strip_prefix(p))
+        .unwrap_or(word);
+    CRED_FILES
+        .iter()
+        .any(|f| glob_match(rest.as_bytes(), f.as_bytes()))
+}
+
+/// Shell glob matching of `pat` against `name`: `*`, `?` and `[…]`
+/// (with `!` or `^` negation); small enough not to need a crate.
+fn glob_match(pat: &[u8], name: &[u8]) -> bool {
+    match pat.split_first() {
+        None => name.is_empty(),
+        Some((b'*', rest)) => (0..=name.len()).any(|k| glob_match(rest, &name[k..])),
+        Some((b'?', rest)) => !name.is_empty() && glob_match(rest, &name[1..]),
+        Some((b'[', rest)) => {
+            let Some(close) = rest.iter().skip(1).position(|b| *b == b']').map(|p| p + 1) else {
+                return name.first() == Some(&b'[') && glob_match(rest, &name[1..]);
+            };
+            let (set, after) = (&rest[..close], &rest[close + 1..]);
+            let (neg, set) = match set.first() {
+                Some(b'!' | b'^') => (true, &set[1..]),
+                _ => (false, set),
+            };
+            let Some(c) = name.first() else { return false };
+            let mut hit = false;
+            let mut i = 0;
+            while i < set.len() {
+                if i + 2 < set.len() && set[i + 1] == b'-' {
+                    hit |= (set[i]..=set[i + 2]).contains(c);
+                    i += 3;
+                } else {
+                    hit |= set[i] == *c;
+                    i += 1;
+                }
+            }
+            hit != neg && glob_match(after, &name[1..])
+        }
+        Some((c, rest)) => name.first() == Some(c) && glob_match(rest, &name[1..]),
+    }
+}
+
+/// What follows the first reference to variable `name` in `text` (`$T`,
+/// `${T}`, `${T:?}`, `${T:-x}` …), when there is one.
+fn var_ref<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+    let mut from = 0;
+    while let Some(at) = text[from..].find('$').map(|k| k + from) {
+        let after = &text[at + 1..];
+        if let Some(rest) = after.strip_prefix(name)
+            && !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return Some(rest);
+        }
+        if let Some(rest) = after.strip_prefix('{').and_then(|r| r.strip_prefix(name))
+            && rest.starts_with(['}', ':', '-', '=', '?', '+'])
+        {
+            return Some(rest.split_once('}').map_or("", |(_, r)| r));
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// A runner or installer handed a package by URL (a tarball, a git
+/// remote, a module on a web host): it fetches and runs what is there.
+fn runs_package_by_url(name: &str, texts: &[&str]) -> bool {
+    let url = |t: &&str| is_url(t) || t.starts_with("git+");
+    let first = texts.first().copied().unwrap_or("");
+    match name {
+        "deno" => matches!(first, "run" | "x" | "install") && texts.iter().any(url),
+        "npx" | "bunx" | "pnpx" => {
+            texts.iter().take_while(|t| t.starts_with('-')).count() < texts.len()
+                && texts.iter().find(|t| !t.starts_with('-')).is_some_and(url)
+        }
+        "uvx" | "pipx" => {
+            texts
+                .windows(2)
+                .any(|w| matches!(w[0], "--from" | "--spec") && url(&w[1]))
+                || texts.iter().find(|t| !t.starts_with('-')).is_some_and(url)
+        }
+        "pip" | "pip3" | "uv" => {
+            // A package by URL; an index given by URL is a source of
+            // packages, not one.
+            texts.contains(&"install")
+                && texts.iter().enumerate().any(|(k, t)| {
+                    url(t)
+                        && !k.checked_sub(1).is_some_and(|p| {
+                            matches!(
+                                texts[p],
+                                "--index-url" | "-i" | "--extra-index-url" | "-f" | "--find-links"
+                            )
+                        })
+                })
+        }
+        "npm" | "pnpm" | "yarn" | "bun" => {
+            matches!(first, "install" | "i" | "add") && texts.iter().any(url)
+        }
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ mod markdown;
 mod normalize;
 mod patterns;
 mod pyjs;
+mod set;
 mod shell;
 mod skill_md;
 mod vendors;

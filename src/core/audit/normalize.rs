@@ -109,8 +109,65 @@ fn homoglyph_word(word: &str) -> bool {
     let passes = word.chars().any(|c| {
         !c.is_ascii() && c.is_alphabetic() && ascii_skeleton(c).is_some_and(|s| s.len() == 1)
     });
-    latin && passes
+    if !(latin && passes) {
+        return false;
+    }
+    // Greek letters beside Latin ones are mostly notation (`σz`, `Cα`,
+    // `FcγRIIIa`); such a word passes for a homograph only when it reads
+    // as a word the rules care about.
+    let greek = |c: char| matches!(c, '\u{370}'..='\u{3ff}' | '\u{1f00}'..='\u{1fff}');
+    if word.chars().filter(|c| !c.is_ascii()).all(greek) {
+        let read: String = word
+            .chars()
+            .map(|c| match c.is_ascii() {
+                true => c.to_string(),
+                false => ascii_skeleton(c).unwrap_or_else(|| c.to_string()),
+            })
+            .collect::<String>()
+            .to_ascii_lowercase();
+        return GREEK_DISGUISES.contains(&read.as_str());
+    }
+    true
 }
+
+/// Words a Greek look-alike letter would disguise to slip past a rule.
+const GREEK_DISGUISES: &[&str] = &[
+    "ignore",
+    "disregard",
+    "forget",
+    "override",
+    "previous",
+    "prior",
+    "instructions",
+    "system",
+    "developer",
+    "admin",
+    "approved",
+    "confirm",
+    "confirmation",
+    "permission",
+    "secret",
+    "token",
+    "password",
+    "credentials",
+    "upload",
+    "send",
+    "post",
+    "curl",
+    "wget",
+    "bash",
+    "sudo",
+    "eval",
+    "exec",
+    "execute",
+    "run",
+    "delete",
+    "remove",
+    "user",
+    "assistant",
+    "silently",
+    "hide",
+];
 
 #[cfg(test)]
 mod tests {
@@ -142,6 +199,11 @@ mod tests {
         );
         assert_eq!(mixed_script_word("\u{3bc}s and \u{394}t"), None);
         assert_eq!(mixed_script_word("Привет world"), None);
+        assert_eq!(
+            mixed_script_word("the \u{3c3}z and Fc\u{3b3}RIIIa terms"),
+            None
+        );
+        assert_eq!(mixed_script_word("ign\u{3bf}re it").map(|w| w.0), Some(0));
         assert_eq!(mixed_script_word("plain"), None);
     }
 }

@@ -10,10 +10,11 @@
 
 use std::sync::LazyLock;
 
-use regex::{Regex, RegexSet};
+use regex::Regex;
 
 use super::context::{self, Ctx, Kind, Lang};
 use super::finding::{Finding, Severity};
+use super::set::PatternSet;
 use super::{flow, markdown, normalize, pyjs, shell, words};
 
 /// What a match counts as: a finding of a rule, or a part of exfiltration.
@@ -74,7 +75,7 @@ const PATTERNS: &[Pattern] = &[
     // Remote code.
     f(
         Rule("pipe-to-shell"),
-        r"\b(?:curl|wget|fetch|iwr|irm|(?i:invoke-webrequest|invoke-restmethod))\b[^|\n]*\|\s*(?:tee\s+[^|\n]*\|\s*)?(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+\s+)?(?:/(?:usr/)?(?:local/)?bin/)?(?:ba|z|k|da|fi)?sh\b(?:\s+-[a-z]+)*(?:\s+-\s|\s*$|\s*[;&)|])",
+        r"\b(?:curl|wget|fetch|iwr|irm|(?i:invoke-webrequest|invoke-restmethod))\b[^|\n]*\|\s*(?:tee\s+[^|\n]*\|\s*)?(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+\s+)?(?:/(?:usr/)?(?:local/)?bin/)?(?:ba|z|k|da|fi)?sh\b(?:\s+-[a-z]+)*(?:\s+-\s|\s*$|\s*[;&)|\x22',])",
         "pipes a download into a shell",
     ),
     f(
@@ -111,6 +112,21 @@ const PATTERNS: &[Pattern] = &[
         Rule("decode-exec"),
         r"\b(?:exec|eval|Function)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.b64decode|b64decode|base64\.decodebytes|atob|unescape|Buffer\.from|codecs\.decode|bytes\.fromhex|binascii\.unhexlify|zlib\.decompress|marshal\.loads|requests\.get|urllib\.request\.urlopen|urlopen|httpx\.get|(?:urllib\.parse\.)?unquote(?:_to_bytes|_plus)?)\b",
         "runs decoded or fetched data as code",
+    ),
+    p(
+        Rule("reverse-shell"),
+        r"\bsocket\b[^\n]*\.connect\b[^\n]*(?:pty\.spawn|os\.dup2|subprocess\.(?:call|run|Popen)\s*\(\s*\[\s*[\x22']/bin/(?:ba|z)?sh)|\b(?:ba|z)?sh\s+-i\b[^\n]*(?:/dev/tcp/|\|\s*(?:nc|ncat|netcat|telnet|openssl)\b)|\b(?:nc|ncat|netcat)\b[^\n]*\s-(?:e|c)\s+[\x22']?(?:/bin/)?(?:ba|z)?sh\b|\bsocat\b[^\n]*\bexec:[\x22']?(?:/bin/)?(?:ba|z)?sh",
+        "hands a shell to a network connection",
+    ),
+    p(
+        Rule("pipe-to-shell"),
+        r"\[scriptblock\]::(?i:create)\s*\(\s*\(?\s*(?i:irm|iwr|invoke-restmethod|invoke-webrequest|\(?new-object\s+net\.webclient\)?\.downloadstring)\b",
+        "runs a download in PowerShell",
+    ),
+    p(
+        Rule("rm-rf-root-home"),
+        r"\b(?i:remove-item)\b[^\n]*-(?i:recurse)\b[^\n]*(?:\$env:(?i:userprofile|home)|\$HOME|[\s,]~)[\x22']?(?:\s|,|$)",
+        "removes the home folder",
     ),
     p(
         Rule("decode-exec"),
@@ -155,13 +171,13 @@ const PATTERNS: &[Pattern] = &[
     ),
     p(
         Rule("persistence"),
-        r"\|\s*crontab\s+-|\bcrontab\s+-e\b|\bcrontab\s+[^\s|;&-]\S*|/etc/cron|>>?\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv|bash_login|config/fish/config\.fish)|\btee\s+(?:-a\s+|--append\s+)?[\x22']?(?:~|\$HOME|\$\{HOME\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv)|(?:>>?|\btee\s+(?:-a\s+)?)\s*[\x22']?(?:~|\$HOME|\$\{HOME\}|/root|/home/\w+)/\.ssh/authorized_keys|Library/Launch(?:Agents|Daemons)|\blaunchctl\s+(?:load|bootstrap)|\bsystemctl\s+(?:--user\s+)?enable\b|\bloginctl\s+enable-linger\b|\.config/autostart|/etc/rc\.local|/etc/systemd/system|CurrentVersion\\Run\b|\bschtasks\s+/create",
+        r"\|\s*crontab\s+-|\bcrontab\s+[^\s|;&-]\S*|>>?\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv|bash_login|config/fish/config\.fish)|\btee\s+(?:-a\s+|--append\s+)?[\x22']?(?:~|\$HOME|\$\{HOME\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv)|(?:>>?|\btee\s+(?:-a\s+)?)\s*[\x22']?(?:~|\$HOME|\$\{HOME\}|/root|/home/\w+)/\.ssh/authorized_keys|(?:>>?|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln\s+-s[a-z]*)\s+(?:-\S+\s+)*\S+\s+|\b(?:New-ItemProperty|Set-ItemProperty|reg\s+add)\s+(?:-Path\s+)?)\s*[\x22']?\S*(?:Library/Launch(?:Agents|Daemons)|\.config/autostart|/etc/rc\.local|/etc/systemd/system|\.config/systemd/user|/etc/cron|CurrentVersion\\Run\b)|\blaunchctl\s+(?:load|bootstrap)|\bsystemctl\s+--user\s+enable\b|\bloginctl\s+enable-linger\b|\bimport\b[^\n]*>>?\s*[\x22']?[^\s\x22']*\.pth[\x22']?(?:\s|$)|>>?\s*[\x22']?[^\s\x22']*/(?:sitecustomize|usercustomize)\.py[\x22']?(?:\s|$)|(?:>>?|\btee\s+(?:-a\s+)?)\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/(?:\.local/)?bin/(?:sudo|su|doas|ssh|git|passwd|ls)[\x22']?(?:\s|$)|\bschtasks\s+/create",
         "makes code run again later",
     ),
     p(
         Rule("config-tampering"),
-        r"\bgit\s+config\s+(?:--global|--system)\s+(?:--add\s+|--replace-all\s+)?(?:core\.hooksPath|url\.\S+\.(?:insteadOf|pushInsteadOf)|core\.sshCommand|core\.fsmonitor|credential\.helper)\b",
-        "changes git's configuration for every repository",
+        r"\bgit\s+config\s+(?:--global|--system)\s+(?:--add\s+|--replace-all\s+)?(?:core\.hooksPath|url\.\S+\.(?:insteadOf|pushInsteadOf)|core\.sshCommand|core\.fsmonitor|credential\.helper\s+[\x22']?(?:!|/|~|\$|\.)|http\.sslVerify\s+false|http\.(?:https?\.)?proxy)\b|\bnpm\s+config\s+set\s+strict-ssl\s+false\b|\bNODE_TLS_REJECT_UNAUTHORIZED=0\b",
+        "changes git's or npm's configuration for every repository, or turns off TLS checks",
     ),
     c(
         Rule("config-tampering"),
@@ -212,24 +228,20 @@ const PATTERNS: &[Pattern] = &[
     ),
 ];
 
-struct Compiled {
-    set: RegexSet,
-    each: Vec<Regex>,
-}
-
-static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
-    let sources: Vec<String> = PATTERNS
-        .iter()
-        .map(|p| format!("(?m){}", context::one_line(p.re)))
-        .collect();
-    Compiled {
-        set: RegexSet::new(&sources).expect("valid audit patterns"),
-        each: sources
+static COMPILED: LazyLock<PatternSet> = LazyLock::new(|| {
+    PatternSet::new(
+        PATTERNS
             .iter()
-            .map(|s| Regex::new(s).expect("valid audit pattern"))
+            .map(|p| format!("(?m){}", context::one_line(p.re)))
             .collect(),
-    }
+    )
 });
+
+/// Every command pattern compiled alone (for the test that they compile).
+#[cfg(test)]
+pub fn compile_all() {
+    COMPILED.compile_all();
+}
 
 static BASE64_RUN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[A-Za-z0-9+/]{200,}={0,2}").expect("valid pattern"));
@@ -239,22 +251,58 @@ static HEX_RUN: LazyLock<Regex> = LazyLock::new(|| {
 });
 static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?s)<!--(.{0,2000}?)-->|(?m)^\[[^\]\n]{1,40}\]:[ \t]*(?:#|<>|\S+)[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|\(([^)\n]*)\))[ \t]*$"#,
+        r#"(?s)<!--(.{0,2000}?)-->|(?m)^\[[^\]\n]{1,40}\]:[ \t]*(?:#|<>|\S+)[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|\(([^)\n]*)\))[ \t]*$|\]\([ \t]*[^)\s]+[ \t]+"([^"\n]{12,})"[ \t]*\)|<[A-Za-z][A-Za-z0-9]*[^>\n]*?(?:[ \t]hidden\b|display[ \t]*:[ \t]*none|visibility[ \t]*:[ \t]*hidden|opacity[ \t]*[=:][ \t]*["']?0(?:\.0*)?["';\s>]|font-size[ \t]*[=:][ \t]*["']?[01](?:px)?["';\s>])[^>\n]*>([^<]{1,2000})"#,
     )
     .expect("valid pattern")
 });
 /// Words addressed to an agent, as a comment would hold them: the agent
 /// named first, or told what it must do.
 static TO_AGENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&context::ascii_bounds(
-        r"(?i)^\s*(?:note\s+(?:to|for)\s+(?:the\s+)?)?(?:assistant|agent|claude|ai|llm|model|codex|gemini|copilot|cursor)\b\s*[:,]|\b(?:you\s+(?:must|should|will|shall|need\s+to)|always|make\s+sure\s+(?:to|you)|be\s+sure\s+to)\b[^\n]*\b(?:run|execute|send|upload|read|delete|remove|install|download|curl|call|fetch|post|open|visit)\b",
+    Regex::new(&context::ascii_classes(
+        r"(?i)^\s*(?:note\s+(?:to|for)\s+(?:the\s+)?)?(?:ai\s+)?(?:assistant|agent|claude|ai|llm|model|codex|gemini|copilot|cursor)\b\s*[:,]|\b(?:for|to)\s+(?:the\s+|any\s+)?(?:ai\s+)?(?:assistant|agent|llm|model)s?\s*:[^\n]*\b(?:run|execute|send|upload|read|delete|remove|install|download|curl|call|fetch|post|open|visit|include|paste|append)\b|\b(?:you\s+(?:must|should|will|shall|need\s+to)|always|make\s+sure\s+(?:to|you)|be\s+sure\s+to)\b[^\n]*\b(?:run|execute|send|upload|read|delete|remove|install|download|curl|call|fetch|post|open|visit)\b",
+    ))
+    .expect("valid pattern")
+});
+/// A sentence that opens with an order to act.
+static ORDERS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&context::ascii_classes(
+        r"(?i)(?:^|[.!?;:]\s+)(?:(?:always|then|also|first|now|please)\s+)?(?:run|execute|approve|merge|send|upload|delete|remove|install|download|push|commit|read|fetch|post|ignore|disregard|forward|email|copy|do\s+not\s+(?:report|tell|mention|ask))",
     ))
     .expect("valid pattern")
 });
 /// Words that make a file a reference about attacks.
 static ATTACK_WORDS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&context::ascii_bounds(
+    Regex::new(&context::ascii_classes(
         r"(?i)\b(?:attack(?:s|er|ers)?|malicious|malware|exploit(?:s|ed|ation)?|payloads?|exfiltrat\w*|injection|vulnerab\w*|threats?|phishing|backdoors?|indicators?\s+of\s+compromise|iocs?|yara|red[- ]team\w*|adversar\w*|cve-\d{4}-\d+|insecure|anti-?patterns?)\b",
+    ))
+    .expect("valid pattern")
+});
+
+/// A credential file named in a sentence.
+static PROSE_CRED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&context::ascii_classes(
+        r"(?:^|[\s`'\x22(/])(?:~/)?\.(?:env(?:\.local|\.production)?|netrc|git-credentials|npmrc|pypirc)(?:[^.\w]|$)|\.ssh/|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws/credentials|\.config/gh/hosts\.yml|\.docker/config\.json|\.kube/config",
+    ))
+    .expect("valid pattern")
+});
+/// A sentence that carries a file's whole text somewhere: its contents,
+/// verbatim, to a URL, an issue, a form, a commit message or a mail.
+static PROSE_CARRY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&context::ascii_classes(
+        r"(?i)\b(?:(?:full|whole|entire|its|the)\s+contents?|contents?\s+of|verbatim|as\s+is)\b",
+    ))
+    .expect("valid pattern")
+});
+static PROSE_OUT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&context::ascii_classes(
+        r"(?i)https?://|\b(?:issue|commit\s+messages?|e-?mail|form|field|gist|pastebin|comment|pull\s+request|chat)\b",
+    ))
+    .expect("valid pattern")
+});
+/// A sentence that has a download made executable and run.
+static PROSE_RUN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&context::ascii_classes(
+        r"(?i)https?://\S+[^\n]*\b(?:make\s+it\s+executable|mark\s+it\s+executable|chmod\s+\+x)\b[^\n]*\b(?:run|launch|execute|start)\b",
     ))
     .expect("valid pattern")
 });
@@ -264,6 +312,9 @@ static ATTACK_WORDS: LazyLock<Regex> = LazyLock::new(|| {
 pub struct Part {
     pub line: usize,
     pub excerpt: String,
+    /// Where it stands: parts join only in one region (a script is one;
+    /// in Markdown each code block is one and each other line its own).
+    pub region: usize,
 }
 
 /// How one line stands.
@@ -280,6 +331,12 @@ pub struct FileScan {
     pub findings: Vec<Finding>,
     pub cred: Option<Part>,
     pub send: Option<Part>,
+    creds: Vec<Part>,
+    sends: Vec<Part>,
+    /// Each line's region (see [`Part::region`]).
+    regions: Vec<usize>,
+    /// Lines of a Markdown `dockerfile` block: a container build too.
+    docker: Vec<bool>,
     /// A reference about attacks: commands and injections quoted in it are
     /// mentions.
     about_attacks: bool,
@@ -294,6 +351,10 @@ impl FileScan {
             findings: Vec::new(),
             cred: None,
             send: None,
+            creds: Vec::new(),
+            sends: Vec::new(),
+            regions: Vec::new(),
+            docker: Vec::new(),
             about_attacks: false,
             container: false,
         }
@@ -304,6 +365,26 @@ impl FileScan {
         let lines: Vec<&str> = text.lines().collect();
         let md = (kind == Kind::Markdown).then(|| markdown::places(text));
         let places = self.places(text, &lines, kind, md.as_ref());
+        self.regions = lines
+            .iter()
+            .enumerate()
+            .map(|(k, line)| {
+                let at = line.as_ptr() as usize - text.as_ptr() as usize;
+                match &md {
+                    Some(m) => m.block_at(at).map_or(usize::MAX - k, |b| b.first_line),
+                    None => 0,
+                }
+            })
+            .collect();
+        self.docker = lines
+            .iter()
+            .map(|line| {
+                let at = line.as_ptr() as usize - text.as_ptr() as usize;
+                md.as_ref().and_then(|m| m.block_at(at)).is_some_and(|b| {
+                    matches!(b.lang.as_str(), "dockerfile" | "docker" | "containerfile")
+                })
+            })
+            .collect();
         self.about_attacks = self.is_about_attacks(text, kind);
         self.container = kind == Kind::Dockerfile;
         let starts: Vec<usize> = lines
@@ -312,13 +393,23 @@ impl FileScan {
             .collect();
         let line_of = |pos: usize| starts.partition_point(|s| *s <= pos).saturating_sub(1);
         self.commands(text, &lines, &places, &line_of);
+        self.prose_orders(&lines, &places);
         self.words(&lines);
+        if kind == Kind::Markdown {
+            self.paragraph_words(&lines, &places);
+        }
+        if kind == Kind::Other && self.rel.to_ascii_lowercase().ends_with(".json") {
+            self.json_comments(&lines);
+        }
         self.flows(text, &lines, kind, md.as_ref());
         if text.len() >= 200 && (BASE64_RUN.is_match(text) || HEX_RUN.is_match(text)) {
             self.blobs(text, &lines, &line_of);
         }
         if kind.hides_comments() {
             self.comments(text, md.as_ref());
+        }
+        if self.rel == "SKILL.md" {
+            self.description(&lines);
         }
         for (i, line) in lines.iter().enumerate() {
             if let Some((at, word)) = normalize::mixed_script_word(line) {
@@ -415,7 +506,7 @@ impl FileScan {
         for i in compiled.set.matches(text).iter() {
             let pat = &PATTERNS[i];
             let mut last = usize::MAX;
-            for m in compiled.each[i].find_iter(text) {
+            for m in compiled.get(i).find_iter(text) {
                 let k = line_of(m.start());
                 if k == last {
                     continue;
@@ -436,6 +527,9 @@ impl FileScan {
                 if pat.role == Rule("persistence") && sets_a_variable(line) {
                     continue;
                 }
+                if pat.role == Rule("config-tampering") && same_host_rewrite(line) {
+                    continue;
+                }
                 self.command(pat, k + 1, line, col);
             }
         }
@@ -443,9 +537,10 @@ impl FileScan {
 
     /// A command pattern's match at byte `col` of line `n`.
     fn command(&mut self, pat: &Pattern, n: usize, line: &str, col: usize) {
-        let part = || Part {
+        let part = Part {
             line: n,
             excerpt: super::finding::excerpt(line, col),
+            region: self.region(n),
         };
         match pat.role {
             Rule(rule) => {
@@ -456,18 +551,14 @@ impl FileScan {
                 };
                 self.emit(rule, n, line, col, pat.message.to_string());
                 if rule == "exfil-endpoint" && !self.about_attacks {
-                    self.send.get_or_insert_with(part);
+                    self.add_send(part);
                 }
             }
             Credential | Send if self.about_attacks => {
                 self.emit("mention", n, line, col, pat.message.to_string());
             }
-            Credential => {
-                self.cred.get_or_insert_with(part);
-            }
-            Send => {
-                self.send.get_or_insert_with(part);
-            }
+            Credential => self.add_cred(part),
+            Send => self.add_send(part),
         }
     }
 
@@ -484,7 +575,8 @@ impl FileScan {
             )
         } else {
             let mut f = Finding::new(rule, &self.rel, Some(n), message);
-            if self.container && f.severity > Severity::High {
+            let container = self.container || self.docker.get(n.wrapping_sub(1)) == Some(&true);
+            if container && f.severity > Severity::High {
                 f.severity = Severity::High;
                 f.message.push_str(" (in a container build)");
             }
@@ -500,17 +592,57 @@ impl FileScan {
         }
     }
 
+    /// Orders in prose (a line, with the next when the sentence runs on):
+    /// a credential file's contents carried out, or a download made
+    /// executable and run, told to an agent that has a web and a shell tool.
+    fn prose_orders(&mut self, lines: &[&str], places: &[Place]) {
+        for (k, line) in lines.iter().enumerate() {
+            if places[k].ctx != Ctx::Prose || context::warns(line) {
+                continue;
+            }
+            let next = lines
+                .get(k + 1)
+                .filter(|n| places[k + 1].ctx == Ctx::Prose && !n.trim().is_empty())
+                .filter(|_| !line.trim_end().ends_with(['.', ':']));
+            let sentence = match next {
+                Some(n) if !context::warns(n) => format!("{line} {n}"),
+                _ => line.to_string(),
+            };
+            if PROSE_CRED.is_match(&sentence)
+                && PROSE_CARRY.is_match(&sentence)
+                && PROSE_OUT.is_match(&sentence)
+            {
+                self.emit(
+                    "exfiltration",
+                    k + 1,
+                    line,
+                    0,
+                    "tells the agent to carry a credential file's contents out".into(),
+                );
+            } else if PROSE_RUN.is_match(&sentence) {
+                self.emit(
+                    "download-exec",
+                    k + 1,
+                    line,
+                    0,
+                    "tells the agent to download a program, make it executable and run it".into(),
+                );
+            }
+        }
+    }
+
     /// The word rules over each line folded.
     fn words(&mut self, lines: &[&str]) {
         let compiled = &*words::COMPILED;
         for (k, line) in lines.iter().enumerate() {
             let folded = normalize::fold(line);
-            let seen = folded.as_ref().map_or(*line, |f| f.text.as_str());
+            let seen = words::lower(folded.as_ref().map_or(*line, |f| f.text.as_str()));
+            let seen = seen.as_ref();
             if !compiled.set.is_match(seen) {
                 continue;
             }
             for i in compiled.set.matches(seen).iter() {
-                let Some(m) = compiled.each[i].find(seen) else {
+                let Some(m) = compiled.get(i).find(seen) else {
                     continue;
                 };
                 if words::mentioned(seen, m.start(), m.end()) {
@@ -524,6 +656,76 @@ impl FileScan {
                     line,
                     col.min(line.len()),
                     pat.message.to_string(),
+                );
+            }
+        }
+    }
+
+    /// The word rules over each paragraph of prose read as one line, its
+    /// emphasis and code marks dropped: `*Ignore*` / `**all**` /
+    /// `_previous_` on lines of their own still say one thing.
+    fn paragraph_words(&mut self, lines: &[&str], places: &[Place]) {
+        let compiled = &*words::COMPILED;
+        let mut k = 0;
+        while k < lines.len() {
+            let start = k;
+            let mut text = String::new();
+            while k < lines.len() && places[k].ctx == Ctx::Prose && !lines[k].trim().is_empty() {
+                let folded =
+                    normalize::fold(lines[k]).map_or_else(|| lines[k].to_string(), |f| f.text);
+                text.extend(
+                    folded
+                        .chars()
+                        .filter(|c| !matches!(c, '*' | '_' | '`' | '~')),
+                );
+                text.push(' ');
+                k += 1;
+            }
+            k += 1;
+            if k - start < 3 {
+                continue;
+            }
+            let seen = words::lower(&text);
+            for i in compiled.set.matches(&seen).iter() {
+                let Some(m) = compiled.get(i).find(&seen) else {
+                    continue;
+                };
+                if words::mentioned(&seen, m.start(), m.end())
+                    || self.findings.iter().any(|f| f.rule == words::WORDS[i].rule)
+                {
+                    continue;
+                }
+                let pat = &words::WORDS[i];
+                self.emit(
+                    pat.rule,
+                    start + 1,
+                    lines[start],
+                    0,
+                    pat.message.to_string(),
+                );
+            }
+        }
+    }
+
+    /// A JSON file's comment fields (`"_comment": "…"`), which no program
+    /// reads but an agent does, holding words to the agent.
+    fn json_comments(&mut self, lines: &[&str]) {
+        static FIELD: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r#"^\s*"(?:_+comment|comment|//|_+note|note|_+notes?)"\s*:\s*"([^"\n]*)""#)
+                .expect("valid pattern")
+        });
+        for (k, line) in lines.iter().enumerate() {
+            let Some(c) = FIELD.captures(line) else {
+                continue;
+            };
+            let body = normalize::fold(&c[1]).map_or_else(|| c[1].to_string(), |f| f.text);
+            if TO_AGENT.is_match(&body) || words::COMPILED.set.is_match(&words::lower(&body)) {
+                self.emit(
+                    "hidden-comment-instruction",
+                    k + 1,
+                    line,
+                    0,
+                    "a JSON comment field, which no program reads, speaks to the agent".into(),
                 );
             }
         }
@@ -559,32 +761,61 @@ impl FileScan {
                         let line = lines.get(n - 1).copied().unwrap_or("");
                         self.emit(h.rule, n, line, 0, h.message);
                     }
-                    let part = |l: usize| Part {
-                        line: offset + l,
-                        excerpt: super::finding::excerpt(
-                            lines.get(offset + l - 1).copied().unwrap_or(""),
-                            0,
-                        ),
-                    };
                     if !self.about_attacks {
-                        if let Some(l) = found.cred {
-                            self.cred.get_or_insert_with(|| part(l));
-                        }
-                        if let Some(l) = found.send {
-                            self.send.get_or_insert_with(|| part(l));
-                        }
+                        self.flow_parts(lines, offset, found.cred, found.send);
                     }
                 }
-                Lang::Python | Lang::JavaScript => {
+                Lang::Python | Lang::JavaScript | Lang::Php | Lang::Ruby => {
                     for (l, rule, message) in pyjs::analyse(&body) {
                         let n = offset + l;
                         let line = lines.get(n - 1).copied().unwrap_or("");
                         self.emit(rule, n, line, 0, message.to_string());
                     }
+                    let (cred, send) = pyjs::parts(&body);
+                    if !self.about_attacks {
+                        self.flow_parts(lines, offset, cred, send);
+                    }
                 }
                 Lang::Other => {}
             }
         }
+    }
+
+    /// The credential read and the send a flow found in a region that
+    /// starts after line `offset`.
+    fn flow_parts(
+        &mut self,
+        lines: &[&str],
+        offset: usize,
+        cred: Option<usize>,
+        send: Option<usize>,
+    ) {
+        let part = |l: usize| Part {
+            line: offset + l,
+            excerpt: super::finding::excerpt(lines.get(offset + l - 1).copied().unwrap_or(""), 0),
+            region: self.region(offset + l),
+        };
+        let (c, s) = (cred.map(part), send.map(part));
+        if let Some(c) = c {
+            self.add_cred(c);
+        }
+        if let Some(s) = s {
+            self.add_send(s);
+        }
+    }
+
+    fn region(&self, n: usize) -> usize {
+        self.regions.get(n.wrapping_sub(1)).copied().unwrap_or(0)
+    }
+
+    fn add_cred(&mut self, p: Part) {
+        self.cred.get_or_insert_with(|| p.clone());
+        self.creds.push(p);
+    }
+
+    fn add_send(&mut self, p: Part) {
+        self.send.get_or_insert_with(|| p.clone());
+        self.sends.push(p);
     }
 
     fn blobs(&mut self, text: &str, lines: &[&str], line_of: &dyn Fn(usize) -> usize) {
@@ -642,16 +873,13 @@ impl FileScan {
         }
     }
 
-    /// Comments a renderer hides (not inside code, where they show),
-    /// holding words to the agent or a rule's match.
+    /// Comments a renderer hides (not inside code, where they show), and
+    /// what it shows only on hover or not at all (a link or image title,
+    /// an element styled hidden), holding words to the agent or a rule's
+    /// match.
     fn comments(&mut self, text: &str, md: Option<&markdown::Places>) {
         for c in COMMENT.captures_iter(text) {
-            let Some(body) = c
-                .get(1)
-                .or_else(|| c.get(2))
-                .or_else(|| c.get(3))
-                .or_else(|| c.get(4))
-            else {
+            let Some(body) = (1..=6).find_map(|k| c.get(k)) else {
                 continue;
             };
             let whole = c.get(0).map_or(0, |m| m.start());
@@ -659,6 +887,9 @@ impl FileScan {
                 continue;
             }
             let inner = body.as_str();
+            // An element styled hidden: anything it orders is hidden from
+            // the reader.
+            let shown_never = c.get(6).is_some();
             let n = text[..body.start()].matches('\n').count() + 1;
             let folded: Vec<String> = inner
                 .lines()
@@ -666,13 +897,14 @@ impl FileScan {
                 .collect();
             let words = &*words::COMPILED;
             let hostile = folded.iter().any(|l| {
-                words.set.is_match(l)
+                words.set.is_match(&words::lower(l))
                     || COMPILED
                         .set
                         .matches(l)
                         .iter()
                         .any(|i| matches!(PATTERNS[i].role, Rule(_)))
-            }) || folded.iter().any(|l| TO_AGENT.is_match(l));
+            }) || folded.iter().any(|l| TO_AGENT.is_match(l))
+                || (shown_never && folded.iter().any(|l| ORDERS.is_match(l)));
             if hostile {
                 let first = inner.trim();
                 self.emit(
@@ -686,12 +918,46 @@ impl FileScan {
         }
     }
 
+    /// The frontmatter `description`, which agents load into every
+    /// session to choose a skill: words to the agent there are an
+    /// instruction the user never sees when the skill runs.
+    fn description(&mut self, lines: &[&str]) {
+        if lines.first().map(|l| l.trim_end()) != Some("---") {
+            return;
+        }
+        for (k, line) in lines.iter().enumerate().skip(1) {
+            if line.trim_end() == "---" {
+                return;
+            }
+            let Some(value) = line.strip_prefix("description:") else {
+                continue;
+            };
+            let folded = normalize::fold(value).map_or_else(|| value.to_string(), |f| f.text);
+            if TO_AGENT.is_match(&folded) {
+                self.emit(
+                    "hidden-comment-instruction",
+                    k + 1,
+                    line,
+                    0,
+                    "the description, which the agent reads in every session, speaks to the agent"
+                        .into(),
+                );
+            }
+        }
+    }
+
     /// This file's findings, with exfiltration when it both reads
     /// credentials and sends; a credential read alone is low.
     pub fn finish(mut self) -> Vec<Finding> {
         let joined = self.findings.iter().any(|f| f.rule == "exfiltration");
-        match (&self.cred, &self.send) {
-            (Some(c), Some(s)) if !joined => {
+        let pair = self.sends.iter().find_map(|s| {
+            self.creds
+                .iter()
+                .find(|c| c.region == s.region)
+                .map(|c| (c.clone(), s.clone()))
+        });
+        match (pair, &self.cred) {
+            (Some((c, s)), _) if !joined => {
                 let mut f = Finding::new(
                     "exfiltration",
                     &self.rel,
@@ -707,7 +973,7 @@ impl FileScan {
                 f.excerpt = s.excerpt.clone();
                 self.findings.push(f);
             }
-            (Some(c), None) => {
+            (None, Some(c)) if !joined => {
                 let mut f = Finding::new(
                     "credential-read",
                     &self.rel,
@@ -727,17 +993,56 @@ impl FileScan {
 /// shell rc file: setup, not persistence.
 fn sets_a_variable(line: &str) -> bool {
     static SETS: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"^\s*(?:\$\s+)?echo\s+(?:-e\s+)?(?:'export\s+[A-Za-z_][A-Za-z0-9_]*=[^'`;|&]*'|"export\s+[A-Za-z_][A-Za-z0-9_]*=[^"`;|&]*")\s*>>"#)
+        Regex::new(r#"^\s*(?:\$\s+)?echo\s+(?:-e\s+)?(?:'export\s+[A-Za-z_][A-Za-z0-9_]*=[^'`;|&]*'|"export\s+[A-Za-z_][A-Za-z0-9_]*=[^"`;|&]*")\s*(?:>>|\|\s*tee\s+(?:-a|--append)\s)"#)
             .expect("valid pattern")
     });
     SETS.is_match(line) && !line.contains("$(")
 }
 
+/// `git config url.A.insteadOf B` where A and B name the same host (https
+/// to ssh for one forge): a transport switch, not a redirect elsewhere.
+fn same_host_rewrite(line: &str) -> bool {
+    let Some((_, rest)) = line.split_once("url.") else {
+        return false;
+    };
+    let Some((to, from)) = rest.split_once(".insteadOf") else {
+        return false;
+    };
+    let host = |u: &str| {
+        let u = u.trim().trim_matches(['"', '\'']);
+        let u = u.split_once("://").map_or(u, |(_, r)| r);
+        let u = u.rsplit_once('@').map_or(u, |(_, r)| r);
+        u.split([':', '/'])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase()
+    };
+    let from = from.split_whitespace().next().unwrap_or("");
+    !host(to).is_empty() && host(to) == host(from)
+}
+
 /// True when every URL on `line` is a vendor's installer (and there is one).
 fn vendor_only(line: &str) -> bool {
-    let urls: Vec<&str> = line
+    let words: Vec<&str> = line
         .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ')' | '`'))
-        .filter(|w| w.starts_with("https://") || w.starts_with("http://"))
+        .collect();
+    // PowerShell's `irm HOST/PATH` takes a URL without its scheme.
+    let bare = |k: usize| {
+        k > 0
+            && matches!(words[k - 1].to_ascii_lowercase().as_str(), "irm" | "iwr")
+            && words[k].split('/').next().is_some_and(|h| h.contains('.'))
+    };
+    let urls: Vec<String> = (0..words.len())
+        .filter_map(|k| {
+            let w = words[k];
+            if w.starts_with("https://") || w.starts_with("http://") {
+                Some(w.to_string())
+            } else if bare(k) {
+                Some(format!("https://{w}"))
+            } else {
+                None
+            }
+        })
         .collect();
     !urls.is_empty() && urls.iter().all(|u| super::vendors::is_installer(u))
 }
@@ -783,6 +1088,14 @@ pub fn across_files(creds: &[(String, Part)], sends: &[(String, Part)], out: &mu
         return;
     };
     if creds.iter().any(|(f, _)| f == sf) {
+        return;
+    }
+    // Two pages of prose and examples are not a program that runs.
+    let md = |f: &str| {
+        let f = f.to_ascii_lowercase();
+        f.ends_with(".md") || f.ends_with(".markdown") || f.ends_with(".mdx")
+    };
+    if md(cf) && md(sf) {
         return;
     }
     let mut f = Finding::new(

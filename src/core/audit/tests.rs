@@ -195,11 +195,11 @@ fn credential_read_alone_is_low() {
         "credential-read",
         &[(
             "scripts/check.sh",
-            b"#!/bin/sh\nls -l ~/.ssh/id_ed25519.pub\n",
+            b"#!/bin/sh\ncat ~/.ssh/id_ed25519 | wc -c\n",
         )],
         &[(
             "scripts/check.sh",
-            b"#!/bin/sh\nls -l ~/.config/tool/settings.toml\n",
+            b"#!/bin/sh\ncat ~/.config/tool/settings.toml | wc -c\n",
         )],
     );
 }
@@ -633,4 +633,12 @@ fn mention_in_a_reference_about_attacks() {
     // The same text in SKILL.md is what the agent is told.
     let r = scan(skill(&[("SKILL.md", &md(reference))]).path());
     assert_eq!(r.worst(), Some(Severity::Critical), "{:?}", r.findings);
+}
+
+/// Every pattern of the two sets compiles alone (the sets compile them
+/// together; each alone only when it matched).
+#[test]
+fn every_pattern_compiles() {
+    super::patterns::compile_all();
+    super::words::COMPILED.compile_all();
 }

@@ -67,6 +67,23 @@ pub const INSTALLERS: &[(&str, &str, &str)] = &[
         "Claude Code: https://docs.anthropic.com/en/docs/claude-code/setup",
     ),
     (
+        "sdk.cloud.google.com",
+        "",
+        "Google Cloud SDK: https://cloud.google.com/sdk/docs/downloads-interactive",
+    ),
+    (
+        "fluxcd.io",
+        "/install.sh",
+        "Flux: https://fluxcd.io/flux/installation/",
+    ),
+    (
+        "run.linkerd.io",
+        "/install",
+        "Linkerd: https://linkerd.io/2/getting-started/",
+    ),
+    ("apt.llvm.org", "/llvm.sh", "LLVM: https://apt.llvm.org"),
+    ("get.scoop.sh", "", "Scoop: https://scoop.sh"),
+    (
         "cli.github.com",
         "/packages/",
         "GitHub CLI: https://github.com/cli/cli/blob/trunk/docs/install_linux.md",

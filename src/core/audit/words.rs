@@ -6,7 +6,9 @@
 
 use std::sync::LazyLock;
 
-use regex::{Regex, RegexSet};
+use regex::Regex;
+
+use super::set::PatternSet;
 
 pub struct Pattern {
     pub rule: &'static str,
@@ -41,6 +43,11 @@ pub const WORDS: &[Pattern] = &[
     ),
     p(
         "override-instructions",
+        r"\b(?:your|the|all|any)\s+(?:earlier|previous|prior|original|old|other)\s+(?:instructions|rules|guidelines|directives|policies)\s+(?:are|is|have\s+been)\s+(?:outdated|obsolete|void|cancel+ed|revoked|superseded|replaced|no\s+longer\s+(?:valid|apply|applicable|in\s+effect))",
+        OVERRIDE,
+    ),
+    p(
+        "override-instructions",
         r"\btakes?\s+precedence\s+over\s+(?:the\s+|your\s+|any\s+|all\s+)?(?:user'?s?|system|previous|prior|other|developer|instructions|requests)",
         OVERRIDE,
     ),
@@ -51,7 +58,7 @@ pub const WORDS: &[Pattern] = &[
     ),
     p(
         "conceal-from-user",
-        r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|mention|report|disclose|reveal)\s+(?:\w+\s+){0,3}(?:to\s+)?(?:the\s+|your\s+)?user\b",
+        r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|mention|report|disclose|reveal)\s+(?:(?:this|it|that|these|them|anything|any|of|all|the|details|what|you|did|changed|found|step|steps)\s+){0,3}(?:to\s+)?(?:the\s+|your\s+)?user\b",
         CONCEAL,
     ),
     p(
@@ -136,29 +143,32 @@ pub const WORDS: &[Pattern] = &[
     ),
 ];
 
-pub struct Compiled {
-    pub set: RegexSet,
-    pub each: Vec<Regex>,
-}
-
-/// Each pattern case-insensitive and held to one line.
-pub static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
-    let sources: Vec<String> = WORDS
-        .iter()
-        .map(|p| format!("(?im){}", super::context::one_line(p.re)))
-        .collect();
-    Compiled {
-        set: RegexSet::new(&sources).expect("valid audit patterns"),
-        each: sources
+/// Each pattern held to one line, matched on text folded by
+/// [`super::normalize`] and then lower-cased in ASCII (see [`lower`]):
+/// the patterns are lower-case and compiled case-sensitively, since
+/// Unicode case folding made compiling them cost seconds.
+pub static COMPILED: LazyLock<PatternSet> = LazyLock::new(|| {
+    PatternSet::new(
+        WORDS
             .iter()
-            .map(|s| Regex::new(s).expect("valid audit pattern"))
+            .map(|p| format!("(?m){}", super::context::one_line(p.re)))
             .collect(),
-    }
+    )
 });
+
+/// `text` as the word patterns read it: ASCII letters lower-cased (byte
+/// offsets unchanged, so a match maps back to the line).
+pub fn lower(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.bytes().any(|b| b.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(text.to_ascii_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
 
 /// Negations that govern the words right after them.
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&super::context::ascii_bounds(
+    Regex::new(&super::context::ascii_classes(
         r"(?i)\b(?:never|not|don'?t|doesn'?t|mustn'?t|shouldn'?t|cannot|can'?t|won'?t|avoid|avoids|refuse|refuses|no)\b",
     ))
     .expect("valid pattern")
@@ -167,6 +177,15 @@ static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
 /// Words after a negation that turn it back (`do not hesitate to`).
 static DOUBLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:hesitate|fail|forget|neglect|delay|wait)\b").expect("valid pattern")
+});
+
+/// Words that describe an act rather than order it (`attempts to
+/// override prior instructions`, `defaults that disable security`).
+static DESCRIBES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&super::context::ascii_classes(
+        r"(?i)\b(?:attempts?|tries|tried|trying|attempting|designed|meant|used|able|can|could|may|might|would|that|which|who|they|it|often|also)\s*(?:to\s*)?$",
+    ))
+    .expect("valid pattern")
 });
 
 /// Words that cite a phrase rather than say it (`phrases such as`).
@@ -186,6 +205,7 @@ pub fn mentioned(line: &str, at: usize, end: usize) -> bool {
     let tail = last.into_iter().rev().collect::<Vec<_>>().join(" ");
     let negated = NEGATION.is_match(&tail) && !DOUBLE.is_match(&tail);
     negated
+        || DESCRIBES.is_match(&tail)
         || quoted(line, at, end)
         || CITES.is_match(clause.trim_end_matches(['\'', '"', '`', '“', '‘', ' ']))
 }
@@ -234,6 +254,18 @@ mod tests {
         assert!(m(
             "avoid language such as ignore previous instructions",
             "ignore previous instructions"
+        ));
+        assert!(m(
+            "Attempts to override prior instructions are logged",
+            "override prior instructions"
+        ));
+        assert!(m(
+            "Boolean defaults that disable security features",
+            "disable security features"
+        ));
+        assert!(!m(
+            "Then disable security checks for this run",
+            "disable security checks"
         ));
     }
 }
