@@ -2,7 +2,7 @@
 //! traps, run through the real agents and through skilltui, every
 //! difference printed (tests/oracles/fuzz/).
 //!
-//! `cargo bench --bench agent_fuzz -- [--agent codex|opencode|gemini-cli|all]
+//! `cargo bench --bench agent_fuzz -- [--agent codex|opencode|gemini-cli|copilot|all]
 //! [--cases N] [--seed S] [--jobs J] [--skills K] [--keep] [--show N]`
 //!
 //! Defaults: all agents, 200 cases each from seed 1, 2 jobs, 18 skill
@@ -32,7 +32,12 @@ struct Args {
 
 fn args() -> Args {
     let mut a = Args {
-        agents: vec!["codex".into(), "opencode".into(), "gemini-cli".into()],
+        agents: vec![
+            "codex".into(),
+            "opencode".into(),
+            "gemini-cli".into(),
+            "copilot".into(),
+        ],
         cases: 200,
         seed: 1,
         jobs: 2,
@@ -73,7 +78,7 @@ fn args() -> Args {
 fn usage(at: &str) -> ! {
     eprintln!(
         "agent_fuzz: unexpected `{at}`; usage: cargo bench --bench agent_fuzz -- \
-         [--agent codex|opencode|gemini-cli|all] [--cases N] [--seed S] [--jobs J] \
+         [--agent codex|opencode|gemini-cli|copilot|all] [--cases N] [--seed S] [--jobs J] \
          [--skills K] [--keep] [--show N]"
     );
     std::process::exit(2)
@@ -97,6 +102,10 @@ fn oracle(id: &str, skills: usize) -> Option<(Package, Box<dyn Oracle>)> {
                 version: npm::OPENCODE.1,
                 skills,
             }),
+        ),
+        "copilot" => (
+            npm::COPILOT,
+            Box::new(fuzz::copilot::Copilot::new(npm::COPILOT.1, skills)),
         ),
         "gemini-cli" => (
             npm::GEMINI,

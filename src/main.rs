@@ -35,6 +35,11 @@ fn main() -> ExitCode {
     // The answer is out: only now wait for the scratch checkouts still
     // being removed.
     skilltui::core::sources::git::finish_removals();
+    // Ctrl-C stopped the command, which then cleaned up: exit as a shell
+    // expects of a command ended by that signal (130 for SIGINT).
+    if let Some(signal) = skilltui::core::sources::interrupt::signal() {
+        return ExitCode::from(u8::try_from(128 + signal).unwrap_or(130));
+    }
     code
 }
 

@@ -1,6 +1,6 @@
-//! The real agents as oracles: pinned Codex, OpenCode and Gemini CLI from
-//! npm (see `oracles/npm.rs` for the versions) are asked what skills they
-//! load on generated homes full of traps (`oracles/fuzz/homes.rs`), and
+//! The real agents as oracles: pinned Codex, OpenCode, Gemini CLI and
+//! Copilot CLI from npm (see `oracles/npm.rs` for the versions) are asked
+//! what skills they load on generated homes full of traps (`oracles/fuzz/homes.rs`), and
 //! skilltui must give the same answer, byte for byte where the agent prints
 //! text. This is a small fixed sample of the differential fuzzer
 //! (`oracles/fuzz/`), which `cargo bench --bench agent_fuzz` runs at
@@ -115,6 +115,12 @@ fn gemini_cli_core_skills_equal_list_and_catalog_agent_gemini() {
     sample(npm::GEMINI, &gemini, seed() * 1000 + 700, 8);
 }
 
+#[test]
+fn copilot_skill_list_equals_list_agent_github_copilot() {
+    let copilot = fuzz::copilot::Copilot::new(npm::COPILOT.1, 16);
+    sample(npm::COPILOT, &copilot, seed() * 1000 + 300, 6);
+}
+
 /// `agents --verify` runs the real Codex and OpenCode found on PATH: on a
 /// generated home they agree with skilltui; behind a PATH wrapper that
 /// edits Codex's answer (a skill root moved), the edited line is reported
@@ -191,15 +197,95 @@ fn agents_verify_reports_agreement_and_a_planted_difference() {
         &["agents", "--verify", "codex"],
     )
     .unwrap();
+    // One root line whose text differs: one word diff, never the same
+    // line shown twice.
     let planted: Vec<&str> = out.lines().filter(|l| l.contains("/planted/")).collect();
     assert_eq!(planted.len(), 1, "{out}");
     assert!(
-        planted[0].starts_with("  codex shows:    - `r0` = `/planted/"),
+        planted[0].starts_with("  text: - `r0` = [-`/planted/"),
         "{out}"
     );
+    assert!(planted[0].contains("-]{+`/"), "{out}");
     assert!(
-        out.starts_with("codex (codex-cli 0.169.0): 2 differences\n"),
+        out.starts_with("codex (codex-cli 0.169.0): 1 difference\n"),
         "{out}"
     );
-    assert!(out.contains("  skilltui shows: - `r0` = `/"), "{out}");
+}
+
+/// `agents --verify github-copilot` runs the real Copilot CLI: on a
+/// generated home it agrees; behind a PATH wrapper that swaps its first
+/// two skills, adds a word to the third's description, drops the last
+/// and adds one skilltui never saw, each is one line saying which.
+#[test]
+fn agents_verify_copilot_names_missing_extra_order_and_text() {
+    let _serial = one_at_a_time();
+    let Some(copilot) = installed(npm::COPILOT) else {
+        return;
+    };
+    let tmp = workdir();
+    let base = tmp.path().canonicalize().unwrap();
+    let case = homes::generate(
+        &base,
+        seed() * 1000 + 950,
+        &["C/.github/skills", "~/.copilot/skills"],
+        8,
+    );
+    let real = npm::bin(&copilot, "copilot");
+    let cache = base.join("cache");
+    let verify = |dir: &Path| {
+        let path =
+            std::ffi::OsString::from(format!("{}:/usr/local/bin:/usr/bin:/bin", dir.display()));
+        let extra = [
+            ("XDG_CACHE_HOME", cache.as_path()),
+            ("PATH", Path::new(&path)),
+        ];
+        exec::skilltui(
+            Path::new(env!("CARGO_BIN_EXE_skilltui")),
+            &case,
+            &extra,
+            &["agents", "--verify", "github-copilot"],
+        )
+        .unwrap()
+    };
+    let bin = base.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(&real, bin.join("copilot")).unwrap();
+    let out = verify(&bin);
+    assert_eq!(
+        out, "github-copilot (GitHub Copilot CLI 1.0.102.): agrees with skilltui\n",
+        "{out}"
+    );
+
+    let wrapped = base.join("wrapped");
+    std::fs::create_dir_all(&wrapped).unwrap();
+    let edit = "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{\
+        const a=JSON.parse(s);[a[0],a[1]]=[a[1],a[0]];a[2].description+=' planted';\
+        a.pop();a.push({name:'ghost',description:'boo',source:'project',path:'/nowhere/ghost'});\
+        console.log(JSON.stringify(a))})";
+    let script = format!(
+        "#!/bin/sh\nif [ \"$1\" = skill ]; then \"{0}\" \"$@\" | node -e \"{edit}\"; else exec \"{0}\" \"$@\"; fi\n",
+        real.display()
+    );
+    std::fs::write(wrapped.join("copilot"), script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        wrapped.join("copilot"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let out = verify(&wrapped);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0], "github-copilot (GitHub Copilot CLI 1.0.102.): 4 differences",
+        "{out}"
+    );
+    let kinds: Vec<&str> = lines[1..]
+        .iter()
+        .map(|l| l.trim_start().split(':').next().unwrap())
+        .collect();
+    assert_eq!(kinds, ["missing", "text", "extra", "order"], "{out}");
+    assert!(lines[1].contains("github-pr-media: "), "{out}");
+    assert!(lines[2].contains("[-planted"), "{out}");
+    assert!(lines[3].contains("ghost: boo (/nowhere/ghost)"), "{out}");
+    assert!(lines[4].ends_with("; skilltui shows it after"), "{out}");
 }

@@ -585,7 +585,21 @@ fn agents_json_says_verified_or_documented_for_every_agent() {
             .unwrap()
             .contains("Amp's skills design")
     );
+    // One line per agent, its skills counted, its search paths elsewhere.
     let (code, out, _) = w.run(&["agents"]);
+    assert_eq!(code, 0);
+    let agents = rows.as_array().unwrap().len();
+    assert_eq!(out.lines().count(), agents + 1, "{out}");
+    let codex = out.lines().find(|l| l.contains(" codex ")).unwrap();
+    assert!(codex.ends_with("verified against codex 0.169.0"), "{out}");
+    assert!(
+        !out.contains("documented:") && !out.contains("(missing)"),
+        "{out}"
+    );
+    let (code, out, _) = w.run(&["agents", "--paths"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("    verified: codex 0.169.0\n"), "{out}");
+    let (code, out, _) = w.run(&["agents", "codex"]);
     assert_eq!(code, 0);
     assert!(out.contains("    verified: codex 0.169.0\n"), "{out}");
 }

@@ -219,7 +219,8 @@ fn user_facing_words_name_systems_and_catalog_agent_cao_points_to_a_profile() {
 #[test]
 fn a_home_that_does_not_exist_is_named_on_stderr_by_every_command() {
     let w = world();
-    let typo = w.root.join("hoem");
+    // Not close to the real home's name (a near one is refused as a typo).
+    let typo = w.root.join("nowhere");
     let shown = typo.display().to_string();
     let commands: &[&[&str]] = &[
         &["list"],

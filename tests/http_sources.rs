@@ -14,6 +14,9 @@ use std::time::Duration;
 mod git_repos;
 #[path = "common/http_server.rs"]
 mod http_server;
+#[path = "common/pty.rs"]
+#[allow(dead_code)]
+mod pty;
 use http_server::{Reply, Server};
 use skilltui::core::sources::wellknown::digest_of;
 
@@ -938,4 +941,237 @@ fn a_slow_site_holds_update_for_one_timeout_not_one_per_skill() {
     assert!(err.contains("SKILLTUI_HTTP_TIMEOUT"), "{err}");
     let asked = &f.server.requested()[before..];
     assert_eq!(asked.len(), 2, "{asked:?}");
+}
+
+/// Hosts that are names, not addresses, yet resolve to 127.0.0.1 on any
+/// glibc resolver without a hosts file entry (`127.1`, and the address as
+/// one decimal number): judged by the address they resolve to, at the
+/// entry and at a redirect, before any connection is made.
+#[test]
+fn a_name_that_resolves_to_this_machine_is_refused_before_connecting() {
+    let f = Fixture::new();
+    let probe = Server::start();
+    let body = skill_md("alpha", "a");
+    for host in ["127.1", "2130706433"] {
+        let url = format!("https://{host}:{}/a/SKILL.md", probe.port());
+        f.index(&[("alpha", "skill-md", &url, digest_of(&body))]);
+        let err = f.fails(&["add", &f.server.base, "--skill", "alpha"], &[]);
+        assert!(
+            err.contains("leads to 127.0.0.1") && err.contains("refused"),
+            "{err}"
+        );
+        // The same name at a redirect from the site the user typed.
+        f.server
+            .route("/hop/SKILL.md", Reply::Redirect(url.clone()));
+        let err = f.fails(&["add", &f.server.url("/hop/SKILL.md")], &[]);
+        assert!(err.contains("leads to 127.0.0.1"), "{err}");
+    }
+    assert_eq!(probe.connections(), 0, "{:?}", probe.requested());
+    assert!(!f.store().exists() || fs::read_dir(f.store()).unwrap().next().is_none());
+    // `--allow-local` has no say over an index the user typed: the rule is
+    // the typed origin's. A typed name is the user's own choice.
+    let (_, _, err) = f.run(
+        &["add", &format!("https://127.1:{}/a/SKILL.md", probe.port())],
+        &[],
+    );
+    assert!(!err.contains("leads to 127.0.0.1"), "{err}");
+    assert_eq!(probe.connections_reaching(1), 1, "{err}");
+    f.scratch_is_empty();
+}
+
+/// `add SITE` naming no skill lists the index's names and descriptions
+/// from the index alone: one request, nothing downloaded or written.
+#[test]
+fn add_site_without_a_pick_lists_the_index_alone() {
+    let f = Fixture::new();
+    serve_many(&f, 3, |b| Reply::Ok(b.to_vec()));
+    let (code, out, err) = f.run(&["add", &f.server.base], &[]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        err.contains("lists 3 skills") && err.contains("--skill"),
+        "{err}"
+    );
+    for name in ["s0", "s1", "s2"] {
+        assert!(
+            out.lines().any(|l| l.starts_with(name) && l.contains('d')),
+            "{out}"
+        );
+    }
+    assert_eq!(
+        f.server.requested(),
+        ["/.well-known/agent-skills/index.json"]
+    );
+    assert!(!f.store().exists() || fs::read_dir(f.store()).unwrap().next().is_none());
+    f.scratch_is_empty();
+}
+
+/// An index entry `alpha` whose SKILL.md says `name: beta`: the skill is
+/// `beta` (its SKILL.md decides), and the lock keeps the entry's name, so
+/// `check` and `update` still find it in the index.
+#[test]
+fn an_entry_named_otherwise_than_its_skill_is_checked_and_updated() {
+    let f = Fixture::new();
+    let serve = |body: &[u8]| {
+        f.server
+            .route("/e/alpha/SKILL.md", Reply::Ok(body.to_vec()));
+        f.index(&[("alpha", "skill-md", "/e/alpha/SKILL.md", digest_of(body))]);
+    };
+    let one = skill_md("beta", "one");
+    serve(&one);
+    f.ok(&["add", &f.server.base, "--skill", "alpha"]);
+    assert_eq!(fs::read(f.store().join("beta/SKILL.md")).unwrap(), one);
+    assert!(!f.store().join("alpha").exists());
+    let lock = f.lock();
+    assert!(
+        lock.contains("[skills.beta]") && lock.contains("entry = \"alpha\""),
+        "{lock}"
+    );
+    let check = f.ok(&["check", "--json"]);
+    assert!(check.contains("\"current\""), "{check}");
+    let two = skill_md("beta", "two");
+    serve(&two);
+    let check = f.ok(&["check"]);
+    assert!(
+        check
+            .lines()
+            .any(|l| l.starts_with("beta") && l.contains("outdated")),
+        "{check}"
+    );
+    let out = f.ok(&["update", "beta"]);
+    assert!(out.contains("beta: updated to"), "{out}");
+    assert_eq!(fs::read(f.store().join("beta/SKILL.md")).unwrap(), two);
+    assert!(f.ok(&["update"]).contains("beta: current"));
+    f.scratch_is_empty();
+}
+
+/// A teammate's lock naming a repository of this machine by `file://`
+/// is refused by name without `--allow-local`, and git is not run on it.
+#[test]
+fn a_foreign_locks_file_url_needs_allow_local() {
+    let f = Fixture::new();
+    git_repos::repo(&f.root, "mine", |w| {
+        fs::create_dir_all(w.join("secret")).unwrap();
+        fs::write(w.join("secret/SKILL.md"), skill_md("secret", "s")).unwrap();
+    });
+    f.ok(&["add", "https://github.com/o/mine", "--skill", "secret"]);
+    let bare = f.root.join("remotes/o/mine");
+    let lock = f.lock().replace(
+        "https://github.com/o/mine",
+        &format!("file://{}", bare.display()),
+    );
+    assert!(lock.contains("file://"), "{lock}");
+    let team = f.root.join("team.lock");
+    fs::write(&team, lock).unwrap();
+    fs::remove_dir_all(f.store().join("secret")).unwrap();
+    fs::remove_file(f.home.join("skilltui.lock")).unwrap();
+    let team = team.to_str().unwrap();
+    let err = f.fails(&["sync", "--lock", team], &[]);
+    assert!(
+        err.contains("'secret'") && err.contains("file://") && err.contains("--allow-local"),
+        "{err}"
+    );
+    assert!(!f.store().join("secret").exists());
+    f.ok(&["sync", "--lock", team, "--allow-local"]);
+    assert!(f.store().join("secret/SKILL.md").is_file());
+    f.scratch_is_empty();
+}
+
+/// Ctrl-C while a download waits on a silent server: the command stops
+/// at once, removes its scratch folder and exits 130.
+#[test]
+#[cfg(unix)]
+fn ctrl_c_mid_fetch_leaves_no_scratch() {
+    let f = Fixture::new();
+    f.server.route("/quiet/SKILL.md", Reply::Silent);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_skilltui"));
+    cmd.arg("--home")
+        .arg(&f.home)
+        .args(["add", &f.server.url("/quiet/SKILL.md")])
+        .env("HOME", &f.root)
+        .env("TMPDIR", &f.scratch)
+        .env("SKILLTUI_HTTP_TIMEOUT", "100")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    let waited = std::time::Instant::now();
+    while f.server.requested().is_empty() && waited.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(f.server.requested(), ["/quiet/SKILL.md"]);
+    assert!(fs::read_dir(&f.scratch).unwrap().next().is_some());
+    // SAFETY: the child is ours and still running (the server never answers).
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("cancelled"), "{err}");
+    f.scratch_is_empty();
+}
+
+/// A skilltui killed outright (SIGKILL) leaves its scratch folder; the
+/// next command of any kind removes it, and leaves alone what only looks
+/// like one (no marker) or belongs to a live process.
+#[test]
+#[cfg(unix)]
+fn any_command_clears_the_scratch_a_killed_run_left() {
+    let f = Fixture::new();
+    let mut gone = Command::new("true").spawn().unwrap();
+    let dead = gone.id();
+    gone.wait().unwrap();
+    let orphan = f.scratch.join(format!("skilltui-git-{dead}-abc123"));
+    fs::create_dir_all(orphan.join("repo")).unwrap();
+    fs::write(orphan.join("repo/big"), vec![0u8; 4096]).unwrap();
+    fs::write(
+        orphan.join(".skilltui-git-scratch"),
+        orphan.file_name().unwrap().as_encoded_bytes(),
+    )
+    .unwrap();
+    let lookalike = f.scratch.join(format!("skilltui-git-{dead}-xyz789"));
+    fs::create_dir_all(&lookalike).unwrap();
+    let live = f
+        .scratch
+        .join(format!("skilltui-git-{}-live00", std::process::id()));
+    fs::create_dir_all(&live).unwrap();
+    fs::write(
+        live.join(".skilltui-git-scratch"),
+        live.file_name().unwrap().as_encoded_bytes(),
+    )
+    .unwrap();
+    f.ok(&["list"]);
+    assert!(!orphan.exists());
+    assert!(lookalike.exists() && live.exists());
+}
+
+/// `add` from git on a terminal: each progress step is shown once (git
+/// writes a step at 100% twice, as it reaches it and with ", done.").
+#[test]
+fn add_shows_each_git_progress_step_once() {
+    let f = Fixture::new();
+    git_repos::repo(&f.root, "shown", |w| {
+        fs::create_dir_all(w.join("one")).unwrap();
+        fs::write(w.join("one/SKILL.md"), skill_md("one", "1")).unwrap();
+    });
+    let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_skilltui"));
+    cmd.arg("--home");
+    cmd.arg(&f.home);
+    cmd.args(["add", "https://github.com/o/shown"]);
+    cmd.cwd(&f.root);
+    cmd.env_remove("CAO_HOME_DIR");
+    cmd.env("HOME", &f.root);
+    cmd.env("TMPDIR", &f.scratch);
+    for (k, v) in git_repos::redirect_env(&f.root) {
+        cmd.env(k, v);
+    }
+    let mut term = pty::Term::spawn(cmd, 120, 40);
+    assert_eq!(term.wait_exit(), 0, "{}", term.screen());
+    let screen = term.screen();
+    let lines: Vec<&str> = screen.lines().collect();
+    assert!(lines.iter().any(|l| l.ends_with("100%")), "{screen}");
+    for pair in lines.windows(2) {
+        assert!(
+            !(pair[0].ends_with("100%") && pair[0] == pair[1]),
+            "{screen}"
+        );
+    }
+    f.scratch_is_empty();
 }

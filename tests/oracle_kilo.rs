@@ -323,7 +323,7 @@ fn agents_verify_runs_kilo_and_reports_a_planted_difference() {
     let Some(out) = run(&wrap) else {
         return;
     };
-    assert!(out.contains("1 differences"), "{out}");
+    assert!(out.contains("): 1 difference\n"), "{out}");
     assert!(
         out.contains("skilltui expects planted from ") && out.contains("; kilo does not load it"),
         "{out}"

@@ -586,11 +586,11 @@ fn capital_a_ticks_agents_to_list_and_saves_them_in_the_config_dir() {
     let Some(Dialog::ListAgents(d)) = &f.app.dialog else {
         panic!("no dialog: {:?}", f.app.status);
     };
-    // Every agent skilltui knows (21), but CAO, whose agents are pane 3's
+    // Every agent skilltui knows (22), but CAO, whose agents are pane 3's
     // profiles.
     let known = skilltui::core::agents::table::load(None).agents;
-    assert_eq!(known.len(), 21);
-    assert_eq!(d.items.len(), 20, "{:?}", d.items);
+    assert_eq!(known.len(), 22);
+    assert_eq!(d.items.len(), 21, "{:?}", d.items);
     assert!(!d.items.iter().any(|k| k.id == "cao"));
     let codex = d.items.iter().position(|k| k.id == "codex").unwrap();
     insta::assert_snapshot!("list_agents_120x40", screen(&mut f.app, 120, 40));
@@ -625,4 +625,84 @@ fn capital_a_ticks_agents_to_list_and_saves_them_in_the_config_dir() {
     key(&mut again, KeyCode::Enter);
     assert!(asked::read(&path).unwrap().0.is_empty());
     assert!(!again.data.agents.iter().any(|a| a.agent.id == "codex"));
+}
+
+/// A user home where Codex and Amp are detected, with no CAO installed
+/// and no CAO home: an agents-only user's first start.
+fn agents_only_app(tmp: &std::path::Path) -> App {
+    let user = tmp.to_path_buf();
+    fs::create_dir_all(user.join(".codex")).unwrap();
+    fs::create_dir_all(user.join(".config/amp")).unwrap();
+    skill(&user.join(".codex/skills"), "pdf", "Reads PDF files");
+    let home = Home::at(tmp.join("no-cao-home"), user);
+    assert!(
+        home.cao().is_err(),
+        "this test needs a process that finds no CAO (unset SKILLTUI_CAO)"
+    );
+    let mut app = App::new(home, Theme::dark());
+    app.data.agent_cwd = Some(tmp.join("proj"));
+    app
+}
+
+/// Someone who runs agents without CAO met `code_supervisor` and
+/// `Catalog · kiro_cli (fallback)` first: with no CAO and no CAO home the
+/// first screen is their agents, the first one selected, pane 4 showing
+/// what it finds and what its model sees.
+#[test]
+fn without_cao_the_first_screen_is_the_agents_found_here() {
+    let tmp = tempfile::tempdir_in("/tmp").unwrap();
+    let mut app = agents_only_app(tmp.path());
+    assert_eq!(app.focus, Pane::Profiles);
+    let first = app.data.agents.iter().find(|a| a.detected).unwrap();
+    let first = first.agent.id.clone();
+    let selected = app.profiles.selected_agent(&app.data).unwrap();
+    assert_eq!(selected.agent.id, first);
+    let status = app.status.clone().unwrap();
+    assert!(status.text.starts_with("No CAO here"), "{status:?}");
+    assert!(!status.is_error(), "{status:?}");
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("Finds · Codex"), "{text}");
+    assert!(!text.contains("Catalog ·"), "{text}");
+    insta::assert_snapshot!("agents_only_first_screen_120x40", text);
+    // 80x24 shows the focused pair: the agents and what the first finds.
+    let text = screen(&mut app, 80, 24);
+    assert!(
+        text.contains("Finds · Codex") && text.contains("◆ codex"),
+        "{text}"
+    );
+    insta::assert_snapshot!("agents_only_first_screen_80x24", text);
+}
+
+/// The agents found on a worker (as the real UI finds them) land after the
+/// first frame: the first is selected then, unless a key came first.
+#[test]
+fn without_cao_the_first_agent_is_selected_when_discovery_lands_unless_a_key_came_first() {
+    let tmp = tempfile::tempdir_in("/tmp").unwrap();
+    agents_only_app(tmp.path());
+    let home = Home::at(tmp.path().join("no-cao-home"), tmp.path().to_path_buf());
+    let mut app = App::agents_later(home.clone(), Theme::dark());
+    app.data.agent_cwd = Some(tmp.path().join("proj"));
+    assert!(app.data.agents.is_empty());
+    app.start_agents();
+    app.settle();
+    let selected = app.profiles.selected_agent(&app.data).map(|a| &a.agent.id);
+    assert_eq!(selected.map(String::as_str), Some("codex"));
+
+    let mut app = App::agents_later(home, Theme::dark());
+    app.data.agent_cwd = Some(tmp.path().join("proj"));
+    key(&mut app, KeyCode::Char('1'));
+    app.start_agents();
+    app.settle();
+    assert_eq!(app.focus, Pane::Skills);
+    assert_eq!(app.profiles.sel, 0, "no jump after the user's key");
+}
+
+/// A CAO user's first screen stays as it was: the Skills pane focused and
+/// the first profile selected, whatever agents are found.
+#[test]
+fn with_cao_the_first_screen_stays_on_skills_and_profiles() {
+    let f = fixture();
+    assert_eq!(f.app.focus, Pane::Skills);
+    assert!(f.app.profiles.selected_agent(&f.app.data).is_none());
+    assert!(!f.app.agents_first);
 }

@@ -1808,7 +1808,9 @@ fn the_pick_dialog_filters_picks_all_or_none_and_cuts_long_rows() {
     // `/` then text narrows the rows; `a` picks every row shown.
     press(&mut f.app, "/s1");
     let screen = format!("{}", render(&mut f.app, 80, 24).backend());
-    assert!(screen.contains("/s1▏  2 of 12"), "{screen}");
+    // Ranked as the Skills pane ranks: s10 and s11 by prefix, then s01
+    // (fuzzy on the name).
+    assert!(screen.contains("/s1▏  3 of 12"), "{screen}");
     snapshot("pick_filter_80x24", &mut f, 80, 24);
     assert!(!screen.contains("s00"), "{screen}");
     key(&mut f.app, KeyCode::Enter);
@@ -1817,7 +1819,7 @@ fn the_pick_dialog_filters_picks_all_or_none_and_cuts_long_rows() {
         "Enter keeps the filter"
     );
     press(&mut f.app, "a");
-    assert_eq!(picked_names(&f.app), ["s10", "s11"]);
+    assert_eq!(picked_names(&f.app), ["s01", "s10", "s11"]);
     // `a` again, all picked: none.
     press(&mut f.app, "a");
     assert!(picked_names(&f.app).is_empty());
@@ -2348,14 +2350,12 @@ fn f_y_and_p_are_offered_only_where_there_is_a_catalog_or_a_profile() {
         bar.contains("f format") && bar.contains("y copy") && bar.contains("p provider"),
         "{bar}"
     );
-    // writer falls back to kiro_cli: no catalog to format or copy.
+    // writer falls back to kiro_cli: no catalog to format; y copies the
+    // command that serves the profile over MCP instead.
     select_profile(&mut f.app, "writer");
     key(&mut f.app, KeyCode::Char('4'));
     let bar = hint_line(&mut f.app, 120, 40);
-    assert!(
-        !bar.contains("f format") && !bar.contains("y copy"),
-        "{bar}"
-    );
+    assert!(!bar.contains("f format") && bar.contains("y copy"), "{bar}");
     assert!(bar.contains("p provider"), "{bar}");
     // No profile at all: none of them.
     let tmp = snapshot_tempdir();
@@ -2366,6 +2366,40 @@ fn f_y_and_p_are_offered_only_where_there_is_a_catalog_or_a_profile() {
     for gone in ["f format", "y copy", "/ filter"] {
         assert!(!bar.contains(gone), "{bar}");
     }
+}
+
+/// A new user typed `/pdf` in the pick dialog of anthropics/skills: the
+/// cursor sat on `canvas-design`, whose description mentions ".pdf", and
+/// Space picked it. The pick filter ranks as the Skills pane does.
+#[test]
+fn the_pick_filter_ranks_the_exact_name_first_as_the_skills_pane_does() {
+    let mut f = fixture();
+    git_repos::repo(git_root(), "formats", |work| {
+        let skills = work.join("skills");
+        write_skill(
+            &skills,
+            "canvas-design",
+            "\"Posters saved as .png and .pdf files\"",
+        );
+        write_skill(&skills, "docx", "\"Word documents\"");
+        write_skill(&skills, "pdf-forms", "\"Fill in PDF forms\"");
+        write_skill(&skills, "pdf", "\"Read, merge and split PDF files\"");
+    });
+    open_source(&mut f.app, "o/formats");
+    press(&mut f.app, "/pdf");
+    key(&mut f.app, KeyCode::Enter);
+    press(&mut f.app, " ");
+    assert_eq!(picked_names(&f.app), ["pdf"]);
+    let screen = format!("{}", render(&mut f.app, 80, 24).backend());
+    let order: Vec<&str> = ["[x] ✓ ·        pdf ", "pdf-forms", "canvas-design"]
+        .into_iter()
+        .filter(|row| screen.contains(row))
+        .collect();
+    assert_eq!(order.len(), 3, "{screen}");
+    let at = |row: &str| screen.find(row).unwrap();
+    assert!(at("[x] ✓ ·        pdf ") < at("pdf-forms"), "{screen}");
+    assert!(at("pdf-forms") < at("canvas-design"), "{screen}");
+    snapshot("pick_filter_ranked_80x24", &mut f, 80, 24);
 }
 
 #[test]
@@ -2382,7 +2416,7 @@ fn in_the_pick_filter_space_is_text_and_after_enter_space_picks() {
     // Space is typed into the filter, where it matches nothing here.
     press(&mut f.app, " ");
     assert!(picked_names(&f.app).is_empty());
-    assert!(format!("{}", render(&mut f.app, 80, 24).backend()).contains("/s1 ▏  0 of 12"));
+    assert!(format!("{}", render(&mut f.app, 80, 24).backend()).contains("/s1 ▏"));
     key(&mut f.app, KeyCode::Backspace);
     key(&mut f.app, KeyCode::Enter);
     let screen = format!("{}", render(&mut f.app, 80, 24).backend());
@@ -2393,20 +2427,150 @@ fn in_the_pick_filter_space_is_text_and_after_enter_space_picks() {
     assert_eq!(picked_names(&f.app), ["s10", "s11"]);
 }
 
+/// The help's keys column is as wide as its widest key where the popup has
+/// room: every description starts in one column; narrower, a key wider
+/// than its column stands on its own line.
 #[test]
-fn a_long_key_in_help_stands_on_its_own_line_and_no_row_runs_into_the_next_column() {
+fn help_keys_fit_their_column_and_no_row_runs_into_the_next_column() {
     let mut f = fixture();
     press(&mut f.app, "?");
+    screen(&mut f.app);
+    press(&mut f.app, "G");
     let s = screen(&mut f.app);
     let keys = s
         .lines()
         .find(|l| l.contains("Ctrl-S / Esc, Ctrl-L, Ctrl-Z / Ctrl-Y"))
         .unwrap_or_else(|| panic!("{s}"));
+    assert!(keys.contains("Ctrl-Y in the editor"), "{keys}");
+    // Every key's description starts in the same column.
+    let starts: std::collections::BTreeSet<usize> = s
+        .lines()
+        .filter_map(|l| {
+            let inner = l.split('║').nth(1)?;
+            let (k, _) = skilltui::tui::keymap::help_rows()
+                .filter(|(k, _)| inner.starts_with(&format!("{k} ")))
+                .max_by_key(|(k, _)| k.len())?;
+            let rest = &inner[k.len()..];
+            Some(k.chars().count() + rest.len() - rest.trim_start().len())
+        })
+        .collect();
+    assert_eq!(starts.len(), 1, "{starts:?}\n{s}");
+    render(&mut f.app, 60, 40);
+    press(&mut f.app, "G");
+    let s = format!("{}", render(&mut f.app, 60, 40).backend());
+    let keys = s
+        .lines()
+        .find(|l| l.contains("Ctrl-S / Esc, Ctrl-L, Ctrl-Z / Ctrl-Y"))
+        .unwrap_or_else(|| panic!("{s}"));
     assert!(!keys.contains("in the editor"), "{keys}");
+}
+
+/// lazygit groups its help by pane: so does ours, in the keymap's groups,
+/// and the bottom border says when more is below.
+#[test]
+fn help_groups_keys_by_pane_and_marks_more_below() {
+    let mut f = fixture();
+    press(&mut f.app, "?");
+    let s = format!("{}", render(&mut f.app, 80, 24).backend());
+    let at = |t: &str| s.find(t).unwrap_or_else(|| panic!("no {t:?}:\n{s}"));
+    assert!(at("everywhere") < at("1 Skills"), "{s}");
+    assert!(s.contains("↓") && s.contains("lines more"), "{s}");
+    snapshot("help_80x24", &mut f, 80, 24);
+    key(&mut f.app, KeyCode::Char('G'));
+    let s = format!("{}", render(&mut f.app, 80, 24).backend());
     assert!(
-        s.contains("║                             in the editor: save / close;"),
-        "{s}"
+        !s.contains("lines more"),
+        "at the end nothing is below:\n{s}"
     );
+    assert!(s.contains("text fields and the editor"), "{s}");
+    snapshot("help_end_80x24", &mut f, 80, 24);
+}
+
+/// At 80x24 the home label lost `~/.aws/` with no mark of the cut: a cut
+/// path keeps its tail behind `…`.
+#[test]
+fn a_cut_home_label_says_so_with_an_ellipsis() {
+    let tmp = snapshot_tempdir();
+    let root = tmp.path().join(".aws/cli-agent-orchestrator");
+    let cao = fake_cao::make(tmp.path());
+    let home = Home::at(root.clone(), tmp.path().to_path_buf()).with_cao(Some(&cao));
+    store::seed(&home, None).unwrap();
+    let mut app = App::new(home, Theme::dark());
+    for (w, h) in [(80, 24), (70, 24), (64, 20)] {
+        let s = format!("{}", render(&mut app, w, h).backend());
+        let label = s
+            .lines()
+            .find(|l| l.contains("home "))
+            .unwrap_or_else(|| panic!("no home label at {w}x{h}:\n{s}"));
+        assert!(
+            label.contains("home ~/.aws/cli-agent-orchestrator")
+                || (label.contains("home …") && label.contains("orchestrator ")),
+            "{w}x{h}: {label}"
+        );
+    }
+}
+
+/// At 50x15 a search result took two lines and the remote SKILL.md's hint
+/// was cut to `Esc back t`: rows stay one line, hints take a shorter form.
+#[test]
+fn at_50x15_results_are_one_line_each_and_hints_take_a_shorter_form() {
+    let mut f = fixture();
+    let source = team_repo("narrowfound");
+    let server = registry();
+    let reply = format!(
+        r#"{{"skills":[
+        {{"id":"1","name":"beta","source":"{source}","installs":1200}},
+        {{"id":"2","name":"a-rather-long-skill-name-here","source":"someone-long/some-long-repository","installs":7}}]}}"#
+    );
+    server.route(
+        "/api/search?q=narrowly&limit=20",
+        http_server::Reply::Ok(reply.into_bytes()),
+    );
+    search_for(&mut f.app, "narrowly");
+    f.app.settle();
+    let s = format!("{}", render(&mut f.app, 50, 15).backend());
+    for name in ["beta", "a-rather-long"] {
+        let row = s.lines().find(|l| l.contains(name)).unwrap();
+        assert!(row.contains("1200") || row.contains(" 7"), "{row}\n{s}");
+    }
+    assert!(!s.contains("Enter opens its"), "a hint cut mid-way:\n{s}");
+    snapshot("search_results_50x15", &mut f, 50, 15);
+    key(&mut f.app, KeyCode::Right);
+    f.app.settle();
+    let s = format!("{}", render(&mut f.app, 50, 15).backend());
+    assert!(s.contains("↑↓ scroll  Enter install  Esc back"), "{s}");
+    snapshot("search_reading_50x15", &mut f, 50, 15);
+}
+
+/// The Preview of a skill with eight scripts opened with eight `low
+/// script-file` lines above its text: low findings fold into one line,
+/// medium and up stay listed.
+#[test]
+fn low_audit_findings_fold_into_one_line_and_medium_ones_stay_listed() {
+    let mut f = fixture();
+    let dir = f.root.join("skills/scripted");
+    fs::create_dir_all(dir.join("scripts")).unwrap();
+    fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: scripted\ndescription: Runs its scripts\n---\n# scripted\n\nRun `sudo make install` first.\n",
+    )
+    .unwrap();
+    for i in 0..8 {
+        fs::write(dir.join(format!("scripts/s{i}.sh")), "echo hi\n").unwrap();
+    }
+    f.app.reload();
+    select_folder(&mut f.app, "scripted");
+    f.app.start_audits();
+    f.app.settle();
+    let screen = format!("{}", render(&mut f.app, 120, 40).backend());
+    assert!(screen.contains("· medium sudo SKILL.md:"), "{screen}");
+    assert!(!screen.contains("low script-file"), "{screen}");
+    assert!(
+        screen.contains("· 8 low: script-file ×8 (skilltui audit lists them)"),
+        "{screen}"
+    );
+    assert!(screen.contains("Run sudo make install first."), "{screen}");
+    snapshot("preview_low_folded_120x40", &mut f, 120, 40);
 }
 
 #[test]
@@ -2672,6 +2836,11 @@ fn y_in_the_skills_pane_copies_the_skills_path_and_each_hint_says_what_y_copies(
     assert!(hint_line(&mut f.app, 120, 40).contains("y copy catalog"));
     press(&mut f.app, "y");
     assert!(CLIPPED.lock().unwrap().contains("## Available Skills"));
+    // A provider with no block: y copies the `serve` command pane 4 shows.
+    select_profile(&mut f.app, "writer");
+    key(&mut f.app, KeyCode::Char('4'));
+    press(&mut f.app, "y");
+    assert_eq!(*CLIPPED.lock().unwrap(), "skilltui serve --profile writer");
 }
 
 #[test]
@@ -2796,8 +2965,10 @@ fn at_80_columns_the_home_label_keeps_the_word_and_its_last_folder() {
     let cao = fake_cao::make(tmp.path());
     let mut app = fresh_app(tmp.path(), ".aws/cli-agent-orchestrator", &cao);
     key(&mut app, KeyCode::Esc);
+    // Cut, the label says so with `…` and keeps the path's tail.
     let text = format!("{}", render(&mut app, 80, 24).backend());
-    assert!(text.contains("home cli-agent-orchestrator"), "{text}");
+    assert!(text.contains("home …-agent-orchestrator"), "{text}");
+    assert!(!text.contains("home cli-agent-orchestrator"), "{text}");
     let text = format!("{}", render(&mut app, 120, 40).backend());
     assert!(
         text.contains(" home ~/.aws/cli-agent-orchestrator "),
@@ -3373,6 +3544,46 @@ fn the_install_progress_shows_k_of_n_each_outcome_and_esc_stops_between_skills()
     assert!(screen.contains("stopped: 1 pick not installed"), "{screen}");
     key(&mut f.app, KeyCode::Enter);
     assert!(f.app.dialog.is_none());
+}
+
+/// Ctrl-C during an install cancels it as Esc does (the worker stops
+/// after the skill being written); once it ended, Ctrl-C quits again.
+#[test]
+fn ctrl_c_during_an_install_cancels_it_instead_of_quitting() {
+    let mut f = fixture();
+    let cancel = skilltui::core::sources::git::Cancel::default();
+    let mut i = Installing::new(9, "/tmp/three", 3, cancel.clone());
+    i.writing = Some((1, "one".into()));
+    f.app.dialog = Some(Dialog::Installing(i));
+    ctrl(&mut f.app, 'c');
+    assert!(!f.app.quit, "Ctrl-C does not quit mid-install");
+    assert!(cancel.load(std::sync::atomic::Ordering::SeqCst));
+    assert!(said(&f.app).contains("stopping after the skill being written"));
+    let Some(Dialog::Installing(i)) = &mut f.app.dialog else {
+        panic!(
+            "the dialog stays until the worker stops: {:?}",
+            f.app.dialog
+        );
+    };
+    i.ended = true;
+    ctrl(&mut f.app, 'c');
+    assert!(f.app.quit);
+}
+
+#[test]
+fn ctrl_c_during_a_fetch_cancels_it_and_installs_nothing() {
+    let mut f = fixture();
+    let source = team_repo("interrupted");
+    press(&mut f.app, "a");
+    press(&mut f.app, &source);
+    key(&mut f.app, KeyCode::Enter);
+    ctrl(&mut f.app, 'c');
+    assert!(!f.app.quit);
+    assert!(f.app.dialog.is_none());
+    assert!(said(&f.app).contains("cancelled opening"));
+    f.app.settle();
+    assert!(f.app.dialog.is_none());
+    assert!(!f.root.join("skills/alpha").exists());
 }
 
 #[test]

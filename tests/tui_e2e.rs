@@ -388,6 +388,45 @@ fn capital_a_saves_the_agents_to_list_and_skilltui_agents_adds_to_them() {
     tui.wait_text("SKILLTUI_AGENTS lists it");
 }
 
+/// Someone who runs Claude Code and Codex without CAO starts skilltui for
+/// the first time: no CAO installed, no CAO home, and `~/.claude` not made
+/// yet (only the `claude` binary on PATH). The first screen lists both
+/// agents in pane 3, the first selected, and pane 4 shows what it finds.
+#[test]
+fn without_cao_a_first_start_opens_on_the_agents_claude_code_found_by_its_binary() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    fs::create_dir_all(env.user().join(".codex")).unwrap();
+    let bin = env.tmp.path().join("bin");
+    fs::create_dir_all(&bin).unwrap();
+    let claude = bin.join("claude");
+    fs::write(&claude, "#!/bin/sh\nexit 0\n").unwrap();
+    fs::set_permissions(&claude, fs::Permissions::from_mode(0o755)).unwrap();
+    let mut cmd = CommandBuilder::new(BIN);
+    cmd.arg("--home");
+    cmd.arg(env.root());
+    cmd.cwd(env.user());
+    for var in [
+        "CAO_HOME_DIR",
+        "NO_COLOR",
+        "TMUX",
+        "SKILLTUI_CAO",
+        "XDG_DATA_HOME",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.env("HOME", env.user());
+    cmd.env("PATH", format!("{}:/usr/bin:/bin", bin.display()));
+    cmd.env("TERM", "xterm-256color");
+    let mut tui = Term::spawn(cmd, WIDTH, HEIGHT);
+    let screen = tui.wait_all(&["◆ claude-code", "◆ codex", "Finds · Claude Code"]);
+    assert!(screen.contains("No CAO here"), "{screen}");
+    assert!(!screen.contains("does not exist"), "{screen}");
+    tui.keys(&["q"]);
+    assert_eq!(tui.wait_exit(), 0);
+    assert!(!env.root().exists(), "nothing is created unasked");
+}
+
 #[test]
 fn install_over_an_existing_skill() {
     let env = Env::seeded();
@@ -920,14 +959,18 @@ fn a_killed_skilltui_takes_its_git_with_it() {
     git.assert_git_gone();
 }
 
+/// A new user pressed Ctrl-C to stop an install and lost the whole TUI:
+/// during a fetch Ctrl-C cancels it as Esc does, and a second one quits.
 #[test]
-fn ctrl_c_during_a_fetch_stops_git_before_quitting() {
+fn ctrl_c_during_a_fetch_cancels_it_and_a_second_quits() {
     let env = Env::seeded();
     let git = HangingGit::new(&env);
     let mut tui = git.open(&env, "o/hangs");
     tui.keys(&["C-c"]);
-    assert_eq!(tui.wait_exit(), 0);
+    tui.wait_text("cancelled opening o/hangs");
     git.assert_cleaned_up();
+    tui.keys(&["C-c"]);
+    assert_eq!(tui.wait_exit(), 0);
 }
 
 // ---- the CLI on a terminal --------------------------------------------------

@@ -17,7 +17,7 @@ use crate::core::agents::reach;
 use crate::core::agents::render;
 use crate::core::agents::rules;
 use crate::core::agents::scan::{self, Ctx};
-use crate::core::agents::table::{Certainty, Parser, Scope, Table};
+use crate::core::agents::table::{Agent, Certainty, Parser, Scope, Table};
 use crate::core::agents::verify;
 use crate::core::cao::skill;
 use crate::core::cao::store::Home;
@@ -26,6 +26,12 @@ use crate::core::text::sanitize_line;
 
 #[derive(Args, Debug)]
 pub struct AgentsArgs {
+    /// One agent: where it looks for skills, and how sure skilltui is
+    #[arg(value_name = "ID", add = names::agents(), conflicts_with = "verify")]
+    id: Option<String>,
+    /// Also list where each agent looks for skills
+    #[arg(long)]
+    paths: bool,
     /// Print JSON for scripts instead of text
     #[arg(long)]
     json: bool,
@@ -96,7 +102,14 @@ impl ScopeArg {
 pub fn run_agents(home: &Home, args: &AgentsArgs, out: &mut Output) -> Outcome {
     with_table(home, out, |table, ctx| match &args.verify {
         Some(id) => verify(table, ctx, id),
-        None => Ok(agents(table, ctx, args.json)),
+        None => {
+            let picked = match &args.id {
+                Some(id) => vec![table.find(id)?],
+                None => table.agents.iter().collect(),
+            };
+            let paths = args.paths || args.id.is_some();
+            Ok(agents(&picked, ctx, args.json, paths))
+        }
     })
 }
 
@@ -117,11 +130,12 @@ fn verify(table: &Table, ctx: &Ctx, id: &str) -> Result<Printed, String> {
                 agent.id, v.version
             ))),
             Ok(v) => {
+                let n = v.differences.len();
                 p.line(&sanitize_line(&format!(
-                    "{} ({}): {} differences",
+                    "{} ({}): {n} difference{}",
                     agent.id,
                     v.version,
-                    v.differences.len()
+                    if n == 1 { "" } else { "s" }
                 )));
                 for d in &v.differences {
                     p.line(&sanitize_line(&format!("  {d}")));
@@ -179,19 +193,24 @@ pub fn open(home: &Home) -> (Table, Ctx, Vec<String>) {
     (table, ctx, warnings)
 }
 
-/// `skilltui agents [--json]`.
-pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
+/// `skilltui agents [ID] [--paths] [--json]`: one line per agent (found
+/// here or not, the skills its model is shown, verified or documented),
+/// then with `--paths` or an ID where each looks.
+pub fn agents(picked: &[&Agent], ctx: &Ctx, json: bool, paths: bool) -> Printed {
     let mut p = Printed::default();
     // Each agent's places once: they expand globs and stat every dir.
-    let found: Vec<_> = table
-        .agents
+    let found: Vec<_> = picked
         .iter()
-        .map(|a| (a, scan::places(a, ctx), scan::detected(a, ctx)))
+        .map(|a| (*a, scan::places(a, ctx), scan::detected(a, ctx)))
         .collect();
+    let skills: Vec<usize> = scan::par_map(picked, &|a: &&Agent| {
+        discover::find(a, ctx).winners().count()
+    });
     if json {
         let rows: Vec<_> = found
             .iter()
-            .map(|(a, places, detected)| {
+            .enumerate()
+            .map(|(i, (a, places, detected))| {
                 let places: Vec<_> = places
                     .iter()
                     .map(|pl| json!({"path": pl.path.to_string_lossy(), "scope": pl.scope, "exists": pl.exists}))
@@ -200,6 +219,7 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
                     "id": a.id,
                     "name": a.name,
                     "detected": detected,
+                    "skills": skills[i],
                     "clash": a.clash,
                     "symlinks": a.symlinks,
                     "source": a.source,
@@ -218,9 +238,16 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
         p.line(&serde_json::to_string_pretty(&rows).unwrap_or_default());
         return p;
     }
-    for (a, places, detected) in &found {
-        let mark = if *detected { "◆" } else { " " };
-        p.line(&format!("{mark} {}  {}", a.id, sanitize_line(&a.name)));
+    summary(&found, &skills, &mut p);
+    if !paths {
+        p.notes.push(
+            "where each agent looks: `skilltui agents --paths`, or `skilltui agents ID`".into(),
+        );
+        return p;
+    }
+    for (a, places, _) in &found {
+        p.line("");
+        p.line(&format!("{}  {}", a.id, sanitize_line(&a.name)));
         p.line(&sanitize_line(&format!("    {}", a.certainty().line())));
         for place in places {
             let exists = if place.exists { "" } else { "  (missing)" };
@@ -232,6 +259,39 @@ pub fn agents(table: &Table, ctx: &Ctx, json: bool) -> Printed {
         }
     }
     p
+}
+
+/// One line per agent: `◆` when found on this machine, its id and name,
+/// the skills its model is shown from here, and whether skilltui's model
+/// of it was checked against the installed agent.
+fn summary(found: &[(&Agent, Vec<scan::Place>, bool)], skills: &[usize], p: &mut Printed) {
+    let id_w = found
+        .iter()
+        .map(|(a, ..)| a.id.chars().count())
+        .max()
+        .unwrap_or(2)
+        .max(5);
+    let name_w = (found.iter())
+        .map(|(a, ..)| sanitize_line(&a.name).chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    p.line(&format!(
+        "  {:id_w$}  {:name_w$}  {:12}  {:>6}  Model",
+        "Agent", "Name", "Here", "Skills"
+    ));
+    for ((a, _, detected), n) in found.iter().zip(skills) {
+        let mark = if *detected { "◆" } else { " " };
+        let here = if *detected { "detected" } else { "not found" };
+        let checked = match a.certainty() {
+            Certainty::Verified(v) => format!("verified against {v}"),
+            Certainty::Documented(_) => "from its documentation".to_string(),
+        };
+        p.line(&sanitize_line(&format!(
+            "{mark} {:id_w$}  {:name_w$}  {here:12}  {n:>6}  {checked}",
+            a.id, a.name
+        )));
+    }
 }
 
 /// `skilltui list --agent ID [--json]`: every candidate, in the agent's
@@ -344,6 +404,14 @@ pub fn enable(
             }
         }
         failed.extend(not_done("gave", skills.len(), &not, &agent.id));
+    }
+    if scope == Scope::Project {
+        // A teammate's `sync` in the project installs and gives them too.
+        match crate::core::sources::lock::record_in_project(home, skills, &ctx.cwd) {
+            Ok(Some(path)) => p.notes.push(format!("recorded in {}", path.display())),
+            Ok(None) => {}
+            Err(e) => failed.push(e),
+        }
     }
     p.failed = (!failed.is_empty()).then(|| failed.join("; "));
     Ok(p)

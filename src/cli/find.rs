@@ -14,8 +14,8 @@ pub struct FindArgs {
     #[arg(required = true)]
     query: Vec<String>,
     /// At most this many results (1 to 100)
-    #[arg(long, default_value_t = 20)]
-    limit: usize,
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u8).range(1..=100))]
+    limit: u8,
     /// Only this owner's skills
     #[arg(long, value_name = "OWNER")]
     owner: Option<String>,
@@ -30,7 +30,13 @@ pub fn run(home: &Home, args: &FindArgs, out: &mut Output) -> Outcome {
     if let Some(w) = search::api_warning() {
         warn(&w);
     }
-    let hits = search::find(home, &query, args.limit, args.owner.as_deref(), None)?;
+    let hits = search::find(
+        home,
+        &query,
+        usize::from(args.limit),
+        args.owner.as_deref(),
+        None,
+    )?;
     if args.json {
         let items: Vec<_> = hits
             .iter()

@@ -9,11 +9,12 @@ use serde_json::json;
 
 use super::agents;
 use super::names;
-use super::output::{Outcome, Output, warn};
+use super::output::{self, Outcome, Output, warn};
 use crate::core::cao::store::Home;
 use crate::core::sources::changes::{self, Changes};
 use crate::core::sources::git;
 use crate::core::sources::http;
+use crate::core::sources::interrupt;
 use crate::core::sources::lock;
 use crate::core::sources::remote;
 use crate::core::text::sanitize_line;
@@ -43,6 +44,10 @@ pub struct UpdateArgs {
     /// Install a skill even when the audit finds something critical in it
     #[arg(long)]
     trust: bool,
+    /// Fetch and show what would change, and write nothing (neither the
+    /// skills nor the lock)
+    #[arg(long)]
+    dry_run: bool,
 }
 
 #[derive(Args, Debug)]
@@ -69,15 +74,32 @@ pub struct SyncArgs {
 
 /// `check [NAME…] [--json]`.
 pub fn run_check(home: &Home, args: &CheckArgs, out: &mut Output) -> Outcome {
+    if !args.json {
+        say_lock(home, None, out);
+    }
     check(home, &args.names, args.json, out)
+}
+
+/// The one line naming the lock a command follows: the project's, the
+/// home's, or the one given.
+fn say_lock(home: &Home, given: Option<&std::path::Path>, out: &mut Output) {
+    let path = given.map_or_else(|| lock::in_use(home), std::path::Path::to_path_buf);
+    let whose = match (given, lock::is_home_lock(home, &path)) {
+        (_, true) => "this home's",
+        (Some(_), false) => "given",
+        (None, false) => "the project's",
+    };
+    out.line(&format!("Lock: {} ({whose})", path.display()));
 }
 
 /// `update [NAME…]`.
 pub fn run_update(home: &Home, args: &UpdateArgs, out: &mut Output) -> Outcome {
+    say_lock(home, None, out);
     update(
         home,
         &args.names,
         (args.force, args.allow_large, args.trust),
+        args.dry_run,
         out,
     )
 }
@@ -86,6 +108,7 @@ pub fn run_update(home: &Home, args: &UpdateArgs, out: &mut Output) -> Outcome {
 /// them for agents.
 pub fn run_sync(home: &Home, args: &SyncArgs, out: &mut Output) -> Outcome {
     let lifts = (args.force, args.allow_large, args.trust);
+    say_lock(home, args.lock.as_deref(), out);
     sync(home, args.lock.as_deref(), lifts, args.allow_local, out)?;
     agents::with_table(home, out, |table, ctx| agents::restore(home, table, ctx))
 }
@@ -112,33 +135,62 @@ pub fn files_only(c: Changes) -> Changes {
     Changes { changed, ..c }
 }
 
-/// Ctrl-C (or SIGTERM, SIGHUP) ends a command as it would, but first ends
-/// the gits it runs with their ssh and helpers: they run in a session of
-/// their own, out of the terminal's reach.
+/// How long a command that is fetching gets to unwind after Ctrl-C
+/// (its fetch polls every 50 ms; removing a large scratch checkout takes
+/// a second or two) before it is ended where it stands.
+const UNWIND: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Ctrl-C (or SIGTERM, SIGHUP) ends a command. One that is fetching (it
+/// has scratch folders) is asked to stop: its fetch ends, the normal
+/// clean-up removes the scratch, and `main` exits 130. One that does not
+/// unwind within [`UNWIND`], or a second signal, ends it there, after its
+/// scratch folders are removed. Either way the gits it runs go first,
+/// with their ssh and helpers: they run in a session of their own, out of
+/// the terminal's reach. Also clears what killed runs left behind.
 pub fn end_git_on_signals() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    git::clear_orphans();
     let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
         return;
     };
     std::thread::spawn(move || {
-        if let Some(signal) = signals.forever().next() {
+        let Some(signal) = signals.forever().next() else {
+            return;
+        };
+        if git::has_own_scratch() {
+            interrupt::interrupt(signal);
             git::kill_all();
-            let _ = signal_hook::low_level::emulate_default_handler(signal);
-            std::process::exit(128 + signal);
+            let until = std::time::Instant::now() + UNWIND;
+            while std::time::Instant::now() < until && signals.pending().next().is_none() {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
         }
+        git::kill_all();
+        git::remove_own_scratch();
+        let _ = signal_hook::low_level::emulate_default_handler(signal);
+        std::process::exit(128 + signal);
     });
 }
 
-/// Shows git's progress on stderr when a person is watching it.
+/// Shows git's progress on stderr when a person is watching it. git
+/// writes a step at 100% twice (as it reaches it, then with ", done."):
+/// a step is shown again only when it moved.
 pub fn progress_meter() -> impl FnMut(git::Progress) {
     let tty = std::io::stderr().is_terminal();
+    let mut last: Option<(String, u8)> = None;
     move |p: git::Progress| {
-        if tty {
-            eprint!("\r\x1b[2K{}: {}%", p.phase, p.percent);
-            if p.percent == 100 {
-                eprintln!();
-            }
+        let step = Some((p.phase, p.percent));
+        if !tty || step == last {
+            return;
         }
+        let Some((phase, percent)) = &step else {
+            return;
+        };
+        eprint!("\r\x1b[2K{phase}: {percent}%");
+        if *percent == 100 {
+            eprintln!();
+        }
+        last = step;
     }
 }
 
@@ -294,13 +346,19 @@ fn report_outcomes(outcomes: &[remote::Outcome], verb: &str, out: &mut Output) -
 /// `(force, allow_large, trust)`, as given to `update` and `sync`.
 type Lifts = (bool, bool, bool);
 
-fn update(home: &Home, names: &[String], lifts: Lifts, out: &mut Output) -> Outcome {
+fn update(home: &Home, names: &[String], lifts: Lifts, dry: bool, out: &mut Output) -> Outcome {
     let (force, large, trust) = lifts;
-    let outcomes = remote::update(home, names, force, large, trust, &mut progress_meter())?;
+    let meter = &mut progress_meter();
+    let outcomes = remote::update(home, names, force, large, trust, dry, meter)?;
     if outcomes.is_empty() {
         warn("no skills are locked: `skilltui add OWNER/REPO` installs and pins one");
     }
-    report_outcomes(&outcomes, "updated", out)
+    let verb = if dry { "would update" } else { "updated" };
+    let done = report_outcomes(&outcomes, verb, out);
+    if dry {
+        output::note("dry run: nothing was written");
+    }
+    done
 }
 
 fn sync(

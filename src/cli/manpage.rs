@@ -148,6 +148,17 @@ fn command(roff: &mut Roff, cmd: &clap::Command) {
         }
         roff.text(text);
     }
+    if let Some(examples) = cmd.get_after_help() {
+        // The Examples section `--help` ends with, one line each.
+        for line in examples
+            .to_string()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+        {
+            roff.control("br", []);
+            roff.text([roman(line.trim_end().to_string())]);
+        }
+    }
     for sub in cmd.get_subcommands() {
         command(roff, sub);
     }

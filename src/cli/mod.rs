@@ -26,6 +26,38 @@ use crate::core::cao::store::Home;
 pub use git::end_git_on_signals;
 pub use output::{Outcome, Output, warn};
 
+/// The help heading of the options every command takes: after the
+/// command's own, so `add --help` leads with what `add` does.
+const GLOBAL: &str = "Global options";
+
+/// The Examples sections of `--help` (and the man page).
+const ADD_EXAMPLES: &str = "Examples:
+  skilltui add anthropics/skills --skill pdf      one skill of a GitHub repository
+  skilltui add anthropics/skills --all            every skill it holds
+  skilltui add ./my-skill                         a folder on this machine
+  skilltui add o/r --agent codex --scope project  then give it to Codex in this project";
+const FIND_EXAMPLES: &str = "Examples:
+  skilltui find pdf                  search the skills.sh registry
+  skilltui find pdf --owner anthropics --limit 5
+  skilltui find pdf --json | jq '.[0]'";
+const SYNC_EXAMPLES: &str = "Examples:
+  skilltui sync                        the project's skilltui.lock (found from here up to the
+                                       repository root), else the home's
+  skilltui sync --lock team/skilltui.lock";
+const AGENT_EXAMPLES: &str = "Examples:
+  skilltui agent enable codex pdf                    link pdf into Codex's user skills
+  skilltui agent enable codex pdf --scope project    into this project's (.codex/skills)
+  skilltui agent disable codex pdf
+  skilltui agent adopt claude-code my-skill          copy a folder the agent has into the store";
+const AUDIT_EXAMPLES: &str = "Examples:
+  skilltui audit                  every installed skill
+  skilltui audit pdf --min-severity high
+  skilltui audit ./downloaded-skill";
+const SERVE_EXAMPLES: &str = "Examples:
+  skilltui serve                     every skill, on stdio
+  skilltui serve --profile developer only what that profile lists
+  skilltui serve --print-config codex the snippet that registers it with Codex";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "skilltui",
@@ -34,12 +66,12 @@ pub use output::{Outcome, Output, warn};
 )]
 pub struct Cli {
     /// The CAO home (default: $CAO_HOME_DIR, else ~/.aws/cli-agent-orchestrator)
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub home: Option<PathBuf>,
     /// The installed CAO: its package, its venv or its `cao` executable
     /// (default: $SKILLTUI_CAO, else `cao` on PATH, else the uv tool and
     /// pipx homes)
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub cao: Option<PathBuf>,
     /// Colour theme for the TUI (a file in themes/ or the user's config dir)
     #[arg(long, value_name = "NAME")]
@@ -58,9 +90,11 @@ pub enum Command {
     /// (owner/repo[/path][@ref], a GitHub/GitLab tree URL, any git URL[@ref]),
     /// a site's well-known index (https://HOST), or a SKILL.md, .tar.gz,
     /// .tgz or .zip URL
+    #[command(after_help = ADD_EXAMPLES)]
     Add(store::AddArgs),
     /// Search the skills.sh registry ($SKILLS_API_URL): name, source,
     /// installs, and whether each is installed here
+    #[command(after_help = FIND_EXAMPLES)]
     Find(find::FindArgs),
     /// Locked skills: current, outdated, modified, missing, or unknown when
     /// the remote could not be asked
@@ -68,6 +102,7 @@ pub enum Command {
     /// Fetch locked skills, show what changes, replace them and re-pin
     Update(git::UpdateArgs),
     /// Install every skill of a lock file at its pinned commit
+    #[command(after_help = SYNC_EXAMPLES)]
     Sync(git::SyncArgs),
     /// Remove an installed skill atomically, and every link or copy
     /// skilltui made of it for an agent
@@ -87,6 +122,7 @@ pub enum Command {
     /// Audit skills for hidden text, instructions against the user,
     /// exfiltration, remote code and more; exit 1 on a high or critical
     /// finding
+    #[command(after_help = AUDIT_EXAMPLES)]
     Audit(audit::AuditArgs),
     /// Why CAO sees what it sees: home, dirs, the CAO found, warnings
     Doctor(doctor::DoctorArgs),
@@ -96,10 +132,11 @@ pub enum Command {
     /// The agents skilltui knows: detected or not, and where each looks
     Agents(agents::AgentsArgs),
     /// Give store skills to an agent, or take them back
-    #[command(subcommand)]
+    #[command(subcommand, after_help = AGENT_EXAMPLES)]
     Agent(agents::AgentCommand),
     /// Serve the skills (or one profile's) to any MCP client on stdio,
     /// through the MCP Skills extension and a `load_skill` tool
+    #[command(after_help = SERVE_EXAMPLES)]
     Serve(serve::ServeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions(shell::CompletionsArgs),
@@ -111,6 +148,14 @@ pub enum Command {
 pub fn run(cli: &Cli, command: &Command) -> Outcome {
     let home = Home::locate(cli.home.as_deref()).with_cao(cli.cao.as_deref());
     let missing = command.reads_home() && std::fs::symlink_metadata(&home.root).is_err();
+    if missing && let Some(meant) = crate::core::doctor::mistyped_home(&home.root) {
+        let from = crate::core::doctor::home_source(cli.home.as_deref());
+        return Err(format!(
+            "the home {} (from {from}) does not exist: did you mean {}? Nothing was created",
+            home.root.display(),
+            meant.display()
+        ));
+    }
     let outcome = dispatch(cli, command);
     if command.changes_store() {
         // Even a failed command may have changed part of the store.

@@ -26,10 +26,10 @@ pub fn skills() -> ArgValueCandidates {
     })
 }
 
-/// The skills the lock pins (what `check` and `update` take).
+/// The skills the lock in use pins (what `check` and `update` take).
 pub fn locked() -> ArgValueCandidates {
     ArgValueCandidates::new(|| {
-        let lock = Lock::read(&lock::default_path(&home()));
+        let lock = Lock::read(&lock::in_use(&home()));
         let names: Vec<String> = lock
             .map(|l| l.skills.into_keys().collect())
             .unwrap_or_default();

@@ -46,6 +46,19 @@ impl Output {
         self.line(&format!("{head}{tail}"));
     }
 
+    /// A listing row whose tail is a list of names (`a, b, c`): cut to the
+    /// terminal's width at a whole name, the ellipsis right after the last
+    /// name shown (`a, b…`, never `a,…`); whole when piped.
+    pub fn names_row(&mut self, head: &str, names: &[String]) {
+        let joined = names.join(", ");
+        let Some(columns) = self.columns else {
+            return self.line(&format!("{head}{joined}"));
+        };
+        let used = unicode_width::UnicodeWidthStr::width(head);
+        let tail = cut_names(names, columns.saturating_sub(used));
+        self.line(&format!("{head}{tail}"));
+    }
+
     /// Writes text read from disk (or built from it).
     pub fn text(&mut self, s: &str) {
         let s = if self.tty { sanitize(s) } else { s.into() };
@@ -104,4 +117,71 @@ pub fn warn(msg: &str) {
 /// A fact on stderr that is not a warning (how an agent gets skills).
 pub fn note(msg: &str) {
     eprintln!("note: {}", sanitize_line(msg));
+}
+
+/// `names` joined with `, ` in at most `max` columns: as many whole names
+/// as fit with an ellipsis after the last, or the first name cut when not
+/// even it fits.
+pub fn cut_names(names: &[String], max: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    let joined = names.join(", ");
+    if joined.width() <= max {
+        return joined;
+    }
+    let mut shown = String::new();
+    for name in names {
+        let next = match shown.is_empty() {
+            true => name.clone(),
+            false => format!("{shown}, {name}"),
+        };
+        // Room for the ellipsis that follows the last name shown.
+        if next.width() + 1 > max {
+            break;
+        }
+        shown = next;
+    }
+    match shown.is_empty() {
+        true => crate::tui::panes::elide_right(&joined, max),
+        false => format!("{shown}…"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cut_list_of_names_ends_on_a_whole_name_then_the_ellipsis_at_every_width() {
+        let names: Vec<String> = [
+            "cao-contributing",
+            "cao-supervisor-protocols",
+            "pdf",
+            "skill-creator",
+            "mcp-builder",
+            "webapp-testing",
+        ]
+        .map(String::from)
+        .to_vec();
+        let joined = names.join(", ");
+        for width in 0..=120usize {
+            let tail = cut_names(&names, width);
+            let w = unicode_width::UnicodeWidthStr::width(tail.as_str());
+            assert!(w <= width, "{width}: {tail:?} is {w} wide");
+            if joined.chars().count() <= width {
+                assert_eq!(tail, joined);
+                continue;
+            }
+            assert!(
+                !tail.contains(",…") && !tail.contains(", …"),
+                "{width}: {tail:?}"
+            );
+            let kept = tail.trim_end_matches('…');
+            if width > names[0].len() {
+                assert!(
+                    kept.split(", ").all(|n| names.contains(&n.to_string())),
+                    "{width}: {tail:?} cuts a name"
+                );
+            }
+        }
+    }
 }

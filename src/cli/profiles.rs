@@ -112,6 +112,15 @@ fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
         .max(7);
     out.line(&format!("{:width$}  {:11}  Skills", "Profile", "Source"));
     for (l, loaded) in &rows {
+        let head = format!("{:width$}  {:11}  ", l.name, l.location.source);
+        if let Ok(p) = loaded
+            && p.unread_frontmatter().is_none()
+            && let Some(names) = p.skills.as_ref().filter(|s| !s.is_empty())
+        {
+            let names: Vec<String> = names.iter().map(|n| sanitize_line(n).into()).collect();
+            out.names_row(&head, &names);
+            continue;
+        }
         let skills = match loaded {
             Ok(p) if p.unread_frontmatter().is_some() => {
                 "(every skill: starts with a byte-order mark, so CAO reads no frontmatter)".into()
@@ -123,7 +132,6 @@ fn profile_list(home: &Home, json: bool, out: &mut Output) -> Outcome {
             },
             Err(e) => format!("(fails to load: {e})"),
         };
-        let head = format!("{:width$}  {:11}  ", l.name, l.location.source);
         out.row(&head, &sanitize_line(&skills));
     }
     Ok(())

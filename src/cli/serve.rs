@@ -26,8 +26,8 @@ pub struct ServeArgs {
 pub fn run(cli: &Cli, home: &Home, args: &ServeArgs, out: &mut Output) -> Outcome {
     if let Some(agent) = &args.print_config {
         let launch = Launch::new(
-            command(),
-            global_args(cli),
+            command()?,
+            global_args(cli, home)?,
             args.profile.as_deref(),
             args.trust,
         );
@@ -43,26 +43,38 @@ pub fn run(cli: &Cli, home: &Home, args: &ServeArgs, out: &mut Output) -> Outcom
 
 /// This executable, by the absolute path it runs from: an agent starts it
 /// without the user's shell, so PATH may differ.
-fn command() -> String {
-    std::env::current_exe()
-        .ok()
-        .and_then(|p| p.to_str().map(str::to_string))
-        .unwrap_or_else(|| "skilltui".into())
+fn command() -> Result<String, String> {
+    let exe = std::env::current_exe().map_err(|e| {
+        format!("cannot find the path of this skilltui to write into the snippet: {e}")
+    })?;
+    utf8(&exe)
 }
 
-/// `--home` and `--cao` as given, absolute: the agent starts the server
-/// from its own working directory.
-fn global_args(cli: &Cli) -> Vec<String> {
+/// The home, absolute, whenever it is not the default one (named by
+/// `--home` or by `CAO_HOME_DIR`, which an agent does not pass on), and
+/// `--cao` as given, absolute: the agent starts the server from its own
+/// working directory and environment.
+fn global_args(cli: &Cli, home: &Home) -> Result<Vec<String>, String> {
     let mut args = Vec::new();
-    for (flag, value) in [("--home", &cli.home), ("--cao", &cli.cao)] {
-        if let Some(v) = value {
-            args.push(flag.to_string());
-            args.push(
-                crate::core::fsops::absolute(v)
-                    .to_string_lossy()
-                    .into_owned(),
-            );
-        }
+    if cli.home.is_some() || !home.is_default() {
+        args.extend(["--home".to_string(), utf8(&home.root)?]);
     }
-    args
+    if let Some(cao) = &cli.cao {
+        args.extend([
+            "--cao".to_string(),
+            utf8(&crate::core::fsops::absolute(cao))?,
+        ]);
+    }
+    Ok(args)
+}
+
+/// JSON and TOML carry text only: a path that is not UTF-8 would be
+/// written as another path.
+fn utf8(path: &std::path::Path) -> Result<String, String> {
+    path.to_str().map(str::to_string).ok_or_else(|| {
+        format!(
+            "{} is not UTF-8, and a JSON or TOML snippet cannot carry it: move it to a UTF-8 path and print the snippet again",
+            crate::core::text::sanitize_line(&path.to_string_lossy())
+        )
+    })
 }

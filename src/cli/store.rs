@@ -10,7 +10,8 @@ use serde_json::json;
 use super::agents::{self, ScopeArg};
 use super::git::{files_only, print_changes, progress_meter, short};
 use super::names;
-use super::output::{Outcome, Output, printed, warn};
+use super::output::{self, Outcome, Output, printed, warn};
+use crate::core::agents::table::Scope;
 use crate::core::cao::skill;
 use crate::core::cao::store::{self, Home};
 use crate::core::error::InstallError;
@@ -71,9 +72,9 @@ pub struct AddArgs {
     /// list, for several)
     #[arg(long, value_name = "ID", add = names::agents())]
     agent: Vec<String>,
-    /// Where the agent gets them: its user dir, or the project's (with
-    /// --agent)
-    #[arg(long, value_enum, default_value_t = ScopeArg::User, requires = "agent")]
+    /// Where the agent gets them: its user dir, or the project's; at
+    /// project scope the project's skilltui.lock records them too
+    #[arg(long, value_enum, default_value_t = ScopeArg::User)]
     scope: ScopeArg,
     /// Copy instead of linking (with --agent)
     #[arg(long, requires = "agent")]
@@ -144,7 +145,7 @@ pub fn run_add(home: &Home, args: &AddArgs, out: &mut Output) -> Outcome {
     };
     let installed = add(home, &args.source, &pick, out)?;
     let Some((table, ctx, warnings)) = opened else {
-        return Ok(());
+        return record_in_project(home, &installed, scope);
     };
     let p = agents::enable(
         home,
@@ -158,6 +159,20 @@ pub fn run_add(home: &Home, args: &AddArgs, out: &mut Output) -> Outcome {
     printed(warnings, p, out)
 }
 
+/// `add --scope project` without an agent: the project's lock records
+/// what was installed, so the project's `sync` installs it for teammates.
+fn record_in_project(home: &Home, installed: &[String], scope: Scope) -> Outcome {
+    if scope != Scope::Project {
+        return Ok(());
+    }
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
+    if let Some(path) = crate::core::sources::lock::record_in_project(home, installed, &cwd)? {
+        output::note(&format!("recorded in {}", path.display()));
+    }
+    Ok(())
+}
+
 /// `remove NAME`: from the store and every agent, or with `--agent` only
 /// from that agent.
 pub fn run_remove(home: &Home, args: &RemoveArgs, out: &mut Output) -> Outcome {
@@ -166,8 +181,15 @@ pub fn run_remove(home: &Home, args: &RemoveArgs, out: &mut Output) -> Outcome {
             agents::take_back_all(home, table, ctx, &args.name, Some(id))
         });
     }
+    let listed_by = crate::core::cao::profile::listing_skill(home, args.name.trim());
     let (removed, taken) = agents::remove_everywhere(home, &args.name)?;
     let name = store::check_name(&args.name)?;
+    if !listed_by.is_empty() {
+        warn(&format!(
+            "profiles still listing '{name}': {} (`skilltui profile disable PROFILE {name}` takes it out of a list)",
+            listed_by.join(", ")
+        ));
+    }
     out.line(&format!(
         "Skill '{name}' removed ({})",
         removed.dest.display()
@@ -260,20 +282,26 @@ struct Picking<'a> {
 }
 
 fn add(home: &Home, source: &str, how: &Picking, out: &mut Output) -> Result<Vec<String>, String> {
-    // Of a site's index, only the skills named are downloaded.
-    let opened = remote::open(
+    // Of a site's index, only the skills named are downloaded; none
+    // named, the index alone is listed.
+    let opened = match remote::open_to_pick(
         home,
         source,
         how.names,
+        how.all,
         how.allow_large,
         how.trust,
         &mut progress_meter(),
         None,
-    )?;
+    )? {
+        remote::ToPick::Opened(opened) => opened,
+        remote::ToPick::Listed(listing) => return Err(listed_table(&listing, out)),
+    };
     for note in &opened.notes {
         eprintln!("{}", sanitize_line(note));
     }
-    let picked = match source::pick(&opened.found, how.names, how.all, &opened.label) {
+    let names = opened.skill_names(how.names);
+    let picked = match source::pick(&opened.found, &names, how.all, &opened.label) {
         Ok(p) => p,
         Err(e) => {
             if opened.found.len() > 1 && how.names.is_empty() {
@@ -400,6 +428,27 @@ fn found_table(found: &[source::Found], out: &mut Output) {
         );
         out.row(&head, &sanitize_line(first));
     }
+}
+
+/// A site's index as it lists its skills, and the error that asks for a
+/// pick.
+fn listed_table(listing: &remote::Listing, out: &mut Output) -> String {
+    for note in &listing.notes {
+        eprintln!("{}", sanitize_line(note));
+    }
+    let names = listing.entries.iter().map(|(n, _)| sanitize_line(n));
+    let width = names.map(|n| n.chars().count()).max().unwrap_or(0).max(4);
+    out.line(&format!("{:width$}  Description", "Name"));
+    for (name, description) in &listing.entries {
+        let first = description.lines().next().unwrap_or("");
+        let head = format!("{:width$}  ", sanitize_line(name));
+        out.row(&head, &sanitize_line(first));
+    }
+    format!(
+        "{} lists {} skills: pick with --skill NAME (repeatable) or take them all with --all",
+        listing.label,
+        listing.entries.len()
+    )
 }
 
 /// A found skill's path in its source, `.` for the root.

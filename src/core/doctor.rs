@@ -148,6 +148,47 @@ pub fn home_source(flag: Option<&Path>) -> &'static str {
     }
 }
 
+/// The shortest home name taken for a typo of another, and how alike the
+/// two must be (1 - edits / length): `cli-agent-orchestrater` is 0.95 of
+/// `cli-agent-orchestrator`.
+const TYPO_MIN_LEN: usize = 10;
+const TYPO_SIMILARITY: f64 = 0.85;
+
+/// When `home` does not exist, a CAO home beside it whose name is close
+/// (`cli-agent-orchestrater` beside `cli-agent-orchestrator`): the home
+/// the user meant. A typo must be named, never created or seeded. The CLI
+/// asks it before any command runs; the TUI's seeding (`S`) asks it too.
+pub fn mistyped_home(home: &Path) -> Option<PathBuf> {
+    if std::fs::symlink_metadata(home).is_ok() {
+        return None;
+    }
+    let typed = home.file_name()?.to_str()?;
+    let parent = home.parent()?;
+    let homes: Vec<String> = std::fs::read_dir(parent)
+        .ok()?
+        .flatten()
+        .take(10_000)
+        .filter(|e| {
+            ["skills", "agent-store", "skilltui.lock"]
+                .iter()
+                .any(|f| e.path().join(f).exists())
+        })
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    // A typo is two keys swapped or one mistaken (`hmoe`, `hone` beside
+    // `home`), or a long name a key or two away; `home2` beside `home`, or
+    // `our-home` beside `cao-home`, is a second home made on purpose.
+    let typo = |h: &str| {
+        let (a, b) = (typed.chars().count(), h.chars().count());
+        let slip = a == b && a >= 4 && strsim::osa_distance(typed, h) == 1;
+        let long = a.min(b) >= TYPO_MIN_LEN
+            && strsim::normalized_damerau_levenshtein(typed, h) >= TYPO_SIMILARITY;
+        slip || long
+    };
+    let near = homes.iter().find(|h| typo(h))?;
+    Some(parent.join(near))
+}
+
 /// The first `name` on PATH.
 pub fn which(name: &str) -> Option<PathBuf> {
     crate::core::cao::installed::which_in(name, &std::env::var_os("PATH")?)
@@ -202,6 +243,25 @@ fn warnings(home: &Home) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // A typo of a long home name is named; a short second home beside the
+    // first (`home2`, `our-home` beside `cao-home`) is the user's intent.
+    #[test]
+    fn only_a_long_home_name_a_key_away_is_a_typo() {
+        let tmp = tempfile::tempdir().unwrap();
+        for real in ["cli-agent-orchestrator", "home", "cao-home"] {
+            std::fs::create_dir_all(tmp.path().join(real).join("skills")).unwrap();
+        }
+        let asked = |typed: &str| mistyped_home(&tmp.path().join(typed));
+        assert_eq!(
+            asked("cli-agent-orchestrater"),
+            Some(tmp.path().join("cli-agent-orchestrator"))
+        );
+        assert_eq!(asked("hmoe"), Some(tmp.path().join("home")));
+        assert_eq!(asked("home2"), None);
+        assert_eq!(asked("our-home"), None);
+        assert_eq!(asked("something-else-entirely"), None);
+    }
 
     #[test]
     fn colours_follow_the_environment() {

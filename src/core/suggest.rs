@@ -1,6 +1,10 @@
 //! "Did you mean …?" for a name the user typed: the known name closest to
 //! it by Jaro-Winkler similarity (as clap suggests a subcommand), so a
-//! typo or a short form (`claude` for `claude-code`) points to the name.
+//! typo or a short form (`claude` for `claude-code`) points to the name,
+//! or one edit away (two letters swapped, one left out, added or wrong):
+//! Jaro-Winkler alone misses `pfd` for `pdf`, whose letters are too near
+//! the start for its matching window. Every command taking a skill,
+//! profile or agent name suggests through here.
 
 /// How alike two names must be to be offered (1.0 is the same name).
 const ALIKE: f64 = 0.8;
@@ -10,11 +14,26 @@ pub fn closest<'a>(typed: &str, known: impl IntoIterator<Item = &'a str>) -> Opt
     known
         .into_iter()
         .filter(|k| *k != typed)
-        .map(|k| (strsim::jaro_winkler(typed, k), k))
-        .filter(|(score, _)| *score >= ALIKE)
+        .filter_map(|k| Some((alike(typed, k)?, k)))
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, k)| k)
 }
+
+/// How alike `typed` is to `known`, when alike enough to offer: one edit
+/// away (for names of three letters or more) counts as very alike.
+fn alike(typed: &str, known: &str) -> Option<f64> {
+    let score = strsim::jaro_winkler(typed, known);
+    let one_edit = typed.chars().count() >= 3 && strsim::osa_distance(typed, known) <= 1;
+    match (one_edit, score >= ALIKE) {
+        (true, _) => Some(score.max(ONE_EDIT)),
+        (false, true) => Some(score),
+        (false, false) => None,
+    }
+}
+
+/// The score of a name one edit away: above most Jaro-Winkler matches,
+/// below a longer name sharing a long prefix.
+const ONE_EDIT: f64 = 0.95;
 
 /// `": did you mean NAME?"` after a message about `typed`, or nothing.
 pub fn did_you_mean<'a>(typed: &str, known: impl IntoIterator<Item = &'a str>) -> String {
@@ -35,6 +54,13 @@ mod tests {
         assert_eq!(closest("gemini", agents), Some("gemini-cli"));
         assert_eq!(closest("zzz", agents), None);
         assert_eq!(closest("codex", agents), None, "itself is not a suggestion");
+        // Two letters swapped in a short name: one edit away.
+        assert_eq!(closest("pfd", ["pdf", "docx", "xlsx"]), Some("pdf"));
+        assert_eq!(
+            closest("develper", ["developer", "reviewer"]),
+            Some("developer")
+        );
+        assert_eq!(closest("ab", ["ba", "xy"]), None, "too short to guess");
         assert_eq!(
             did_you_mean("claude", agents),
             ": did you mean claude-code?"

@@ -144,9 +144,39 @@ pub fn collapse_whitespace(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Untrusted text as one safe line of at most `max` characters: runs of
+/// whitespace (newlines too) as one space, then [`sanitize_line`], cut
+/// with `…` past `max`. Reads no further than it keeps, however long `s`.
+pub fn one_line(s: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut count = 0usize;
+    for word in s.split_whitespace() {
+        for c in (count > 0).then_some(' ').into_iter().chain(word.chars()) {
+            if count == max {
+                out.push('…');
+                return sanitize_line(&out).into_owned();
+            }
+            out.push(c);
+            count += 1;
+        }
+    }
+    sanitize_line(&out).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_line_folds_sanitizes_and_cuts() {
+        assert_eq!(
+            one_line("a\n- forged\u{1b}[2J\u{202e}", 100),
+            "a - forged\u{241b}[2J"
+        );
+        assert_eq!(one_line("  ab  cd ", 4), "ab c…");
+        assert_eq!(one_line("abcd", 4), "abcd");
+        assert_eq!(one_line(&"x".repeat(1 << 20), 3), "xxx…");
+    }
 
     #[test]
     fn escape_sequences_become_visible() {

@@ -19,10 +19,12 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value as Json, json};
 
 use super::{Change, Shared};
-use crate::core::serve::catalog::{self, Catalog, ReadError, Served};
+use crate::core::serve::catalog::{self, Catalog, ReadError};
+use crate::core::serve::skill::{self, Served};
 
-/// Entries per page of `skills/list`.
-const SKILLS_PAGE: usize = 500;
+/// Skills per page of `skills/list`: each page reads its skills whole
+/// (digests, audit) on first need, so a page is what one request reads.
+const SKILLS_PAGE: usize = catalog::INSTRUCTED;
 /// Entries per page of `resources/list` and `resources/directory/read`.
 const RESOURCES_PAGE: usize = 1000;
 /// How long a client may keep an answer: the snapshot changes only when
@@ -75,7 +77,10 @@ impl ServerHandler for Server {
     ) -> Result<CallToolResponse, ErrorData> {
         if request.name != TOOL {
             return Err(ErrorData::invalid_params(
-                format!("no tool named '{}': this server has `{TOOL}`", request.name),
+                format!(
+                    "no tool named '{}': this server has `{TOOL}`",
+                    crate::core::text::one_line(&request.name, 64)
+                ),
                 None,
             ));
         }
@@ -89,7 +94,13 @@ impl ServerHandler for Server {
                 "`{TOOL}` needs the argument `name`, a string: the skill's name"
             )));
         };
-        Ok(match catalog::load_skill(&self.shared.now(), name) {
+        let name = name.to_string();
+        let loaded = self
+            .shared
+            .with_catalog(move |now| catalog::load_skill(now, &name))
+            .await
+            .map_err(internal)?;
+        Ok(match loaded {
             Ok(body) => CallToolResult::success(vec![ContentBlock::text(body)]).into(),
             Err(e) => text_error(e),
         })
@@ -100,10 +111,20 @@ impl ServerHandler for Server {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let now = self.shared.now();
-        let all: Vec<Resource> = now.extension_skills().flat_map(resources_of).collect();
-        let (page, next) = page(&all, cursor(&request)?, RESOURCES_PAGE);
-        let mut result = ListResourcesResult::with_all_items(page.to_vec())
+        let from = match request.as_ref().and_then(|r| r.cursor.as_deref()) {
+            Some(c) => file_offset(c)?,
+            None => (0, 0),
+        };
+        let (page, next) = self
+            .shared
+            .with_catalog(move |now| {
+                let (files, next) = now.files(from.0, from.1, RESOURCES_PAGE);
+                let page: Vec<Resource> = files.into_iter().map(|(s, f)| resource(s, f)).collect();
+                (page, next.map(|(s, f)| format!("{s}.{f}")))
+            })
+            .await
+            .map_err(internal)?;
+        let mut result = ListResourcesResult::with_all_items(page)
             .with_ttl_ms(TTL_MS)
             .with_cache_scope(CacheScope::Private);
         result.next_cursor = next;
@@ -115,8 +136,13 @@ impl ServerHandler for Server {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let now = self.shared.now();
-        let (file, bytes) = match now.read(&request.uri) {
+        let uri = request.uri.clone();
+        let read = self
+            .shared
+            .with_catalog(move |now| now.read(&uri).map(|(f, b)| (f.clone(), b)))
+            .await
+            .map_err(internal)?;
+        let (file, bytes) = match read {
             Ok(read) => read,
             Err(ReadError::Unknown) => {
                 return Err(ErrorData::resource_not_found(
@@ -126,8 +152,8 @@ impl ServerHandler for Server {
             }
             Err(ReadError::Unreadable(e)) => return Err(ErrorData::internal_error(e, None)),
         };
-        let mime = catalog::mime_type(&file.rel);
-        let contents = if catalog::is_text(&bytes) {
+        let mime = skill::mime_type(&file.rel);
+        let contents = if skill::is_text(&bytes) {
             let text = String::from_utf8(bytes).unwrap_or_default();
             ResourceContents::text(text, &file.uri).with_mime_type(mime)
         } else {
@@ -145,10 +171,17 @@ impl ServerHandler for Server {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, ErrorData> {
-        let now = self.shared.now();
-        let all: Vec<&Served> = now.extension_skills().collect();
-        let (page, next) = page(&all, cursor(&request)?, SKILLS_PAGE);
-        let mut result = ListSkillsResult::with_all_items(page.iter().map(|s| entry(s)).collect())
+        let from = cursor(&request)?.unwrap_or(0);
+        let (page, next) = self
+            .shared
+            .with_catalog(move |now| {
+                let (page, next) = now.page(from, SKILLS_PAGE);
+                let entries: Vec<Skill> = page.into_iter().map(entry).collect();
+                (entries, next.map(|n| n.to_string()))
+            })
+            .await
+            .map_err(internal)?;
+        let mut result = ListSkillsResult::with_all_items(page)
             .with_ttl_ms(TTL_MS)
             .with_cache_scope(CacheScope::Private);
         result.next_cursor = next;
@@ -160,14 +193,19 @@ impl ServerHandler for Server {
         request: GetSkillRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, ErrorData> {
-        let now = self.shared.now();
-        let Some(served) = now.by_skill_uri(&request.uri) else {
+        let uri = request.uri.clone();
+        let got = self
+            .shared
+            .with_catalog(move |now| now.by_skill_uri(&uri).map(entry))
+            .await
+            .map_err(internal)?;
+        let Some(got) = got else {
             return Err(ErrorData::invalid_params(
                 format!("No skill is served at {}", request.uri),
                 None,
             ));
         };
-        Ok(GetSkillResult::new(entry(served))
+        Ok(GetSkillResult::new(got)
             .with_ttl_ms(TTL_MS)
             .with_cache_scope(CacheScope::Private))
     }
@@ -177,8 +215,13 @@ impl ServerHandler for Server {
         request: ReadResourceDirectoryRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceDirectoryResult, ErrorData> {
-        let now = self.shared.now();
-        let Some(children) = now.children(&request.uri) else {
+        let uri = request.uri.clone();
+        let children = self
+            .shared
+            .with_catalog(move |now| now.children(&uri))
+            .await
+            .map_err(internal)?;
+        let Some(children) = children else {
             return Err(ErrorData::invalid_params(
                 format!(
                     "{} is not a directory resource of a served skill",
@@ -192,7 +235,7 @@ impl ServerHandler for Server {
             .map(|c| {
                 let mime = match c.is_dir {
                     true => rmcp::model::DIRECTORY_MIME_TYPE,
-                    false => catalog::mime_type(&c.name),
+                    false => skill::mime_type(&c.name),
                 };
                 Resource::new(c.uri, c.name).with_mime_type(mime)
             })
@@ -276,23 +319,30 @@ fn entry(served: &Served) -> Skill {
     Skill::new(served.uri(), fm, SkillResources::Files(files))
 }
 
-fn resources_of(served: &Served) -> Vec<Resource> {
-    served
-        .files
-        .iter()
-        .map(|f| {
-            let r = Resource::new(f.uri.clone(), f.rel.clone())
-                .with_mime_type(catalog::mime_type(&f.rel))
-                .with_size(f.size);
-            match f.rel.as_str() {
-                "SKILL.md" => Resource::new(f.uri.clone(), served.name.clone())
-                    .with_mime_type("text/markdown")
-                    .with_size(f.size)
-                    .with_description(served.description.clone()),
-                _ => r,
-            }
-        })
-        .collect()
+/// A file as `resources/list` gives it: a SKILL.md under its skill's
+/// name and description.
+fn resource(served: &Served, f: &skill::File) -> Resource {
+    match f.rel.as_str() {
+        "SKILL.md" => Resource::new(f.uri.clone(), served.name.clone())
+            .with_mime_type("text/markdown")
+            .with_size(f.size)
+            .with_description(served.description.clone()),
+        _ => Resource::new(f.uri.clone(), f.rel.clone())
+            .with_mime_type(skill::mime_type(&f.rel))
+            .with_size(f.size),
+    }
+}
+
+fn internal(e: String) -> ErrorData {
+    ErrorData::internal_error(e, None)
+}
+
+/// A `resources/list` cursor: `SKILL.FILE`, as this server wrote it.
+fn file_offset(cursor: &str) -> Result<(usize, usize), ErrorData> {
+    let bad =
+        || ErrorData::invalid_params(format!("'{cursor}' is not a cursor this server gave"), None);
+    let (s, f) = cursor.split_once('.').ok_or_else(bad)?;
+    Ok((s.parse().map_err(|_| bad())?, f.parse().map_err(|_| bad())?))
 }
 
 fn cursor(request: &Option<PaginatedRequestParams>) -> Result<Option<usize>, ErrorData> {

@@ -99,6 +99,11 @@ pub struct App {
     /// Stores of more skills than this get their catalog on a worker once
     /// the UI runs (a test lowers it).
     pub catalog_inline_max: usize,
+    /// No CAO installed and no CAO home: the first screen is about the
+    /// agents found here, the first one selected in pane 3 when discovery
+    /// lands. A key clears it, so the selection never jumps under the
+    /// user's hands.
+    pub agents_first: bool,
 }
 
 /// How the App finds the agents (see [`App::start_agents`]).
@@ -245,11 +250,22 @@ impl App {
             reload_said: false,
             cataloging: Latest::default(),
             catalog_inline_max: CATALOG_INLINE_MAX,
+            agents_first: false,
         };
         app.reload();
         let home = &app.data.home;
         let shown = crate::tui::panes::tilde(&home.root, &home.user_home);
-        if std::fs::symlink_metadata(&home.root).is_err() {
+        let no_home = std::fs::symlink_metadata(&home.root).is_err();
+        if app.data.without_cao() {
+            // Someone who runs agents without CAO: their agents, not CAO's
+            // profiles, and nothing said in CAO's words.
+            app.agents_first = true;
+            app.focus = Pane::Profiles;
+            app.select_first_agent();
+            app.status = Some(Status::info(format!(
+                "No CAO here: pane 3 lists the agents found on this machine; S makes a skill store in {shown}"
+            )));
+        } else if no_home {
             // A typo in --home is not made into a store unasked: S is the ask.
             app.status = Some(Status::error(format!(
                 "{shown} does not exist: S creates it and seeds the defaults"
@@ -422,6 +438,21 @@ impl App {
         self.skills.agent_marks = agent_view::marks(&self.data.agents);
         // Counted as a reload, so the watcher follows the agents' dirs too.
         self.reloads += 1;
+        self.select_first_agent();
+        self.refresh_profile();
+    }
+
+    /// For a first screen about the agents ([`App::agents_first`]): the
+    /// first detected agent selected in pane 3 (else the first listed),
+    /// and pane 4 showing what it finds and what its model sees.
+    fn select_first_agent(&mut self) {
+        if !self.agents_first || self.data.agents.is_empty() {
+            return;
+        }
+        self.agents_first = false;
+        let agents = &self.data.agents;
+        let first = agents.iter().position(|a| a.detected).unwrap_or(0);
+        self.profiles.sel = self.data.profiles.len() + first;
         self.refresh_profile();
     }
 
@@ -506,8 +537,13 @@ impl App {
             Cmd::Update => entry.is_some_and(|e| self.data.pin(e).is_some()),
             Cmd::CheckAll => !self.data.pins.is_empty(),
             Cmd::Filter => !self.data.listing.entries.is_empty(),
-            // An agent's text, or the catalog a profile's provider gets.
-            Cmd::Copy => self.catalog.agent.is_some() || self.profile_catalog(),
+            // An agent's text, the profile's block, or (with no block) the
+            // command that serves the profile over MCP.
+            Cmd::Copy => {
+                self.catalog.agent.is_some()
+                    || self.profile_catalog()
+                    || (self.selected_profile().is_some() && self.catalog.serve.is_some())
+            }
             Cmd::Format => self.profile_catalog(),
             Cmd::Provider => self.catalog.agent.is_none() && self.selected_profile().is_some(),
             Cmd::ResetProvider => self.catalog.agent.is_none() && self.catalog.provider.is_some(),
@@ -611,6 +647,7 @@ impl App {
             return self.on_key(KeyEvent::new(key.code, key.modifiers - KeyModifiers::ALT));
         }
         let cmd = keymap::lookup(ctx, &key);
+        self.agents_first = false;
         if cmd == Some(Cmd::Interrupt) {
             return self.interrupt();
         }
@@ -639,14 +676,30 @@ impl App {
     }
 
     /// Ctrl-C quits, unless the editor holds unsaved text: then it asks
-    /// once, like Esc does.
+    /// once, like Esc does. During an install, or the fetch before it,
+    /// Ctrl-C cancels it as Esc does: quitting would leave the worker's
+    /// staging folder behind and the user meant "stop that".
     fn interrupt(&mut self) {
         if let Some(Dialog::Edit(edit)) = &mut self.dialog
             && !edit.may_quit()
         {
             return;
         }
-        self.quit = true;
+        let running = match &self.dialog {
+            Some(Dialog::Fetch(_)) => true,
+            Some(Dialog::Installing(i)) => !i.ended,
+            _ => false,
+        };
+        match running {
+            true => self.cancel_with_esc(),
+            false => self.quit = true,
+        }
+    }
+
+    fn cancel_with_esc(&mut self) {
+        self.status = None;
+        let esc = KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE);
+        self.dialog_key(Some(Cmd::Back), esc);
     }
 
     fn filter_key(&mut self, cmd: Option<Cmd>, key: KeyEvent) {
@@ -877,6 +930,9 @@ impl App {
         let text = match source {
             Ok(t) if !t.is_empty() => t,
             Ok(_) if self.catalog.agent.is_none() && !self.catalog.has_catalog => {
+                if let Some(command) = self.catalog.serve.clone() {
+                    return self.copy_text(&command);
+                }
                 return self.say(Status::error(
                     "this provider gets no catalog: nothing to copy",
                 ));

@@ -16,7 +16,8 @@ use crate::tui::model::Pane;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cmd {
     Quit,
-    /// Ctrl-C: quit, unless the editor holds unsaved text.
+    /// Ctrl-C: quit, unless the editor holds unsaved text or an install
+    /// (or its fetch) runs: then it stops that, as Esc does.
     Interrupt,
     Help,
     NextPane,
@@ -176,9 +177,46 @@ pub struct Bind {
     pub scope: &'static [Ctx],
 }
 
+/// Where a key acts: the help popup and the key table of docs/tui.md
+/// group the keys by pane, as lazygit's help does, in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Group {
+    Everywhere,
+    Skills,
+    Preview,
+    Agents,
+    Catalog,
+    /// Text fields and the SKILL.md editor.
+    Text,
+}
+
+impl Group {
+    pub const ALL: [Group; 6] = [
+        Group::Everywhere,
+        Group::Skills,
+        Group::Preview,
+        Group::Agents,
+        Group::Catalog,
+        Group::Text,
+    ];
+
+    /// The group's heading.
+    pub fn label(self) -> &'static str {
+        match self {
+            Group::Everywhere => "everywhere",
+            Group::Skills => "1 Skills",
+            Group::Preview => "2 Preview",
+            Group::Agents => "3 Agents & profiles",
+            Group::Catalog => "4 Catalog",
+            Group::Text => "text fields and the editor",
+        }
+    }
+}
+
 /// A row of the help popup and of the key table in docs/tui.md; `help`
 /// empty keeps a row out of both (dialog keys each dialog names itself).
 pub struct Row {
+    pub group: Group,
     pub keys: &'static str,
     pub help: &'static str,
     pub binds: &'static [Bind],
@@ -265,6 +303,7 @@ const fn mv(m: Move) -> Cmd {
 /// The first matching bind wins: specific scopes come before general ones.
 pub const ROWS: &[Row] = &[
     Row {
+        group: Group::Everywhere,
         keys: "Tab / Shift-Tab, 1-4",
         help: "move between panes",
         binds: &[
@@ -281,6 +320,7 @@ pub const ROWS: &[Row] = &[
         ],
     },
     Row {
+        group: Group::Everywhere,
         keys: "↑ ↓ / j k, PgUp PgDn, g G",
         help: "move or scroll",
         binds: &[
@@ -301,6 +341,7 @@ pub const ROWS: &[Row] = &[
         hints: &[],
     },
     Row {
+        group: Group::Everywhere,
         keys: "Enter / →, l",
         help: "open: a skill's preview, a profile's checklist",
         binds: &[
@@ -311,6 +352,7 @@ pub const ROWS: &[Row] = &[
         hints: &[],
     },
     Row {
+        group: Group::Everywhere,
         keys: "Space",
         help: "toggle the skill (checklist); scroll a page",
         binds: &[
@@ -336,12 +378,14 @@ pub const ROWS: &[Row] = &[
         ],
     },
     Row {
+        group: Group::Agents,
         keys: "s",
         help: "agent checklist: give skills at user / project scope",
         binds: &[ch('s', Cmd::Scope, &[Ctx::AgentChecklist])],
         hints: &[hint(Bar::Agent, 2, 0, 1, "s scope")],
     },
     Row {
+        group: Group::Everywhere,
         keys: "← / Esc, h",
         help: "leave the checklist; clear the filter",
         binds: &[
@@ -372,6 +416,7 @@ pub const ROWS: &[Row] = &[
         ],
     },
     Row {
+        group: Group::Preview,
         keys: "/ n N (preview)",
         help: "search the preview: next, previous match (Esc clears)",
         binds: &[
@@ -388,6 +433,7 @@ pub const ROWS: &[Row] = &[
         ],
     },
     Row {
+        group: Group::Preview,
         keys: "o Enter → Esc ← h (preview)",
         help: "the skill's other files: list them, open one; back out to where you came from",
         binds: &[
@@ -401,6 +447,7 @@ pub const ROWS: &[Row] = &[
         hints: &[hint(Bar::Main, 14, 2, 3, "o files")],
     },
     Row {
+        group: Group::Preview,
         keys: "< > (preview)",
         help: "scroll code blocks sideways (‹ › mark a line that goes on)",
         binds: &[
@@ -410,6 +457,7 @@ pub const ROWS: &[Row] = &[
         hints: &[hint(Bar::Main, 15, 2, 3, "< > code")],
     },
     Row {
+        group: Group::Everywhere,
         keys: "/",
         help: "filter (fuzzy): the skills; in pane 3, the profiles and agents or the open checklist",
         binds: &[
@@ -422,6 +470,7 @@ pub const ROWS: &[Row] = &[
         ],
     },
     Row {
+        group: Group::Text,
         keys: "← → Home End ^A ^E ^U ^K ^W",
         help: "in a text field: move; delete to start, to end, a word",
         // The text fields take these themselves (tui::input).
@@ -429,6 +478,7 @@ pub const ROWS: &[Row] = &[
         hints: &[],
     },
     Row {
+        group: Group::Skills,
         keys: "a",
         help: "add skills: folder, owner/repo, URL, or search",
         binds: &[
@@ -438,42 +488,49 @@ pub const ROWS: &[Row] = &[
         hints: &[hint(Bar::Main, 4, 1, 3, "a add")],
     },
     Row {
+        group: Group::Skills,
         keys: "d",
         help: "remove the selected skill",
         binds: &[ch('d', Cmd::Remove, SKILL_PANES)],
         hints: &[hint(Bar::Main, 5, 1, 3, "d remove")],
     },
     Row {
+        group: Group::Skills,
         keys: "U",
         help: "check skills from git: ⇡ outdated, ✎ modified",
         binds: &[ch('U', Cmd::CheckAll, PANES)],
         hints: &[hint(Bar::Main, 12, 3, 3, "U check")],
     },
     Row {
+        group: Group::Skills,
         keys: "u",
         help: "update the selected skill from git, diff first",
         binds: &[ch('u', Cmd::Update, SKILL_PANES)],
         hints: &[hint(Bar::Main, 11, 3, 3, "u update")],
     },
     Row {
+        group: Group::Agents,
         keys: "A",
         help: "pane 3: which agents to list even when not detected (saved)",
         binds: &[ch('A', Cmd::ListAgents, &[Ctx::Profiles])],
         hints: &[hint(Bar::Main, 12, 3, 3, "A agents")],
     },
     Row {
+        group: Group::Skills,
         keys: "S",
         help: "seed the default skills",
         binds: &[ch('S', Cmd::Seed, PANES)],
         hints: &[hint(Bar::Main, 6, 1, 3, "S seed")],
     },
     Row {
+        group: Group::Skills,
         keys: "e",
         help: "edit the selected SKILL.md",
         binds: &[ch('e', Cmd::Edit, SKILL_PANES)],
         hints: &[hint(Bar::Main, 7, 1, 3, "e edit")],
     },
     Row {
+        group: Group::Agents,
         keys: "z",
         help: "undo the last toggle (this session)",
         binds: &[ch('z', Cmd::UndoToggle, &[Ctx::Profiles, Ctx::Checklist])],
@@ -483,6 +540,7 @@ pub const ROWS: &[Row] = &[
         ],
     },
     Row {
+        group: Group::Agents,
         keys: "c",
         help: "copy a built-in profile to the agent store, to edit it",
         binds: &[ch('c', Cmd::CopyProfile, &[Ctx::Profiles, Ctx::Checklist])],
@@ -492,12 +550,14 @@ pub const ROWS: &[Row] = &[
         ],
     },
     Row {
+        group: Group::Skills,
         keys: "E",
         help: "open the SKILL.md or the profile in $VISUAL / $EDITOR",
         binds: &[ch('E', Cmd::ExternalEdit, PANES)],
         hints: &[],
     },
     Row {
+        group: Group::Text,
         keys: "Ctrl-S / Esc, Ctrl-L, Ctrl-Z / Ctrl-Y",
         help: "in the editor: save / close; load a file changed on disk; undo / redo",
         binds: &[
@@ -510,6 +570,7 @@ pub const ROWS: &[Row] = &[
         hints: &[],
     },
     Row {
+        group: Group::Catalog,
         keys: "f",
         help: "catalog format: cao, v1, xml, json",
         binds: &[ch('f', Cmd::Format, PANES)],
@@ -519,18 +580,21 @@ pub const ROWS: &[Row] = &[
         ],
     },
     Row {
+        group: Group::Catalog,
         keys: "p",
         help: "Catalog: deliver as the next CAO provider (its own first)",
         binds: &[ch('p', Cmd::Provider, &[Ctx::Catalog])],
         hints: &[hint(Bar::Main, 13, 3, 3, "p provider")],
     },
     Row {
+        group: Group::Catalog,
         keys: "P",
         help: "Catalog: back to the profile's own provider",
         binds: &[ch('P', Cmd::ResetProvider, &[Ctx::Catalog])],
         hints: &[hint(Bar::Main, 13, 1, 3, "P own provider")],
     },
     Row {
+        group: Group::Skills,
         keys: "y (skills, preview)",
         help: "copy the selected skill's folder path to the clipboard",
         binds: &[ch('y', Cmd::CopyPath, SKILL_PANES)],
@@ -540,8 +604,9 @@ pub const ROWS: &[Row] = &[
         ],
     },
     Row {
+        group: Group::Catalog,
         keys: "y",
-        help: "copy the catalog block (an agent's text) to the clipboard",
+        help: "copy the catalog block (an agent's text; with no block, the serve command) to the clipboard",
         binds: &[ch('y', Cmd::Copy, PANES)],
         hints: &[
             hint(Bar::Main, 10, 1, 3, "y copy catalog"),
@@ -550,12 +615,14 @@ pub const ROWS: &[Row] = &[
         ],
     },
     Row {
+        group: Group::Everywhere,
         keys: "r",
         help: "reload from disk",
         binds: &[ch('r', Cmd::Reload, PANES)],
         hints: &[],
     },
     Row {
+        group: Group::Everywhere,
         keys: "?",
         help: "help, headed by the CAO in use (version and path)",
         binds: &[ch('?', Cmd::Help, PANES)],
@@ -566,8 +633,9 @@ pub const ROWS: &[Row] = &[
         ],
     },
     Row {
+        group: Group::Everywhere,
         keys: "q, Ctrl-C",
-        help: "quit",
+        help: "quit; during an install or a fetch, Ctrl-C stops it as Esc does",
         binds: &[
             ch('q', Cmd::Quit, PANES),
             ctrl('c', Cmd::Interrupt, EVERYWHERE),
@@ -575,6 +643,7 @@ pub const ROWS: &[Row] = &[
         hints: &[hint(Bar::Main, 1, 0, 3, "q quit")],
     },
     Row {
+        group: Group::Everywhere,
         keys: "mouse",
         help: "click selects, wheel scrolls",
         binds: &[],
@@ -582,6 +651,7 @@ pub const ROWS: &[Row] = &[
     },
     // Dialog keys: each dialog says them on screen.
     Row {
+        group: Group::Everywhere,
         keys: "y / n",
         help: "",
         binds: &[
@@ -631,11 +701,20 @@ pub fn lookup(ctx: Ctx, key: &KeyEvent) -> Option<Cmd> {
         .map(|b| b.cmd)
 }
 
-/// (keys, what they do) for the help popup and docs/tui.md.
+/// (keys, what they do) for the help popup, the man page and
+/// docs/tui.md: grouped by pane (in [`Group::ALL`]'s order), each group in
+/// the table's order.
 pub fn help_rows() -> impl Iterator<Item = (&'static str, &'static str)> {
-    ROWS.iter()
-        .filter(|r| !r.help.is_empty())
-        .map(|r| (r.keys, r.help))
+    grouped_rows().map(|(_, k, h)| (k, h))
+}
+
+/// [`help_rows`] with each row's group.
+pub fn grouped_rows() -> impl Iterator<Item = (Group, &'static str, &'static str)> {
+    Group::ALL.into_iter().flat_map(|g| {
+        ROWS.iter()
+            .filter(move |r| r.group == g && !r.help.is_empty())
+            .map(move |r| (g, r.keys, r.help))
+    })
 }
 
 /// The key a hint names: its first word (`Tab/1-4 panes` names Tab,
@@ -963,31 +1042,37 @@ mod tests {
         );
     }
 
-    /// The key table of `doc` under the line `heading`, as (keys, what
-    /// they do).
-    fn table_rows(doc: &str, heading: &str) -> Vec<(String, String)> {
+    /// The key table of `doc` under the line `heading`, each row's cells.
+    fn table_rows(doc: &str, heading: &str) -> Vec<Vec<String>> {
         let mut lines = doc.lines().skip_while(|l| *l != heading);
         assert_eq!(lines.next(), Some(heading), "no `{heading}`");
         lines
             .take_while(|l| !l.starts_with('#'))
             .filter(|l| l.starts_with("| ") && !l.starts_with("| key |"))
+            .filter(|l| !l.starts_with("| pane |"))
             .map(|l| {
-                let cells: Vec<&str> = l.trim_matches('|').split(" | ").collect();
-                (cells[0].trim().to_string(), cells[1].trim().to_string())
+                (l.trim_matches('|').split(" | "))
+                    .map(|c| c.trim().to_string())
+                    .collect()
             })
             .collect()
     }
 
-    fn keymap_rows() -> Vec<(String, String)> {
+    fn keymap_rows() -> Vec<Vec<String>> {
         help_rows()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .map(|(k, v)| vec![k.to_string(), v.to_string()])
             .collect()
     }
 
+    /// docs/tui.md's table is the keymap row for row, grouped by pane as
+    /// the help popup groups it.
     #[test]
     fn the_docs_key_table_is_the_keymap() {
         let doc = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tui.md"));
-        assert_eq!(table_rows(doc, "## Keys"), keymap_rows());
+        let want: Vec<Vec<String>> = grouped_rows()
+            .map(|(g, k, v)| vec![g.label().to_string(), k.to_string(), v.to_string()])
+            .collect();
+        assert_eq!(table_rows(doc, "## Keys"), want);
     }
 
     /// The README's short table is rows of the keymap, word for word.

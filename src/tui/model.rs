@@ -118,6 +118,15 @@ pub struct Data {
 }
 
 impl Data {
+    /// No CAO installed, none named, and no CAO home: someone who runs
+    /// agents without CAO, whose screens speak of agents only.
+    pub fn without_cao(&self) -> bool {
+        let home = &self.home;
+        std::fs::symlink_metadata(&home.root).is_err()
+            && home.cao().is_err()
+            && home.named_cao_error().is_none()
+    }
+
     pub fn valid_entries(&self) -> impl Iterator<Item = &Entry> {
         self.valid.iter().map(|&i| &self.listing.entries[i])
     }

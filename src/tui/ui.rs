@@ -59,19 +59,16 @@ fn render_home(frame: &mut Frame, app: &App) {
     }
     let home = &app.data.home;
     let path = panes::tilde(&home.root, &home.user_home);
-    let last = path.rsplit('/').find(|f| !f.is_empty()).unwrap_or(&path);
-    // The word and the last folder stay longest; the path goes first,
-    // cut from the left at a folder, then the padding.
-    let cut = panes::elide_path(&path, room - 7);
+    // The word and the path's tail stay longest: the path is cut from the
+    // left at a folder, with `…` where it was cut, then the padding goes.
     let label = [
         format!(" home {path} "),
-        format!(" home {cut} "),
-        format!("home {last}"),
+        format!(" home {} ", panes::elide_path(&path, room - 7)),
+        format!("home {}", panes::elide_path(&path, room - 5)),
     ]
     .into_iter()
-    .filter(|l| l.trim_end().ends_with(&format!("/{last}")) || l.ends_with(last))
     .find(|l| unicode_width::UnicodeWidthStr::width(l.as_str()) <= room)
-    .unwrap_or_else(|| format!("home {}", panes::elide_left(last, room - 5)));
+    .unwrap_or_else(|| format!("home {}", panes::elide_left(&path, room - 5)));
     let width = u16::try_from(unicode_width::UnicodeWidthStr::width(label.as_str()))
         .unwrap_or(pane.width)
         .min(pane.width.saturating_sub(3));

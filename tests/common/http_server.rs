@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -25,6 +25,9 @@ pub enum Reply {
     Endless,
     /// `302 Found` to this `Location`.
     Redirect(String),
+    /// The request is read, then nothing is ever answered (until the
+    /// server stops).
+    Silent,
 }
 
 const MAX_CONNECTIONS: usize = 200;
@@ -35,6 +38,8 @@ pub struct Server {
     routes: Arc<Mutex<HashMap<String, Reply>>>,
     /// Each request's head (request line and headers), as it came.
     heads: Arc<Mutex<Vec<String>>>,
+    /// Connections accepted, a request sent on them or not.
+    accepted: Arc<AtomicUsize>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
@@ -47,14 +52,17 @@ impl Server {
         let routes: Arc<Mutex<HashMap<String, Reply>>> = Arc::default();
         let heads: Arc<Mutex<Vec<String>>> = Arc::default();
         let stop = Arc::new(AtomicBool::new(false));
+        let accepted = Arc::new(AtomicUsize::new(0));
         let thread = std::thread::spawn({
             let (routes, heads, stop) = (routes.clone(), heads.clone(), stop.clone());
-            move || serve(listener, routes, heads, stop)
+            let accepted = accepted.clone();
+            move || serve(listener, routes, heads, accepted, stop)
         });
         Server {
             base,
             routes,
             heads,
+            accepted,
             stop,
             thread: Some(thread),
         }
@@ -71,6 +79,27 @@ impl Server {
     /// The heads of the requests received so far.
     pub fn heads(&self) -> Vec<String> {
         self.heads.lock().unwrap().clone()
+    }
+
+    /// The connections accepted so far, whether or not a request came.
+    pub fn connections(&self) -> usize {
+        self.accepted.load(Ordering::SeqCst)
+    }
+
+    /// [`Server::connections`] once it reaches `n`, or after 10 s: the
+    /// kernel completes a connection before the accept loop counts it, so a
+    /// client may be done before the count moves.
+    pub fn connections_reaching(&self, n: usize) -> usize {
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while self.connections() < n && std::time::Instant::now() < end {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        self.connections()
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.base.rsplit(':').next().unwrap().parse().unwrap()
     }
 
     /// The targets (path and query) of the requests received so far.
@@ -97,6 +126,7 @@ fn serve(
     listener: TcpListener,
     routes: Routes,
     heads: Arc<Mutex<Vec<String>>>,
+    accepted: Arc<AtomicUsize>,
     stop: Arc<AtomicBool>,
 ) {
     let started = Instant::now();
@@ -107,7 +137,10 @@ fn serve(
                 return finish(workers);
             }
             match listener.accept() {
-                Ok((s, _)) => break s,
+                Ok((s, _)) => {
+                    accepted.fetch_add(1, Ordering::SeqCst);
+                    break s;
+                }
                 Err(_) => std::thread::sleep(Duration::from_millis(5)),
             }
         };
@@ -190,6 +223,11 @@ fn answer(
                 out,
                 "HTTP/1.1 302 Found\r\nLocation: {to}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
             )?;
+        }
+        Reply::Silent => {
+            while alive() {
+                std::thread::sleep(Duration::from_millis(20));
+            }
         }
         Reply::Endless => {
             write!(out, "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n")?;

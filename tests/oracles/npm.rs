@@ -1,6 +1,6 @@
 //! The agents the oracle tests run, installed pinned from npm into
 //! `<target>/oracle-npm/<name>@<version>` once (the versions in one place:
-//! [`CODEX`], [`OPENCODE`], [`GEMINI`], [`KILO`]; docs/agents.md names them).
+//! [`CODEX`], [`OPENCODE`], [`GEMINI`], [`COPILOT`], [`KILO`]; docs/agents.md names them).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -13,6 +13,9 @@ pub const OPENCODE: (&str, &str) = ("opencode-ai", "1.18.33");
 /// `@google/gemini-cli-core` 0.61.0: `tests/oracles/gemini_skills.mjs` runs
 /// its own skill discovery and prompt rendering.
 pub const GEMINI: (&str, &str) = ("@google/gemini-cli-core", "0.61.0");
+/// `@github/copilot` 1.0.102: `copilot skill list --json` prints the
+/// skills it loads (and stderr the ones that fail), offline, no login.
+pub const COPILOT: (&str, &str) = ("@github/copilot", "1.0.102");
 /// `@kilocode/cli-linux-x64` 7.7.9 (the build `@kilocode/cli` fetches on
 /// linux-x64; 7.8.1 has none): `kilo debug skill` prints the skills it
 /// loads (tests/oracle_kilo.rs; the other oracle tests leave it unused).

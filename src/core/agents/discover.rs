@@ -7,9 +7,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value as Json;
 
-use crate::core::agents::rules::{self, Read};
+use crate::core::agents::codex_plugins;
+use crate::core::agents::read::Read;
+use crate::core::agents::rules;
 use crate::core::agents::scan::{self, Ctx, Place};
 use crate::core::agents::table::{Agent, ClashKey, Parser, Scope};
+use crate::core::agents::tree;
 use crate::core::cao::skill;
 use crate::core::cao::store::{self, Status};
 use crate::core::fsops;
@@ -88,18 +91,28 @@ pub fn find(agent: &Agent, ctx: &Ctx) -> Finds {
         }
         let cap = agent.max_dirs.unwrap_or(scan::MAX_FOLDERS);
         let loc = agent.locations.get(place.loc);
-        let (mut folders, cut) = scan::folders_with(
-            &place.path,
-            depth(agent, place),
-            agent.symlinks,
-            cap,
-            loc.and_then(|l| l.dots),
-        );
+        let (mut folders, cut) = match loc.is_some_and(|l| l.tree) {
+            true => tree::skill_folders(&place.path, agent.symlinks, cap),
+            false => scan::folders_with(
+                &place.path,
+                depth(agent, place),
+                agent.symlinks,
+                cap,
+                loc.and_then(|l| l.dots),
+            ),
+        };
         if let Some(cut) = cut {
             warnings.push(cap_warning(agent, &place.path, cap, cut));
         }
         if loc.is_some_and(|l| l.root_skill) {
-            folders.insert(0, place.path.clone());
+            // Gemini CLI's glob lists the dir's own `SKILL.md` first and
+            // the later copy of a name wins, so in precedence order
+            // (highest first) it comes last (gemini-cli-core 0.61.0
+            // skillLoader.js `['SKILL.md', '*/SKILL.md']`, observed).
+            match agent.parser {
+                Parser::Gemini => folders.push(place.path.clone()),
+                _ => folders.insert(0, place.path.clone()),
+            }
         }
         let mut here: Vec<(Candidate, Option<FileId>)> =
             scan::par_map(&folders, &|folder: &PathBuf| {
@@ -217,7 +230,12 @@ fn builtin(agent: &Agent, name: &str, place: usize) -> Candidate {
 /// What the agent reads in `c`'s SKILL.md (its body, its frontmatter):
 /// read again on demand, so a listing keeps only what it shows.
 pub fn reread(agent: &Agent, c: &Candidate) -> Read {
-    match read_skill_md(c) {
+    match read_text_for(agent, &c.path).unwrap_or_else(|| {
+        Err(format!(
+            "{} holds no SKILL.md file any more",
+            c.path.display()
+        ))
+    }) {
         Ok(text) => rules::read(agent.parser, &text, &skill::folder_name(&c.path)),
         Err(e) => Read {
             error: Some(e),
@@ -237,11 +255,58 @@ pub fn read_skill_md(c: &Candidate) -> Result<String, String> {
     })
 }
 
+/// `folder`'s SKILL.md as `agent` decodes it, or `None` when there is
+/// none: Gemini CLI and OpenCode replace bytes that are not UTF-8 with
+/// U+FFFD and load the skill (gemini-cli-core 0.61.0 skillLoader.js
+/// `fs.readFile(path, 'utf-8')`; opencode-ai 1.18.33 and copilot 1.0.102,
+/// observed); the others refuse it.
+fn read_text_for(agent: &Agent, folder: &Path) -> Option<Result<String, String>> {
+    let read = skill::read_text_in(folder)?;
+    if read.is_ok()
+        || !matches!(
+            agent.parser,
+            Parser::Gemini | Parser::Opencode | Parser::Copilot
+        )
+    {
+        return Some(read);
+    }
+    Some(read_lossy_in(folder))
+}
+
+/// `folder`'s SKILL.md (opened inside it, at most the SKILL.md size limit)
+/// with each invalid UTF-8 sequence as one U+FFFD, as the WHATWG decoder
+/// of Node and Bun does.
+fn read_lossy_in(folder: &Path) -> Result<String, String> {
+    use std::io::Read as _;
+    let path = folder.join("SKILL.md");
+    let fail = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let (file, _) = fsops::open_inside(folder, Path::new("SKILL.md")).map_err(fail)?;
+    let mut bytes = Vec::new();
+    file.take(skill::MAX_SKILL_MD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(fail)?;
+    if bytes.len() as u64 > skill::MAX_SKILL_MD_BYTES {
+        return Err(format!(
+            "{} is over skilltui's {} MiB limit: split it into referenced files",
+            path.display(),
+            skill::MAX_SKILL_MD_BYTES >> 20
+        ));
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
 /// The candidate in `folder`, or `None` when it holds no SKILL.md file.
 fn read_one(agent: &Agent, folder: &Path, place: usize) -> Option<Candidate> {
     let dir_name = skill::folder_name(folder);
-    let read = match skill::read_text_in(folder)? {
-        Ok(text) => rules::read(agent.parser, &text, &dir_name),
+    // Codex names a skill without a name after its folder with links
+    // resolved (observed with Codex 0.169.0: a link `b` to folder `a`
+    // lists as `a`, from `b/SKILL.md`).
+    let default_name = match agent.parser {
+        Parser::Codex => skill::folder_name(&fsops::absolute(folder)),
+        _ => dir_name.clone(),
+    };
+    let read = match read_text_for(agent, folder)? {
+        Ok(text) => rules::read(agent.parser, &text, &default_name),
         Err(e) => Read {
             error: Some(e),
             ..Read::default()
@@ -250,6 +315,12 @@ fn read_one(agent: &Agent, folder: &Path, place: usize) -> Option<Candidate> {
     let name = match agent.clash_key {
         ClashKey::Dir => dir_name.clone(),
         ClashKey::Name => read.name.clone().unwrap_or(dir_name),
+    };
+    // Codex names a skill inside a plugin `plugin_name:name`.
+    let name = match (agent.parser, &read.error) {
+        (Parser::Codex, None) => codex_plugins::namespace(&folder.join("SKILL.md"))
+            .map_or(name.clone(), |ns| format!("{ns}:{name}")),
+        _ => name,
     };
     Some(Candidate {
         name,
@@ -753,6 +824,51 @@ mod tests {
         assert!(f.winner("b").is_none());
     }
 
+    // gemini-cli-core 0.61.0: the workspace's copy wins over the user's
+    // (the order of the catalog is render.rs's test).
+    #[test]
+    fn gemini_workspace_copy_wins_over_the_users() {
+        let w = world();
+        skill(&w.home.join(".gemini/skills"), "a-x", &md("a-x"));
+        let ws = skill(&w.cwd.join(".agents/skills"), "a", &md("a-x"));
+        let f = find(&agent("gemini-cli"), &w.ctx(&[]));
+        assert_eq!(f.winner("a-x").unwrap().path, ws);
+    }
+
+    // gemini-cli-core 0.61.0: of two copies in one dir the later in its
+    // glob wins, so a folder's copy beats the dir's own SKILL.md.
+    #[test]
+    fn gemini_prefers_a_folder_to_the_dirs_own_skill_md_of_one_name() {
+        let w = world();
+        let dir = w.cwd.join(".gemini/skills");
+        let folder = skill(&dir, "f", &md("same"));
+        std::fs::write(dir.join("SKILL.md"), md("same")).unwrap();
+        let f = find(&agent("gemini-cli"), &w.ctx(&[]));
+        assert_eq!(f.winner("same").unwrap().path, folder);
+    }
+
+    // gemini-cli-core 0.61.0 reads with fs.readFile(path, 'utf-8'): an
+    // invalid byte is U+FFFD and the skill loads; Codex refuses the file.
+    #[test]
+    fn gemini_and_opencode_decode_invalid_utf8_with_replacement_characters() {
+        let w = world();
+        let mut text = b"---\nname: bad\ndescription: caf".to_vec();
+        text.extend([0xE9, b' ', 0xFF, 0xFE]);
+        text.extend(b"\n---\nbody\n");
+        for dir in [".gemini/skills", ".opencode/skills", ".agents/skills"] {
+            let d = w.cwd.join(dir).join("bad");
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(d.join("SKILL.md"), &text).unwrap();
+        }
+        for id in ["gemini-cli", "opencode"] {
+            let f = find(&agent(id), &w.ctx(&[]));
+            let c = f.winner("bad").unwrap_or_else(|| panic!("{id}"));
+            assert_eq!(c.description, "caf\u{fffd} \u{fffd}\u{fffd}", "{id}");
+        }
+        let f = find(&agent("codex"), &w.ctx(&[]));
+        assert!(f.winner("bad").is_none());
+    }
+
     // OpenCode docs: last loaded wins, load order global -> project.
     #[test]
     fn opencode_project_copy_beats_global_and_walks_to_the_worktree() {
@@ -764,6 +880,41 @@ mod tests {
             statuses(&f, "a"),
             vec![(root, Status::Ok), (global, Status::Shadowed)]
         );
+    }
+
+    // opencode-ai 1.18.33, observed with `opencode debug skill`: config
+    // dirs take `{skill,skills}/**/SKILL.md` (a SKILL.md directly there,
+    // any depth, `.` folders skipped), ~/.opencode and
+    // $OPENCODE_CONFIG_DIR are config dirs; the external dirs enter `.`
+    // folders.
+    #[test]
+    fn opencode_reads_every_config_dir_at_any_depth() {
+        let w = world();
+        let occ = w.home.join("occ");
+        let config = w.home.join(".config/opencode");
+        let want = [
+            skill(&config.join("skill"), "sing", &md("sing")),
+            config.join("skills"),
+            skill(&config.join("skills/a/b/c/d/e/f/g"), "deep", &md("deep")),
+            skill(&w.home.join(".opencode/skills"), "home", &md("home")),
+            skill(&occ.join("skill"), "env", &md("env")),
+            skill(&w.home.join(".agents/skills/.dot"), "ext", &md("ext")),
+            skill(&w.cwd.join(".opencode/skill"), "here", &md("here")),
+        ];
+        std::fs::write(config.join("skills/SKILL.md"), md("root")).unwrap();
+        skill(&config.join("skills/.dot"), "hidden", &md("hidden"));
+        let f = find(
+            &agent("opencode"),
+            &w.ctx(&[("OPENCODE_CONFIG_DIR", occ.to_str().unwrap())]),
+        );
+        let ok: Vec<&PathBuf> = f.winners().map(|c| &c.path).collect();
+        for p in &want {
+            assert!(ok.contains(&p), "{} not in {ok:?}", p.display());
+        }
+        assert!(f.winner("hidden").is_none());
+        // Unset, the variable names no dir.
+        let f = find(&agent("opencode"), &w.ctx(&[]));
+        assert!(f.winner("env").is_none() && f.winner("home").is_some());
     }
 
     // Copilot CLI reference: first found wins; Kiro: workspace wins.
@@ -1007,5 +1158,38 @@ mod tests {
                 (proj_low, Status::Shadowed)
             ]
         );
+    }
+
+    // Observed with Codex 0.169.0 (`codex debug prompt-input`): a skill
+    // without a name behind a link is named after the folder the link
+    // resolves to; one inside a plugin is prefixed `plugin_name:`; a
+    // SKILL.md in the root itself loads, named after the root.
+    #[test]
+    fn codex_names_follow_links_plugins_and_the_root() {
+        let w = world();
+        let dir = w.home.join(".agents/skills");
+        let real = skill(
+            &w.home.join("elsewhere"),
+            "real",
+            "---\ndescription: d\n---\n",
+        );
+        std::fs::create_dir_all(&dir).unwrap();
+        std::os::unix::fs::symlink(&real, dir.join("link")).unwrap();
+        std::fs::write(dir.join("SKILL.md"), "---\ndescription: at the root\n---\n").unwrap();
+        let plugin = w.home.join(".codex/plugins/cache/m/demo/1.0.0");
+        std::fs::create_dir_all(plugin.join(".codex-plugin")).unwrap();
+        std::fs::write(
+            plugin.join(".codex-plugin/plugin.json"),
+            r#"{"name":"demo"}"#,
+        )
+        .unwrap();
+        skill(&plugin.join("skills"), "hello", &md("hello"));
+        std::fs::write(w.home.join(".codex/config.toml"), "[plugins.\"demo@m\"]\n").unwrap();
+        let f = find(&agent("codex"), &w.ctx(&[]));
+        let names: Vec<&str> = f.winners().map(|c| c.name.as_str()).collect();
+        for n in ["real", "skills", "demo:hello"] {
+            assert!(names.contains(&n), "{n} in {names:?}");
+        }
+        assert!(!names.contains(&"link"), "{names:?}");
     }
 }

@@ -52,12 +52,6 @@ This keeps context lean while providing full capability when needed."#;
 /// the lines before the entries.
 pub const AMP_HEAD: &str = "The following skills provide specialized instructions for specific tasks.\nUse the skill tool to load a skill when the task matches its description.\n\n<available_skills>\n";
 
-/// Codex 0.169.0's block up to its skill roots (the binary's fixed text:
-/// `strings` of @openai/codex-linux-x64 0.169.0 vendor/.../bin/codex holds
-/// this intro; the same words as openai/codex core-skills/src/render.rs
-/// `SKILLS_INTRO_WITH_ALIASES`).
-pub const CODEX_HEAD: &str = "<skills_instructions>\n## Skills\nA skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and a short path that can be expanded into an absolute path using the skill roots table.\n### Skill roots\n";
-
 /// Gemini CLI's system prompt section (`renderAgentSkills` of
 /// @google/gemini-cli-core 0.61.0 dist/src/prompts/snippets.js, the modern
 /// models' wording).

@@ -1048,6 +1048,9 @@ mod tests {
                 newest_first: false,
                 dots: None,
                 root_skill: false,
+                tree: false,
+                unless_env: None,
+                unless_env_default: None,
                 source: "test".into(),
             }];
             let e = target_dir(&a, &w.ctx, Scope::User).unwrap_err();

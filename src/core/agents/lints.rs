@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::Value as Json;
 
-use crate::core::agents::rules::Read;
+use crate::core::agents::read::Read;
 use crate::core::agents::table::Parser;
 use crate::core::fsops;
 use crate::core::parse::yaml::{Node, Value};

@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::core::agents::codex_budget;
+use crate::core::agents::codex_plugins;
 use crate::core::agents::discover::{Candidate, Finds};
 use crate::core::agents::formats;
 use crate::core::agents::table::{Agent, Scope};
@@ -180,86 +182,134 @@ fn cleo(visible: &[&Candidate], agent: &Agent) -> Catalog {
     }
 }
 
-/// Codex 0.169.0 (`codex debug prompt-input`, checked by
-/// tests/agent_oracles.rs): the block names each skill root that holds a
-/// listed skill as `rN` (roots in Codex's own root order: the places'
-/// order here), then one line `- name: description (file: rN/rel/SKILL.md)`
-/// per skill, ordered System, Admin, Repo, User, then name (the ordering
-/// of openai/codex core-skills/src/render.rs), then discovery order. The budget is
-/// 2% of the model's context window in tokens (4 bytes a token); within it
-/// every line is whole. Over it Codex 0.169.0 shortens descriptions by an
-/// allocation skilltui does not reproduce: the text then shows whole lines
-/// and says so.
+/// Codex 0.169.0 (`codex debug prompt-input`, checked by the fuzzer,
+/// tests/oracles/fuzz/codex.rs): the block names each skill root that
+/// holds a listed skill as `rN` (roots in Codex's own root order: the
+/// places' order here), then one line `- name: description (file:
+/// rN/rel/SKILL.md)` per skill, ordered System, Admin, Repo, User, then
+/// name, then the SKILL.md path with links resolved, byte by byte (the
+/// ordering of openai/codex core-skills/src/render.rs; the path shown is
+/// the one found, links unresolved). The budget and what Codex shows over
+/// it: `codex_budget`.
 fn codex(visible: &[&Candidate], finds: &Finds, agent: &Agent) -> Catalog {
+    let rows = codex_order(visible, finds);
+    let (roots, alias_of) = codex_alias_roots(visible, finds);
+    let path = |p: &Path| p.to_string_lossy().replace('\\', "/");
+    let absolute: Vec<codex_budget::Line> = rows
+        .iter()
+        .map(|c| codex_line(c, path(&c.path.join("SKILL.md"))))
+        .collect();
+    let aliased: Vec<codex_budget::Line> = rows
+        .iter()
+        .map(|c| {
+            let root = alias_of(c.place);
+            let i = roots.iter().position(|r| *r == root).unwrap_or(0);
+            let rel = c.path.join("SKILL.md");
+            let rel = rel.strip_prefix(&root).map(path).unwrap_or_default();
+            codex_line(c, format!("r{i}/{rel}"))
+        })
+        .collect();
+    let table: Vec<String> = (roots.iter().enumerate())
+        .map(|(i, r)| format!("- `r{i}` = `{}`", path(r)))
+        .collect();
+    let window = codex_home(finds, agent).and_then(|h| codex_budget::configured_window(&h));
+    let budget = match window {
+        Some(w) => codex_budget::limit_for(w),
+        None => agent.budget.as_ref().and_then(|b| b.tokens).unwrap_or(5440),
+    };
+    let (fitted, with_table) = codex_budget::choose(&absolute, &aliased, &table, budget);
+    let shown_table = if with_table { &table[..] } else { &[] };
+    Catalog {
+        text: (!visible.is_empty()).then(|| codex_budget::block(shown_table, &fitted.lines)),
+        about: "Codex's skills text, verified against Codex 0.169.0".into(),
+        size: fitted.full_cost,
+        unit: "tokens (estimated: 4 bytes a token)",
+        budget: Some(budget),
+        actions: codex_actions(&fitted, budget),
+    }
+}
+
+fn codex_line(c: &Candidate, path: String) -> codex_budget::Line<'_> {
+    codex_budget::Line {
+        name: &c.name,
+        description: &c.description,
+        path,
+    }
+}
+
+/// Codex's order: System, Admin, Repo, User (plugins with users), then
+/// name, then the SKILL.md path with links resolved, byte by byte.
+fn codex_order<'a>(visible: &[&'a Candidate], finds: &Finds) -> Vec<&'a Candidate> {
+    use std::os::unix::ffi::OsStrExt;
     let rank = |s: Scope| match s {
         Scope::Builtin => 0,
         Scope::Admin => 1,
         Scope::Project => 2,
         Scope::User | Scope::Plugin => 3,
     };
-    let mut rows: Vec<&&Candidate> = visible.iter().collect();
-    // Copies of one name keep Codex's discovery order: root by root; inside
-    // one root Codex follows the directory's read order, which no sort
-    // reproduces (here: by path; the oracle test compares such runs as
-    // sets).
-    rows.sort_by(|a, b| {
-        (rank(finds.scope(a)), &a.name, a.place, &a.path).cmp(&(
+    let mut rows: Vec<(&Candidate, PathBuf)> = visible
+        .iter()
+        .map(|c| (*c, crate::core::fsops::absolute(&c.path.join("SKILL.md"))))
+        .collect();
+    rows.sort_by(|(a, ra), (b, rb)| {
+        (rank(finds.scope(a)), &a.name, ra.as_os_str().as_bytes()).cmp(&(
             rank(finds.scope(b)),
             &b.name,
-            b.place,
-            &b.path,
+            rb.as_os_str().as_bytes(),
         ))
     });
-    let roots = codex_roots(visible);
-    let lines: Vec<String> = rows
+    rows.into_iter().map(|(c, _)| c).collect()
+}
+
+/// The roots the table names, in order, and each place's: a plugin's may
+/// be its marketplace folder (`codex_plugins::alias_root`), and roots
+/// naming one folder are one entry.
+fn codex_alias_roots<'a>(
+    visible: &[&Candidate],
+    finds: &'a Finds,
+) -> (Vec<PathBuf>, impl Fn(usize) -> PathBuf + 'a) {
+    let listed: Vec<PathBuf> = visible.iter().map(|c| c.path.join("SKILL.md")).collect();
+    let alias_of =
+        move |place: usize| codex_plugins::alias_root(&finds.places[place].path, &listed);
+    let mut roots: Vec<PathBuf> = Vec::new();
+    for place in codex_roots(visible) {
+        let alias = alias_of(place);
+        if !roots.contains(&alias) {
+            roots.push(alias);
+        }
+    }
+    (roots, alias_of)
+}
+
+/// What Codex's budget did to the list, one line each.
+fn codex_actions(fitted: &codex_budget::Fitted, budget: usize) -> Vec<String> {
+    if fitted.omitted > 0 {
+        vec![format!(
+            "names and paths alone are over Codex's {budget} tokens: every description is dropped and {} skills are left out",
+            fitted.omitted
+        )]
+    } else if fitted.shortened > 0 {
+        vec![format!(
+            "the list costs about {} tokens, over Codex's {budget}: {} descriptions are cut to fit",
+            fitted.full_cost, fitted.shortened
+        )]
+    } else {
+        Vec::new()
+    }
+}
+
+/// `$CODEX_HOME`: the folder above the user layer's `skills` place (the
+/// location that `CODEX_HOME` moves).
+fn codex_home(finds: &Finds, agent: &Agent) -> Option<PathBuf> {
+    finds
+        .places
         .iter()
-        .map(|c| {
-            let alias = roots.iter().position(|&p| p == c.place).unwrap_or(0);
-            let rel = c
-                .path
-                .join("SKILL.md")
-                .strip_prefix(&finds.places[c.place].path)
-                .map(|r| r.to_string_lossy().replace('\\', "/"))
-                .unwrap_or_default();
-            match c.description.as_str() {
-                "" => format!("- {}: (file: r{alias}/{rel})", c.name),
-                d => format!("- {}: {d} (file: r{alias}/{rel})", c.name),
-            }
+        .find(|p| {
+            agent.locations.get(p.loc).is_some_and(|l| {
+                l.env.as_deref() == Some("CODEX_HOME") && l.env_suffix.as_deref() == Some("skills")
+            })
         })
-        .collect();
-    let budget = agent.budget.as_ref().and_then(|b| b.tokens).unwrap_or(5440);
-    let used: usize = lines.iter().map(|l| (l.len() + 1).div_ceil(4)).sum();
-    let mut actions = Vec::new();
-    if used > budget {
-        actions.push(format!(
-            "the list costs about {used} tokens, over Codex's {budget}: Codex 0.169.0 shortens descriptions to fit (not reproduced here: the lines are shown whole)"
-        ));
-    }
-    let text = (!visible.is_empty()).then(|| {
-        let mut t = String::from(formats::CODEX_HEAD);
-        for (i, &place) in roots.iter().enumerate() {
-            let root = finds.places[place]
-                .path
-                .to_string_lossy()
-                .replace('\\', "/");
-            t.push_str(&format!("- `r{i}` = `{root}`\n"));
-        }
-        t.push_str("### Available skills\n");
-        for l in &lines {
-            t.push_str(l);
-            t.push('\n');
-        }
-        t.push_str("</skills_instructions>");
-        t
-    });
-    Catalog {
-        text,
-        about: "Codex 0.169.0 (verified: tests/agent_oracles.rs)".into(),
-        size: used,
-        unit: "tokens (estimated: 4 bytes a token)",
-        budget: Some(budget),
-        actions,
-    }
+        .and_then(|p| p.path.parent().map(Path::to_path_buf))
 }
 
 /// The places holding a listed skill, in the places' order: Codex's `rN`.
@@ -297,7 +347,7 @@ fn opencode(visible: &[&Candidate]) -> Catalog {
     Catalog {
         size: chars(&text),
         text: Some(text),
-        about: "OpenCode skill/index.ts @a2cc772 fmt (verbose form)".into(),
+        about: "OpenCode's skills text as its source writes it (the verbose form)".into(),
         unit: "chars",
         ..Catalog::default()
     }
@@ -314,22 +364,22 @@ fn escape_html(s: &str) -> String {
 /// Gemini CLI (@google/gemini-cli-core 0.61.0 dist/src/prompts/snippets.js
 /// `renderAgentSkills`, trimmed): entries joined by a newline; none gives
 /// nothing. The order is its skill map's (skillManager.js
-/// `addSkillsWithPrecedence`): dirs in load order (lowest precedence
-/// first), each name where it was first loaded, holding the copy that won.
-/// Inside one dir Gemini follows its file search (glob), whose order is
-/// the file system's: here by path.
+/// `addSkillsWithPrecedence`, a JavaScript `Map`): every copy in load
+/// order, each name where it was first loaded, holding the copy that won.
+/// The load order is the candidates' precedence order reversed: dirs from
+/// built-in up to `./.agents/skills`, and inside one dir its glob's order,
+/// the dir's own `SKILL.md` first, then subfolders in descending byte
+/// order of name (observed with gemini-cli-core 0.61.0: its glob walks on
+/// several threads and now and then two neighbours swap; this is the
+/// usual order).
 fn gemini(finds: &Finds) -> Catalog {
     let mut seen = std::collections::HashSet::new();
     let mut entries: Vec<&Candidate> = Vec::new();
-    for place in (0..finds.places.len()).rev() {
-        let loaded = finds
-            .candidates
-            .iter()
-            .filter(|c| c.place == place && c.status != crate::core::cao::store::Status::Invalid);
-        for c in loaded {
-            if seen.insert(c.name.as_str()) {
-                entries.extend(finds.winner(&c.name).filter(|w| !w.hidden));
-            }
+    let loaded = (finds.candidates.iter().rev())
+        .filter(|c| c.status != crate::core::cao::store::Status::Invalid);
+    for c in loaded {
+        if seen.insert(c.name.as_str()) {
+            entries.extend(finds.winner(&c.name).filter(|w| !w.hidden));
         }
     }
     let text = (!entries.is_empty()).then(|| {
@@ -349,7 +399,7 @@ fn gemini(finds: &Finds) -> Catalog {
     Catalog {
         size: text.as_deref().map_or(0, chars),
         text,
-        about: "Gemini CLI (gemini-cli-core 0.61.0 renderAgentSkills; verified: tests/agent_oracles.rs); inside one dir Gemini orders skills as its file search finds them, which varies with the file system".into(),
+        about: "Gemini CLI's skills text, verified against gemini-cli-core 0.61.0; inside one folder its glob's usual order (the dir's SKILL.md, then folders by name descending), which its worker threads now and then swap".into(),
         unit: "chars",
         ..Catalog::default()
     }
@@ -579,6 +629,48 @@ mod tests {
         }
     }
 
+    fn skill(dir: &std::path::Path, folder: &str, name: &str) {
+        let d = dir.join(folder);
+        std::fs::create_dir_all(&d).unwrap();
+        let text = format!("---\nname: {name}\ndescription: does {name}\n---\nbody\n");
+        std::fs::write(d.join("SKILL.md"), text).unwrap();
+    }
+
+    // gemini-cli-core 0.61.0, observed: a dir's own SKILL.md first, then
+    // its folders in descending byte order; dirs from built-in to
+    // ./.agents/skills; an overriding copy keeps the first copy's place.
+    #[test]
+    fn gemini_lists_each_dir_in_its_glob_order_and_keeps_the_first_place() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let cwd = tmp.path().join("repo/apps/web");
+        std::fs::create_dir_all(tmp.path().join("repo/.git")).unwrap();
+        std::fs::create_dir_all(&cwd).unwrap();
+        let user = home.join(".gemini/skills");
+        for name in ["b-x", "a-x", "B-x", "c-x"] {
+            skill(&user, name, name);
+        }
+        skill(&user, "", "root-x");
+        skill(&home.join(".agents/skills"), "z", "z-x");
+        // The workspace copy of a-x wins and stays where a-x came first.
+        skill(&cwd.join(".agents/skills"), "a", "a-x");
+        let ctx = crate::core::agents::scan::Ctx {
+            user_home: home,
+            cwd,
+            env: Default::default(),
+            cao: None,
+        };
+        let a = agent("gemini-cli");
+        let found = crate::core::agents::discover::find(&a, &ctx);
+        let text = catalog(&a, &found).text.unwrap_or_default();
+        let order: Vec<&str> = (text.lines())
+            .filter_map(|l| l.trim().strip_prefix("<name>"))
+            .map(|l| l.trim_end_matches("</name>"))
+            .collect();
+        let user_order = ["root-x", "c-x", "b-x", "a-x", "B-x", "z-x"];
+        assert_eq!(order[order.len() - 6..], user_order);
+    }
+
     // Amp's skills design, "Available Skills Prompt": exact bytes, hidden
     // skills out, none visible gives nothing.
     #[test]
@@ -747,23 +839,29 @@ mod tests {
             ("a", "", Scope::Project, false),
             ("h", "hidden", Scope::Admin, true),
         ]);
-        // Each skill folder inside its place.
+        // Each skill folder inside its place; places with real-length
+        // paths (with `/p0`, whole paths cost no more than short ones, and
+        // Codex then shows them: codex_budget::choose).
+        let mut places = f.places.clone();
+        for p in &mut places {
+            p.path = PathBuf::from(format!("/home/someone/.agents/skills{}", p.path.display()));
+        }
         let f = Finds {
             candidates: f
                 .candidates
                 .iter()
                 .map(|c| Candidate {
-                    path: f.places[c.place].path.join(&c.name),
+                    path: places[c.place].path.join(&c.name),
                     ..c.clone()
                 })
                 .collect(),
-            places: f.places.clone(),
+            places,
             ..Finds::default()
         };
         let cat = catalog(&agent("codex"), &f);
         let text = cat.text.unwrap();
         assert!(text.ends_with(
-            "### Skill roots\n- `r0` = `/p0`\n- `r1` = `/p1`\n### Available skills\n- a: (file: r0/a/SKILL.md)\n- b: desc b (file: r1/b/SKILL.md)\n</skills_instructions>"
+            "### Skill roots\n- `r0` = `/home/someone/.agents/skills/p0`\n- `r1` = `/home/someone/.agents/skills/p1`\n### Available skills\n- a: (file: r0/a/SKILL.md)\n- b: desc b (file: r1/b/SKILL.md)\n</skills_instructions>"
         ), "{text}");
         assert_eq!(cat.budget, Some(5440));
         assert!(cat.actions.is_empty());

@@ -11,42 +11,7 @@ use crate::core::agents::table::Parser;
 use crate::core::parse::frontmatter::{self, Normalized};
 use crate::core::parse::yaml::{self, Node, Value};
 
-/// What one agent makes of one SKILL.md.
-#[derive(Clone, Debug, Default)]
-pub struct Read {
-    /// The name the agent knows it by (`None` when it does not load).
-    pub name: Option<String>,
-    pub description: Option<String>,
-    /// Why the agent refuses it, in the agent's words where it has some.
-    pub error: Option<String>,
-    /// Loaded but left out of the model's list (`disable-model-invocation`
-    /// in Amp's skills design, OpenCode without a description).
-    pub hidden: bool,
-    /// The frontmatter mapping, for previews and lints.
-    pub frontmatter: Option<Rc<Node>>,
-    /// The body as the agent hands it to the model.
-    pub body: String,
-}
-
-impl Read {
-    /// A skill that loads and is listed.
-    fn loaded(name: String, description: String, fm: Option<Rc<Node>>, body: String) -> Read {
-        Read {
-            name: Some(name),
-            description: Some(description),
-            frontmatter: fm,
-            body,
-            ..Read::default()
-        }
-    }
-
-    fn refused(msg: impl Into<String>) -> Read {
-        Read {
-            error: Some(msg.into()),
-            ..Read::default()
-        }
-    }
-}
+use crate::core::agents::read::Read;
 
 /// Reads `text` (the SKILL.md of folder `dir_name`) with `parser`'s rule.
 /// `Parser::Cao` and `Parser::Cleo` read like the Agent Skills baseline
@@ -57,7 +22,7 @@ pub fn read(parser: Parser, text: &str, dir_name: &str) -> Read {
         Parser::Codex => codex(text, dir_name),
         Parser::Gemini => gemini(text),
         Parser::Claude => claude(text, dir_name),
-        Parser::Opencode => opencode(text),
+        Parser::Opencode => crate::core::agents::opencode_read::read(text),
         Parser::Roo => strict_spec(text, dir_name, false),
         Parser::Zed => strict_spec(text, dir_name, true),
         Parser::Cline => cline(text, dir_name),
@@ -65,6 +30,7 @@ pub fn read(parser: Parser, text: &str, dir_name: &str) -> Read {
         Parser::Qwen => qwen(text),
         Parser::Kilo => kilo(text),
         Parser::Described => described(text, dir_name),
+        Parser::Copilot => crate::core::agents::copilot::read(text, dir_name),
         Parser::Omniforge | Parser::Agentskills | Parser::Cleo | Parser::Cao => baseline(text),
     }
 }
@@ -143,12 +109,15 @@ fn js_string(v: &Value) -> String {
     }
 }
 
-/// Codex (openai/codex core-skills/src/loader.rs @c9d127cf,
-/// `extract_frontmatter`, `parse_skill_file`, `validate_len`): the first
-/// line trimmed is `---`, the frontmatter ends at the next line trimmed
-/// `---`; the name (whitespace collapsed, empty: the folder's) is at most
-/// 64 chars; the description is required and at most 1,024 chars (the
-/// error behaviour, not the newer truncation: decision).
+/// Codex 0.169.0 (openai/codex core-skills/src/loader.rs
+/// `extract_frontmatter`, `parse_skill_file`, `validate_len`; the rest
+/// observed with `codex debug prompt-input`): the first line trimmed is
+/// `---`, the frontmatter ends at the next line trimmed `---` (so a BOM or
+/// a blank line first refuses the file); the fields are read as
+/// `codex_read` says; whitespace runs become one space; an empty name is
+/// the folder's (`skill` when that is empty too), a name over 64
+/// characters refuses the file; the description is required, and one
+/// over 1,024 characters is shown as its first 1,021 and `...`.
 fn codex(text: &str, dir_name: &str) -> Read {
     const MISSING: &str = "missing YAML frontmatter delimited by ---";
     let mut lines = text.lines();
@@ -167,47 +136,35 @@ fn codex(text: &str, dir_name: &str) -> Read {
     if !closed || fm.is_empty() {
         return Read::refused(MISSING);
     }
-    let (root, fallback) = match yaml::load(&fm.join("\n")) {
-        Ok(root) => (root, None),
-        // Codex 0.169.0 loads what its YAML parser refuses when every line
-        // is `key: value` (`description: has: colon` gives `has: colon`;
-        // an indented line refuses it): tests/agent_oracles.rs.
-        Err(e) => match line_fields(&fm) {
-            Some(fields) => (None, Some(fields)),
-            None => return Read::refused(format!("invalid YAML: {e}")),
-        },
+    let fm = fm.join("\n");
+    let fields = match crate::core::agents::codex_read::fields(&fm) {
+        Ok(f) => f,
+        Err(e) => return Read::refused(e),
     };
-    let string = |k: &str| -> Result<Option<String>, String> {
-        if let Some(fields) = &fallback {
-            let v = fields.iter().find(|(key, _)| key == k).map(|(_, v)| v);
-            return Ok(v.map(|v| crate::core::text::collapse_whitespace(v)));
-        }
-        match root.as_ref().and_then(|r| r.get(k)).map(|n| &n.value) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Str(s)) => Ok(Some(crate::core::text::collapse_whitespace(s))),
-            Some(_) => Err(format!("invalid YAML: {k}: expected a string")),
-        }
-    };
-    let (name, description) = match (string("name"), string("description")) {
-        (Ok(n), Ok(d)) => (n, d),
-        (Err(e), _) | (_, Err(e)) => return Read::refused(e),
-    };
-    let name = name
+    let collapse = crate::core::text::collapse_whitespace;
+    let name = fields
+        .name
+        .map(|n| collapse(&n))
         .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| dir_name.to_string());
-    let Some(description) = description.filter(|d| !d.is_empty()) else {
+        .or_else(|| Some(collapse(dir_name)).filter(|n| !n.is_empty()))
+        .unwrap_or_else(|| "skill".to_string());
+    let description = fields.description.map(|d| collapse(&d)).unwrap_or_default();
+    if description.is_empty() {
         return Read::refused("missing field `description`");
-    };
+    }
     if name.chars().count() > 64 {
         return Read::refused("invalid name: exceeds maximum length of 64 characters");
     }
-    if description.chars().count() > 1024 {
-        return Read::refused("invalid description: exceeds maximum length of 1024 characters");
-    }
+    let description = if description.chars().count() > 1024 {
+        let cut: String = description.chars().take(1021).collect();
+        format!("{cut}...")
+    } else {
+        description
+    };
     Read {
         name: Some(name),
         description: Some(description),
-        frontmatter: root,
+        frontmatter: yaml::load(&fm).ok().flatten(),
         body: lines.collect::<Vec<_>>().join("\n"),
         ..Read::default()
     }
@@ -260,10 +217,18 @@ fn gemini(text: &str) -> Read {
         return Read::refused("no frontmatter (skipped)");
     };
     let fm = &caps[1];
-    // js-yaml keeps a block scalar's final line break at the end of the
-    // input (`>` or `|` as the last field gives `text\n`): the newline the
-    // regex left out is put back.
-    let root = yaml::load(&format!("{fm}\n")).ok().flatten();
+    // js-yaml takes the end of the input as a line break (`>` or `|` as
+    // the last field gives `text\n`): the newline the regex left out is
+    // put back, unless the frontmatter already ends with one (`>+` keeps
+    // no extra line; gemini-cli-core 0.61.0, observed).
+    // js-yaml 4 throws on a key repeated in one mapping: the line reader
+    // then takes over (gemini-cli-core 0.61.0, observed).
+    let src = match fm.ends_with('\n') {
+        true => fm.to_string(),
+        false => format!("{fm}\n"),
+    };
+    let root = (yaml::load(&src).ok().flatten())
+        .filter(|r| crate::core::agents::opencode_read::repeated_key(r, &src).is_none());
     let s = |k: &str| {
         root.as_ref()
             .and_then(|r| r.get(k))
@@ -374,11 +339,13 @@ fn first_paragraph(body: &str) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join(" "))
 }
 
-/// OpenCode (packages/opencode/src/skill/index.ts @a2cc772,
-/// `isSkillFrontmatter`): a mapping with a string `name`; `description`
-/// absent or a string. Without one it loads but `fmt` leaves it out of
-/// the list. The docs' name pattern is not enforced by the code.
-fn opencode(text: &str) -> Read {
+/// Kilo's base reading: OpenCode's as skilltui read it before OpenCode
+/// 1.18.33 was modelled (`opencode_read`), which tests/oracle_kilo.rs
+/// checks against kilo 7.7.9 (packages/opencode/src/skill/index.ts
+/// @a2cc772, `isSkillFrontmatter`): a mapping with a string `name`;
+/// `description` absent or a string. Without one it loads but `fmt`
+/// leaves it out of the list.
+fn kilo_base(text: &str) -> Read {
     // opencode-ai 1.18.33 reads a SKILL.md that opens with a BOM
     // (tests/agent_oracles.rs).
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -785,7 +752,7 @@ fn qwen(text: &str) -> Read {
 /// unindented `key: value` line, the value after the first `: `, trimmed,
 /// matching quotes removed.
 fn kilo(text: &str) -> Read {
-    let read = opencode(text);
+    let read = kilo_base(text);
     let norm = Normalized::new(text);
     if read.error.is_none() || frontmatter::parse(&norm.text).is_ok() {
         return read;
@@ -931,7 +898,10 @@ mod tests {
             Some("missing YAML frontmatter delimited by ---")
         );
         let long = format!("---\nname: x\ndescription: {}\n---\n", "d".repeat(1025));
-        assert!(codex(&long, "f").error.unwrap().contains("1024"));
+        let shown = codex(&long, "f").description.unwrap();
+        assert_eq!(shown, format!("{}...", "d".repeat(1021)));
+        let name = format!("---\nname: {}\ndescription: d\n---\n", "n".repeat(65));
+        assert!(codex(&name, "f").error.unwrap().contains("64"));
         // CRLF is fine (str::lines), an empty body too.
         assert!(
             codex("---\r\nname: x\r\ndescription: d\r\n---\r\n", "f")
@@ -940,7 +910,57 @@ mod tests {
         );
     }
 
+    // Observed with Codex 0.169.0 (`codex debug prompt-input`): values as
+    // written, a 1,024-character cap shown with `...`, a repeated key
+    // refusing the file, nothing before the opening fence.
+    #[test]
+    fn codex_keeps_values_as_written_and_refuses_repeats() {
+        let r = codex("---\nname: 2024-06-19\ndescription: 16832\n---\n", "f");
+        assert_eq!(
+            (r.name.as_deref(), r.description.as_deref()),
+            (Some("2024-06-19"), Some("16832"))
+        );
+        let r = codex("---\nname: off\ndescription: True\n---\n", "f");
+        assert_eq!(
+            (r.name.as_deref(), r.description.as_deref()),
+            (Some("off"), Some("True"))
+        );
+        let r = codex("---\nname: ~\ndescription: \"a\u{a0}b\"\n---\n", "f");
+        assert_eq!(
+            (r.name.as_deref(), r.description.as_deref()),
+            (Some("f"), Some("a b"))
+        );
+        let refused = |t: &str| codex(t, "f").error.is_some();
+        assert!(refused("---\nname: a\nname: b\ndescription: d\n---\n"));
+        assert!(refused("---\nname: a\ndescription: [d]\n---\n"));
+        assert!(refused("\u{feff}---\nname: a\ndescription: d\n---\n"));
+        assert!(refused("\n---\nname: a\ndescription: d\n---\n"));
+        let r = codex("---\nname: a\ndescription: has: colon\n---\n", "f");
+        assert_eq!(r.description.as_deref(), Some("has: colon"));
+    }
+
     // @google/gemini-cli-core 0.61.0 skillLoader.js.
+    // gemini-cli-core 0.61.0, observed: a `>+` block as the last field
+    // keeps one final line break, not one more.
+    #[test]
+    fn gemini_keeps_one_final_break_of_a_keep_block() {
+        let text = "---\nname: n\ndescription: >+\n  a\n   b\n\n---\nbody\n";
+        let r = read(Parser::Gemini, text, "x");
+        assert_eq!(r.description.as_deref(), Some("a\n b\n"));
+    }
+
+    // gemini-cli-core 0.61.0, observed: js-yaml 4 throws "duplicated
+    // mapping key", so the line reader gives the raw text, quotes kept.
+    #[test]
+    fn gemini_reads_lines_when_a_key_repeats() {
+        let r = read(
+            Parser::Gemini,
+            "---\nname: n\ndescription: \"quoted\"\ndescription: \"again\"\n---\nbody\n",
+            "x",
+        );
+        assert_eq!(r.description.as_deref(), Some("\"again\""));
+    }
+
     #[test]
     fn gemini_reads_lines_where_yaml_fails_and_sanitises_the_name() {
         assert!(
@@ -980,10 +1000,10 @@ mod tests {
 
     // opencode skill/index.ts @a2cc772.
     #[test]
-    fn opencode_needs_a_name_and_hides_a_skill_without_description() {
-        let r = opencode("---\nname: a\n---\nx");
+    fn kilo_needs_a_name_and_hides_a_skill_without_description() {
+        let r = kilo_base("---\nname: a\n---\nx");
         assert!(r.error.is_none() && r.hidden);
-        assert!(opencode("---\ndescription: d\n---\nx").error.is_some());
+        assert!(kilo_base("---\ndescription: d\n---\nx").error.is_some());
     }
 
     #[test]

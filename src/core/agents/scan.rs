@@ -87,7 +87,10 @@ impl Ctx {
         };
         match walk {
             Walk::Cwd => vec![self.cwd.clone()],
-            Walk::CwdToGitRoot => up,
+            Walk::CwdToGitRootOrTop if root.is_none() => {
+                self.cwd.ancestors().map(Path::to_path_buf).collect()
+            }
+            Walk::CwdToGitRoot | Walk::CwdToGitRootOrTop => up,
             Walk::GitRootToCwd => up.into_iter().rev().collect(),
             Walk::GitRoot => vec![root.unwrap_or_else(|| self.cwd.clone())],
         }
@@ -149,6 +152,9 @@ pub fn env_dir(loc: &Location, ctx: &Ctx) -> Option<PathBuf> {
 }
 
 fn expand(agent: &Agent, loc: &Location, ctx: &Ctx) -> Vec<PathBuf> {
+    if moved_away(loc, ctx) {
+        return Vec::new();
+    }
     if let Some(dir) = env_dir(loc, ctx) {
         return vec![dir];
     }
@@ -156,6 +162,10 @@ fn expand(agent: &Agent, loc: &Location, ctx: &Ctx) -> Vec<PathBuf> {
         "{setting:skills.path}" => (agent.skills_path.iter())
             .flat_map(|b| template(b, ctx))
             .collect(),
+        // Codex's installed plugins: their skill roots, in Codex's order.
+        "{codex_plugins}" => {
+            return crate::core::agents::codex_plugins::skill_roots(&codex_home(ctx));
+        }
         p if p.starts_with("{project}") => (ctx.walk(loc.walk).iter())
             .flat_map(|d| with_project(p, d, ctx))
             .collect(),
@@ -165,6 +175,24 @@ fn expand(agent: &Agent, loc: &Location, ctx: &Ctx) -> Vec<PathBuf> {
         .iter()
         .flat_map(|p| stars(p, loc.newest_first))
         .collect()
+}
+
+/// `$CODEX_HOME`, else `~/.codex`.
+pub fn codex_home(ctx: &Ctx) -> PathBuf {
+    match ctx.var("CODEX_HOME") {
+        Some(h) => ctx.absolute(PathBuf::from(h)),
+        None => ctx.user_home.join(".codex"),
+    }
+}
+
+/// Whether the location's `unless_env` variable names a dir other than
+/// its `unless_env_default` (then the agent does not read the location).
+fn moved_away(loc: &Location, ctx: &Ctx) -> bool {
+    let Some(value) = loc.unless_env.as_deref().and_then(|v| ctx.var(v)) else {
+        return false;
+    };
+    let default = loc.unless_env_default.as_deref().map(|d| template(d, ctx));
+    !default.is_some_and(|d| d.contains(&ctx.absolute(PathBuf::from(value))))
 }
 
 /// A location template's paths with `{project}` standing for `dir`, as a

@@ -60,6 +60,9 @@ pub enum Walk {
     CwdToGitRoot,
     /// The same directories, root first.
     GitRootToCwd,
+    /// As `CwdToGitRoot`, but every parent up to `/` outside a repository
+    /// (Copilot CLI 1.0.102, observed).
+    CwdToGitRootOrTop,
     /// The git root, else the working directory.
     GitRoot,
 }
@@ -119,6 +122,8 @@ pub enum Parser {
     Kilo,
     /// `name` optional (the folder's), `description` required.
     Described,
+    /// GitHub Copilot CLI's own reading (`core::agents::copilot`).
+    Copilot,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -158,6 +163,18 @@ pub struct Location {
     /// `SKILL.md` glob pattern).
     #[serde(default)]
     pub root_skill: bool,
+    /// Every SKILL.md below the location at any depth, in byte order of
+    /// its path, a skill folder's own subfolders not searched (Copilot's
+    /// walk: `core::agents::tree`).
+    #[serde(default)]
+    pub tree: bool,
+    /// Not read when this variable moves the agent's own dir elsewhere
+    /// than `unless_env_default` (Copilot reads ~/.agents/skills only
+    /// while COPILOT_HOME is unset or ~/.copilot).
+    #[serde(default)]
+    pub unless_env: Option<String>,
+    #[serde(default)]
+    pub unless_env_default: Option<String>,
     pub source: String,
 }
 
@@ -261,10 +278,11 @@ impl Certainty<'_> {
         }
     }
 
-    /// One short line for a narrow pane: the sources stay in `agents`.
+    /// One short line for a narrow pane, in a user's words: the sources
+    /// stay in `agents`.
     pub fn short(&self) -> String {
         match self {
-            Certainty::Verified(v) => format!("verified: {v}"),
+            Certainty::Verified(v) => format!("verified against {v}"),
             Certainty::Documented(_) => "documented: sources in `skilltui agents`".into(),
         }
     }

@@ -5,7 +5,9 @@
 //! the oracle tests run (tests/agent_oracles.rs): `codex debug
 //! prompt-input` (its `<skills_instructions>` block against the catalog)
 //! and `opencode debug skill` / `kilo debug skill` (name and location of each
-//! skill loaded).
+//! skill loaded), and `copilot skill list --json` (its skills in order).
+//! Differences are shown as `differences` words them: missing, extra,
+//! order, text.
 
 use std::io::Read;
 use std::path::Path;
@@ -14,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::core::agents::differences::{self, Entry};
 use crate::core::agents::discover::{self, Finds};
 use crate::core::agents::render;
 use crate::core::agents::scan::{self, Ctx};
@@ -34,6 +37,8 @@ pub enum Probe {
     CodexPromptInput,
     /// `opencode debug skill`: the skills loaded, as JSON.
     OpencodeDebugSkill,
+    /// `copilot skill list --json`: the skills listed, in its order.
+    CopilotSkillList,
 }
 
 impl Probe {
@@ -43,6 +48,7 @@ impl Probe {
             // Kilo Code is an OpenCode fork: `kilo debug skill` prints the
             // same list (checked by tests/oracle_kilo.rs).
             "opencode" | "kilo" => Some(Probe::OpencodeDebugSkill),
+            "github-copilot" => Some(Probe::CopilotSkillList),
             _ => None,
         }
     }
@@ -51,6 +57,7 @@ impl Probe {
         match self {
             Probe::CodexPromptInput => &["debug", "prompt-input"],
             Probe::OpencodeDebugSkill => &["debug", "skill"],
+            Probe::CopilotSkillList => &["skill", "list", "--json"],
         }
     }
 }
@@ -94,6 +101,7 @@ pub fn verify(agent: &Agent, ctx: &Ctx, timeout: Duration) -> Result<Verdict, St
     let differences = match probe {
         Probe::CodexPromptInput => codex(agent, &finds, &out)?,
         Probe::OpencodeDebugSkill => opencode(agent, &finds, &out)?,
+        Probe::CopilotSkillList => copilot(&finds, &out)?,
     };
     Ok(Verdict {
         version,
@@ -179,18 +187,38 @@ fn codex(agent: &Agent, finds: &Finds, out: &str) -> Result<Vec<String>, String>
         .find(|t| t.starts_with("<skills_instructions>"))
         .unwrap_or_default();
     let ours = render::catalog(agent, finds).text.unwrap_or_default();
-    let diff = similar::TextDiff::from_lines(&theirs, &ours);
-    Ok(diff
-        .iter_all_changes()
-        .filter_map(|c| {
-            let line = c.value().trim_end_matches('\n');
-            match c.tag() {
-                similar::ChangeTag::Delete => Some(format!("codex shows:    {line}")),
-                similar::ChangeTag::Insert => Some(format!("skilltui shows: {line}")),
-                similar::ChangeTag::Equal => None,
-            }
+    Ok(differences::compare(
+        "codex",
+        &differences::text_entries(&theirs),
+        &differences::text_entries(&ours),
+    ))
+}
+
+/// Copilot's list against skilltui's `ok` copies, in order: each skill
+/// keyed by its folder (`<built-in>/NAME` for a bundled one), shown as
+/// `name: description (folder)`.
+fn copilot(finds: &Finds, out: &str) -> Result<Vec<String>, String> {
+    let listed: Vec<Value> = serde_json::from_str(out)
+        .map_err(|e| format!("copilot skill list --json: not the JSON expected ({e})"))?;
+    let entry = |name: &str, description: &str, path: String| {
+        Entry::new(path.clone(), format!("{name}: {description} ({path})"))
+    };
+    let theirs: Vec<Entry> = listed
+        .iter()
+        .map(|s| {
+            let name = s["name"].as_str().unwrap_or_default();
+            let path = match s["source"].as_str() {
+                Some("builtin") => format!("{}/{name}", scan::BUILT_IN),
+                _ => s["path"].as_str().unwrap_or_default().to_string(),
+            };
+            entry(name, s["description"].as_str().unwrap_or_default(), path)
         })
-        .collect())
+        .collect();
+    let ours: Vec<Entry> = finds
+        .winners()
+        .map(|c| entry(&c.name, &c.description, c.path.display().to_string()))
+        .collect();
+    Ok(differences::compare("copilot", &theirs, &ours))
 }
 
 /// OpenCode's loaded skills against skilltui's rows: each it loads must be
@@ -208,7 +236,9 @@ fn opencode(agent: &Agent, finds: &Finds, out: &str) -> Result<Vec<String>, Stri
     };
     // Kilo names its bundled skills' location `builtin`.
     let same = |ours: &str, theirs: &str| {
-        ours == theirs || (ours == scan::BUILT_IN && theirs == "builtin")
+        ours == theirs
+            || (ours == scan::BUILT_IN && theirs == "builtin")
+            || same_file_through_loop(ours, theirs)
     };
     let id = &agent.id;
     let mut lines = Vec::new();
@@ -236,6 +266,26 @@ fn opencode(agent: &Agent, finds: &Finds, out: &str) -> Result<Vec<String>, Stri
         }
     }
     Ok(lines)
+}
+
+/// Whether OpenCode's location `theirs` is the file skilltui lists as
+/// `ours`, reached through a link looping back: opencode-ai 1.18.33
+/// follows a loop until the path resolution limit and may name any of
+/// those copies (observed); skilltui reads each real folder once.
+fn same_file_through_loop(ours: &str, theirs: &str) -> bool {
+    // Resolved a component at a time: one `realpath` of a path 40 links
+    // deep fails (ELOOP).
+    let real = |p: &Path| -> Option<std::path::PathBuf> {
+        let mut out = std::path::PathBuf::from("/");
+        for part in p.components().skip(1) {
+            out = out.join(part).canonicalize().ok()?;
+        }
+        Some(out)
+    };
+    let theirs = Path::new(theirs);
+    let mut seen = std::collections::HashSet::new();
+    let looped = theirs.ancestors().filter_map(real).any(|r| !seen.insert(r));
+    looped && real(theirs).is_some() && real(theirs) == real(Path::new(ours))
 }
 
 /// The agents `--verify` covers, for a listing of which can be run.

@@ -250,8 +250,14 @@ pub fn locate(home: &Home, name: &str) -> Result<Location, String> {
     }
     let known = list(home);
     let hint = crate::core::suggest::did_you_mean(name, known.iter().map(|l| l.name.as_str()));
+    // A typo is pointed at the name, never told to become a new file.
+    if !hint.is_empty() {
+        return Err(format!(
+            "agent profile '{name}' not found{hint} (`skilltui profile list` shows the known ones)"
+        ));
+    }
     Err(format!(
-        "agent profile '{name}' not found{hint}: put it in {} (`skilltui profile list` shows the known ones)",
+        "agent profile '{name}' not found: put it in {} (`skilltui profile list` shows the known ones)",
         home.agent_store().join(format!("{name}.md")).display()
     ))
 }
@@ -732,6 +738,25 @@ fn profiles_in(dir: &Path) -> Vec<(String, PathBuf)> {
         .collect();
     out.sort();
     out
+}
+
+/// The profiles whose `skills:` list offers `folder`, by its name or by a
+/// pattern (shown as `NAME (via PATTERN)`), as the catalog selects them:
+/// removing the skill takes it from them, and a name left in a list
+/// matches nothing.
+pub fn listing_skill(home: &Home, folder: &str) -> Vec<String> {
+    use crate::core::cao::catalog::Pattern;
+    let env = read_env(home);
+    let lists = |l: &Listed| {
+        let (p, _) = load_parsed(home, &l.name, &env).ok()?;
+        let skills = p.skills?;
+        if skills.iter().any(|s| s == folder) {
+            return Some(l.name.clone());
+        }
+        let pattern = skills.iter().find(|s| Pattern::new(s).matches(folder))?;
+        Some(format!("{} (via {pattern})", l.name))
+    };
+    list(home).iter().filter_map(lists).collect()
 }
 
 /// Copies the built-in profile `name` into the agent store as `<name>.md`,

@@ -49,9 +49,20 @@ impl Home {
         let root = match (flag, env) {
             (Some(p), _) => fsops::absolute(&expand_user(p, &user_home)),
             (None, Some(e)) => fsops::absolute(&expand_user(Path::new(e), &user_home)),
-            (None, None) => user_home.join(".aws").join("cli-agent-orchestrator"),
+            (None, None) => Home::default_root(&user_home),
         };
         Home::at(root, user_home)
+    }
+
+    /// Where the home is when neither `--home` nor `CAO_HOME_DIR` names one.
+    pub fn default_root(user_home: &Path) -> PathBuf {
+        user_home.join(".aws").join("cli-agent-orchestrator")
+    }
+
+    /// Whether this is the home a CAO started without `--home` or
+    /// `CAO_HOME_DIR` would use.
+    pub fn is_default(&self) -> bool {
+        self.root == Home::default_root(&self.user_home)
     }
 
     pub fn at(root: PathBuf, user_home: PathBuf) -> Home {

@@ -1,28 +1,27 @@
 //! What `skilltui serve` serves: CAO's valid skills (or one profile's set),
-//! each with the manifest the MCP Skills extension asks for (every file
-//! once, its `sha256:` digest and size), minus those the audit holds back.
-//! A snapshot: the server rebuilds it when the watcher sees a change.
+//! by name, each read whole ([`skill::judge`]: manifest, digests, audit
+//! verdict) only when first needed, so that the server answers at once
+//! whatever the size of the store. A skill is never listed, read or
+//! loaded before its verdict is known. One catalog per state of the disk:
+//! the server opens a new one when the watcher sees a change.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
-use serde_json::{Map, Value as Json};
-use sha2::{Digest, Sha256};
-
-use super::frontmatter;
+use super::skill::{self, Cache, File, Judged, MAX_BYTES, Served};
 use super::uri;
-use crate::core::audit::{self, rules::Severity};
 use crate::core::cao::catalog::select;
-use crate::core::cao::skill::{self, spec_name_problem};
+use crate::core::cao::skill as cao_skill;
 use crate::core::cao::store::{self, Entry, Home};
-use crate::core::cao::verdicts::Stamp;
 use crate::core::delivery;
-use crate::core::fsops::{self, Kind, Limits, Links};
+use crate::core::fsops;
 
-/// The Skills extension's limits per skill (a conforming host need load
-/// no more): files, and the bytes of them all.
-pub const MAX_FILES: usize = 512;
-pub const MAX_BYTES: u64 = 16 * 1024 * 1024;
+/// The skills named in the server's `instructions` and `load_skill`'s
+/// description, at most: naming a skill needs its verdict, so these are
+/// the skills read before the server answers. The rest are found through
+/// `skills/list` and `resources/list`, read a page at a time.
+pub const INSTRUCTED: usize = 100;
 
 /// What to serve.
 #[derive(Clone, Debug, Default)]
@@ -33,62 +32,23 @@ pub struct Options {
     pub trust: bool,
 }
 
-/// One file of a served skill.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct File {
-    /// Relative to the skill folder, `/`-separated.
-    pub rel: String,
-    pub uri: String,
-    pub digest: String,
-    pub size: u64,
-}
+/// Told the line of each skill held back, once per catalog, when it is
+/// first read.
+pub type OnHeld = Arc<dyn Fn(&str) + Send + Sync>;
 
-/// One served skill.
-#[derive(Clone, Debug)]
-pub struct Served {
-    /// The folder name, which CAO requires to equal `name:`.
-    pub name: String,
-    /// `description:` stripped, as CAO reads it.
-    pub description: String,
-    pub dir: PathBuf,
-    /// Every frontmatter field the author wrote.
-    pub frontmatter: Map<String, Json>,
-    /// In path order; SKILL.md among them.
-    pub files: Vec<File>,
-    /// Its folders below the skill root, relative, `/`-separated.
-    pub dirs: BTreeSet<String>,
-    /// False when the name breaks the Agent Skills rules the extension
-    /// requires of a `skill://` URI: then only `load_skill` serves it.
-    pub in_extension: bool,
-}
-
-impl Served {
-    pub fn uri(&self) -> String {
-        uri::skill_md(&self.name)
-    }
-}
-
-/// One snapshot of what is served.
-#[derive(Clone, Debug, Default)]
+/// The skills a state of the disk offers, each read on first need.
 pub struct Catalog {
-    /// By name.
-    pub skills: Vec<Served>,
-    /// One line per skill held back, naming it and why.
-    pub held: Vec<String>,
+    /// Name and folder of each skill offered, by name.
+    offered: Vec<(String, PathBuf)>,
+    by_name: HashMap<String, usize>,
+    judged: Vec<OnceLock<Judged>>,
+    trust: bool,
+    cache: Arc<Mutex<Cache>>,
+    on_held: OnHeld,
     /// The server's `instructions` and `load_skill`'s description, made
-    /// once per snapshot: a client may ask for them with every request.
+    /// when the catalog opens: a client may ask for them with every request.
     pub instructions: String,
     pub tool_description: String,
-    by_uri: HashMap<String, (usize, usize)>,
-    by_name: HashMap<String, usize>,
-}
-
-/// Digests and audit verdicts kept between snapshots, so that a change to
-/// one skill does not re-read every other one.
-#[derive(Default)]
-pub struct Cache {
-    digests: HashMap<PathBuf, (Stamp, String)>,
-    audits: HashMap<(PathBuf, String), Option<String>>,
 }
 
 /// Where a resource read fails.
@@ -110,31 +70,174 @@ pub struct Child {
 }
 
 impl Catalog {
+    /// The skills offered now: CAO's valid ones (the winner of each name),
+    /// or exactly those `--profile`'s `skills:` patterns select. Reads the
+    /// store's listing (each SKILL.md, as `skilltui list` does) and the
+    /// first [`INSTRUCTED`] skills whole, for the instructions.
+    pub fn open(
+        home: &Home,
+        opts: &Options,
+        cache: Arc<Mutex<Cache>>,
+        on_held: OnHeld,
+    ) -> Result<Catalog, String> {
+        let listing = store::list(home, false);
+        let entries: Vec<&Entry> = match &opts.profile {
+            None => listing.valid().collect(),
+            Some(name) => {
+                let agent = delivery::agent::load(home, name)?;
+                select(&listing, agent.skills.as_deref())
+                    .offered
+                    .into_iter()
+                    .map(|(e, _)| e)
+                    .collect()
+            }
+        };
+        let mut offered: Vec<(String, PathBuf)> = entries
+            .iter()
+            .map(|e| (e.folder.clone(), e.checked.path.clone()))
+            .collect();
+        offered.sort_by(|a, b| a.0.cmp(&b.0));
+        offered.dedup_by(|a, b| a.0 == b.0);
+        let by_name = offered
+            .iter()
+            .enumerate()
+            .map(|(i, (n, _))| (n.clone(), i))
+            .collect();
+        let mut catalog = Catalog {
+            judged: offered.iter().map(|_| OnceLock::new()).collect(),
+            offered,
+            by_name,
+            trust: opts.trust,
+            cache,
+            on_held,
+            instructions: String::new(),
+            tool_description: String::new(),
+        };
+        catalog.judge(0..INSTRUCTED.min(catalog.len()));
+        catalog.instructions = instructions(&catalog);
+        catalog.tool_description = tool_description(&catalog);
+        Ok(catalog)
+    }
+
+    /// How many skills are offered (served or held back once read).
+    pub fn len(&self) -> usize {
+        self.offered.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.offered.is_empty()
+    }
+
+    /// Reads the skills at `indices` not read yet, on all cores.
+    pub fn judge(&self, indices: impl IntoIterator<Item = usize>) {
+        let todo: Vec<usize> = indices
+            .into_iter()
+            .filter(|&i| i < self.len() && self.judged[i].get().is_none())
+            .collect();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let chunk = todo.len().div_ceil(threads).max(1);
+        std::thread::scope(|scope| {
+            for part in todo.chunks(chunk) {
+                scope.spawn(move || {
+                    for &i in part {
+                        self.at(i);
+                    }
+                });
+            }
+        });
+    }
+
+    /// Skill `i` read whole (now, if it was not yet).
+    fn at(&self, i: usize) -> &Judged {
+        self.judged[i].get_or_init(|| {
+            let (name, dir) = &self.offered[i];
+            let judged = skill::judge(name, dir, self.trust, &self.cache);
+            if let Err(line) = &judged {
+                (self.on_held)(line);
+            }
+            judged
+        })
+    }
+
+    fn served(&self, i: usize) -> Option<&Served> {
+        self.at(i).as_ref().ok()
+    }
+
+    /// The served skill named `name`, read if it was not yet.
     pub fn find(&self, name: &str) -> Option<&Served> {
-        self.by_name.get(name).map(|&i| &self.skills[i])
+        self.served(*self.by_name.get(name)?)
+    }
+
+    /// The served skills of the extension among the offered
+    /// `from..from + size` (each read first), and where the next page
+    /// starts: a page may hold fewer, never a skill held back.
+    pub fn page(&self, from: usize, size: usize) -> (Vec<&Served>, Option<usize>) {
+        let from = from.min(self.len());
+        let to = from.saturating_add(size).min(self.len());
+        self.judge(from..to);
+        let page = (from..to)
+            .filter_map(|i| self.served(i))
+            .filter(|s| s.in_extension)
+            .collect();
+        (page, (to < self.len()).then_some(to))
+    }
+
+    /// Files of the extension's skills from file `file` of offered skill
+    /// `skill` on, at most `max`, and where the next page starts. Skills
+    /// are read [`INSTRUCTED`] at a time, as far as the page needs.
+    pub fn files(&self, skill: usize, file: usize, max: usize) -> FilesPage<'_> {
+        let mut out = Vec::new();
+        let (mut s, mut f) = (skill, file);
+        while s < self.len() {
+            if out.len() == max {
+                return (out, Some((s, f)));
+            }
+            if self.judged[s].get().is_none() {
+                self.judge(s..s.saturating_add(INSTRUCTED));
+            }
+            if let Some(served) = self.served(s).filter(|x| x.in_extension) {
+                for one in served.files.iter().skip(f) {
+                    if out.len() == max {
+                        return (out, Some((s, f)));
+                    }
+                    out.push((served, one));
+                    f += 1;
+                }
+            }
+            (s, f) = (s + 1, 0);
+        }
+        (out, None)
     }
 
     /// The skill whose SKILL.md is at `uri`, if it is in the extension.
     pub fn by_skill_uri(&self, uri: &str) -> Option<&Served> {
-        let (s, f) = *self.by_uri.get(uri)?;
-        let served = &self.skills[s];
-        (served.files[f].rel == "SKILL.md").then_some(served)
-    }
-
-    /// The skills listed by the extension, in name order.
-    pub fn extension_skills(&self) -> impl Iterator<Item = &Served> {
-        self.skills.iter().filter(|s| s.in_extension)
+        let served = self.find(name_in(uri)?)?;
+        (served.in_extension && served.uri() == uri).then_some(served)
     }
 
     /// The bytes of a served file, read now through the folder's real
     /// path: a link that has come to lead out, or a file that has become a
     /// hard link, is refused; nothing that is not listed is ever opened.
     pub fn read(&self, uri: &str) -> Result<(&File, Vec<u8>), ReadError> {
-        let &(s, f) = self.by_uri.get(uri).ok_or(ReadError::Unknown)?;
-        let (served, file) = (&self.skills[s], &self.skills[s].files[f]);
-        fsops::read_capped_inside(&served.dir, Path::new(&file.rel), MAX_BYTES)
-            .map(|bytes| (file, bytes))
-            .map_err(|e| ReadError::Unreadable(format!("{uri} cannot be read: {e}")))
+        let served = name_in(uri)
+            .and_then(|name| self.find(name))
+            .filter(|s| s.in_extension)
+            .ok_or(ReadError::Unknown)?;
+        let file = served
+            .files
+            .iter()
+            .find(|f| f.uri == uri)
+            .ok_or(ReadError::Unknown)?;
+        let bytes = fsops::read_capped_inside(&served.dir, Path::new(&file.rel), MAX_BYTES)
+            .map_err(|e| ReadError::Unreadable(format!("{uri} cannot be read: {e}")))?;
+        // Only the bytes the audit judged and the listing digested are
+        // served: a file rewritten since waits for the watcher's next look.
+        if !same_bytes(file, &bytes) {
+            return Err(ReadError::Unreadable(format!(
+                "{uri} changed since it was listed: list the skills again"
+            )));
+        }
+        Ok((file, bytes))
     }
 
     /// The direct children of a served folder (`skill://NAME` or
@@ -169,37 +272,60 @@ impl Catalog {
         Some(out)
     }
 
-    /// What a client should know of the change from `self` to `new`:
-    /// (any served skill, file or frontmatter changed, `load_skill`'s
-    /// description changed).
+    /// The names read so far: what a client may have seen.
+    fn seen(&self) -> impl Iterator<Item = &str> {
+        (self.offered.iter().zip(&self.judged))
+            .filter(|(_, j)| j.get().is_some())
+            .map(|((name, _), _)| name.as_str())
+    }
+
+    /// Reads in `self` the skills read in `old`, so that a change to one
+    /// a client has seen is found (unchanged files cost a stat).
+    pub fn read_as(&self, old: &Catalog) {
+        self.judge(old.seen().filter_map(|n| self.by_name.get(n).copied()));
+    }
+
+    /// What a client should know of the change from `self` to `new`
+    /// (after [`Catalog::read_as`]): (a skill offered, or one it has seen,
+    /// changed; `load_skill`'s description changed).
     pub fn changes(&self, new: &Catalog) -> (bool, bool) {
-        let same_skill = |a: &Served, b: &Served| {
-            a.name == b.name && a.files == b.files && a.frontmatter == b.frontmatter
+        let names = |c: &Catalog| c.offered.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        let same = |name: &str| {
+            let old = self.by_name.get(name).and_then(|&i| self.judged[i].get());
+            let now = new.by_name.get(name).and_then(|&i| new.judged[i].get());
+            match (old, now) {
+                (Some(Ok(a)), Some(Ok(b))) => a.same_as(b),
+                (Some(Err(_)), Some(Err(_))) => true,
+                _ => false,
+            }
         };
-        let listed = self.skills.len() != new.skills.len()
-            || self
-                .skills
-                .iter()
-                .zip(&new.skills)
-                .any(|(a, b)| !same_skill(a, b));
+        let listed = names(self) != names(new) || !self.seen().all(same);
         (listed, self.tool_description != new.tool_description)
     }
 
-    fn index(mut self) -> Catalog {
-        self.skills.sort_by(|a, b| a.name.cmp(&b.name));
-        self.instructions = instructions(&self);
-        self.tool_description = tool_description(&self);
-        for (s, served) in self.skills.iter().enumerate() {
-            self.by_name.insert(served.name.clone(), s);
-            if !served.in_extension {
-                continue;
-            }
-            for (f, file) in served.files.iter().enumerate() {
-                self.by_uri.insert(file.uri.clone(), (s, f));
-            }
-        }
-        self
+    /// Folders to watch beyond what CAO reads: each read skill's own
+    /// subfolders, so that a file changed deep in one is seen (bounded).
+    pub fn skill_dirs(&self, max: usize) -> Vec<PathBuf> {
+        (self.judged.iter())
+            .filter_map(|j| j.get().and_then(|j| j.as_ref().ok()))
+            .flat_map(|s| s.dirs.iter().map(move |d| s.dir.join(d)))
+            .take(max)
+            .collect()
     }
+
+    /// How many skills have been read, for the watcher to follow more.
+    pub fn read_count(&self) -> usize {
+        self.judged.iter().filter(|j| j.get().is_some()).count()
+    }
+}
+
+/// A page of files and where the next starts: (offered skill, file).
+pub type FilesPage<'a> = (Vec<(&'a Served, &'a File)>, Option<(usize, usize)>);
+
+/// The skill name of a `skill://NAME/...` URI as written (never decoded).
+fn name_in(uri: &str) -> Option<&str> {
+    let rest = uri.strip_prefix(uri::SCHEME)?;
+    rest.split_once('/').map(|(name, _)| name)
 }
 
 fn is_child(rel: &str, prefix: &str) -> bool {
@@ -211,222 +337,24 @@ fn leaf(rel: &str) -> &str {
     rel.rsplit('/').next().unwrap_or(rel)
 }
 
-/// The skills to serve now: CAO's valid ones (the winner of each name),
-/// or exactly those `--profile`'s `skills:` patterns select, each read,
-/// digested and audited (on all cores; unchanged files from `cache`).
-pub fn build(home: &Home, opts: &Options, cache: &mut Cache) -> Result<Catalog, String> {
-    let listing = store::list(home, false);
-    let entries: Vec<&Entry> = match &opts.profile {
-        None => listing.valid().collect(),
-        Some(name) => {
-            let agent = delivery::agent::load(home, name)?;
-            select(&listing, agent.skills.as_deref())
-                .offered
-                .into_iter()
-                .map(|(e, _)| e)
-                .collect()
-        }
-    };
-    let results = read_all(&entries, opts.trust, cache);
-    let mut catalog = Catalog::default();
-    for (result, digests, audit) in results {
-        cache.digests.extend(digests);
-        if let Some((key, verdict)) = audit {
-            cache.audits.insert(key, verdict);
-        }
-        match result {
-            Ok(served) => catalog.skills.push(served),
-            Err(line) => catalog.held.push(line),
-        }
-    }
-    Ok(catalog.index())
+/// The served skills the instructions name: those of the first
+/// [`INSTRUCTED`] offered (already read).
+/// A name that breaks the Agent Skills naming rule is left out (it could
+/// carry a line break or an escape); `load_skill` still serves it.
+fn instructed(catalog: &Catalog) -> impl Iterator<Item = &Served> {
+    (0..INSTRUCTED.min(catalog.len()))
+        .filter_map(|i| catalog.served(i))
+        .filter(|s| cao_skill::spec_name_problem(&s.name).is_none())
 }
 
-type Read = (
-    Result<Served, String>,
-    Vec<(PathBuf, (Stamp, String))>,
-    Option<((PathBuf, String), Option<String>)>,
-);
-
-fn read_all(entries: &[&Entry], trust: bool, cache: &Cache) -> Vec<Read> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = entries.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = entries
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|e| read_one(e, trust, cache))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    })
-}
-
-/// One skill read whole: its files walked (links that stay inside
-/// followed, others left out), digested, its frontmatter typed, audited.
-fn read_one(entry: &Entry, trust: bool, cache: &Cache) -> Read {
-    let name = entry.folder.clone();
-    let dir = entry.checked.path.clone();
-    let held = |why: String| format!("skill '{name}' is held back: {why}");
-    let mut fresh = Vec::new();
-    let files = match manifest(&name, &dir, cache, &mut fresh) {
-        Ok(f) => f,
-        Err(why) => return (Err(held(why)), fresh, None),
-    };
-    let (files, dirs) = files;
-    let key = (dir.clone(), audit_key(&files));
-    let verdict = match cache.audits.get(&key) {
-        Some(v) => v.clone(),
-        None => critical(&audit::scan(&dir)),
-    };
-    let audit = Some((key, verdict.clone()));
-    if let Some(finding) = verdict.filter(|_| !trust) {
-        let why = format!("the audit found {finding}; `--trust` serves it anyway");
-        return (Err(held(why)), fresh, audit);
-    }
-    let served = skill_md(&dir).map(|(fm, description)| Served {
-        in_extension: spec_name_problem(&name).is_none()
-            && fm.get("name").and_then(Json::as_str) == Some(name.as_str()),
-        name: name.clone(),
-        description,
-        dir: dir.clone(),
-        frontmatter: fm,
-        files,
-        dirs,
-    });
-    (served.map_err(held), fresh, audit)
-}
-
-/// The critical finding that holds a skill back: rule, place, message.
-fn critical(report: &audit::Report) -> Option<String> {
-    let f = report
-        .worst_finding()
-        .filter(|f| f.severity == Severity::Critical)?;
-    Some(format!("{} at {}: {}", f.rule, f.place(), f.message))
-}
-
-fn audit_key(files: &[File]) -> String {
-    let mut h = Sha256::new();
-    for f in files {
-        h.update(f.rel.as_bytes());
-        h.update([0]);
-        h.update(f.digest.as_bytes());
-    }
-    hex(&h.finalize())
-}
-
-type Manifest = (Vec<File>, BTreeSet<String>);
-
-/// Every file of the skill once, hidden entries (a name starting with
-/// `.`) left out as the extension's own catalog does, within its limits.
-fn manifest(
-    name: &str,
-    dir: &Path,
-    cache: &Cache,
-    fresh: &mut Vec<(PathBuf, (Stamp, String))>,
-) -> Result<Manifest, String> {
-    let limits = Limits {
-        entries: 4 * MAX_FILES as u64,
-        file_bytes: MAX_BYTES,
-        total_bytes: MAX_BYTES,
-    };
-    let walked = fsops::walk(dir, Links::StayInside, Some(&limits))
-        .map_err(|e| format!("{e}, over what the Skills extension lets a host load"))?;
-    let (mut files, mut dirs) = (Vec::new(), BTreeSet::new());
-    for item in &walked.items {
-        let Some(rel) = item.rel.to_str().filter(|r| !hidden(r)) else {
-            continue;
-        };
-        match item.kind {
-            Kind::Dir => {
-                dirs.insert(rel.to_string());
-            }
-            Kind::File { .. } => {
-                let (digest, size) = digest(dir, rel, cache, fresh)?;
-                files.push(File {
-                    uri: uri::file(name, rel),
-                    rel: rel.to_string(),
-                    digest,
-                    size,
-                });
-            }
-            Kind::Link(_) => {}
-        }
-    }
-    if files.len() > MAX_FILES {
-        return Err(format!(
-            "it holds {} files, over the {MAX_FILES} the Skills extension lets a host load",
-            files.len()
-        ));
-    }
-    Ok((files, dirs))
-}
-
-fn hidden(rel: &str) -> bool {
-    rel.split('/').any(|part| part.starts_with('.'))
-}
-
-/// The digest and size of one file, read through the folder's real path.
-fn digest(
-    dir: &Path,
-    rel: &str,
-    cache: &Cache,
-    fresh: &mut Vec<(PathBuf, (Stamp, String))>,
-) -> Result<(String, u64), String> {
-    let path = dir.join(rel);
-    let stamp = Stamp::of(&path);
-    if let (Some(now), Some((kept, digest))) = (stamp, cache.digests.get(&path))
-        && now == *kept
-    {
-        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-        return Ok((digest.clone(), size));
-    }
-    let bytes = fsops::read_capped_inside(dir, Path::new(rel), MAX_BYTES)
-        .map_err(|e| format!("{rel} cannot be read: {e}"))?;
-    let digest = format!("sha256:{}", hex(&Sha256::digest(&bytes)));
-    if let Some(stamp) = stamp {
-        fresh.push((path, (stamp, digest.clone())));
-    }
-    Ok((digest, bytes.len() as u64))
-}
-
-/// The frontmatter as JSON and the stripped description, read as CAO reads
-/// the file.
-fn skill_md(dir: &Path) -> Result<(Map<String, Json>, String), String> {
-    let text = match skill::read_text_in(dir) {
-        Some(read) => read?,
-        None => return Err("it has no SKILL.md any more".into()),
-    };
-    let doc = skill::doc_from_text(&text)?;
-    let meta = doc
-        .frontmatter
-        .metadata()
-        .ok_or("its frontmatter is not a mapping")?;
-    let fm = frontmatter::to_json(meta, &doc.fm_text).ok_or("its frontmatter is not a mapping")?;
-    let description = doc
-        .string("description")
-        .map(|d| crate::core::text::py_strip(d).to_string())
-        .unwrap_or_default();
-    Ok((fm, description))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+/// How many skills the instructions leave to the listings.
+fn beyond(catalog: &Catalog) -> usize {
+    catalog.len().saturating_sub(INSTRUCTED)
 }
 
 /// The server's `instructions`: each served skill's name and description,
-/// so a model knows what to ask `load_skill` for.
+/// so a model knows what to ask `load_skill` for (the first [`INSTRUCTED`];
+/// past them, where to find the rest).
 fn instructions(catalog: &Catalog) -> String {
     let mut text = String::from(
         "Agent Skills served by skilltui. Call the `load_skill` tool with a skill's name to read its instructions",
@@ -434,18 +362,28 @@ fn instructions(catalog: &Catalog) -> String {
     text.push_str(
         "; a client with the MCP Skills extension reads skill://NAME/SKILL.md and its files instead.\n",
     );
-    if catalog.skills.is_empty() {
-        text.push_str("No skill is served.\n");
-    }
-    for s in &catalog.skills {
+    let mut any = false;
+    for s in instructed(catalog) {
         text.push_str(&format!("- {}: {}\n", s.name, one_line(&s.description)));
+        any = true;
+    }
+    match beyond(catalog) {
+        0 if !any => text.push_str("No skill is served.\n"),
+        0 => {}
+        more => text.push_str(&format!(
+            "Up to {more} more skills, past these by name: `resources/list` gives each SKILL.md with its description.\n"
+        )),
     }
     text
 }
 
 /// `load_skill`'s description: what it returns and the names it knows.
 fn tool_description(catalog: &Catalog) -> String {
-    let names: Vec<&str> = catalog.skills.iter().map(|s| s.name.as_str()).collect();
+    let mut names: Vec<&str> = instructed(catalog).map(|s| s.name.as_str()).collect();
+    let more = format!("and up to {} more", beyond(catalog));
+    if beyond(catalog) > 0 {
+        names.push(&more);
+    }
     format!(
         "Load a skill's instructions by name: the body of its SKILL.md, as CAO's load_skill returns it. Skills: {}",
         if names.is_empty() {
@@ -456,68 +394,49 @@ fn tool_description(catalog: &Catalog) -> String {
     )
 }
 
+/// Characters of a description the instructions carry: the Agent Skills
+/// limit of `description`.
+pub const MAX_DESCRIPTION: usize = 1024;
+
+/// Names are at most 64 characters (the Agent Skills rule): a longer one
+/// gets no "did you mean", and is echoed cut.
+const MAX_NAME: usize = 64;
+
 fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    crate::core::text::one_line(text, MAX_DESCRIPTION)
 }
 
 /// CAO's `load_skill` answer for `name` from what is served: the body
 /// `skilltui show NAME` prints; an error naming it when it is not served.
 pub fn load_skill(catalog: &Catalog, name: &str) -> Result<String, String> {
     let Some(served) = catalog.find(name) else {
-        let known = catalog.skills.iter().map(|s| s.name.as_str());
-        return Err(format!(
-            "no skill named '{name}' is served here{}",
-            crate::core::suggest::did_you_mean(name, known)
-        ));
+        // Only names whose verdict is known: a held-back skill is never named.
+        let known = (catalog.offered.iter().zip(&catalog.judged))
+            .filter(|(_, j)| matches!(j.get(), Some(Ok(_))))
+            .map(|((n, _), _)| n.as_str());
+        let hint = match name.chars().nth(MAX_NAME) {
+            Some(_) => String::new(),
+            None => crate::core::suggest::did_you_mean(name, known),
+        };
+        let shown = crate::core::text::one_line(name, MAX_NAME);
+        return Err(format!("no skill named '{shown}' is served here{hint}"));
     };
-    let doc = skill::read_doc(&served.dir.join("SKILL.md"))?;
+    // Through the confined reader, as resources/read: a SKILL.md that has
+    // come to link out of the folder (to a skill not served) is refused.
+    let text = cao_skill::read_text_in(&served.dir)
+        .unwrap_or_else(|| Err(format!("skill '{}' has no SKILL.md now", served.name)))?;
+    let listed = served.files.iter().find(|f| f.rel == "SKILL.md");
+    if listed.is_some_and(|f| !same_bytes(f, text.as_bytes())) {
+        return Err(format!(
+            "skill '{}' changed since it was judged: ask again in a moment",
+            served.name
+        ));
+    }
+    let doc = cao_skill::doc_from_text(&text)?;
     Ok(doc.frontmatter.body)
 }
 
-/// Folders to watch beyond what CAO reads: each served skill's own
-/// subfolders, so that a file changed deep in one is seen (bounded).
-pub fn skill_dirs(catalog: &Catalog, max: usize) -> Vec<PathBuf> {
-    catalog
-        .skills
-        .iter()
-        .flat_map(|s| s.dirs.iter().map(move |d| s.dir.join(d)))
-        .take(max)
-        .collect()
-}
-
-/// The MIME type of a skill file, by its extension: SKILL.md and other
-/// Markdown are `text/markdown`, as the extension asks.
-pub fn mime_type(rel: &str) -> &'static str {
-    let ext = rel
-        .rsplit_once('.')
-        .map(|(_, e)| e.to_ascii_lowercase())
-        .unwrap_or_default();
-    match ext.as_str() {
-        "md" | "markdown" => "text/markdown",
-        "txt" => "text/plain",
-        "py" => "text/x-python",
-        "sh" | "bash" => "text/x-shellscript",
-        "js" | "mjs" => "text/javascript",
-        "ts" => "text/x-typescript",
-        "json" => "application/json",
-        "yaml" | "yml" => "application/yaml",
-        "toml" => "application/toml",
-        "html" | "htm" => "text/html",
-        "css" => "text/css",
-        "csv" => "text/csv",
-        "xml" => "application/xml",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "svg" => "image/svg+xml",
-        "pdf" => "application/pdf",
-        "zip" => "application/zip",
-        _ => "application/octet-stream",
-    }
-}
-
-/// Bytes a client can take as text: UTF-8 without NUL. Anything else is
-/// sent as a base64 blob.
-pub fn is_text(bytes: &[u8]) -> bool {
-    !bytes.contains(&0) && simdutf8::basic::from_utf8(bytes).is_ok()
+/// Whether `bytes` are the ones `file` was listed (and audited) with.
+fn same_bytes(file: &File, bytes: &[u8]) -> bool {
+    file.size == bytes.len() as u64 && file.digest == skill::digest_of(bytes)
 }

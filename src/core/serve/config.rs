@@ -45,6 +45,22 @@ impl Launch {
     }
 }
 
+/// The command that serves `profile`'s skills, as a user types it in a
+/// POSIX shell (the profile's name quoted when it needs it).
+pub fn serve_command(profile: &str) -> String {
+    format!("skilltui serve --profile {}", shell_word(profile))
+}
+
+/// `word` as one POSIX shell word: as is when it holds only characters no
+/// shell treats specially, else in single quotes (a `'` as `'\''`).
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_.,:/@+=".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        return word.to_string();
+    }
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
 /// A server name every agent accepts as a key: letters, digits, `-`, `_`.
 fn safe_name(profile: &str) -> String {
     profile
@@ -134,5 +150,16 @@ mod tests {
     fn an_unknown_agent_names_the_known_ones() {
         let e = snippet("vim", &launch()).unwrap_err();
         assert!(e.contains("claude-code, cursor"), "{e}");
+    }
+
+    #[test]
+    fn the_serve_command_quotes_a_name_a_shell_would_split() {
+        assert_eq!(serve_command("dev"), "skilltui serve --profile dev");
+        assert_eq!(
+            serve_command("dev team"),
+            "skilltui serve --profile 'dev team'"
+        );
+        assert_eq!(serve_command("it's"), "skilltui serve --profile 'it'\\''s'");
+        assert_eq!(serve_command("$(x)"), "skilltui serve --profile '$(x)'");
     }
 }

@@ -4,15 +4,19 @@
 
 use serde_json::{Map, Number, Value as Json};
 
-use crate::core::parse::yaml::{Node, Value};
+use crate::core::parse::yaml::{MAX_WORK, Node, Value};
 
-/// The frontmatter mapping as JSON, `None` when it is not a mapping.
-/// Keys that are not strings are written as their source text, as a JSON
-/// reader would need them; `fm_text` is the frontmatter's text.
-pub fn to_json(metadata: &Node, fm_text: &str) -> Option<Map<String, Json>> {
-    match node_to_json(metadata, fm_text, 0) {
-        Json::Object(map) => Some(map),
-        _ => None,
+/// The frontmatter mapping as JSON. Keys that are not strings are written
+/// as their source text, as a JSON reader would need them; `fm_text` is
+/// the frontmatter's text. An error when it is not a mapping, or when it
+/// expands to over [`MAX_WORK`] values: YAML aliases share one node, so a
+/// 1 KB file can stand for billions of values once written out (the YAML
+/// reader bounds the aliases it resolves by the same number).
+pub fn to_json(metadata: &Node, fm_text: &str) -> Result<Map<String, Json>, String> {
+    let mut budget = MAX_WORK;
+    match node_to_json(metadata, fm_text, 0, &mut budget)? {
+        Json::Object(map) => Ok(map),
+        _ => Err("its frontmatter is not a mapping".into()),
     }
 }
 
@@ -20,11 +24,22 @@ pub fn to_json(metadata: &Node, fm_text: &str) -> Option<Map<String, Json>> {
 /// small file into a huge tree.
 const MAX_DEPTH: usize = 64;
 
-fn node_to_json(node: &Node, fm_text: &str, depth: usize) -> Json {
+fn node_to_json(
+    node: &Node,
+    fm_text: &str,
+    depth: usize,
+    budget: &mut usize,
+) -> Result<Json, String> {
+    *budget = budget.checked_sub(1).ok_or_else(|| {
+        format!(
+            "its frontmatter expands to over {MAX_WORK} values (YAML aliases): write the values out instead"
+        )
+    })?;
     if depth > MAX_DEPTH {
-        return Json::String(source(node, fm_text));
+        return Ok(Json::String(source(node, fm_text)));
     }
-    match &node.value {
+    let mut json = |n: &Node| node_to_json(n, fm_text, depth + 1, budget);
+    Ok(match &node.value {
         Value::Null => Json::Null,
         Value::Bool(b) => Json::Bool(*b),
         Value::Int(i) => int(*i),
@@ -35,32 +50,22 @@ fn node_to_json(node: &Node, fm_text: &str, depth: usize) -> Json {
         Value::Str(s) => Json::String(s.clone()),
         Value::Bytes(b) => Json::String(String::from_utf8_lossy(b).into_owned()),
         Value::Timestamp(_) => Json::String(source(node, fm_text)),
-        Value::Seq(items) => Json::Array(
-            items
-                .iter()
-                .map(|n| node_to_json(n, fm_text, depth + 1))
-                .collect(),
-        ),
+        Value::Seq(items) => Json::Array(items.iter().map(|n| json(n)).collect::<Result<_, _>>()?),
         Value::Map(pairs) => {
             let mut map = Map::new();
             for (k, v) in pairs {
                 // PyYAML: the last of duplicate keys wins, in the first one's place.
-                map.insert(key(k, fm_text), node_to_json(v, fm_text, depth + 1));
+                map.insert(key(k, fm_text), json(v)?);
             }
             Json::Object(map)
         }
         Value::Pairs(pairs) => Json::Array(
             pairs
                 .iter()
-                .map(|(k, v)| {
-                    Json::Array(vec![
-                        node_to_json(k, fm_text, depth + 1),
-                        node_to_json(v, fm_text, depth + 1),
-                    ])
-                })
-                .collect(),
+                .map(|(k, v)| Ok(Json::Array(vec![json(k)?, json(v)?])))
+                .collect::<Result<_, String>>()?,
         ),
-    }
+    })
 }
 
 fn int(i: i128) -> Json {
@@ -97,6 +102,21 @@ mod tests {
         let doc = doc_from_text(text).unwrap();
         let meta = doc.frontmatter.metadata().unwrap();
         Json::Object(to_json(meta, &doc.fm_text).unwrap())
+    }
+
+    #[test]
+    fn an_alias_bomb_is_refused_not_expanded() {
+        // 9 levels of 9 aliases each: 9^9 values written out, 1 KB of YAML.
+        let mut text =
+            String::from("---\nname: a\ndescription: d\nl0: &l0 [x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..9 {
+            let refs = vec![format!("*l{}", i - 1); 9].join(", ");
+            text.push_str(&format!("l{i}: &l{i} [{refs}]\n"));
+        }
+        text.push_str("---\nbody\n");
+        let doc = doc_from_text(&text).unwrap();
+        let e = to_json(doc.frontmatter.metadata().unwrap(), &doc.fm_text).unwrap_err();
+        assert!(e.contains("YAML aliases"), "{e}");
     }
 
     #[test]

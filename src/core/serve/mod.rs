@@ -7,4 +7,5 @@
 pub mod catalog;
 pub mod config;
 pub mod frontmatter;
+pub mod skill;
 pub mod uri;

@@ -66,6 +66,7 @@ pub fn unpack(bytes: &[u8], kind: Kind, into: &Path) -> Result<u64, String> {
         unpacked: 0,
         entries: 0,
         links: HashSet::new(),
+        placed: HashSet::new(),
     };
     match kind {
         Kind::TarGz => untar(bytes, &mut out)?,
@@ -169,7 +170,9 @@ impl Pending {
 fn untar(bytes: &[u8], out: &mut Unpacker) -> Result<(), String> {
     let cut = std::rc::Rc::new(std::cell::Cell::new(None));
     let counted = Counted {
-        inner: flate2::read::GzDecoder::new(bytes),
+        // Several gzip members one after the other are one valid stream
+        // (what `cat a.gz b.gz` makes; GNU tar reads it whole).
+        inner: flate2::read::MultiGzDecoder::new(bytes),
         packed: bytes.len() as u64,
         read: 0,
         cut: cut.clone(),
@@ -264,6 +267,12 @@ fn unzip(bytes: &[u8], out: &mut Unpacker) -> Result<(), String> {
     if archive.len() as u64 > MAX_ENTRIES {
         return Err(too_many());
     }
+    // The zip crate keeps one entry per name (the last): a name the
+    // central directory lists twice is found here, before any is read.
+    if archive.has_duplicate_names() {
+        let named = first_twin(bytes, archive.central_directory_start());
+        return Err(twice(named.as_deref().unwrap_or("one path")));
+    }
     for i in 0..archive.len() {
         let mut file = archive.by_index(i).map_err(bad)?;
         let name = file.name().map_err(bad)?.into_owned();
@@ -295,6 +304,34 @@ fn unzip(bytes: &[u8], out: &mut Unpacker) -> Result<(), String> {
     Ok(())
 }
 
+fn twice(name: &str) -> String {
+    format!(
+        "the archive holds {} twice: refused (which copy is meant is a guess)",
+        shown(name)
+    )
+}
+
+/// The first name the central directory (at `start`) lists twice,
+/// read from its records: signature, 42 bytes of fields, then the name,
+/// extra field and comment whose lengths sit at offsets 28, 30 and 32.
+fn first_twin(bytes: &[u8], start: u64) -> Option<String> {
+    let mut seen = HashSet::new();
+    let mut at = usize::try_from(start).ok()?;
+    for _ in 0..=MAX_ENTRIES {
+        let record = bytes.get(at..at + 46)?;
+        if &record[..4] != b"PK\x01\x02" {
+            return None;
+        }
+        let len = |i: usize| usize::from(u16::from_le_bytes([record[i], record[i + 1]]));
+        let name = bytes.get(at + 46..at + 46 + len(28))?;
+        if !seen.insert(name) {
+            return Some(String::from_utf8_lossy(name).into_owned());
+        }
+        at += 46 + len(28) + len(30) + len(32);
+    }
+    None
+}
+
 fn too_big() -> String {
     format!(
         "the archive unpacks to more than {} MiB: that is not a skill",
@@ -321,6 +358,9 @@ struct Unpacker {
     entries: u64,
     /// The links written so far (relative): nothing is written through one.
     links: HashSet<PathBuf>,
+    /// Every path placed so far, normalised: an archive naming one path
+    /// twice is refused, since which copy lands is the unpacker's guess.
+    placed: HashSet<PathBuf>,
 }
 
 impl Unpacker {
@@ -366,7 +406,13 @@ impl Unpacker {
                 named()
             ));
         }
-        Ok((!clean.as_os_str().is_empty()).then_some(clean))
+        if clean.as_os_str().is_empty() {
+            return Ok(None);
+        }
+        if !self.placed.insert(clean.clone()) {
+            return Err(twice(&clean.to_string_lossy()));
+        }
+        Ok(Some(clean))
     }
 
     fn dir(&mut self, name: &str) -> Result<(), String> {
@@ -756,6 +802,64 @@ mod tests {
         r.unwrap();
         assert_eq!(fs::read(dir.path().join(nfc)).unwrap(), b"one");
         assert_eq!(fs::read(dir.path().join(nfd)).unwrap(), b"two");
+    }
+
+    /// A zip whose central directory names one path twice (the second
+    /// record's name patched to the first's): the zip crate keeps the
+    /// last, so without a check the second copy is what installs.
+    #[test]
+    fn a_path_held_twice_is_refused_by_name() {
+        let z = zip_of(&[("s/SKILL.md", b"first"), ("s/SKILL.mx", b"second")]);
+        // `zip_records` gives the last record: the second of two.
+        let (second, _) = zip_records(&z);
+        let mut z = z;
+        let name_at = second + 46;
+        assert_eq!(&z[name_at..name_at + 10], b"s/SKILL.mx");
+        z[name_at + 9] = b'd';
+        let (dir, r) = run(&z);
+        let e = r.unwrap_err();
+        assert!(e.contains("s/SKILL.md twice"), "{e}");
+        assert!(!dir.path().join("s/SKILL.md").exists());
+        // After normalisation, in a zip and in a tar; case is not folded.
+        let z = zip_of(&[("s/a.md", b"1"), ("s/./a.md", b"2")]);
+        assert!(run(&z).1.unwrap_err().contains("s/a.md twice"));
+        let t = tar_gz(|b| {
+            add(b, "s//a.md", b"1");
+            add(b, "s/a.md", b"2");
+        });
+        assert!(run(&t).1.unwrap_err().contains("s/a.md twice"));
+        let cased = tar_gz(|b| {
+            add(b, "s/A.md", b"1");
+            add(b, "s/a.md", b"2");
+        });
+        run(&cased).1.unwrap();
+    }
+
+    /// `cat a.gz b.gz`: two gzip members, one stream, as GNU tar reads it;
+    /// the second member's bytes count toward the same bounds.
+    #[test]
+    fn a_gzip_of_several_members_is_read_whole() {
+        let mut b = tar::Builder::new(Vec::new());
+        add(&mut b, "s/SKILL.md", b"---\nname: s\n---\n");
+        add(&mut b, "s/more.md", b"more");
+        let raw = b.into_inner().unwrap();
+        let member = |part: &[u8]| {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            gz.write_all(part).unwrap();
+            gz.finish().unwrap()
+        };
+        let mut two = member(&raw[..1024]);
+        two.extend(member(&raw[1024..]));
+        let (dir, r) = run(&two);
+        r.unwrap();
+        assert_eq!(fs::read(dir.path().join("s/more.md")).unwrap(), b"more");
+        let mut b = tar::Builder::new(Vec::new());
+        add(&mut b, "s/SKILL.md", b"---\nname: s\n---\n");
+        add(&mut b, "s/zeros", &vec![0u8; 8 << 20]);
+        let raw = b.into_inner().unwrap();
+        let mut bomb = member(&raw[..1024]);
+        bomb.extend(member(&raw[1024..]));
+        assert!(run(&bomb).1.unwrap_err().contains("zip bomb"));
     }
 
     #[test]

@@ -787,14 +787,43 @@ fn scratch_owner(entry: &std::fs::DirEntry) -> Option<i32> {
 /// their checkout was dropped); a live process's folder, another user's,
 /// or anything not provably skilltui's is left alone.
 fn remove_orphans(temp: &Path) {
+    remove_scratch_where(temp, |pid| pid > 0 && !process_exists(pid));
+}
+
+/// Removes the scratch folders under `temp` that are provably skilltui's
+/// and whose owner `pid` passes `whose`.
+fn remove_scratch_where(temp: &Path, whose: impl Fn(i32) -> bool) {
     let Ok(entries) = std::fs::read_dir(temp) else {
         return;
     };
     for entry in entries.flatten() {
-        if scratch_owner(&entry).is_some_and(|pid| pid > 0 && !process_exists(pid)) {
+        if scratch_owner(&entry).is_some_and(&whose) {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
+}
+
+/// Clears the scratch folders a killed skilltui left (SIGKILL gives it no
+/// chance to): every command calls this as it starts.
+pub fn clear_orphans() {
+    remove_orphans(&std::env::temp_dir());
+}
+
+/// True while this process has a scratch folder in the temp folder.
+pub fn has_own_scratch() -> bool {
+    let me = i32::try_from(std::process::id()).unwrap_or(0);
+    std::fs::read_dir(std::env::temp_dir()).is_ok_and(|entries| {
+        entries
+            .flatten()
+            .any(|e| scratch_owner(&e).is_some_and(|pid| pid == me))
+    })
+}
+
+/// Removes this process's own scratch folders: for a signal handler
+/// about to end skilltui when the command did not unwind in time.
+pub fn remove_own_scratch() {
+    let me = i32::try_from(std::process::id()).unwrap_or(0);
+    remove_scratch_where(&std::env::temp_dir(), |pid| pid == me);
 }
 
 #[cfg(unix)]
@@ -915,7 +944,9 @@ fn watch(
     let mut heard_at = Instant::now();
     let mut log = String::new();
     let stopped = loop {
-        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+            || crate::core::sources::interrupt::interrupted()
+        {
             break Some("cancelled: nothing was installed".to_string());
         }
         if heard_at.elapsed() >= limit {

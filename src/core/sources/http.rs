@@ -1,15 +1,24 @@
 //! The one HTTP client behind `find` and the sources that are not git (a
 //! site's well-known index, a SKILL.md or archive URL): https only (plain
 //! http for loopback hosts, which is what tests use), at every redirect;
-//! this machine's addresses only where the user named them; every request
+//! this machine's and its network's addresses only where the user named
+//! them, judged on the addresses a name resolves to (each hop's, connected
+//! to as checked: no second lookup a DNS server could answer otherwise);
+//! Ctrl-C and the caller's cancel flag end a request at once; every request
 //! bounded in time as a whole (`SKILLTUI_HTTP_TIMEOUT`, a slow-drip body
 //! and redirects included) and in size; a URL's credentials never shown
 //! nor sent.
 
 use std::io::Read;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
+use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
+use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
+
+use crate::core::sources::interrupt;
 use crate::core::text::{sanitize_line, strip_credentials};
 
 /// The most one reply may hold: an index, a SKILL.md or an archive.
@@ -147,6 +156,20 @@ impl Local {
         if !is_local(p.authority) {
             return None;
         }
+        self.refuse_here(url, None)
+    }
+
+    /// Why `url`, whose host resolved to `ip`, may not be fetched under
+    /// this rule, or `None`: a name is judged as the address it leads to.
+    pub fn refuse_resolved(&self, url: &str, ip: IpAddr) -> Option<String> {
+        if !is_local_ip(ip) {
+            return None;
+        }
+        self.refuse_here(url, Some(ip))
+    }
+
+    /// The refusal of a URL that leads to this machine or its network.
+    fn refuse_here(&self, url: &str, ip: Option<IpAddr>) -> Option<String> {
         let why = match self {
             Local::Any => return None,
             Local::Origin(o) if *o == origin(url) => return None,
@@ -155,10 +178,11 @@ impl Local {
                 "and the lock naming it was made elsewhere; `--allow-local` fetches it anyway"
             }
         };
-        Some(format!(
-            "{} is an address on this machine, {why}: refused",
-            shown(url)
-        ))
+        let what = match ip {
+            Some(ip) => format!("leads to {ip}, an address on this machine or its network"),
+            None => "is an address on this machine or its network".to_string(),
+        };
+        Some(format!("{} {what}, {why}: refused", shown(url)))
     }
 }
 
@@ -170,18 +194,41 @@ pub fn origin(url: &str) -> String {
     }
 }
 
-/// True for a host that is this machine: loopback, and `0.0.0.0` or `::`
-/// (which connect here too), also as an IPv4-mapped IPv6 address.
+/// True for a host written as an address on this machine or its network
+/// (see [`is_local_ip`]), or `localhost`.
 pub fn is_local(authority: &str) -> bool {
-    let h = host(authority);
-    let ip = match h.parse::<std::net::IpAddr>() {
-        Ok(std::net::IpAddr::V6(v6)) => v6
-            .to_ipv4_mapped()
-            .map_or(std::net::IpAddr::V6(v6), std::net::IpAddr::V4),
-        Ok(ip) => ip,
-        Err(_) => return is_loopback(authority),
+    match host(authority).parse::<IpAddr>() {
+        Ok(ip) => is_local_ip(ip),
+        Err(_) => is_loopback(authority),
+    }
+}
+
+/// True for an address of this machine (loopback, and `0.0.0.0` or `::`,
+/// which connect here too) or of the networks around it (RFC 1918 and
+/// RFC 6598 private, link-local where cloud metadata services answer, IPv6
+/// unique local and link-local), also as an IPv4-mapped IPv6 address.
+pub fn is_local_ip(ip: IpAddr) -> bool {
+    let ip = match ip {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
+        ip => ip,
     };
-    ip.is_loopback() || ip.is_unspecified()
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            v4.is_loopback()
+                || v4.is_unspecified()
+                || v4.is_private()
+                || v4.is_link_local()
+                || (a == 100 && (64..128).contains(&b))
+        }
+        IpAddr::V6(v6) => {
+            let first = v6.segments()[0];
+            v6.is_loopback()
+                || v6.is_unspecified()
+                || (first & 0xfe00) == 0xfc00
+                || (first & 0xffc0) == 0xfe80
+        }
+    }
 }
 
 /// How a request is bounded: its size, its cancel flag, where it may lead,
@@ -222,7 +269,7 @@ pub fn fetch(url: &str, ask: &Ask) -> Result<Vec<u8>, Failure> {
                 _ => format!("{} redirects: {why}", shown(typed)),
             }));
         }
-        match one_hop(&url, ask)? {
+        match hop_abortable(&url, ask)? {
             Hop::Body(b) => return Ok(b),
             Hop::Redirect(to) => url = resolve(&url, &strip_credentials(&to)),
         }
@@ -238,54 +285,166 @@ enum Hop {
     Redirect(String),
 }
 
-/// One request, redirects not followed.
-fn one_hop(url: &str, ask: &Ask) -> Result<Hop, Failure> {
-    let stopped = || ask.stop.is_some_and(|s| s.load(Ordering::SeqCst));
-    let limit = timeout();
-    let left = ask.deadline.saturating_duration_since(Instant::now());
-    let said = |e: ureq::Error| Failure::Other(explain(url, &e, limit, ask.max));
-    if left.is_zero() {
-        return Err(said(ureq::Error::Timeout(ureq::Timeout::Global)));
+/// True when `stop` or Ctrl-C asks the running fetches to end.
+pub fn stopped(stop: Option<&AtomicBool>) -> bool {
+    stop.is_some_and(|s| s.load(Ordering::SeqCst)) || interrupt::interrupted()
+}
+
+/// How often a waiting request looks at its cancel flags.
+const POLL: Duration = Duration::from_millis(50);
+
+/// One request on a thread of its own, so that a cancel ends it at once
+/// even while it waits on a silent server: the thread is then told to
+/// drop its connection at its next read, and is not waited for (it holds
+/// the reply in memory only, and its deadline bounds it).
+fn hop_abortable(url: &str, ask: &Ask) -> Result<Hop, Failure> {
+    let abandon = Arc::new(AtomicBool::new(false));
+    let job = OneHop {
+        url: url.to_string(),
+        max: ask.max,
+        local: ask.local.clone(),
+        deadline: ask.deadline,
+        abandon: abandon.clone(),
+    };
+    let (tx, rx) = mpsc::sync_channel(1);
+    let spawned = std::thread::Builder::new()
+        .name("http".into())
+        .spawn(move || tx.send(job.run()));
+    if spawned.is_err() {
+        return Err(Failure::Other(
+            "cannot start a thread for the request".into(),
+        ));
     }
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_global(Some(left))
-        .timeout_connect(Some(CONNECT.min(left)))
-        .http_status_as_error(false)
-        .max_redirects(0)
-        .user_agent(concat!("skilltui/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .into();
-    let mut reply = agent.get(url).call().map_err(said)?;
-    if stopped() {
-        return Err(Failure::Cancelled);
-    }
-    let status = reply.status().as_u16();
-    if matches!(status, 301 | 302 | 303 | 307 | 308) {
-        let to = reply
-            .headers()
-            .get("location")
-            .and_then(|v| v.to_str().ok());
-        return match to {
-            Some(to) => Ok(Hop::Redirect(to.to_string())),
-            None => Err(Failure::Status(status)),
-        };
-    }
-    if !(200..300).contains(&status) {
-        return Err(Failure::Status(status));
-    }
-    let mut reader = reply.body_mut().with_config().limit(ask.max).reader();
-    let mut body = Vec::new();
-    let mut chunk = vec![0u8; CHUNK];
     loop {
-        if stopped() {
-            // Dropping the reader closes the connection.
+        if stopped(ask.stop) {
+            abandon.store(true, Ordering::SeqCst);
             return Err(Failure::Cancelled);
         }
-        match reader.read(&mut chunk) {
-            Ok(0) => return Ok(Hop::Body(body)),
-            Ok(n) => body.extend_from_slice(&chunk[..n]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(said(ureq::Error::from(e))),
+        match rx.recv_timeout(POLL) {
+            Ok(result) => return result,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(Failure::Other(format!(
+                    "cannot fetch {}: the request ended without an answer",
+                    shown(url)
+                )));
+            }
+        }
+    }
+}
+
+/// One request, redirects not followed, with all it needs owned.
+struct OneHop {
+    url: String,
+    max: u64,
+    local: Local,
+    deadline: Instant,
+    abandon: Arc<AtomicBool>,
+}
+
+impl OneHop {
+    fn run(self) -> Result<Hop, Failure> {
+        let url = self.url.as_str();
+        let stopped = || self.abandon.load(Ordering::SeqCst);
+        let limit = timeout();
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        let refused: Arc<Mutex<Option<String>>> = Arc::default();
+        let said = |e: ureq::Error| {
+            let why = refused.lock().ok().and_then(|mut r| r.take());
+            Failure::Other(why.unwrap_or_else(|| explain(url, &e, limit, self.max)))
+        };
+        if left.is_zero() {
+            return Err(said(ureq::Error::Timeout(ureq::Timeout::Global)));
+        }
+        let config = ureq::Agent::config_builder()
+            .timeout_global(Some(left))
+            .timeout_connect(Some(CONNECT.min(left)))
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .user_agent(concat!("skilltui/", env!("CARGO_PKG_VERSION")))
+            .build();
+        let resolver = Checked {
+            url: url.to_string(),
+            local: self.local.clone(),
+            refused: refused.clone(),
+        };
+        let agent = ureq::Agent::with_parts(config, DefaultConnector::new(), resolver);
+        let mut reply = agent.get(url).call().map_err(said)?;
+        if stopped() {
+            return Err(Failure::Cancelled);
+        }
+        let status = reply.status().as_u16();
+        if matches!(status, 301 | 302 | 303 | 307 | 308) {
+            let to = reply
+                .headers()
+                .get("location")
+                .and_then(|v| v.to_str().ok());
+            return match to {
+                Some(to) => Ok(Hop::Redirect(to.to_string())),
+                None => Err(Failure::Status(status)),
+            };
+        }
+        if !(200..300).contains(&status) {
+            return Err(Failure::Status(status));
+        }
+        let mut reader = reply.body_mut().with_config().limit(self.max).reader();
+        let mut body = Vec::new();
+        let mut chunk = vec![0u8; CHUNK];
+        loop {
+            if stopped() {
+                // Dropping the reader closes the connection.
+                return Err(Failure::Cancelled);
+            }
+            match reader.read(&mut chunk) {
+                Ok(0) => return Ok(Hop::Body(body)),
+                Ok(n) => body.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(said(ureq::Error::from(e))),
+            }
+        }
+    }
+}
+
+/// The resolver of one request: the addresses a host name gives are
+/// judged as [`Local`] judges a typed address, every one of them, before
+/// any is connected to; the connection then goes to exactly those (ureq
+/// connects to what its resolver returns), so a second lookup cannot
+/// answer otherwise.
+#[derive(Debug)]
+struct Checked {
+    url: String,
+    local: Local,
+    /// Why the host was refused, for the error line.
+    refused: Arc<Mutex<Option<String>>>,
+}
+
+impl Resolver for Checked {
+    fn resolve(
+        &self,
+        uri: &ureq::http::Uri,
+        config: &ureq::config::Config,
+        timeout: NextTimeout,
+    ) -> Result<ResolvedSocketAddrs, ureq::Error> {
+        let found = DefaultResolver::default().resolve(uri, config, timeout)?;
+        // A proxy the user set (`HTTPS_PROXY`) is resolved here too, and is
+        // theirs to choose: only the request's own host is judged.
+        let asked = uri.host().unwrap_or_default();
+        let asked = asked.trim_start_matches('[').trim_end_matches(']');
+        let own = parts(&self.url).is_some_and(|p| host(p.authority).eq_ignore_ascii_case(asked));
+        if !own {
+            return Ok(found);
+        }
+        let why = found
+            .iter()
+            .find_map(|a| self.local.refuse_resolved(&self.url, a.ip()));
+        match why {
+            Some(why) => {
+                if let Ok(mut r) = self.refused.lock() {
+                    *r = Some(why);
+                }
+                Err(ureq::Error::HostNotFound)
+            }
+            None => Ok(found),
         }
     }
 }
@@ -396,6 +555,53 @@ mod tests {
         let e = Local::Lock.refuse("http://127.0.0.1:1/admin").unwrap();
         assert!(e.contains("--allow-local"), "{e}");
         assert!(Local::Any.refuse("http://127.0.0.1:1/admin").is_none());
+    }
+
+    #[test]
+    fn addresses_of_this_machine_and_its_network_are_local() {
+        for ip in [
+            "127.0.0.1",
+            "0.0.0.0",
+            "10.1.2.3",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "::1",
+            "::",
+            "fd00::1",
+            "fe80::1",
+            "::ffff:10.0.0.1",
+        ] {
+            assert!(is_local_ip(ip.parse().unwrap()), "{ip}");
+        }
+        for ip in ["93.184.216.34", "172.32.0.1", "100.128.0.1", "2606:4700::1"] {
+            assert!(!is_local_ip(ip.parse().unwrap()), "{ip}");
+        }
+        let typed = Local::typed("https://docs.example.com/");
+        let entry = "https://probe.example.net:22/SKILL.md";
+        let e = typed
+            .refuse_resolved(entry, "127.0.0.1".parse().unwrap())
+            .unwrap();
+        assert!(
+            e.contains("leads to 127.0.0.1") && e.contains("refused"),
+            "{e}"
+        );
+        assert!(
+            typed
+                .refuse_resolved(entry, "93.184.216.34".parse().unwrap())
+                .is_none()
+        );
+        let own = Local::typed(entry);
+        assert!(
+            own.refuse_resolved(entry, "10.0.0.1".parse().unwrap())
+                .is_none()
+        );
+        assert!(
+            Local::Lock
+                .refuse_resolved(entry, "10.0.0.1".parse().unwrap())
+                .is_some()
+        );
     }
 
     #[test]

@@ -59,6 +59,11 @@ pub struct Entry {
     /// The `version` the site's index gave the skill, when it gave one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
+    /// The name of the site's index entry the skill came from, when it is
+    /// not the skill's own (its SKILL.md's `name`, which names the skill
+    /// and this entry): `check` and `update` look the entry up by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
 }
 
 impl Entry {
@@ -70,6 +75,11 @@ impl Entry {
     /// Listed in a site's index (`source` the site), not a URL alone.
     pub fn from_index(&self) -> bool {
         self.url.as_ref().is_some_and(|u| *u != self.source)
+    }
+
+    /// The index entry to look up for the skill `name` of this entry.
+    pub fn index_name<'a>(&'a self, name: &'a str) -> &'a str {
+        self.entry.as_deref().unwrap_or(name)
     }
 
     /// What it was installed at, for a message: the commit's first 12
@@ -150,6 +160,70 @@ pub fn label_problem(label: &str) -> Option<&'static str> {
 
 pub fn default_path(home: &Home) -> PathBuf {
     home.root.join(FILE_NAME)
+}
+
+/// The project's committed lock, as cargo and npm find theirs: the first
+/// `skilltui.lock` from `cwd` up to the repository root (the first folder
+/// holding `.git`); outside a repository, only `cwd` itself is looked at,
+/// so a stray lock in `/tmp` or `~` is never taken for a project's.
+pub fn project_lock(cwd: &Path) -> Option<PathBuf> {
+    let root = project_root(cwd);
+    cwd.ancestors()
+        .take_while(|d| d.starts_with(&root))
+        .map(|d| d.join(FILE_NAME))
+        .find(|p| p.is_file())
+}
+
+/// The project `cwd` is in: its repository root, else `cwd` itself.
+pub fn project_root(cwd: &Path) -> PathBuf {
+    cwd.ancestors()
+        .find(|d| d.join(".git").exists())
+        .unwrap_or(cwd)
+        .to_path_buf()
+}
+
+/// The lock `check`, `update` and `sync` follow: the project's (from the
+/// working directory) when there is one, else the home's.
+pub fn in_use(home: &Home) -> PathBuf {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| project_lock(&cwd))
+        .unwrap_or_else(|| default_path(home))
+}
+
+/// Whether `path` is the home's own lock (not a project's or a team's).
+pub fn is_home_lock(home: &Home, path: &Path) -> bool {
+    let own = default_path(home);
+    path == own || (path.canonicalize().ok()).is_some_and(|p| Some(p) == own.canonicalize().ok())
+}
+
+/// Copies the home lock's entries for `names` (skills just installed and
+/// given at project scope) into the project's lock, made at the project's
+/// root when it has none, so teammates' `sync` installs them too. Returns
+/// the project lock's path when it recorded anything.
+pub fn record_in_project(
+    home: &Home,
+    names: &[String],
+    cwd: &Path,
+) -> Result<Option<PathBuf>, String> {
+    let pins = Lock::read(&default_path(home))?;
+    let path = project_lock(cwd).unwrap_or_else(|| project_root(cwd).join(FILE_NAME));
+    if is_home_lock(home, &path) {
+        return Ok(None);
+    }
+    let mut project = Lock::read(&path)?;
+    let mut any = false;
+    for name in names {
+        if let Some(e) = pins.skills.get(name) {
+            project.skills.insert(name.clone(), e.clone());
+            any = true;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    project.write()?;
+    Ok(Some(path))
 }
 
 impl Lock {
@@ -403,6 +477,7 @@ mod tests {
             url: None,
             digest: None,
             version: None,
+            entry: None,
         }
     }
 

@@ -8,13 +8,15 @@
 //! `archive`), and the registry's search behind `find` (`search`).
 //!
 //! Uses `text`, `error`, `fsops`, `parse/` and `cao/` (every install goes
-//! through `cao::store::add`). In order: `git`, `http`, `archive`,
+//! through `cao::store::add`). `interrupt` carries
+//! Ctrl-C to every fetch. In order: `interrupt`, `git`, `http`, `archive`,
 //! `wellknown`, `source`, `changes`, `lock`, `search`, `remote`.
 
 pub mod archive;
 pub mod changes;
 pub mod git;
 pub mod http;
+pub mod interrupt;
 pub mod lock;
 pub mod remote;
 pub mod search;

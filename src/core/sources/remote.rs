@@ -65,6 +65,94 @@ impl Opened {
     }
 }
 
+/// A site's index as listed, nothing of it downloaded: `add SITE` with
+/// neither `--skill` nor `--all`, when it lists several skills.
+pub struct Listing {
+    pub label: String,
+    /// Each entry's name and description, as the index gives them.
+    pub entries: Vec<(String, String)>,
+    /// The entries left out, one line each.
+    pub notes: Vec<String>,
+}
+
+/// What `add` opens to pick from.
+pub enum ToPick {
+    Opened(Box<Opened>),
+    /// A site's index of several skills, none named: its listing, from
+    /// the one request for the index.
+    Listed(Listing),
+}
+
+/// As [`open`], for `add`: with no skill named and not `all`, a site's
+/// index of several skills comes back listed, none of them downloaded.
+#[allow(clippy::too_many_arguments)]
+pub fn open_to_pick(
+    home: &Home,
+    text: &str,
+    only: &[String],
+    all: bool,
+    allow_large: bool,
+    trust: bool,
+    progress: &mut dyn FnMut(Progress),
+    cancel: Option<&Cancel>,
+) -> Result<ToPick, String> {
+    let listing_only = only.is_empty() && !all;
+    let site = match source::parse(text, &home.user_home) {
+        Ok(Source::Git(g)) if listing_only => source::site_of(&g).map(str::to_string),
+        _ => None,
+    };
+    let Some(site) = site else {
+        let opened = open(home, text, only, allow_large, trust, progress, cancel)?;
+        return Ok(ToPick::Opened(Box::new(opened)));
+    };
+    let local = Local::typed(&site);
+    let reach = Reach {
+        stop: cancel.map(|c| &**c),
+        local: &local,
+        by: None,
+    };
+    match wellknown::read_index(&site, reach)? {
+        Some((entries, notes)) if entries.len() > 1 => Ok(ToPick::Listed(Listing {
+            label: sanitize_line(&strip_credentials(text)).into_owned(),
+            entries: entries
+                .into_iter()
+                .map(|e| (e.name, e.description))
+                .collect(),
+            notes,
+        })),
+        Some(listed) => {
+            let rules = source::Rules {
+                from_git: true,
+                allow_large,
+                trust,
+            };
+            let label = sanitize_line(&strip_credentials(text)).into_owned();
+            open_site(home, label, rules, &site, listed, only, reach)
+                .map(|o| ToPick::Opened(Box::new(o)))
+        }
+        None => {
+            let opened = open(home, text, only, allow_large, trust, progress, cancel)?;
+            Ok(ToPick::Opened(Box::new(opened)))
+        }
+    }
+}
+
+/// Downloads the entries of a site's index named in `only` (all when it
+/// is empty) and finds their skills.
+fn open_site(
+    home: &Home,
+    label: String,
+    rules: source::Rules,
+    site: &str,
+    (entries, notes): wellknown::Listed,
+    only: &[String],
+    reach: Reach,
+) -> Result<Opened, String> {
+    let staged = wellknown::stage_index(&entries, notes, only, reach)?;
+    let root = staged.root().to_path_buf();
+    open_staged(home, label, rules, site.to_string(), staged, &root)
+}
+
 /// Parses and opens SOURCE; a git source is fetched (reporting progress,
 /// cancellable) into a staging folder. Of a site's index, only the entries
 /// named in `only` are downloaded (all when it is empty).
@@ -116,12 +204,10 @@ pub fn open(
                     local: &local,
                     by: None,
                 };
-                let Some((entries, notes)) = wellknown::read_index(site, reach)? else {
+                let Some(listed) = wellknown::read_index(site, reach)? else {
                     return open_git(home, label, rules, g, progress, cancel);
                 };
-                let staged = wellknown::stage_index(&entries, notes, only, reach)?;
-                let root = staged.root().to_path_buf();
-                return open_staged(home, label, rules, site.to_string(), staged, &root);
+                return open_site(home, label, rules, site, listed, only, reach);
             }
             open_git(home, label, rules, g, progress, cancel)
         }
@@ -183,6 +269,30 @@ fn open_staged(
     opened.notes = staged.notes.clone();
     opened.web = Some(Box::new(WebOrigin { source, staged }));
     Ok(opened)
+}
+
+impl Opened {
+    /// The skills `names` asks for: a name a site's index gives an entry
+    /// stands for the skill that entry holds, named by its SKILL.md.
+    pub fn skill_names(&self, names: &[String]) -> Vec<String> {
+        let Some(web) = &self.web else {
+            return names.to_vec();
+        };
+        names
+            .iter()
+            .map(|n| {
+                if self.found.iter().any(|f| f.name() == *n) {
+                    return n.clone();
+                }
+                let held = self.found.iter().find(|f| {
+                    web.staged
+                        .artifact_of(&f.rel)
+                        .is_some_and(|(a, _)| a.entry.as_deref() == Some(n))
+                });
+                held.map_or_else(|| n.clone(), Found::name)
+            })
+            .collect()
+    }
 }
 
 /// One skill installed (or left alone because the store has it as is).
@@ -276,6 +386,7 @@ pub fn install(
                     url: None,
                     digest: None,
                     version: None,
+                    entry: None,
                 };
                 lock.skills.insert(last.name.clone(), entry);
             }
@@ -353,6 +464,7 @@ fn web_entry(opened: &Opened, f: &Found, dest: &Path) -> Option<Result<Entry, St
         url: Some(fetched.url.clone()),
         digest: Some(fetched.digest.clone()),
         version: fetched.version.clone(),
+        entry: fetched.entry.clone().filter(|e| *e != f.name()),
     }))
 }
 
@@ -480,9 +592,10 @@ fn selected(lock: &Lock, names: &[String]) -> Result<Vec<(String, Entry)>, Strin
         .map(|n| match lock.skills.get(n) {
             Some(e) => Ok((n.clone(), e.clone())),
             None => Err(format!(
-                "'{}' is not in {}: only skills installed from git are locked",
+                "'{}' is not in {}{}: only skills installed from git are locked",
                 sanitize_line(n),
-                lock.path.display()
+                lock.path.display(),
+                crate::core::suggest::did_you_mean(n, lock.skills.keys().map(String::as_str))
             )),
         })
         .collect()
@@ -504,7 +617,7 @@ fn local_status(home: &Home, name: &str, entry: &Entry) -> Status {
 /// hash: replacing it loses the user's edits. An unreadable lock says no,
 /// as the replace prompt that asks this shows the changes anyway.
 pub fn edited_locally(home: &Home, name: &str) -> bool {
-    let Ok(lock) = Lock::read(&lock::default_path(home)) else {
+    let Ok(lock) = Lock::read(&lock::in_use(home)) else {
         return false;
     };
     lock.skills
@@ -517,7 +630,7 @@ pub fn edited_locally(home: &Home, name: &str) -> bool {
 /// (repository, ref) tells which skills' folders changed. The cost grows
 /// with repositories, not skills.
 pub fn check(home: &Home, names: &[String]) -> Result<Vec<CheckRow>, String> {
-    let lock = Lock::read(&lock::default_path(home))?;
+    let lock = Lock::read(&lock::in_use(home))?;
     let (web, chosen): (Vec<_>, Vec<_>) = selected(&lock, names)?
         .into_iter()
         .partition(|(_, e)| e.is_web());
@@ -618,7 +731,10 @@ fn check_web(home: &Home, chosen: Vec<(String, Entry)>) -> Vec<CheckRow> {
         .map(|(name, entry)| {
             let key = (entry.source.clone(), entry.from_index());
             let served = match asked.get(&key) {
-                Some(Ok(up)) => up.find(&name, entry.url.as_deref().unwrap_or_default()),
+                Some(Ok(up)) => up.find(
+                    entry.index_name(&name),
+                    entry.url.as_deref().unwrap_or_default(),
+                ),
                 Some(Err(e)) => Err(e.clone()),
                 None => Err("not asked".into()),
             };
@@ -698,9 +814,10 @@ pub fn update(
     force: bool,
     allow_large: bool,
     trust: bool,
+    dry_run: bool,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Vec<Outcome>, String> {
-    let mut lock = Lock::read(&lock::default_path(home))?;
+    let mut lock = Lock::read(&lock::in_use(home))?;
     let chosen = selected(&lock, names)?;
     let mut out = Vec::new();
     let mut todo: Groups = BTreeMap::new();
@@ -724,6 +841,7 @@ pub fn update(
             foreign: false,
             allow_local: false,
             by: None,
+            dry_run,
         };
         apply_web(home, &mut lock, &source, &items, how, &mut out);
     }
@@ -735,8 +853,12 @@ pub fn update(
             keep_edits: !force,
             allow_large,
             trust,
+            dry_run,
         };
         apply_group(home, &mut lock, &group, progress, &mut out);
+    }
+    if dry_run {
+        return Ok(out);
     }
     lock.write()
         .map_err(|e| unpinned(&installed_names(&out), &e))?;
@@ -762,6 +884,8 @@ struct Group<'a> {
     allow_large: bool,
     /// Install skills with a critical audit finding (`--trust`).
     trust: bool,
+    /// `update --dry-run`: say what would change, write nothing.
+    dry_run: bool,
 }
 
 /// Fetches the group's repository once and installs each item from it.
@@ -854,6 +978,7 @@ fn install_locked(
         rules,
         keep_edits: group.keep_edits,
         version: &checkout.commit,
+        dry_run: group.dry_run,
     };
     put_locked(home, name, entry, put, pinned)
 }
@@ -866,6 +991,8 @@ struct Put<'a> {
     keep_edits: bool,
     /// The commit, or the digest's hex, it is installed at.
     version: &'a str,
+    /// Say what would change; write nothing (the pin stays as it was).
+    dry_run: bool,
 }
 
 /// Installs a locked skill's new content, unless the store already holds
@@ -894,12 +1021,15 @@ fn put_locked(
     }
     let changes =
         (put.found.state == StoreState::Different).then(|| changes::between(&dest, put.folder));
-    store::add_as(home, put.folder, true, put.rules.copying())?;
     let done = Done::Installed {
         commit: put.version.to_string(),
         changes,
         warnings: put.found.audit_warnings(),
     };
+    if put.dry_run {
+        return Ok((done, entry.clone()));
+    }
+    store::add_as(home, put.folder, true, put.rules.copying())?;
     Ok((done, pinned(lock::content_hash(&dest)?)))
 }
 
@@ -923,6 +1053,8 @@ struct WebRun {
     /// When the group's downloads must be done by: one timeout after its
     /// site answered, however many skills it holds.
     by: Option<std::time::Instant>,
+    /// `update --dry-run`: say what would change, write nothing.
+    dry_run: bool,
 }
 
 impl WebRun {
@@ -940,21 +1072,37 @@ impl WebRun {
 }
 
 /// Why an entry of a lock made elsewhere may not be fetched without
-/// `--allow-local` (it names an address on this machine, or plain http),
-/// or `None`.
+/// `--allow-local` (it names plain http, this machine's repositories
+/// through `file://`, or an address on this machine or its network, by
+/// http(s), ssh, git or `user@host:path`), or `None`.
 fn reaches_here(name: &str, entry: &Entry, lock: &Path) -> Option<String> {
     let urls = [Some(entry.source.as_str()), entry.url.as_deref()];
-    let here = urls.into_iter().flatten().find(|u| {
-        u.starts_with("http://")
-            || crate::core::sources::http::parts(u)
-                .is_some_and(|p| crate::core::sources::http::is_local(p.authority))
-    })?;
+    let here = urls.into_iter().flatten().find(|u| names_here(u))?;
     Some(format!(
-        "'{}' in {}: {} is plain http or an address on this machine, and that lock was made elsewhere: not fetched; `skilltui sync --allow-local` fetches it",
+        "'{}' in {}: {} is plain http, file:// or an address on this machine, and that lock was made elsewhere: not fetched; `skilltui sync --allow-local` fetches it",
         sanitize_line(name),
         lock.display(),
         crate::core::sources::http::shown(here)
     ))
+}
+
+/// True for a URL a lock from elsewhere may not make skilltui fetch.
+fn names_here(url: &str) -> bool {
+    use crate::core::sources::http::is_local;
+    let lower = url.to_ascii_lowercase();
+    if lower.starts_with("http://") || lower.starts_with("file://") {
+        return true;
+    }
+    let authority = match lower.split_once("://") {
+        Some(("https" | "ssh" | "git", rest)) => rest.split(['/', '?', '#']).next(),
+        Some(_) => None,
+        // `user@host:path`, as git reads it.
+        None => lower
+            .split_once(':')
+            .map(|(head, _)| head)
+            .filter(|head| !head.contains('/')),
+    };
+    authority.is_some_and(|a| is_local(a.rsplit('@').next().unwrap_or(a)))
 }
 
 /// Asks the group's site or URL once, then installs each item whose
@@ -993,7 +1141,10 @@ fn install_web(
     entry: &Entry,
     how: WebRun,
 ) -> Result<(Done, Entry), String> {
-    let served = upstream.find(name, entry.url.as_deref().unwrap_or_default())?;
+    let served = upstream.find(
+        entry.index_name(name),
+        entry.url.as_deref().unwrap_or_default(),
+    )?;
     let pinned_digest = entry.digest.as_deref().unwrap_or_default();
     let current = || local_status(home, name, entry) == Status::Current;
     if let Some(digest) = &served.digest {
@@ -1047,6 +1198,7 @@ fn install_web(
         rules,
         keep_edits: how.keep_edits,
         version,
+        dry_run: how.dry_run,
     };
     put_locked(home, name, entry, put, pinned)
 }
@@ -1111,7 +1263,7 @@ pub fn open_locked(
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&Cancel>,
 ) -> Result<Opened, String> {
-    let lock = Lock::read(&lock::default_path(home))?;
+    let lock = Lock::read(&lock::in_use(home))?;
     let (_, entry) = selected(&lock, &[name.to_string()])?
         .pop()
         .expect("one name asked, one entry or an error");
@@ -1126,7 +1278,10 @@ pub fn open_locked(
             by: None,
         };
         let upstream = Upstream::ask(&entry.source, entry.from_index(), reach)?;
-        let served = upstream.find(name, entry.url.as_deref().unwrap_or_default())?;
+        let served = upstream.find(
+            entry.index_name(name),
+            entry.url.as_deref().unwrap_or_default(),
+        )?;
         let (mut staged, folder) = wellknown::stage_url(
             &served.url,
             &served.artifact,
@@ -1261,10 +1416,10 @@ pub fn sync(
             path.display()
         ));
     }
-    let wanted = Lock::read(lock_file.unwrap_or(&home_path))?;
+    let wanted_path = lock_file.map_or_else(|| lock::in_use(home), Path::to_path_buf);
+    let wanted = Lock::read(&wanted_path)?;
     let mut pins = Lock::read(&home_path)?;
-    let own = |p: &Path| p.canonicalize().ok() == home_path.canonicalize().ok();
-    let foreign = lock_file.is_some_and(|p| !own(p));
+    let foreign = !lock::is_home_lock(home, &wanted_path);
     let mut outcomes = Vec::new();
     let mut warnings = Vec::new();
     let mut todo: Groups = BTreeMap::new();
@@ -1349,6 +1504,7 @@ pub fn sync(
             foreign,
             allow_local,
             by: None,
+            dry_run: false,
         };
         apply_web(home, &mut pins, &source, &items, how, &mut outcomes);
     }
@@ -1365,6 +1521,7 @@ pub fn sync(
             keep_edits: false,
             allow_large,
             trust,
+            dry_run: false,
         };
         apply_group(home, &mut pins, &group, progress, &mut outcomes);
     }

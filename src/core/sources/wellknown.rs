@@ -588,6 +588,8 @@ pub struct Fetched {
     pub digest: String,
     /// The index entry's `version`, when it gave one.
     pub version: Option<String>,
+    /// The index entry's name (`None`: a URL alone, not an index's).
+    pub entry: Option<String>,
 }
 
 /// Artifacts downloaded, verified and written into a scratch folder that
@@ -671,7 +673,7 @@ pub fn stage_index(
     let next = AtomicUsize::new(0);
     let spent = AtomicU64::new(0);
     let done: Mutex<Vec<(usize, Result<Written, String>)>> = Mutex::new(Vec::new());
-    let stopped = || reach.stop.is_some_and(|s| s.load(Ordering::SeqCst));
+    let stopped = || http::stopped(reach.stop);
     let work = || {
         loop {
             let i = next.fetch_add(1, Ordering::SeqCst);
@@ -733,6 +735,7 @@ pub fn stage_index(
                 url: strip_credentials(&e.url).into_owned(),
                 digest: w.digest,
                 version: e.version.clone(),
+                entry: Some(e.name.clone()),
             }),
             Err(why) => notes.push(format!(
                 "skill '{}' left out: {why}",
@@ -774,6 +777,7 @@ pub fn stage_url(
             url: strip_credentials(url).into_owned(),
             digest: written.digest,
             version: None,
+            entry: None,
         }],
         notes: Vec::new(),
     };

@@ -1,7 +1,7 @@
 //! The skills found in a source, to pick from: each with CAO's verdict and
 //! how it compares with the store. Space picks, `a` picks all shown (or
-//! none when all are), `/` filters by name and description, Enter installs
-//! the picks.
+//! none when all are), `/` filters as the Skills pane does (exact name
+//! first), Enter installs the picks.
 
 use std::collections::VecDeque;
 
@@ -116,16 +116,22 @@ impl Pick {
         self.shown.get(self.sel).copied()
     }
 
-    /// Re-applies the filter: case-blind, on the name and the description.
+    /// Re-applies the filter, ranked as the Skills pane ranks
+    /// (`tui::rank`): the exact name first, the repository's order only
+    /// among equals.
     fn refilter(&mut self) {
-        let query = self.filter.as_str().to_lowercase();
-        self.shown = (self.opened.found.iter().enumerate())
-            .filter(|(_, f)| {
-                let desc = f.checked.description.as_deref().unwrap_or("");
-                f.name().to_lowercase().contains(&query) || desc.to_lowercase().contains(&query)
-            })
-            .map(|(i, _)| i)
-            .collect();
+        let found = &self.opened.found;
+        self.shown = match self.filter.is_empty() {
+            true => (0..found.len()).collect(),
+            false => {
+                let names: Vec<String> = found.iter().map(|f| f.name()).collect();
+                let descs = found
+                    .iter()
+                    .map(|f| f.checked.description.as_deref().unwrap_or(""));
+                let items = names.iter().map(String::as_str).zip(descs);
+                crate::tui::rank::filter(self.filter.as_str(), items)
+            }
+        };
         self.sel = 0;
         self.top = 0;
     }

@@ -179,11 +179,17 @@ impl Results {
     pub fn render(&self, frame: &mut Frame, area: Rect, theme: &Theme, hl: &Highlighter) {
         match &self.reading {
             Some(r) => r.render(frame, area, theme, hl),
-            None => popup_text(frame, area, theme, "Search", self.text(theme), (100, 17)),
+            None => {
+                let width = usize::from(WIDTH.min(area.width).saturating_sub(2));
+                let text = self.text(theme, width);
+                popup_text(frame, area, theme, "Search", text, (WIDTH, 17));
+            }
         }
     }
 
-    pub fn text(&self, theme: &Theme) -> Text<'static> {
+    /// The dialog's lines for a popup `width` wide inside its frame: one
+    /// line per result at any width.
+    pub fn text(&self, theme: &Theme, width: usize) -> Text<'static> {
         let query = sanitize_line(&self.query).into_owned();
         let Some(hits) = &self.hits else {
             let spin = SPINNER[self.spin % SPINNER.len()];
@@ -198,24 +204,21 @@ impl Results {
         };
         let mut lines = vec![
             Line::from(format!("{count} for '{query}', most installed first")),
-            Line::styled(
-                "↑↓ choose  → reads its SKILL.md  Enter opens its source  Esc cancels",
-                theme.dim,
-            ),
-            Line::styled(
-                format!("  {:<24} {:<28} {:>8}", "name", "source", "installs"),
-                theme.dim,
-            ),
+            Line::styled(panes::fitting(&LIST_KEYS, width), theme.dim),
+            Line::styled(header(width), theme.dim),
         ];
         let rows = hits.len() + usize::from(self.more());
         let top = self.sel.saturating_sub(ROWS - 1);
         for i in (top..rows).take(ROWS) {
             let text = match hits.get(i) {
-                Some(h) => row(h, i == self.sel),
-                None => format!(
-                    "{} more results: the registry gave {}, ask for up to {MAX_LIMIT}",
-                    if i == self.sel { "›" } else { " " },
-                    self.limit
+                Some(h) => row(h, i == self.sel, width),
+                None => panes::elide_right(
+                    &format!(
+                        "{} more results: the registry gave {}, ask for up to {MAX_LIMIT}",
+                        if i == self.sel { "›" } else { " " },
+                        self.limit
+                    ),
+                    width,
                 ),
             };
             lines.push(match i == self.sel {
@@ -265,9 +268,10 @@ impl Reading {
             .collect();
         frame.render_widget(Paragraph::new(shown), body);
         let keys = match self.got {
-            None => "Esc back to the results",
-            Some(_) => "↑↓ scroll  Enter opens it to install  Esc back to the results",
+            None => &READING_KEYS[2..],
+            Some(_) => &READING_KEYS[..],
         };
+        let keys = panes::fitting(keys, usize::from(hint.width));
         frame.render_widget(Paragraph::new(Line::styled(keys, theme.dim)), hint);
     }
 }
@@ -305,20 +309,68 @@ fn document(md: &SkillMd, width: u16, theme: &Theme, hl: &Highlighter) -> Vec<Li
     lines
 }
 
-fn row(h: &Hit, selected: bool) -> String {
-    let mark = match h.installed {
-        Installed::No => "",
-        Installed::Current => "  ✓ installed",
-        Installed::Modified => "  ✎ edited here",
-        Installed::Other => "  ! name taken",
+/// The list's keys, longest first: the widest that fits is shown.
+const LIST_KEYS: [&str; 3] = [
+    "↑↓ choose  → reads its SKILL.md  Enter opens its source  Esc cancels",
+    "↑↓ choose  → read  Enter open  Esc cancel",
+    "→ read  ⏎ open  Esc",
+];
+/// The keys while reading a SKILL.md, longest first; the last two are
+/// the forms for while it is still fetched.
+const READING_KEYS: [&str; 4] = [
+    "↑↓ scroll  Enter opens it to install  Esc back to the results",
+    "↑↓ scroll  Enter install  Esc back",
+    "Esc back to the results",
+    "Esc back",
+];
+/// The popup's widest.
+const WIDTH: u16 = 100;
+/// The installs column, and the spaces and cursor around the columns.
+const INSTALLS: usize = 8;
+const GAPS: usize = 4;
+
+/// The name and source columns' widths in `width`: 24 and 28 where they
+/// fit, else shared out so that a row stays on one line.
+fn columns(width: usize) -> (usize, usize) {
+    let room = width.saturating_sub(INSTALLS + GAPS);
+    match room >= 24 + 28 {
+        true => (24, 28),
+        false => {
+            let name = (room / 2).max(1);
+            (name, room.saturating_sub(name).max(1))
+        }
+    }
+}
+
+fn header(width: usize) -> String {
+    let (n, s) = columns(width);
+    let text = format!(
+        "  {:<n$} {:<s$} {:>INSTALLS$}",
+        "name", "source", "installs"
+    );
+    panes::elide_right(&text, width)
+}
+
+fn row(h: &Hit, selected: bool, width: usize) -> String {
+    let (n, s) = columns(width);
+    let roomy = width >= 24 + 28 + INSTALLS + GAPS + 15;
+    let mark = match (h.installed, roomy) {
+        (Installed::No, _) => "",
+        (Installed::Current, true) => "  ✓ installed",
+        (Installed::Modified, true) => "  ✎ edited here",
+        (Installed::Other, true) => "  ! name taken",
+        (Installed::Current, false) => " ✓",
+        (Installed::Modified, false) => " ✎",
+        (Installed::Other, false) => " !",
     };
-    format!(
-        "{} {:<24} {:<28} {:>8}{mark}",
+    let text = format!(
+        "{} {:<n$} {:<s$} {:>INSTALLS$}{mark}",
         if selected { "›" } else { " " },
-        sanitize_line(&h.name),
-        sanitize_line(&h.source),
+        panes::elide_right(&sanitize_line(&h.name), n),
+        panes::elide_right(&sanitize_line(&h.source), s),
         h.installs,
-    )
+    );
+    panes::elide_right(&text, width)
 }
 
 /// Enter on a result: its source opened with its skill picked.

@@ -413,7 +413,10 @@ pub fn finds_lines(row: &AgentRow, theme: &Theme) -> Vec<Line<'static>> {
     }
     match &cat.text {
         Some(t) => lines.extend(t.lines().map(|l| Line::raw(sanitize(l).into_owned()))),
-        None => lines.push(Line::styled("(no text)", theme.dim)),
+        None => lines.push(Line::styled(
+            "this agent documents no text for its model",
+            theme.dim,
+        )),
     }
     lines
 }

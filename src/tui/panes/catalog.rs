@@ -41,6 +41,9 @@ pub struct CatalogPane {
     pub notes: Vec<String>,
     /// The provider hands over a catalog (so `f` and `y` act on it).
     pub has_catalog: bool,
+    /// The command that serves the profile's skills over MCP, shown on
+    /// the first line; `y` copies it when there is no catalog to copy.
+    pub serve: Option<String>,
     area: Rect,
     /// Byte ranges of the block's lines: a line is sanitized and styled
     /// only when it is on screen.
@@ -72,6 +75,7 @@ impl Default for CatalogPane {
             heading: None,
             notes: Vec::new(),
             has_catalog: true,
+            serve: None,
             area: Rect::default(),
             spans: Vec::new(),
             rows: Vec::new(),
@@ -150,6 +154,7 @@ impl CatalogPane {
         self.heading = f.heading;
         self.notes = f.notes;
         self.has_catalog = f.has_catalog;
+        self.serve = f.serve;
         self.spans = f.spans;
         self.rows.clear();
     }
@@ -356,6 +361,7 @@ pub struct Filled {
     heading: Option<(&'static str, &'static str, &'static str)>,
     notes: Vec<String>,
     has_catalog: bool,
+    serve: Option<String>,
     spans: Vec<std::ops::Range<usize>>,
 }
 
@@ -370,6 +376,7 @@ impl Ask {
             heading: None,
             notes: Vec::new(),
             has_catalog: true,
+            serve: None,
             spans: Vec::new(),
         };
         f.text = match &self.row {
@@ -379,7 +386,11 @@ impl Ask {
             }
             None => Err("no agent profiles found".into()),
             Some((Err(e), _)) => Err(format!("CAO cannot load this profile: {e}")),
-            Some((Ok(p), Some(a))) => self.deliver(p, a, &mut f),
+            Some((Ok(p), Some(a))) => {
+                let text = self.deliver(p, a, &mut f);
+                serve_line(p, &mut f);
+                text
+            }
             Some((Ok(_), None)) => Err("CAO cannot load this profile".into()),
         };
         f.spans = match &f.text {
@@ -418,6 +429,18 @@ impl Ask {
         f.cost = catalog::cost(text.as_deref().unwrap_or(""), &offered);
         text
     }
+}
+
+/// The first line: how any MCP client gets the profile's skills
+/// (`skilltui serve`), and what `y` copies when no block is shown.
+fn serve_line(p: &Profile, f: &mut Filled) {
+    let command = crate::core::serve::config::serve_command(&p.name);
+    let how = match f.has_catalog {
+        true => format!("serve over MCP: {command}"),
+        false => format!("serve over MCP: {command}  (y copies it)"),
+    };
+    f.notes.insert(0, how);
+    f.serve = Some(command);
 }
 
 /// What reaches the agent when no block does.

@@ -212,6 +212,17 @@ pub fn elide_path(path: &str, max: usize) -> String {
     }
 }
 
+/// The first of `forms` (a hint, longest first) that fits in `max`
+/// columns; the shortest, cut, when none does. A hint is better shorter
+/// than cut to a stray word.
+pub fn fitting(forms: &[&str], max: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    match forms.iter().find(|f| f.width() <= max) {
+        Some(f) => f.to_string(),
+        None => elide_right(forms.last().copied().unwrap_or(""), max),
+    }
+}
+
 /// `text` cut to `max` columns, an ellipsis marking the cut.
 pub fn elide_right(text: &str, max: usize) -> String {
     use unicode_width::UnicodeWidthChar;

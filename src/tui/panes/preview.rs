@@ -549,7 +549,11 @@ fn audit_lines(
         panes::count(n, "finding")
     );
     let mut lines = wrap_line(&Line::styled(head, theme.severity(Some(worst))), width);
-    for f in report.findings.iter().take(FINDINGS_SHOWN) {
+    // Low findings (a script file, say) are what most skills have: listed
+    // one by one they pushed the skill's text off the first screen.
+    let (listed, low): (Vec<_>, Vec<_>) =
+        (report.findings.iter()).partition(|f| f.severity > crate::core::audit::Severity::Low);
+    for f in listed.iter().take(FINDINGS_SHOWN) {
         let mark = if f.severity.alarming() { "⚠" } else { "·" };
         lines.extend(finding(
             mark,
@@ -558,11 +562,38 @@ fn audit_lines(
             width,
         ));
     }
-    if n > FINDINGS_SHOWN {
-        let more = format!("    … {} more", n - FINDINGS_SHOWN);
+    if listed.len() > FINDINGS_SHOWN {
+        let more = format!("    … {} more", listed.len() - FINDINGS_SHOWN);
         lines.push(Line::styled(more, theme.dim));
     }
+    if !low.is_empty() {
+        let text = format!("  · {}", low_summary(&low));
+        lines.push(Line::styled(panes::elide_right(&text, width), theme.dim));
+    }
     lines
+}
+
+/// The low findings in one line: how many, of which rules, and where the
+/// list is (`8 low: script-file ×8 (skilltui audit lists them)`).
+fn low_summary(low: &[&crate::core::audit::Finding]) -> String {
+    let mut rules: Vec<(&str, usize)> = Vec::new();
+    for f in low {
+        match rules.iter_mut().find(|(r, _)| *r == f.rule) {
+            Some((_, n)) => *n += 1,
+            None => rules.push((f.rule, 1)),
+        }
+    }
+    let rules: Vec<String> = (rules.iter())
+        .map(|&(r, n)| match n {
+            1 => r.to_string(),
+            n => format!("{r} ×{n}"),
+        })
+        .collect();
+    format!(
+        "{} low: {} (skilltui audit lists them)",
+        low.len(),
+        rules.join(", ")
+    )
 }
 
 /// Where a locked skill came from: its source, the ref asked for and the

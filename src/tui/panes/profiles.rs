@@ -579,8 +579,9 @@ impl ProfilesPane {
     /// provider (`--provider`).
     fn note(&self, data: &Data, theme: &Theme) -> Option<Line<'static>> {
         if data.profiles.is_empty() && !self.in_checklist() {
-            // Under the agents listed: where profiles would come from.
-            return Some(no_profiles(data, theme));
+            // Under the agents listed: where profiles would come from, said
+            // only to someone who has CAO or a home for it.
+            return (!data.without_cao()).then(|| no_profiles(data, theme));
         }
         if self.selected_agent(data).is_some() {
             return None;
@@ -682,8 +683,15 @@ fn skills_summary(list: &[String], width: usize) -> String {
     all
 }
 
-/// Where CAO reads profiles from, for a home that has none.
+/// Where CAO reads profiles from, for a home that has none; without CAO,
+/// where agents are looked for.
 fn no_profiles(data: &Data, theme: &Theme) -> Line<'static> {
+    if data.without_cao() {
+        return Line::styled(
+            "No agent found on this machine. `skilltui agents` says where each one looks; A lists one anyway.",
+            theme.dim,
+        );
+    }
     let store = panes::tilde(&data.home.agent_store(), &data.home.user_home);
     let mut text = format!("No profiles. CAO reads yours from {store}/NAME.md.");
     if data.home.cao().is_err() {

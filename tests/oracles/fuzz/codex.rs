@@ -1,13 +1,18 @@
 //! Codex (`codex debug prompt-input`, offline, no login): the
 //! `<skills_instructions>` block it shows the model must equal skilltui's
-//! `catalog --agent codex`, and the skills it names must be the `ok` rows
-//! of `list --agent codex`.
+//! `catalog --agent codex` byte for byte (order included), and the skills
+//! it names must be `ok` rows of `list --agent codex` (all of them unless
+//! the budget left some out). Each case also picks, from its seed, where
+//! `CODEX_HOME` points, a `model_context_window` (small ones hold fewer
+//! skills than the case has) and the plugins installed (`plugins`).
 
 use std::collections::BTreeSet;
 
 use serde_json::Value;
 
 use super::{Env, Oracle, Outcome, exec, homes};
+
+mod plugins;
 
 /// The dirs Codex reads that a case may write (not /etc).
 pub const DIRS: &[&str] = &[
@@ -33,8 +38,25 @@ impl Oracle for Codex {
 
     fn check(&self, env: &Env, seed: u64) -> Result<Outcome, String> {
         let case = homes::generate(&env.base, seed, DIRS, self.skills);
-        let codex_home = case.home.join(".codex");
+        let mut rng = homes::Rng::new(seed ^ 0xC0DE);
+        // The environment override: CODEX_HOME away from ~/.codex (whose
+        // skills/ is then nobody's).
+        let codex_home = match rng.below(5) {
+            0 => case.root.join("codex-home"),
+            _ => case.home.join(".codex"),
+        };
         std::fs::create_dir_all(&codex_home).map_err(|e| e.to_string())?;
+        // A top-level key before any table.
+        let mut config = match *rng.pick(WINDOWS) {
+            Some(window) => format!("model_context_window = {window}\n"),
+            None => String::new(),
+        };
+        if rng.below(2) == 0 {
+            config.push_str(&plugins::install(&mut rng, &codex_home));
+        }
+        if !config.is_empty() {
+            std::fs::write(codex_home.join("config.toml"), config).map_err(|e| e.to_string())?;
+        }
         let extra = [("CODEX_HOME", codex_home.as_path())];
         // Codex first: it writes its bundled skills to $CODEX_HOME/skills/.system.
         let bin = env.package.join("node_modules/.bin/codex");
@@ -51,14 +73,14 @@ impl Oracle for Codex {
             skills: case.skills,
             diffs: Vec::new(),
         };
-        let theirs = same_name_runs_sorted(&skills_block(&out.stdout).unwrap_or_default());
+        let theirs = skills_block(&out.stdout).unwrap_or_default();
         let ours = exec::skilltui(
             &env.skilltui,
             &case,
             &extra,
             &["catalog", "--agent", "codex"],
         )?;
-        let ours = same_name_runs_sorted(ours.strip_suffix('\n').unwrap_or(&ours));
+        let ours = ours.strip_suffix('\n').unwrap_or(&ours);
         if theirs != ours {
             outcome.diffs.push(format!(
                 "case {}: catalog differs\n--- codex\n{theirs}\n--- skilltui\n{ours}",
@@ -66,18 +88,27 @@ impl Oracle for Codex {
             ));
             return Ok(outcome);
         }
-        let named: BTreeSet<String> = theirs
+        // Names may hold `:` (a plugin's `name:skill`): a line names a
+        // row when it starts `- NAME: `.
+        let entries: Vec<&str> = theirs
             .lines()
             .filter(|l| l.starts_with("- ") && l.contains(" (file: "))
-            .filter_map(|l| l[2..].split(':').next().map(str::to_string))
             .collect();
-        let rows: BTreeSet<String> = exec::listed(&env.skilltui, &case, &extra, "codex")?
+        let listed = exec::listed(&env.skilltui, &case, &extra, "codex")?;
+        let names: BTreeSet<String> = listed
             .iter()
-            .map(|r| r["name"].as_str().unwrap_or_default().to_string())
+            .map(|r| format!("- {}: ", r["name"].as_str().unwrap_or_default()))
             .collect();
-        if named != rows {
+        let unknown: Vec<&&str> = (entries.iter())
+            .filter(|l| !names.iter().any(|n| l.starts_with(n.as_str())))
+            .collect();
+        let missing: Vec<&String> = (names.iter())
+            .filter(|n| !entries.iter().any(|l| l.starts_with(n.as_str())))
+            .filter(|_| entries.len() == listed.len())
+            .collect();
+        if !unknown.is_empty() || !missing.is_empty() {
             outcome.diffs.push(format!(
-                "case {}: codex names {named:?}, list --agent codex has {rows:?}",
+                "case {}: codex shows {unknown:?} that list --agent codex lacks; it lacks {missing:?}",
                 case.root.display()
             ));
         }
@@ -85,30 +116,18 @@ impl Oracle for Codex {
     }
 }
 
-/// The block with each run of lines naming one skill sorted: Codex lists
-/// copies of one name found in one root in its directory read order,
-/// which varies by file system (the model says so: render.rs).
-fn same_name_runs_sorted(block: &str) -> String {
-    let name = |l: &str| {
-        l.strip_prefix("- ")
-            .and_then(|r| r.split(':').next())
-            .map(str::to_string)
-    };
-    let lines: Vec<&str> = block.lines().collect();
-    let mut out: Vec<&str> = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let mut j = i + 1;
-        while j < lines.len() && name(lines[i]).is_some() && name(lines[j]) == name(lines[i]) {
-            j += 1;
-        }
-        let mut run = lines[i..j].to_vec();
-        run.sort_unstable();
-        out.extend(run);
-        i = j;
-    }
-    out.join("\n")
-}
+/// The `model_context_window` a case sets (`None`: the model's own,
+/// 272,000): 2% of each is the budget, 5,440 tokens down to 20.
+const WINDOWS: &[Option<u32>] = &[
+    None,
+    None,
+    None,
+    Some(40_000),
+    Some(20_000),
+    Some(12_000),
+    Some(5_000),
+    Some(1_000),
+];
 
 /// The `<skills_instructions>` text of `codex debug prompt-input`'s JSON.
 pub fn skills_block(stdout: &[u8]) -> Option<String> {

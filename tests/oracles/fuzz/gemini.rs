@@ -1,12 +1,21 @@
 //! Gemini CLI (its own core package's discovery and prompt renderer, run
 //! by `gemini_skills.mjs`): the prompt section must equal skilltui's
-//! `catalog --agent gemini-cli`, and the skills it loads must be the `ok`
-//! rows of `list --agent gemini-cli`.
+//! `catalog --agent gemini-cli` byte for byte (order included), and the
+//! skills it loads must be the `ok` rows of `list --agent gemini-cli`.
+//!
+//! One node process answers many cases (a line of JSON each way): the
+//! script sets HOME, GEMINI_CLI_HOME and the working directory per case,
+//! which gemini-cli-core reads on every call. Each campaign thread takes a
+//! process from a pool and gives it back.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, channel};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::{Env, Oracle, Outcome, exec, homes};
 
@@ -21,6 +30,101 @@ pub const DIRS: &[&str] = &[
 pub struct Gemini {
     pub version: &'static str,
     pub skills: usize,
+}
+
+/// One `node gemini_skills.mjs` answering cases a line at a time.
+struct Node {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+/// Idle node processes, per package folder.
+static POOL: Mutex<Vec<(PathBuf, Node)>> = Mutex::new(Vec::new());
+
+impl Node {
+    fn start(package: &Path) -> Result<Node, String> {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracles/gemini_skills.mjs");
+        let mut child = Command::new("node")
+            .arg(&script)
+            .arg(package)
+            .env_clear()
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("node gemini_skills.mjs: {e}"))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Node {
+            child,
+            stdin,
+            lines,
+        })
+    }
+
+    /// The answer for one case, bounded by [`exec::TIMEOUT`].
+    fn ask(&mut self, case: &Value) -> Result<Value, String> {
+        writeln!(self.stdin, "{case}").map_err(|e| format!("gemini_skills.mjs: {e}"))?;
+        let line = self
+            .lines
+            .recv_timeout(exec::TIMEOUT)
+            .map_err(|e| format!("gemini_skills.mjs gave no answer: {e}"))?;
+        let answer: Value = serde_json::from_str(&line)
+            .map_err(|e| format!("gemini_skills.mjs printed no JSON: {e}"))?;
+        match answer["error"].as_str() {
+            Some(e) => Err(format!("gemini_skills.mjs: {e}")),
+            None => Ok(answer),
+        }
+    }
+}
+
+/// Asks a pooled node process (a new one when none is idle); a process
+/// that failed is killed, not returned.
+fn ask(package: &Path, case: &Value) -> Result<Value, String> {
+    let idle = {
+        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        pool.iter()
+            .position(|(p, _)| p == package)
+            .map(|i| pool.swap_remove(i).1)
+    };
+    let mut node = match idle {
+        Some(n) => n,
+        None => Node::start(package)?,
+    };
+    let answer = node.ask(case);
+    if answer.is_ok() {
+        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        pool.push((package.to_path_buf(), node));
+    } else {
+        let _ = node.child.kill();
+        let _ = node.child.wait();
+    }
+    answer
+}
+
+/// How many times a differing catalog is asked again.
+const RETRIES: usize = 3;
+
+/// Gemini's prompt section with its built-in dir written as skilltui
+/// writes it.
+fn prompt(theirs: &Value) -> String {
+    let builtin = theirs["builtin"].as_str().unwrap_or_default();
+    let text = theirs["prompt"].as_str().unwrap_or_default();
+    match builtin {
+        "" => text.to_string(),
+        b => text.replace(b, "<built-in>"),
+    }
 }
 
 impl Oracle for Gemini {
@@ -46,42 +150,42 @@ impl Oracle for Gemini {
         } else {
             Vec::new()
         };
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracles/gemini_skills.mjs");
-        let mut cmd = exec::command(Path::new("node"), &case, &extra);
-        cmd.arg(&script).arg(&env.package);
-        let out = exec::run(cmd)?;
-        if !out.status.success() {
-            return Err(format!(
-                "node gemini_skills.mjs: {}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
-        let theirs: Value = serde_json::from_slice(&out.stdout)
-            .map_err(|e| format!("gemini_skills.mjs printed no JSON: {e}"))?;
-        let builtin = theirs["builtin"].as_str().unwrap_or_default().to_string();
-        let as_ours = |s: &str| s.replace(&builtin, "<built-in>");
-        let mut outcome = Outcome {
-            skills: case.skills,
-            diffs: Vec::new(),
-        };
-        let prompt = dir_runs_sorted(&as_ours(theirs["prompt"].as_str().unwrap_or_default()));
         let ours = exec::skilltui(
             &env.skilltui,
             &case,
             &extra,
             &["catalog", "--agent", "gemini-cli"],
         )?;
-        let ours = dir_runs_sorted(ours.strip_suffix('\n').unwrap_or(&ours));
-        // Gemini lists a dir's skills in its file search's order, and puts
-        // each name where it was first loaded: with a link or a clash in a
-        // dir, that place is the file system's choice. The entries must
-        // still be the same.
-        if prompt != ours && entries_sorted(&prompt) != entries_sorted(&ours) {
+        let ours = ours.strip_suffix('\n').unwrap_or(&ours);
+        let question = json!({
+            "cwd": case.cwd,
+            "home": case.home,
+            "gemini_home": moved.then_some(&alt),
+        });
+        // Gemini's glob walks a dir on several workers, and now and then
+        // two neighbours come out swapped (observed with 0.61.0, more
+        // often on a loaded machine): a catalog that differs is asked
+        // again, and any answer byte for byte equal agrees.
+        let mut theirs = ask(&env.package, &question)?;
+        for _ in 0..RETRIES {
+            if prompt(&theirs) == ours {
+                break;
+            }
+            theirs = ask(&env.package, &question)?;
+        }
+        let mut outcome = Outcome {
+            skills: case.skills,
+            diffs: Vec::new(),
+        };
+        let theirs_prompt = prompt(&theirs);
+        if theirs_prompt != ours {
             outcome.diffs.push(format!(
-                "case {}: catalog differs\n--- gemini-cli-core\n{prompt}\n--- skilltui\n{ours}",
+                "case {}: catalog differs\n--- gemini-cli-core\n{theirs_prompt}\n--- skilltui\n{ours}",
                 case.root.display()
             ));
         }
+        let builtin = theirs["builtin"].as_str().unwrap_or_default().to_string();
+        let as_ours = |s: &str| s.replace(&builtin, "<built-in>");
         let loaded: BTreeSet<(String, String, String)> = theirs["skills"]
             .as_array()
             .into_iter()
@@ -115,54 +219,4 @@ impl Oracle for Gemini {
         }
         Ok(outcome)
     }
-}
-
-/// The prompt's text around its entries, then its entries sorted.
-fn entries_sorted(prompt: &str) -> (String, Vec<String>) {
-    let mut parts = prompt.split("\n  <skill>");
-    let head = parts.next().unwrap_or_default().to_string();
-    let mut entries: Vec<String> = parts.map(str::to_string).collect();
-    entries.sort();
-    (head, entries)
-}
-
-/// The prompt with each run of `<skill>` entries from one skills dir
-/// sorted: Gemini lists a dir's skills in its file search's order, which
-/// is the file system's (the model says so: render.rs).
-fn dir_runs_sorted(prompt: &str) -> String {
-    let Some(start) = prompt.find("  <skill>") else {
-        return prompt.to_string();
-    };
-    let end = prompt
-        .rfind("  </skill>")
-        .map_or(prompt.len(), |e| e + "  </skill>".len());
-    let entries: Vec<&str> = prompt[start..end].split("\n  <skill>").collect();
-    let dir = |e: &str| {
-        let loc = e.split("<location>").nth(1).unwrap_or("");
-        if loc.starts_with("<built-in>") {
-            return "<built-in>".to_string();
-        }
-        loc.rfind("/skills/").map_or(loc, |i| &loc[..i]).to_string()
-    };
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < entries.len() {
-        let mut j = i + 1;
-        while j < entries.len() && dir(entries[j]) == dir(entries[i]) {
-            j += 1;
-        }
-        let mut run: Vec<String> = entries[i..j]
-            .iter()
-            .map(|e| e.trim_start_matches("  <skill>").to_string())
-            .collect();
-        run.sort();
-        out.extend(run);
-        i = j;
-    }
-    format!(
-        "{}  <skill>{}{}",
-        &prompt[..start],
-        out.join("\n  <skill>"),
-        &prompt[end..]
-    )
 }

@@ -1,13 +1,14 @@
 //! The differential fuzzer: seeded homes and projects full of traps
 //! (`homes`), run through a real agent and through skilltui, every
 //! difference reported. One module per agent says how to ask it and how to
-//! compare (`codex`, `opencode`, `gemini`); `exec` runs processes, bounded.
+//! compare (`codex`, `opencode`, `gemini`, `copilot`); `exec` runs processes, bounded.
 //!
 //! Two drivers share it: tests/agent_oracles.rs runs a small fixed sample
 //! in `cargo test`, and `cargo bench --bench agent_fuzz` runs thousands of
 //! cases (docs/agents.md names the command and its last result).
 
 pub mod codex;
+pub mod copilot;
 pub mod exec;
 pub mod gemini;
 pub mod homes;

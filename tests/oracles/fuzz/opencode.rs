@@ -2,18 +2,37 @@
 //! must be skilltui's `ok` copy of that name (or one skilltui marks
 //! `may_win`), with the same location and description; each `ok` name of
 //! `list --agent opencode` must be loaded.
+//!
+//! Cases move OpenCode's dirs with its environment: a third of them set
+//! XDG_CONFIG_HOME to `~/xdg`, a quarter set OPENCODE_CONFIG_DIR to
+//! `~/occ` (both given to OpenCode and to skilltui).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use super::{Env, Oracle, Outcome, exec, homes};
 
-/// The dirs OpenCode reads.
+/// The dirs OpenCode reads: its config dirs (`skill/` and `skills/`),
+/// the external `.agents` and `.claude` dirs, and dirs that only count
+/// when a variable names them.
 pub const DIRS: &[&str] = &[
     "C/.opencode/skills",
+    "C/.opencode/skill",
     "R/.opencode/skills",
+    "R/.opencode/skill",
+    "R/apps/.opencode/skills",
     "R/.agents/skills",
+    "C/.agents/skills",
     "C/.claude/skills",
     "~/.config/opencode/skills",
+    "~/.config/opencode/skill",
+    "~/xdg/opencode/skills",
+    "~/.opencode/skills",
+    "~/.opencode/skill",
+    "~/occ/skills",
+    "~/occ/skill",
     "~/.agents/skills",
     "~/.claude/skills",
 ];
@@ -29,11 +48,20 @@ impl Oracle for OpenCode {
     }
 
     fn check(&self, env: &Env, seed: u64) -> Result<Outcome, String> {
-        let case = homes::generate(&env.base, seed, DIRS, self.skills);
+        let opts = homes::Options { max_loops: 1 };
+        let case = homes::generate_with(&env.base, seed, DIRS, self.skills, &opts);
         // OpenCode's own data (its database, migrated on first start) is
         // shared by every case: only its skills are under test.
         let data = env.base.join("opencode-data");
-        let extra = [("XDG_DATA_HOME", data.as_path())];
+        let xdg = case.home.join("xdg");
+        let occ = case.home.join("occ");
+        let mut extra = vec![("XDG_DATA_HOME", data.as_path())];
+        if seed % 3 == 1 {
+            extra.push(("XDG_CONFIG_HOME", xdg.as_path()));
+        }
+        if seed % 4 == 2 {
+            extra.push(("OPENCODE_CONFIG_DIR", occ.as_path()));
+        }
         let bin = env.package.join("node_modules/.bin/opencode");
         let mut cmd = exec::command(&bin, &case, &extra);
         cmd.args(["debug", "skill", "--pure"]);
@@ -46,7 +74,7 @@ impl Oracle for OpenCode {
         }
         let theirs: Vec<Value> = serde_json::from_slice(&out.stdout)
             .map_err(|e| format!("opencode printed no JSON: {e}"))?;
-        let rows = exec::all_rows(&env.skilltui, &case, &[], "opencode")?;
+        let rows = exec::all_rows(&env.skilltui, &case, &extra, "opencode")?;
         Ok(Outcome {
             skills: case.skills,
             diffs: diffs(&theirs, &rows)
@@ -55,6 +83,38 @@ impl Oracle for OpenCode {
                 .collect(),
         })
     }
+}
+
+/// `path` with every link resolved one component at a time: OpenCode
+/// reports paths through a loop up to 40 links deep, which one
+/// `realpath` call refuses (ELOOP).
+fn real(path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::from("/");
+    for part in path.components().skip(1) {
+        out = out.join(part).canonicalize().ok()?;
+    }
+    Some(out)
+}
+
+/// Whether `path` passes twice through one real folder: OpenCode follows
+/// a link looping back until the path resolution limit and may report
+/// any of those copies; skilltui lists the file once, by its shortest
+/// path.
+fn through_loop(path: &Path) -> bool {
+    let mut seen = HashSet::new();
+    path.ancestors()
+        .filter_map(real)
+        .any(|found| !seen.insert(found))
+}
+
+/// Whether OpenCode's location `theirs` is skilltui's row location `ours`:
+/// the same path, or the same file reached through a loop.
+fn same_place(theirs: &str, ours: &str) -> bool {
+    if theirs == ours {
+        return true;
+    }
+    let theirs = Path::new(theirs);
+    through_loop(theirs) && real(theirs).is_some() && real(theirs) == real(Path::new(ours))
 }
 
 /// One line per difference between what OpenCode loaded and skilltui's
@@ -75,13 +135,13 @@ fn diffs(theirs: &[Value], rows: &[Value]) -> Vec<String> {
         let loc = t["location"].as_str().unwrap_or_default();
         let fits = rows.iter().any(|r| {
             r["name"] == name
-                && location(r) == loc
+                && same_place(loc, &location(r))
                 && (r["status"] == "ok" || r["may_win"] == true)
                 && (loc == "<built-in>" || text(&r["description"]) == text(&t["description"]))
         });
         if !fits {
             out.push(format!(
-                "opencode loads {name} ({loc}, {:?}); skilltui has no such ok or may_win row",
+                "opencode loads {name:?} ({loc}, {:?}); skilltui has no such ok or may_win row",
                 t["description"]
             ));
         }
