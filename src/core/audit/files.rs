@@ -53,8 +53,13 @@ pub fn walk(folder: &Path, out: &mut Vec<Finding>) -> Vec<File> {
         let target = std::fs::read_link(folder.join(&rel))
             .map(|t| t.to_string_lossy().into_owned())
             .unwrap_or_default();
+        let rule = if relative_text_link(&target) {
+            "link-relative"
+        } else {
+            "link-out"
+        };
         out.push(
-            Finding::new("link-out", &rel, None, format!("{why}: not followed"))
+            Finding::new(rule, &rel, None, format!("{why}: not followed"))
                 .with_excerpt(&format!("{rel} -> {target}"), 0),
         );
     }
@@ -75,6 +80,22 @@ pub fn walk(folder: &Path, out: &mut Vec<Finding>) -> Vec<File> {
             path: i.from,
         })
         .collect()
+}
+
+/// A link written as a relative path to a text page (`../../x/SKILL.md`):
+/// a repository's packaging (a mirror of its own pages), not a way to the
+/// user's files. Absolute and home paths, hidden folders (`.ssh`) and
+/// anything but a text page stay `link-out`.
+fn relative_text_link(target: &str) -> bool {
+    const TEXT: &[&str] = &[".md", ".markdown", ".mdx", ".txt", ".rst"];
+    let lower = target.to_ascii_lowercase();
+    !target.is_empty()
+        && !target.starts_with(['/', '~', '$', '\\'])
+        && !target.contains(':')
+        && target
+            .split('/')
+            .all(|seg| seg == ".." || seg == "." || !seg.starts_with('.'))
+        && TEXT.iter().any(|e| lower.ends_with(e))
 }
 
 fn slashed(rel: &Path) -> String {

@@ -57,6 +57,10 @@ pub struct Flow {
     aliases: HashMap<String, Vec<String>>,
     /// URLs fetched into what reached a shell, for the vendor table.
     urls: Vec<String>,
+    /// Where the current top-level pipeline's URLs start in `urls`.
+    pipe_urls: usize,
+    /// How deep in substitutions the reading is (1: the script itself).
+    depth: usize,
 }
 
 pub fn analyse(script: &Script) -> Flow {
@@ -73,9 +77,34 @@ const INTERPRETERS: &[&str] = &[
 const KEYWORDS: &[&str] = &[
     "if", "then", "else", "elif", "do", "while", "until", "!", "{",
 ];
+/// Commands that run the command after them (with their options, and a
+/// number such as `timeout 30` or `nice -n 5`).
 const WRAPPERS: &[&str] = &[
-    "sudo", "doas", "env", "exec", "command", "nohup", "time", "nice", "builtin", "xargs",
+    "sudo",
+    "doas",
+    "env",
+    "exec",
+    "command",
+    "nohup",
+    "time",
+    "nice",
+    "builtin",
+    "xargs",
     "timeout",
+    "busybox",
+    "toybox",
+    "setsid",
+    "stdbuf",
+    "ionice",
+    "chrt",
+    "taskset",
+    "unbuffer",
+    "torsocks",
+    "proxychains",
+    "proxychains4",
+    "caffeinate",
+    "systemd-run",
+    "runuser",
 ];
 
 /// A path a credential lives at (home-relative or absolute).
@@ -131,7 +160,11 @@ fn host_of(url: &str) -> &str {
 impl Flow {
     fn script(&mut self, script: &Script) -> Taint {
         let mut last = Taint::default();
+        self.depth += 1;
         for p in &script.pipelines {
+            if self.depth == 1 {
+                self.pipe_urls = self.urls.len();
+            }
             let mut input = Taint::default();
             for (k, cmd) in p.cmds.iter().enumerate() {
                 let piped = k > 0;
@@ -139,7 +172,23 @@ impl Flow {
             }
             last = input;
         }
+        self.depth -= 1;
         last
+    }
+
+    /// The URLs behind what a shell runs now: those fetched in this
+    /// pipeline (a download piped on), else every one fetched before (a
+    /// variable or file filled earlier).
+    fn run_urls(&self) -> &[String] {
+        match self.urls.get(self.pipe_urls..) {
+            Some(u) if !u.is_empty() => u,
+            _ => &self.urls,
+        }
+    }
+
+    fn vendors_only(&self) -> bool {
+        let urls = self.run_urls();
+        !urls.is_empty() && urls.iter().all(|u| super::vendors::is_installer(u))
     }
 
     /// The taint of a word: its substitutions' output, the variables and
@@ -167,7 +216,11 @@ impl Flow {
         if let Some(f) = self.dir_holding(path) {
             t = t.or(f);
         }
-        if (CRED_PATH.is_match(&w.text) || glob_names_credential(&w.text)) && !w.text.contains("=~")
+        // A URL names a file on another host (a GET of a target's key
+        // reads nothing of the user's); a `=~` test only compares.
+        if (CRED_PATH.is_match(&w.text) || glob_names_credential(&w.text))
+            && !w.text.contains("=~")
+            && !is_url(&w.text)
         {
             t.cred = true;
             self.cred.get_or_insert(line);
@@ -203,10 +256,15 @@ impl Flow {
             WRAPPERS.contains(&w.text.as_str()) || KEYWORDS.contains(&w.text.as_str())
         }) {
             i += 1;
-            while words
-                .get(i)
-                .is_some_and(|w| w.text.starts_with('-') || w.text.contains('='))
-            {
+            while words.get(i).is_some_and(|w| {
+                w.text.starts_with('-')
+                    || w.text.contains('=')
+                    || (!w.text.is_empty()
+                        && w.text
+                            .trim_end_matches(['s', 'm', 'h', 'd'])
+                            .parse::<f64>()
+                            .is_ok())
+            }) {
                 i += 1;
             }
         }
@@ -216,6 +274,13 @@ impl Flow {
         };
         let args: Vec<&Word> = words[i + 1..].iter().collect();
         let name = base(&first.text).to_string();
+        if name == "((" {
+            // Arithmetic: its substitutions run, its value is a number.
+            for w in &args {
+                self.word(w, line);
+            }
+            return Taint::default();
+        }
         // Naming a path is not reading it: a copy's destination, or what
         // `chmod`, `ls` or `test` only look at.
         let read: &[&Word] = match name.as_str() {
@@ -434,11 +499,17 @@ impl Flow {
                 self.cred_out(&mut out, line)
             }
             "history" | "fc" => self.cred_out(&mut out, line),
-            _ if runs_package_by_url(name, texts) => {
+            _ if package_by_url(name, texts).is_some() => {
+                let rule = package_by_url(name, texts).unwrap_or("pipe-to-shell");
+                let what = if rule == "pipe-to-shell" {
+                    "runs"
+                } else {
+                    "installs"
+                };
                 self.hit(
-                    "pipe-to-shell",
+                    rule,
                     line,
-                    format!("runs or installs a package fetched from a URL with {name}"),
+                    format!("{what} a package fetched from a URL with {name}"),
                 );
             }
             // `getent passwd "$USER" | cut -d: -f6`: a home folder.
@@ -759,9 +830,7 @@ impl Flow {
     /// A downloaded file run: a vendor's installer when every URL fetched
     /// is one.
     fn download_exec(&mut self, line: usize, what: String) {
-        if self.urls.iter().any(|u| super::vendors::is_installer(u))
-            && self.urls.iter().all(|u| super::vendors::is_installer(u))
-        {
+        if self.vendors_only() {
             self.hit(
                 "vendor-installer",
                 line,
@@ -777,9 +846,7 @@ impl Flow {
     fn run_hit(&mut self, t: Taint, line: usize, what: &str) {
         if t.decoded {
             self.hit("decode-exec", line, what.to_string());
-        } else if self.urls.iter().any(|u| super::vendors::is_installer(u))
-            && self.urls.iter().all(|u| super::vendors::is_installer(u))
-        {
+        } else if self.vendors_only() {
             self.hit(
                 "vendor-installer",
                 line,
@@ -1041,7 +1108,10 @@ const CRED_FILES: &[&str] = &[
 /// A glob (`~/.ss?/id_*[^b]`) that matches a credential file.
 fn glob_names_credential(word: &str) -> bool {
     // Bounded: each `*` tries every split of the name.
-    if !word.contains(['*', '?', '[']) || word.len() > 120 || word.matches('*').count() > 4 {
+    // A path, not a `case` pattern (`*[!a-z0-9]*`) that happens to match.
+    let path = word.contains('/') || word.starts_with('.');
+    if !path || !word.contains(['*', '?', '[']) || word.len() > 120 || word.matches('*').count() > 4
+    {
         return false;
     }
     let rest = ["~/", "$HOME/", "${HOME}/"]
@@ -1109,7 +1179,19 @@ fn var_ref<'a>(text: &'a str, name: &str) -> Option<&'a str> {
 }
 
 /// A runner or installer handed a package by URL (a tarball, a git
-/// remote, a module on a web host): it fetches and runs what is there.
+/// remote, a module on a web host): a runner runs what is there
+/// (`pipe-to-shell`); an installer builds and installs it, which is
+/// ordinary for a package not on an index (`install-from-url`).
+fn package_by_url(name: &str, texts: &[&str]) -> Option<&'static str> {
+    if runs_package_by_url(name, texts) {
+        Some("pipe-to-shell")
+    } else if installs_package_by_url(name, texts) {
+        Some("install-from-url")
+    } else {
+        None
+    }
+}
+
 fn runs_package_by_url(name: &str, texts: &[&str]) -> bool {
     let url = |t: &&str| is_url(t) || t.starts_with("git+");
     let first = texts.first().copied().unwrap_or("");
@@ -1125,6 +1207,14 @@ fn runs_package_by_url(name: &str, texts: &[&str]) -> bool {
                 .any(|w| matches!(w[0], "--from" | "--spec") && url(&w[1]))
                 || texts.iter().find(|t| !t.starts_with('-')).is_some_and(url)
         }
+        _ => false,
+    }
+}
+
+fn installs_package_by_url(name: &str, texts: &[&str]) -> bool {
+    let url = |t: &&str| is_url(t) || t.starts_with("git+");
+    let first = texts.first().copied().unwrap_or("");
+    match name {
         "pip" | "pip3" | "uv" => {
             // A package by URL; an index given by URL is a source of
             // packages, not one.

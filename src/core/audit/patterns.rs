@@ -175,6 +175,21 @@ const PATTERNS: &[Pattern] = &[
         "makes code run again later",
     ),
     p(
+        Rule("persistence"),
+        r"(?:>>?|\btee\s+(?:-a\s+|--append\s+)?|\b(?:cp|mv|install)\s+(?:-\S+\s+)*\S+\s+)\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/(?:\.ssh/(?:config|rc)|\.vimrc|\.exrc|\.config/nvim/init\.(?:vim|lua)|\.bash_aliases|\.bash_logout|\.zlogin|\.zlogout|\.pam_environment|\.local/share/applications/[^\s\x22']+\.desktop)[\x22']?(?:\s|$|;|&|\|)|\bsystemd-run\b[^\n]*\s--on-(?:calendar|active|boot|startup|unit-active|unit-inactive)\b",
+        "makes code run again later: at each login, editor start, or on a timer",
+    ),
+    c(
+        Rule("persistence"),
+        r"(?:^|[;&|]\s*|\$\s+)(?:echo|printf)\b[^\n|]*\|\s*at\s+(?:now|midnight|noon|teatime|tomorrow|\d{1,2}:\d{2})\b|(?:^|[;&|]\s*|\$\s+)at\s+(?:now|midnight|noon|teatime|tomorrow|\d{1,2}:\d{2})\b[^\n]*(?:<<|-f\s)",
+        "schedules a command with at",
+    ),
+    p(
+        Rule("config-tampering"),
+        r"[\x22']chat\.tools\.(?:global\.)?autoApprove[\x22']\s*:\s*true|[\x22']task\.allowAutomaticTasks[\x22']\s*:\s*[\x22']on",
+        "turns on an editor's automatic approval of agent tools or tasks",
+    ),
+    p(
         Rule("config-tampering"),
         r"\bgit\s+config\s+(?:--global|--system)\s+(?:--add\s+|--replace-all\s+)?(?:core\.hooksPath|url\.\S+\.(?:insteadOf|pushInsteadOf)|core\.sshCommand|core\.fsmonitor|credential\.helper\s+[\x22']?(?:!|/|~|\$|\.)|http\.sslVerify\s+false|http\.(?:https?\.)?proxy)\b|\bnpm\s+config\s+set\s+strict-ssl\s+false\b|\bNODE_TLS_REJECT_UNAUTHORIZED=0\b",
         "changes git's or npm's configuration for every repository, or turns off TLS checks",
@@ -263,6 +278,14 @@ static TO_AGENT: LazyLock<Regex> = LazyLock::new(|| {
     ))
     .expect("valid pattern")
 });
+/// A condition, not an order: `when you need to`, `if you want to`.
+static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&context::ascii_classes(
+        r"(?i)\b(?:when|whenever|if|once|where|while)\s+(?:you|the\s+user)\s+(?:need|needs|want|wants|have|has|are\s+asked|would\s+like)\s+to\b",
+    ))
+    .expect("valid pattern")
+});
+
 /// A sentence that opens with an order to act.
 static ORDERS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&context::ascii_classes(
@@ -575,6 +598,19 @@ impl FileScan {
             )
         } else {
             let mut f = Finding::new(rule, &self.rel, Some(n), message);
+            if matches!(rule, "reverse-shell" | "pipe-to-shell" | "download-exec")
+                && f.severity > Severity::High
+                && placeholder_host(line)
+            {
+                f.severity = Severity::High;
+                f.message
+                    .push_str(" (to a placeholder host: a template the reader fills in)");
+            }
+            if rule == "sudo" && installs_packages(line) {
+                f.severity = Severity::Low;
+                f.message
+                    .push_str(": a system package manager installing named packages");
+            }
             let container = self.container || self.docker.get(n.wrapping_sub(1)) == Some(&true);
             if container && f.severity > Severity::High {
                 f.severity = Severity::High;
@@ -645,7 +681,8 @@ impl FileScan {
                 let Some(m) = compiled.get(i).find(seen) else {
                     continue;
                 };
-                if words::mentioned(seen, m.start(), m.end()) {
+                if words::mentioned(seen, m.start(), m.end()) || words::under_negated_lead(lines, k)
+                {
                     continue;
                 }
                 let col = folded.as_ref().map_or(m.start(), |f| f.origin(m.start()));
@@ -682,7 +719,8 @@ impl FileScan {
                 k += 1;
             }
             k += 1;
-            if k - start < 3 {
+            // A list under `**Must Not:**` names what not to do.
+            if k - start < 3 || words::under_negated_lead(lines, start + 1) {
                 continue;
             }
             let seen = words::lower(&text);
@@ -933,6 +971,8 @@ impl FileScan {
                 continue;
             };
             let folded = normalize::fold(value).map_or_else(|| value.to_string(), |f| f.text);
+            // "Use when you need to run …" says when to pick the skill.
+            let folded = CONDITION.replace_all(&folded, " ");
             if TO_AGENT.is_match(&folded) {
                 self.emit(
                     "hidden-comment-instruction",
@@ -987,6 +1027,32 @@ impl FileScan {
         }
         self.findings
     }
+}
+
+/// A line whose only host is a placeholder (`ATTACKER_IP`, `YOUR_IP`,
+/// `LHOST`, `<ip>`, `http://attacker/`): as written it reaches no one, so
+/// it teaches a technique rather than runs it. A real name or address
+/// anywhere on the line keeps it what it is.
+fn placeholder_host(line: &str) -> bool {
+    static HOLDER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b[A-Z]+_(?:IP|HOST|ADDR|ADDRESS|SERVER)\b|\b[LR]HOST\b|<[A-Za-z_ -]*(?:ip|IP|host|HOST)[A-Za-z_ -]*>|://attacker(?:[:/]|$)")
+            .expect("valid pattern")
+    });
+    static REAL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b\d{1,3}(?:\.\d{1,3}){3}\b|://[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+|/dev/(?:tcp|udp)/[a-z0-9-]+\.[a-z]")
+            .expect("valid pattern")
+    });
+    HOLDER.is_match(line) && !REAL.is_match(line)
+}
+
+/// `sudo apt-get install -y pkg …`: the system's package manager
+/// installing packages by name, ordinary setup (nothing by URL or file).
+fn installs_packages(line: &str) -> bool {
+    static INSTALL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^\s*(?:\$\s+)?sudo\s+(?:-E\s+)?(?:apt-get|apt|dnf|yum|zypper|apk|pacman|port|snap|tlmgr)\s+(?:-\S+\s+)*(?:install|add|-S\w*)\s+(?:-\S+\s+)*[A-Za-z0-9][\w.+-]*(?:\s+(?:-\S+|[A-Za-z0-9][\w.+-]*))*\s*(?:#.*)?$")
+            .expect("valid pattern")
+    });
+    INSTALL.is_match(line)
 }
 
 /// A line that only appends `export NAME=value` (no command in it) to a

@@ -68,10 +68,7 @@ pub fn parts(text: &str) -> (Option<usize>, Option<usize>) {
             continue;
         }
         let to_child = code.contains("env=") || code.contains("env:");
-        if cred.is_none()
-            && ((CRED.is_match(code) && !to_child)
-                || super::flow::CRED_PATH.is_match(code) && !code.contains("re.compile"))
-        {
+        if cred.is_none() && ((CRED.is_match(code) && !to_child) || names_credential_file(code)) {
             cred = Some(i + 1);
         }
         if send.is_none() && SEND.is_match(code) {
@@ -79,6 +76,26 @@ pub fn parts(text: &str) -> (Option<usize>, Option<usize>) {
         }
     }
     (cred, send)
+}
+
+/// A credential file named in code: `.env` only where the line reads a
+/// file (a docstring or a message saying "set it in your .env file" reads
+/// nothing), and not in a pattern a scanner compiles.
+fn names_credential_file(code: &str) -> bool {
+    const READS: &[&str] = &[
+        "open(",
+        "read_text(",
+        "read_bytes(",
+        "readFileSync(",
+        "readFile(",
+        "File.read(",
+        "file_get_contents(",
+        "IO.read(",
+    ];
+    !code.contains("re.compile")
+        && super::flow::CRED_PATH
+            .find_iter(code)
+            .any(|m| !m.as_str().contains(".env") || READS.iter().any(|r| code.contains(r)))
 }
 
 /// A call that deletes a tree.

@@ -178,6 +178,20 @@ impl Reader<'_> {
                         end_cmd!();
                     }
                 }
+                '(' if self.peek(1) == Some('(') && self.word_edge() => {
+                    // `(( … ))`: arithmetic, kept as one command named `((`.
+                    self.bump();
+                    self.bump();
+                    cmd.words.push(Word {
+                        text: "((".into(),
+                        subs: Vec::new(),
+                    });
+                }
+                ')' if self.peek(1) == Some(')') && cmd.words.iter().any(|w| w.text == "((") => {
+                    self.bump();
+                    self.bump();
+                    end_pipeline!();
+                }
                 '(' | ')' | '{' | '}' if self.word_edge() => {
                     // Subshells and groups: their commands are read as
                     // commands of this list.
@@ -348,20 +362,23 @@ impl Reader<'_> {
                 }
                 '$' if self.peek(1) == Some('(') => self.dollar(&mut w, depth),
                 '$' if self.peek(1) == Some('\'') => {
-                    // ANSI-C quoting: escapes kept as written.
+                    // ANSI-C quoting: escapes decoded as bash does, so
+                    // `$'\x72\x6d'` is the word `rm`.
                     self.bump();
                     self.bump();
+                    let mut raw = String::new();
                     while let Some(q) = self.bump() {
                         if q == '\'' {
                             break;
                         }
-                        w.text.push(q);
+                        raw.push(q);
                         if q == '\\'
                             && let Some(e) = self.bump()
                         {
-                            w.text.push(e);
+                            raw.push(e);
                         }
                     }
+                    w.text.push_str(&ansi_c(&raw));
                 }
                 '$' if self.peek(1) == Some('{') => {
                     while let Some(q) = self.bump() {
@@ -420,6 +437,56 @@ impl Reader<'_> {
 }
 
 /// `2>`, `1>>`: a word of digits right before a redirection operator.
+/// The text of a `$'…'` word: `\xHH`, `\NNN` (octal), `\uHHHH` and the
+/// letter escapes decoded; anything else kept as written.
+fn ansi_c(raw: &str) -> String {
+    let mut out = String::new();
+    let mut it = raw.chars().peekable();
+    while let Some(c) = it.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(e) = it.next() else {
+            out.push('\\');
+            break;
+        };
+        let mut digits = |radix: u32, max: usize, first: Option<char>| {
+            let mut n = first.and_then(|d| d.to_digit(radix)).unwrap_or(0);
+            let mut seen = usize::from(first.is_some());
+            while seen < max
+                && let Some(d) = it.peek().and_then(|d| d.to_digit(radix))
+            {
+                n = n * radix + d;
+                it.next();
+                seen += 1;
+            }
+            (seen > 0).then(|| char::from_u32(n)).flatten()
+        };
+        let decoded = match e {
+            'x' => digits(16, 2, None),
+            'u' => digits(16, 4, None),
+            'U' => digits(16, 8, None),
+            '0'..='7' => digits(8, 3, Some(e)),
+            'n' => Some('\n'),
+            't' => Some('\t'),
+            'r' => Some('\r'),
+            'a' => Some('\u{7}'),
+            'e' | 'E' => Some('\u{1b}'),
+            '\\' | '\'' | '"' | '?' => Some(e),
+            _ => None,
+        };
+        match decoded {
+            Some(d) => out.push(d),
+            None => {
+                out.push('\\');
+                out.push(e);
+            }
+        }
+    }
+    out
+}
+
 fn redirect_fd(w: &Word, next: Option<char>) -> Option<u32> {
     if matches!(next, Some('<' | '>')) && !w.text.is_empty() && w.subs.is_empty() {
         w.text.parse().ok()

@@ -440,6 +440,19 @@ fn link_out() {
     assert!(!rules_in(b.path()).contains(&"link-out"));
 }
 
+#[cfg(unix)]
+#[test]
+fn link_relative_to_a_page() {
+    let h = skill(&[]);
+    std::os::unix::fs::symlink("../../.ssh/id_rsa", h.path().join("notes.md")).unwrap();
+    assert!(rules_in(h.path()).contains(&"link-out"));
+    let b = skill(&[]);
+    std::os::unix::fs::symlink("../../../eng/x/SKILL.md", b.path().join("guide.md")).unwrap();
+    let found = rules_in(b.path());
+    assert!(found.contains(&"link-relative"), "{found:?}");
+    assert!(!found.contains(&"link-out"), "{found:?}");
+}
+
 #[test]
 fn missing_reference() {
     check(

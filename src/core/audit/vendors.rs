@@ -3,7 +3,8 @@
 //! gives it. Running one is still running downloaded code (high, not
 //! critical): the table says whose code it is, not that it is safe.
 
-/// (host, path prefix, where the vendor documents it).
+/// (host, path prefix, where the vendor documents it). A `*` in the
+/// prefix stands for one path segment.
 pub const INSTALLERS: &[(&str, &str, &str)] = &[
     ("sh.rustup.rs", "", "rustup: https://rustup.rs"),
     (
@@ -84,6 +85,11 @@ pub const INSTALLERS: &[(&str, &str, &str)] = &[
     ("apt.llvm.org", "/llvm.sh", "LLVM: https://apt.llvm.org"),
     ("get.scoop.sh", "", "Scoop: https://scoop.sh"),
     (
+        "dl.cloudsmith.io",
+        "/public/*/*/setup.",
+        "Cloudsmith's repository setup script (the same script for every repository it hosts): https://help.cloudsmith.io/docs/debian-repository",
+    ),
+    (
         "cli.github.com",
         "/packages/",
         "GitHub CLI: https://github.com/cli/cli/blob/trunk/docs/install_linux.md",
@@ -99,7 +105,27 @@ pub fn is_installer(url: &str) -> bool {
     let path = format!("/{}", path.split(['?', '#']).next().unwrap_or(""));
     INSTALLERS
         .iter()
-        .any(|(h, p, _)| host == *h && path.starts_with(p))
+        .any(|(h, p, _)| host == *h && has_prefix(&path, p))
+}
+
+/// `path` starts with `prefix`, each `*` of which matches one segment.
+fn has_prefix(path: &str, prefix: &str) -> bool {
+    let mut rest = path;
+    let mut parts = prefix.split('*').peekable();
+    while let Some(part) = parts.next() {
+        let Some(after) = rest.strip_prefix(part) else {
+            return false;
+        };
+        rest = after;
+        if parts.peek().is_some() {
+            let seg = rest.find('/').unwrap_or(rest.len());
+            if seg == 0 {
+                return false;
+            }
+            rest = &rest[seg..];
+        }
+    }
+    true
 }
 
 #[cfg(test)]
@@ -118,5 +144,11 @@ mod tests {
         ));
         assert!(!is_installer("http://sh.rustup.rs"));
         assert!(!is_installer("https://astral.sh.example.net/uv/install.sh"));
+        assert!(is_installer(
+            "https://dl.cloudsmith.io/public/mull-project/mull-stable/setup.deb.sh"
+        ));
+        assert!(!is_installer(
+            "https://dl.cloudsmith.io/public/mull-project/payload.sh"
+        ));
     }
 }

@@ -205,9 +205,47 @@ pub fn mentioned(line: &str, at: usize, end: usize) -> bool {
     let tail = last.into_iter().rev().collect::<Vec<_>>().join(" ");
     let negated = NEGATION.is_match(&tail) && !DOUBLE.is_match(&tail);
     negated
+        || question(line, &tail, end)
         || DESCRIBES.is_match(&tail)
         || quoted(line, at, end)
         || CITES.is_match(clause.trim_end_matches(['\'', '"', '`', '“', '‘', ' ']))
+}
+
+/// The sentence is a question not put to the agent ("Can any default
+/// disable security?"); "Can you disable …?" still asks the agent.
+fn question(line: &str, tail: &str, end: usize) -> bool {
+    let after = &line[end.min(line.len())..];
+    let ends_asking = after
+        .find(['.', '!', '?'])
+        .is_some_and(|k| after[k..].starts_with('?'));
+    ends_asking
+        && !tail
+            .to_ascii_lowercase()
+            .split_whitespace()
+            .any(|w| w == "you")
+}
+
+/// An item of a list whose lead-in line is negated (`**Must Not:**`, `Never:`,
+/// `Do not do these:`): the items are what not to do.
+pub fn under_negated_lead(lines: &[&str], k: usize) -> bool {
+    let item = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with("- ")
+            || t.starts_with("* ")
+            || t.split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    };
+    if !item(lines[k]) {
+        return false;
+    }
+    for j in (k.saturating_sub(30)..k).rev() {
+        if item(lines[j]) {
+            continue;
+        }
+        let lead = lines[j].trim().trim_matches(['*', '_', '#', ' ']);
+        return lead.ends_with(':') && NEGATION.is_match(lead);
+    }
+    false
 }
 
 /// The match is a quoted phrase: a quote right before it and right after.
