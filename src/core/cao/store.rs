@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use include_dir::{Dir, include_dir};
 use serde_json::Value as Json;
 
+use crate::core::audit;
 use crate::core::cao::skill::{self, Checked};
 use crate::core::cao::{installed, locks, plugins, verdicts};
 use crate::core::fsops;
@@ -637,12 +638,18 @@ pub fn add(home: &Home, src: &Path, force: bool) -> Result<Added, String> {
 }
 
 /// How [`add_as`] copies a skill: the folder it is named after, its
-/// symlinks, and the hard limits on what it writes.
+/// symlinks, the hard limits on what it writes, and whether the copy must
+/// pass the audit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Copying {
     pub named: skill::Named,
     pub links: fsops::Links,
     pub limits: Option<&'static fsops::Limits>,
+    /// Audit the staged copy, the bytes about to be renamed into place,
+    /// and refuse it for a critical finding ([`audit_refusal`]). The
+    /// source's own audit (at discovery) is what a listing shows; this is
+    /// what keeps a source changed after it from being installed unread.
+    pub audit_gate: bool,
 }
 
 /// As `cao skills add` copies.
@@ -650,7 +657,23 @@ pub const AS_CAO: Copying = Copying {
     named: skill::Named::AsIs,
     links: fsops::Links::StayInside,
     limits: None,
+    audit_gate: false,
 };
+
+/// Why a skill with a critical finding is refused: the rule, the file and
+/// the line, and how to install it anyway. `shown` is the skill's name,
+/// sanitized.
+pub fn audit_refusal(shown: &str, report: &audit::Report) -> Option<String> {
+    let f = report
+        .worst_finding()
+        .filter(|f| f.severity == audit::Severity::Critical)?;
+    Some(format!(
+        "skill '{shown}' is refused: the audit found {} at {}: {}; read it, then `--trust` installs it anyway",
+        f.rule,
+        f.place(),
+        f.message
+    ))
+}
 
 /// [`add`], with the copy made as `how` says (a source's skill is
 /// installed under its `name`, whatever its folder is called).
@@ -722,6 +745,13 @@ fn prepare(
         released = plugins::release_claim(&home.root, &name)?;
     }
     let staged = fsops::stage_walked(src, &store, &name, how.links, how.limits)?;
+    if how.audit_gate {
+        let shown = crate::core::text::sanitize_line(&name);
+        // Dropping `staged` removes the copy.
+        if let Some(why) = audit_refusal(&shown, &audit::scan(&staged.path())) {
+            return Err(why);
+        }
+    }
     Ok(Prepared {
         name,
         dest,
