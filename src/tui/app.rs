@@ -38,6 +38,9 @@ use crate::core::agents::scan::Ctx as AgentCtx;
 use crate::tui::model::{AgentRow, Data, Loaded, Mode, Pane, ProfileRow, Status, read_pins};
 use crate::tui::panes::profiles::Tick;
 
+/// The selected skill (folder, source dir) and the profile's (folder).
+type Picked = (Option<(String, std::path::PathBuf)>, Option<String>);
+
 pub struct App {
     pub data: Data,
     pub theme: Theme,
@@ -222,6 +225,11 @@ impl App {
         let Some(checking) = self.checking.take() else {
             return;
         };
+        // The listing on screen goes before the next is built: at 10,000
+        // skills each holds a copy of every verdict, and each batch that
+        // landed held both at once.
+        let picked = self.picked();
+        self.data.listing = Default::default();
         let listing = match checking.finish(&self.data.home) {
             Ok(listing) => listing,
             Err(checking) => {
@@ -230,7 +238,7 @@ impl App {
                 listing
             }
         };
-        self.put_listing(listing);
+        self.put_picked(listing, picked);
         self.refresh_profile();
         if self.checking.is_none() {
             self.after_checks();
@@ -477,6 +485,14 @@ impl App {
     /// A new listing on screen, the selected skill and the profile's
     /// checklist row kept by name.
     fn put_listing(&mut self, listing: store::Listing) {
+        let picked = self.picked();
+        self.put_picked(listing, picked);
+    }
+
+    /// What the Skills and Profiles panes have selected: the skill (its
+    /// folder and source dir) and the profile's skill (its folder), found
+    /// again in the next listing.
+    fn picked(&self) -> Picked {
         let skill = self
             .selected_entry()
             .map(|e| (e.folder.clone(), e.source_dir.clone()));
@@ -484,6 +500,12 @@ impl App {
             .data
             .valid_skill(self.profiles.check_sel)
             .map(|e| e.folder.clone());
+        (skill, checked)
+    }
+
+    /// `listing` on screen, with what [`App::picked`] found selected in
+    /// the one before.
+    fn put_picked(&mut self, listing: store::Listing, (skill, checked): Picked) {
         let data = &mut self.data;
         data.listing = std::sync::Arc::new(listing);
         data.valid = (0..data.listing.entries.len())
