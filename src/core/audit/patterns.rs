@@ -143,6 +143,20 @@ const PATTERNS: &[Pattern] = &[
         r"\b(?i:powershell|pwsh)(?:\.exe)?\s+(?:-\w+(?:\s+\w+)?\s+)*-(?i:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{8,}",
         "runs a base64-encoded PowerShell command",
     ),
+    // Windows and macOS tools that fetch and run code though that is not
+    // their job ("living off the land"): `mshta` and `regsvr32 /i:` run a
+    // remote script, `certutil -urlcache` and `bitsadmin /transfer` fetch
+    // a file (MITRE ATT&CK T1218.005, T1218.010, T1105).
+    c(
+        Rule("pipe-to-shell"),
+        r"\b(?i:mshta)(?:\.exe)?\s+[\x22']?(?i:https?://|vbscript:|javascript:|\\\\)|\b(?i:regsvr32)(?:\.exe)?\b[^\n]*/i:\s*[\x22']?(?i:https?://)|\b(?i:rundll32)(?:\.exe)?\b[^\n]*(?i:javascript:|mshtml,RunHTMLApplication)",
+        "runs a remote script through a Windows system tool (mshta, regsvr32, rundll32)",
+    ),
+    c(
+        Rule("download-exec"),
+        r"\b(?i:certutil)(?:\.exe)?\b[^\n]*-(?i:urlcache)\b[^\n]*(?i:https?://)|\b(?i:bitsadmin)(?:\.exe)?\b[^\n]*/(?i:transfer|addfile)\b[^\n]*(?i:https?://)|\b(?i:start-bitstransfer)\b[^\n]*-(?i:source)\s+[\x22']?(?i:https?://)",
+        "downloads a file with a Windows system tool that attackers use to fetch payloads (certutil, bitsadmin)",
+    ),
     // Destructive or privileged.
     f(
         Rule("rm-rf-root-home"),
@@ -171,7 +185,7 @@ const PATTERNS: &[Pattern] = &[
     ),
     p(
         Rule("persistence"),
-        r"\|\s*crontab\s+-|\bcrontab\s+[^\s|;&-]\S*|>>?\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv|bash_login|config/fish/config\.fish)|\btee\s+(?:-a\s+|--append\s+)?[\x22']?(?:~|\$HOME|\$\{HOME\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv)|(?:>>?|\btee\s+(?:-a\s+)?)\s*[\x22']?(?:~|\$HOME|\$\{HOME\}|/root|/home/\w+)/\.ssh/authorized_keys|(?:>>?|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln\s+-s[a-z]*)\s+(?:-\S+\s+)*\S+\s+|\b(?:New-ItemProperty|Set-ItemProperty|reg\s+add)\s+(?:-Path\s+)?)\s*[\x22']?\S*(?:Library/Launch(?:Agents|Daemons)|\.config/autostart|/etc/rc\.local|/etc/systemd/system|\.config/systemd/user|/etc/cron|CurrentVersion\\Run\b)|\blaunchctl\s+(?:load|bootstrap)|\bsystemctl\s+--user\s+enable\b|\bloginctl\s+enable-linger\b|\bimport\b[^\n]*>>?\s*[\x22']?[^\s\x22']*\.pth[\x22']?(?:\s|$)|>>?\s*[\x22']?[^\s\x22']*/(?:sitecustomize|usercustomize)\.py[\x22']?(?:\s|$)|(?:>>?|\btee\s+(?:-a\s+)?)\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/(?:\.local/)?bin/(?:sudo|su|doas|ssh|git|passwd|ls)[\x22']?(?:\s|$)|\bschtasks\s+/create",
+        r"\|\s*crontab\s+-|\bcrontab\s+[^\s|;&-]\S*|>>?\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv|bash_login|config/fish/config\.fish)|\btee\s+(?:-a\s+|--append\s+)?[\x22']?(?:~|\$HOME|\$\{HOME\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv)|(?:>>?|\btee\s+(?:-a\s+)?)\s*[\x22']?(?:~|\$HOME|\$\{HOME\}|/root|/home/\w+)/\.ssh/authorized_keys|(?:>>?|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln\s+-s[a-z]*)\s+(?:-\S+\s+)*\S+\s+|\b(?:New-ItemProperty|Set-ItemProperty|reg\s+add)\s+(?:-Path\s+)?)\s*[\x22']?\S*(?:Library/Launch(?:Agents|Daemons)|\.config/autostart|/etc/rc\.local|/etc/systemd/system|\.config/systemd/user|/etc/cron|CurrentVersion\\Run\b)|\blaunchctl\s+(?:load|bootstrap)|\bsystemctl\s+--user\s+enable\b|\bloginctl\s+enable-linger\b|\bimport\b[^\n]*>>?\s*[\x22']?[^\s\x22']*\.pth[\x22']?(?:\s|$)|>>?\s*[\x22']?[^\s\x22']*/(?:sitecustomize|usercustomize)\.py[\x22']?(?:\s|$)|(?:>>?|\btee\s+(?:-a\s+)?)\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/(?:\.local/)?bin/(?:sudo|su|doas|ssh|git|passwd|ls)[\x22']?(?:\s|$)|\bschtasks\s+/create|\bmake\s+(?:new\s+)?login\s+item\b",
         "makes code run again later",
     ),
     p(
