@@ -61,6 +61,8 @@ pub struct Flow {
     pipe_urls: usize,
     /// How deep in substitutions the reading is (1: the script itself).
     depth: usize,
+    /// How many strings deep this script was found (see `nested_code`).
+    nest: usize,
 }
 
 pub fn analyse(script: &Script) -> Flow {
@@ -302,11 +304,118 @@ impl Flow {
         }
         if self.files.get(&first.text).is_some_and(|t| t.net) {
             self.download_exec(line, format!("runs {}, which it downloaded", first.text));
+        } else if self.unpacked(&first.text) {
+            self.hit(
+                "decode-exec",
+                line,
+                format!(
+                    "runs {}, which it decoded, unpacked or cut out of a file",
+                    first.text
+                ),
+            );
+        }
+        // gawk's network files: `print … |& "/inet/tcp/0/HOST/PORT"`.
+        if texts
+            .iter()
+            .any(|t| t.contains("/inet/tcp/") || t.contains("/inet/udp/"))
+        {
+            self.send_part(
+                arg_t.or(input),
+                line,
+                "sends data through gawk's network files",
+            );
         }
         self.heredoc_code(&name, cmd, line);
+        self.agent_settings(&name, &texts, cmd, line);
+        if !quotes_text(&name, cmd) {
+            self.nested_code(&args, line);
+        }
         let out = self.command(&name, &texts, &args, input, arg_t, piped, line);
         self.redirs(cmd, out, line);
         out
+    }
+
+    /// A project's agent settings written to allow or run more: Claude
+    /// Code's `.claude/settings*.json` and `.mcp.json`, Cursor's, VS
+    /// Code's and Gemini's MCP files, Codex's `config.toml`. Settings that
+    /// only deny stay quiet.
+    fn agent_settings(&mut self, name: &str, texts: &[&str], cmd: &Cmd, line: usize) {
+        const FILES: &[&str] = &[
+            ".claude/settings.json",
+            ".claude/settings.local.json",
+            ".mcp.json",
+            ".cursor/mcp.json",
+            ".vscode/mcp.json",
+            ".gemini/settings.json",
+            ".codex/config.toml",
+        ];
+        let target = cmd
+            .redirs
+            .iter()
+            .filter(|r| r.op.contains('>'))
+            .map(|r| r.target.text.as_str())
+            .chain(texts.iter().copied().filter(|_| name == "tee"))
+            .find(|t| FILES.iter().any(|f| t.ends_with(f)));
+        let Some(target) = target else {
+            return;
+        };
+        let heredoc = cmd
+            .redirs
+            .iter()
+            .find(|r| r.op.starts_with("<<") && r.op != "<<<")
+            .map(|r| r.target.text.clone());
+        let body = heredoc.unwrap_or_else(|| texts.join(" "));
+        if grants_or_runs(&body) {
+            self.hit(
+                "config-tampering",
+                line,
+                format!("writes {target} to allow tools, hooks or MCP servers"),
+            );
+        }
+    }
+
+    /// Shell code kept in a string argument runs wherever the string goes:
+    /// `sh -c '…'`, `osascript -e 'do shell script "…"'`, a git setting
+    /// (`core.pager`, a filter's `clean`, a `!` alias), an agent's MCP
+    /// server command, a line echoed into `.envrc` or piped to `at`. The
+    /// string is read as a script of its own, a few levels deep at most.
+    fn nested_code(&mut self, args: &[&Word], line: usize) {
+        const MAX_NEST: usize = 3;
+        if self.nest >= MAX_NEST {
+            return;
+        }
+        for w in args {
+            let text = w.text.trim_start_matches('!');
+            let code_like = text.contains(' ')
+                && (text.contains('|')
+                    || text.contains("$(")
+                    || text.contains(';')
+                    || text.contains("&&"));
+            if !code_like {
+                continue;
+            }
+            let mut inner = Flow {
+                nest: self.nest + 1,
+                ..Flow::default()
+            };
+            inner.script(&super::shell::parse(text));
+            // PowerShell's `irm host/path | iex` names its URL without a
+            // scheme: a vendor's installer all the same.
+            let vendor = inner.urls.is_empty() && vendor_hosts_only(text);
+            for h in inner.hits {
+                let rule = match h.rule {
+                    "pipe-to-shell" | "download-exec" if vendor => "vendor-installer",
+                    r => r,
+                };
+                self.hit(rule, line, h.message);
+            }
+            if let Some(c) = inner.cred {
+                self.cred.get_or_insert(line + c - 1);
+            }
+            if let Some(s) = inner.send {
+                self.send.get_or_insert(line + s - 1);
+            }
+        }
     }
 
     /// A here-document given to an interpreter is code in its language:
@@ -465,7 +574,43 @@ impl Flow {
             }
             "xxd" if starts("-r") => out.decoded = true,
             "openssl" if has("-d") => out.decoded = true,
-            "gunzip" | "zcat" | "uudecode" | "rev" => out.decoded = true,
+            "gunzip" | "zcat" | "uudecode" | "rev" | "unxz" | "xzcat" | "unlzma" | "lzcat"
+            | "bunzip2" | "bzcat" | "unzstd" | "zstdcat" => out.decoded = true,
+            "gzip" | "xz" | "lzma" | "bzip2" | "zstd" | "lz4"
+                if has("-d") || has("-dc") || has("-cd") || has("--decompress") =>
+            {
+                out.decoded = true
+            }
+            // Bytes cut out of a carried file: what follows the filler.
+            "tail"
+                if texts
+                    .iter()
+                    .any(|t| t.starts_with("-c") || t.starts_with("--bytes")) =>
+            {
+                out.decoded = true
+            }
+            "dd" if starts("skip=") || starts("iseek=") => out.decoded = true,
+            "unzip" | "7z" | "bsdtar" => {
+                // What an archive unpacks into a folder.
+                let to = texts
+                    .iter()
+                    .position(|t| *t == "-d")
+                    .and_then(|k| texts.get(k + 1))
+                    .map(|t| t.to_string())
+                    .or_else(|| {
+                        texts
+                            .iter()
+                            .find_map(|t| t.strip_prefix("-o").map(str::to_string))
+                    });
+                if let Some(dir) = to.filter(|d| !d.is_empty()) {
+                    let t = Taint {
+                        decoded: true,
+                        ..Taint::default()
+                    };
+                    self.files.insert(dir.trim_end_matches('/').to_string(), t);
+                }
+                out.decoded = has("-p") || has("-c");
+            }
             "tr" if texts
                 .iter()
                 .any(|t| t.contains("N-ZA-M") || t.contains("n-za-m")) =>
@@ -619,6 +764,17 @@ impl Flow {
 
     /// The taint of a folder `path` lies in, when a credential was copied
     /// into it (`cp ~/.ssh/id_* out/`, then `upload out/*`).
+    /// A file written from decoded bytes, or one in a folder an archive
+    /// was unpacked into.
+    fn unpacked(&self, path: &str) -> bool {
+        let decoded = |p: &str| self.files.get(p).is_some_and(|t| t.decoded);
+        decoded(path)
+            || path
+                .char_indices()
+                .filter(|(_, c)| *c == '/')
+                .any(|(k, _)| k > 0 && decoded(&path[..k]))
+    }
+
     fn dir_holding(&self, path: &str) -> Option<Taint> {
         let dir = path.split_once('/').map(|(d, _)| d)?;
         self.files.get(dir).copied().filter(|t| t.cred)
@@ -810,6 +966,12 @@ impl Flow {
             Some(w) => {
                 if self.files.get(&w.text).is_some_and(|t| t.net) {
                     self.download_exec(line, format!("runs {}, which it downloaded", w.text));
+                } else if self.unpacked(&w.text) {
+                    self.hit(
+                        "decode-exec",
+                        line,
+                        format!("runs {}, which it decoded or unpacked", w.text),
+                    );
                 }
             }
             None => {
@@ -941,6 +1103,44 @@ impl Flow {
             });
         }
     }
+}
+
+/// Agent settings that widen what runs without asking: an allow list
+/// naming a whole tool, a permission mode past the default, hooks, MCP
+/// servers, or Codex's approval and sandbox switches.
+fn grants_or_runs(body: &str) -> bool {
+    static GRANTS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?s)"allow"\s*:\s*\[[^\]]*"(?:Bash|WebFetch|Write|Edit)(?:\(\*\))?"|"defaultMode"\s*:\s*"(?:acceptEdits|bypassPermissions|dontAsk)"|"hooks"\s*:\s*\{|"(?:mcpServers|servers)"\s*:\s*\{[^}]*"command"|approval_policy\s*=\s*"never"|sandbox_mode\s*=\s*"danger-full-access""#)
+            .expect("valid pattern")
+    });
+    GRANTS.is_match(body)
+}
+
+/// Every host/path word of `text` (with or without a scheme) is a
+/// vendor's installer, and there is one.
+fn vendor_hosts_only(text: &str) -> bool {
+    let urls: Vec<String> = text
+        .split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '(' | ')'))
+        .filter(|t| t.contains('/') && t.contains('.') && !t.starts_with(['/', '.', '-', '$']))
+        .map(|t| {
+            let t = t
+                .trim_start_matches("http://")
+                .trim_start_matches("https://");
+            format!("https://{t}")
+        })
+        .collect();
+    !urls.is_empty() && urls.iter().all(|u| super::vendors::is_installer(u))
+}
+
+/// Commands whose string arguments are patterns or text, not code: a
+/// `grep -E "rm -rf /|mkfs"` guard matches commands, and an `echo` that
+/// only prints shows one. An `echo` into a file writes code for later.
+fn quotes_text(name: &str, cmd: &Cmd) -> bool {
+    const MATCHERS: &[&str] = &[
+        "grep", "egrep", "fgrep", "rg", "ag", "sed", "jq", "test", "[", "[[", "case", "expr",
+    ];
+    let printer = matches!(name, "echo" | "printf" | "print" | "cat");
+    MATCHERS.contains(&name) || (printer && !cmd.redirs.iter().any(|r| r.op.contains('>')))
 }
 
 /// PowerShell's `-EncodedCommand` and its abbreviations.

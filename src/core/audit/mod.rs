@@ -123,6 +123,7 @@ pub fn scan(folder: &Path) -> Report {
     let mut sends = Vec::new();
     let mut creds = Vec::new();
     let mut budget = files::SKILL_CAP;
+    let own = own_names(folder, &walked);
     for file in &walked {
         if budget == 0 {
             out.push(Finding::new(
@@ -154,6 +155,7 @@ pub fn scan(folder: &Path) -> Report {
             ));
         }
         let mut found = patterns::FileScan::new(&file.rel);
+        found.own.clone_from(&own);
         chars::scan(&file.rel, &text, &mut found.findings);
         found.lines(&text, kind);
         if let Some(c) = &found.cred {
@@ -171,6 +173,31 @@ pub fn scan(folder: &Path) -> Report {
     policy(&mut out);
     report.findings = tidy(out);
     report
+}
+
+/// The skill's own names: its folder's and its frontmatter `name`.
+fn own_names(folder: &Path, walked: &[files::File]) -> Vec<String> {
+    use std::io::Read;
+    let mut names: Vec<String> = folder
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .into_iter()
+        .collect();
+    let mut head = Vec::new();
+    if let Some(f) = walked.iter().find(|f| f.rel == "SKILL.md")
+        && let Ok((handle, _)) = crate::core::fsops::open_regular(&f.path)
+    {
+        // The frontmatter is at the top; its first 16 KiB are enough.
+        let _ = handle.take(16 << 10).read_to_end(&mut head);
+    }
+    let head = String::from_utf8_lossy(&head);
+    let norm = crate::core::parse::frontmatter::Normalized::new(&head);
+    if let Ok(fm) = crate::core::parse::frontmatter::parse_head(&norm.text)
+        && let Some(name) = fm.get("name").and_then(|n| n.value.as_str())
+    {
+        names.push(name.to_string());
+    }
+    names
 }
 
 /// What one finding is worth beside the others: an unrestricted shell

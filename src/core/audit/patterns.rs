@@ -143,6 +143,20 @@ const PATTERNS: &[Pattern] = &[
         r"\b(?i:powershell|pwsh)(?:\.exe)?\s+(?:-\w+(?:\s+\w+)?\s+)*-(?i:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{8,}",
         "runs a base64-encoded PowerShell command",
     ),
+    // Windows and macOS tools that fetch and run code though that is not
+    // their job ("living off the land"): `mshta` and `regsvr32 /i:` run a
+    // remote script, `certutil -urlcache` and `bitsadmin /transfer` fetch
+    // a file (MITRE ATT&CK T1218.005, T1218.010, T1105).
+    c(
+        Rule("pipe-to-shell"),
+        r"\b(?i:mshta)(?:\.exe)?\s+[\x22']?(?i:https?://|vbscript:|javascript:|\\\\)|\b(?i:regsvr32)(?:\.exe)?\b[^\n]*/i:\s*[\x22']?(?i:https?://)|\b(?i:rundll32)(?:\.exe)?\b[^\n]*(?i:javascript:|mshtml,RunHTMLApplication)",
+        "runs a remote script through a Windows system tool (mshta, regsvr32, rundll32)",
+    ),
+    c(
+        Rule("download-exec"),
+        r"\b(?i:certutil)(?:\.exe)?\b[^\n]*-(?i:urlcache)\b[^\n]*(?i:https?://)|\b(?i:bitsadmin)(?:\.exe)?\b[^\n]*/(?i:transfer|addfile)\b[^\n]*(?i:https?://)|\b(?i:start-bitstransfer)\b[^\n]*-(?i:source)\s+[\x22']?(?i:https?://)",
+        "downloads a file with a Windows system tool that attackers use to fetch payloads (certutil, bitsadmin)",
+    ),
     // Destructive or privileged.
     f(
         Rule("rm-rf-root-home"),
@@ -171,7 +185,7 @@ const PATTERNS: &[Pattern] = &[
     ),
     p(
         Rule("persistence"),
-        r"\|\s*crontab\s+-|\bcrontab\s+[^\s|;&-]\S*|>>?\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv|bash_login|config/fish/config\.fish)|\btee\s+(?:-a\s+|--append\s+)?[\x22']?(?:~|\$HOME|\$\{HOME\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv)|(?:>>?|\btee\s+(?:-a\s+)?)\s*[\x22']?(?:~|\$HOME|\$\{HOME\}|/root|/home/\w+)/\.ssh/authorized_keys|(?:>>?|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln\s+-s[a-z]*)\s+(?:-\S+\s+)*\S+\s+|\b(?:New-ItemProperty|Set-ItemProperty|reg\s+add)\s+(?:-Path\s+)?)\s*[\x22']?\S*(?:Library/Launch(?:Agents|Daemons)|\.config/autostart|/etc/rc\.local|/etc/systemd/system|\.config/systemd/user|/etc/cron|CurrentVersion\\Run\b)|\blaunchctl\s+(?:load|bootstrap)|\bsystemctl\s+--user\s+enable\b|\bloginctl\s+enable-linger\b|\bimport\b[^\n]*>>?\s*[\x22']?[^\s\x22']*\.pth[\x22']?(?:\s|$)|>>?\s*[\x22']?[^\s\x22']*/(?:sitecustomize|usercustomize)\.py[\x22']?(?:\s|$)|(?:>>?|\btee\s+(?:-a\s+)?)\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/(?:\.local/)?bin/(?:sudo|su|doas|ssh|git|passwd|ls)[\x22']?(?:\s|$)|\bschtasks\s+/create",
+        r"\|\s*crontab\s+-|\bcrontab\s+[^\s|;&-]\S*|>>?\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv|bash_login|config/fish/config\.fish)|\btee\s+(?:-a\s+|--append\s+)?[\x22']?(?:~|\$HOME|\$\{HOME\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv)|(?:>>?|\btee\s+(?:-a\s+)?)\s*[\x22']?(?:~|\$HOME|\$\{HOME\}|/root|/home/\w+)/\.ssh/authorized_keys|(?:>>?|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln\s+-s[a-z]*)\s+(?:-\S+\s+)*\S+\s+|\b(?:New-ItemProperty|Set-ItemProperty|reg\s+add)\s+(?:-Path\s+)?)\s*[\x22']?\S*(?:Library/Launch(?:Agents|Daemons)|\.config/autostart|/etc/rc\.local|/etc/systemd/system|\.config/systemd/user|/etc/cron|CurrentVersion\\Run\b)|\blaunchctl\s+(?:load|bootstrap)|\bsystemctl\s+--user\s+enable\b|\bloginctl\s+enable-linger\b|\bimport\b[^\n]*>>?\s*[\x22']?[^\s\x22']*\.pth[\x22']?(?:\s|$)|>>?\s*[\x22']?[^\s\x22']*/(?:sitecustomize|usercustomize)\.py[\x22']?(?:\s|$)|(?:>>?|\btee\s+(?:-a\s+)?)\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/(?:\.local/)?bin/(?:sudo|su|doas|ssh|git|passwd|ls)[\x22']?(?:\s|$)|\bschtasks\s+/create|\bmake\s+(?:new\s+)?login\s+item\b",
         "makes code run again later",
     ),
     p(
@@ -365,6 +379,9 @@ pub struct FileScan {
     about_attacks: bool,
     /// A Dockerfile: its commands build a container (at most high).
     container: bool,
+    /// The skill's own name: a settings folder named after it
+    /// (`~/.config/NAME/.env`) holds the skill's own keys.
+    pub own: Vec<String>,
 }
 
 impl FileScan {
@@ -380,6 +397,7 @@ impl FileScan {
             docker: Vec::new(),
             about_attacks: false,
             container: false,
+            own: Vec::new(),
         }
     }
 
@@ -393,8 +411,12 @@ impl FileScan {
             .enumerate()
             .map(|(k, line)| {
                 let at = line.as_ptr() as usize - text.as_ptr() as usize;
-                match &md {
-                    Some(m) => m.block_at(at).map_or(usize::MAX - k, |b| b.first_line),
+                match md.as_ref().map(|m| m.block_at(at)) {
+                    // A record of a report or a listing (`Pattern: …`) in a
+                    // block that names no language is a line someone read,
+                    // not a statement of the program around it.
+                    Some(Some(b)) if !is_record(&b.lang, line) => b.first_line,
+                    Some(_) => usize::MAX - k,
                     None => 0,
                 }
             })
@@ -417,9 +439,20 @@ impl FileScan {
         let line_of = |pos: usize| starts.partition_point(|s| *s <= pos).saturating_sub(1);
         self.commands(text, &lines, &places, &line_of);
         self.prose_orders(&lines, &places);
-        self.words(&lines);
+        // A comment in a Markdown code block labels the code beside it
+        // for the reader; it orders the agent only when it addresses it.
+        let block_comment: Vec<bool> = lines
+            .iter()
+            .enumerate()
+            .map(|(k, line)| {
+                places[k].ctx == Ctx::Prose
+                    && md.as_ref().is_some_and(|m| m.block_at(starts[k]).is_some())
+                    && !TO_AGENT.is_match(line.trim_start().trim_start_matches(['#', '/', '*']))
+            })
+            .collect();
+        self.words(&lines, &block_comment);
         if kind == Kind::Markdown {
-            self.paragraph_words(&lines, &places);
+            self.paragraph_words(&lines, &places, &block_comment);
         }
         if kind == Kind::Other && self.rel.to_ascii_lowercase().ends_with(".json") {
             self.json_comments(&lines);
@@ -606,10 +639,12 @@ impl FileScan {
                 f.message
                     .push_str(" (to a placeholder host: a template the reader fills in)");
             }
-            if rule == "sudo" && installs_packages(line) {
+            if rule == "sudo"
+                && (installs_packages(line)
+                    || printed_text(line, col).is_some_and(installs_packages))
+            {
                 f.severity = Severity::Low;
-                f.message
-                    .push_str(": a system package manager installing named packages");
+                f.message.push_str(": a system package manager's setup");
             }
             let container = self.container || self.docker.get(n.wrapping_sub(1)) == Some(&true);
             if container && f.severity > Severity::High {
@@ -668,9 +703,12 @@ impl FileScan {
     }
 
     /// The word rules over each line folded.
-    fn words(&mut self, lines: &[&str]) {
+    fn words(&mut self, lines: &[&str], skip: &[bool]) {
         let compiled = &*words::COMPILED;
         for (k, line) in lines.iter().enumerate() {
+            if skip[k] {
+                continue;
+            }
             let folded = normalize::fold(line);
             let seen = words::lower(folded.as_ref().map_or(*line, |f| f.text.as_str()));
             let seen = seen.as_ref();
@@ -701,13 +739,17 @@ impl FileScan {
     /// The word rules over each paragraph of prose read as one line, its
     /// emphasis and code marks dropped: `*Ignore*` / `**all**` /
     /// `_previous_` on lines of their own still say one thing.
-    fn paragraph_words(&mut self, lines: &[&str], places: &[Place]) {
+    fn paragraph_words(&mut self, lines: &[&str], places: &[Place], skip: &[bool]) {
         let compiled = &*words::COMPILED;
         let mut k = 0;
         while k < lines.len() {
             let start = k;
             let mut text = String::new();
-            while k < lines.len() && places[k].ctx == Ctx::Prose && !lines[k].trim().is_empty() {
+            while k < lines.len()
+                && places[k].ctx == Ctx::Prose
+                && !skip[k]
+                && !lines[k].trim().is_empty()
+            {
                 let folded =
                     normalize::fold(lines[k]).map_or_else(|| lines[k].to_string(), |f| f.text);
                 text.extend(
@@ -835,7 +877,18 @@ impl FileScan {
         };
         let (c, s) = (cred.map(part), send.map(part));
         if let Some(c) = c {
-            self.add_cred(c);
+            // A word quoted over lines starts on the read's first line; the
+            // path it reads is on the first line of its region that names one.
+            let named = lines
+                .iter()
+                .enumerate()
+                .skip(c.line - 1)
+                .take_while(|(k, _)| self.region(k + 1) == c.region)
+                .map(|(_, l)| *l)
+                .find(|l| HOME_PATH.is_match(l));
+            if !named.is_some_and(|l| self.own.iter().any(|own| own_settings(own, l))) {
+                self.add_cred(c);
+            }
         }
         if let Some(s) = s {
             self.add_send(s);
@@ -847,6 +900,9 @@ impl FileScan {
     }
 
     fn add_cred(&mut self, p: Part) {
+        if self.own.iter().any(|own| own_settings(own, &p.excerpt)) {
+            return;
+        }
         self.cred.get_or_insert_with(|| p.clone());
         self.creds.push(p);
     }
@@ -1045,6 +1101,49 @@ fn placeholder_host(line: &str) -> bool {
     HOLDER.is_match(line) && !REAL.is_match(line)
 }
 
+/// A path in the home folder; its first folder (under `.config`) caught.
+static HOME_PATH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:~|\$HOME|\$\{HOME\}|Path\.home\(\)|expanduser\(\s*[\x22']~)/(?:\.config/)?\.?([\w.-]+)")
+        .expect("valid pattern")
+});
+
+/// A line whose every home-folder path is the settings folder of the
+/// skill named `own` (`~/.config/own/…`, `~/.own/…`): the skill keeping its
+/// own keys, which it may send to its own service. A name that is also a
+/// well-known credential folder (`gh`, `aws` …) earns nothing.
+fn own_settings(own: &str, line: &str) -> bool {
+    const KNOWN: &[&str] = &[
+        "ssh", "aws", "gcloud", "azure", "kube", "docker", "gh", "gnupg", "git", "npm", "pypi",
+        "netrc", "npmrc", "pypirc", "env", "config", "local", "mozilla",
+    ];
+    let own = own.to_ascii_lowercase();
+    if own.len() < 4 || KNOWN.contains(&own.as_str()) {
+        return false;
+    }
+    let mut any = false;
+    for c in HOME_PATH.captures_iter(line) {
+        let dir = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+        if dir != own {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
+/// A line of a plain block (no language, or text) led by a capitalised
+/// label and a colon, as findings, logs and sample output are written: no
+/// shell, Python or JavaScript statement starts that way.
+fn is_record(lang: &str, line: &str) -> bool {
+    static LABEL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"^\s*(?:[^\w\s$~./\x22'`(\[{<>|&;#-]+\s*)?[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}:\s+\S",
+        )
+        .expect("valid pattern")
+    });
+    matches!(lang, "" | "text" | "txt" | "plaintext" | "output") && LABEL.is_match(line)
+}
+
 /// `sudo apt-get install -y pkg …`: the system's package manager
 /// installing packages by name, ordinary setup (nothing by URL or file).
 fn installs_packages(line: &str) -> bool {
@@ -1052,7 +1151,46 @@ fn installs_packages(line: &str) -> bool {
         Regex::new(r"^\s*(?:\$\s+)?sudo\s+(?:-E\s+)?(?:apt-get|apt|dnf|yum|zypper|apk|pacman|port|snap|tlmgr)\s+(?:-\S+\s+)*(?:install|add|-S\w*)\s+(?:-\S+\s+)*[A-Za-z0-9][\w.+-]*(?:\s+(?:-\S+|[A-Za-z0-9][\w.+-]*))*\s*(?:#.*)?$")
             .expect("valid pattern")
     });
-    INSTALL.is_match(line)
+    // Refreshing the package manager or its index, or copying a data
+    // file into a shared data tree (a TeX style, a font), is the same
+    // setup: nothing lands where programs are run from.
+    static MAINTAIN: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^\s*(?:\$\s+)?sudo\s+(?:-E\s+)?(?:(?:apt-get|apt|dnf|yum|zypper|apk|port|snap|tlmgr)\s+(?:-\S+\s+)*(?:update|upgrade|refresh)|texhash|mktexlsr|updmap-sys|fmtutil-sys|fc-cache)(?:\s+(?:-\S+|[\w./-]+))*\s*(?:#.*)?$|^\s*(?:\$\s+)?sudo\s+(?:cp|install)\s+(?:-\S+\s+)*[\w.-][\w./-]*\.(?:sty|cls|bst|ttf|otf)\s+/usr/(?:local/)?(?:share|texlive)/[\w./-]*\s*(?:#.*)?$")
+            .expect("valid pattern")
+    });
+    INSTALL.is_match(line) || MAINTAIN.is_match(line)
+}
+
+/// The text of a string literal printed to the user (`print("…")`,
+/// `console.log('…')`, `echo "…"` with nothing piped on) that holds byte
+/// `col` of `line`, after a `Label:` lead-in. A command in it is advice
+/// to the reader: the program shows it and runs nothing.
+fn printed_text(line: &str, col: usize) -> Option<&str> {
+    static PRINT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\b(?:print|console\.(?:log|error|warn|info)|puts|echo|eprintln!|println!|logger\.\w+|sys\.std(?:out|err)\.write)\s*\(?\s*(f?)(?:"([^"]*)"|'([^']*)')"#)
+            .expect("valid pattern")
+    });
+    static LEAD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^\s*(?:[A-Za-z][\w ()/-]{0,30}:\s+)?").expect("valid pattern")
+    });
+    let c = PRINT.captures_iter(line).find(|c| {
+        c.get(2)
+            .or_else(|| c.get(3))
+            .is_some_and(|m| m.range().contains(&col))
+    })?;
+    let body = c.get(2).or_else(|| c.get(3))?;
+    let after = &line[body.end()..];
+    // An f-string runs what its braces hold; a pipe runs what is printed.
+    let interpolates = c.get(1).is_some_and(|f| !f.is_empty()) && body.as_str().contains('{');
+    if interpolates
+        || body.as_str().contains("$(")
+        || body.as_str().contains('`')
+        || after.contains('|')
+    {
+        return None;
+    }
+    let text = body.as_str();
+    Some(&text[LEAD.find(text).map_or(0, |m| m.end())..])
 }
 
 /// A line that only appends `export NAME=value` (no command in it) to a

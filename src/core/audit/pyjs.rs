@@ -67,12 +67,23 @@ pub fn parts(text: &str) -> (Option<usize>, Option<usize>) {
         if t.starts_with('#') || t.starts_with("//") {
             continue;
         }
-        let to_child = code.contains("env=") || code.contains("env:");
+        // `env=`/`env:` hands the environment to a child; serialised, it
+        // is read to be sent.
+        let serialised = code.contains("stringify") || code.contains("dumps");
+        let to_child = (code.contains("env=") || code.contains("env:")) && !serialised;
         if cred.is_none() && ((CRED.is_match(code) && !to_child) || names_credential_file(code)) {
             cred = Some(i + 1);
         }
         if send.is_none() && SEND.is_match(code) {
             send = Some(i + 1);
+        }
+        if let Some(flow) = argv_flow(code) {
+            if cred.is_none() && flow.cred.is_some() {
+                cred = Some(i + 1);
+            }
+            if send.is_none() && flow.send.is_some() {
+                send = Some(i + 1);
+            }
         }
     }
     (cred, send)
@@ -211,6 +222,24 @@ pub fn analyse(text: &str) -> Vec<(usize, &'static str, &'static str)> {
                 ));
             }
         }
+        // A socket's descriptor copied onto standard input and output
+        // hands whatever runs next to the other end.
+        if code.contains("dup2(") && code.contains("fileno()") && text.contains(".connect(") {
+            out.push((
+                i + 1,
+                "reverse-shell",
+                "hands this process's input and output to a network connection",
+            ));
+        }
+        if let Some(flow) = argv_flow(code) {
+            for h in flow.hits {
+                out.push((
+                    i + 1,
+                    h.rule,
+                    "runs a command, given as an argument list, that does this",
+                ));
+            }
+        }
         let call = SINK.find(code).map(|m| m.end()).or_else(|| {
             aliases
                 .iter()
@@ -250,6 +279,60 @@ pub fn analyse(text: &str) -> Vec<(usize, &'static str, &'static str)> {
         }
     }
     out
+}
+
+/// A process started from an argument list: Python's `subprocess` and
+/// `os.exec*`/`os.spawn*`, Node's `child_process`, Deno and Bun.
+static ARGV_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&super::context::ascii_classes(
+        r"\b(?:subprocess\.(?:run|Popen|call|check_call|check_output)|os\.(?:exec|spawn|posix_spawn)[lvpe]*|(?:child_process\.)?(?:spawn|spawnSync|execFile|execFileSync)|new\s+Deno\.Command|Bun\.spawn(?:Sync)?)\s*\(",
+    ))
+    .expect("valid pattern")
+});
+
+/// A string literal in Python or JavaScript.
+static LITERAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#""((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`$]*)`"#).expect("valid pattern")
+});
+
+/// The command an argument list runs, as one shell line (its string
+/// literals quoted, each other item a placeholder word), read by the
+/// shell flow model: `subprocess.run(["curl", "--data-binary", "@" + key,
+/// url])` sends as `curl --data-binary @… url` does.
+fn argv_flow(code: &str) -> Option<super::flow::Flow> {
+    let m = ARGV_CALL.find(code)?;
+    let args = until_close(&code[m.end()..]);
+    let mut words = Vec::new();
+    for item in split_top(
+        args.trim()
+            .trim_start_matches(['[', '('])
+            .trim_end_matches([']', ')']),
+    ) {
+        let item = item.trim().trim_start_matches('[').trim_end_matches(']');
+        if item.is_empty() || item.contains('=') && !item.starts_with(['"', '\'', '`']) {
+            continue;
+        }
+        for part in split_top(item) {
+            let lits: Vec<String> = LITERAL
+                .captures_iter(part)
+                .filter_map(|c| {
+                    c.get(1)
+                        .or(c.get(2))
+                        .or(c.get(3))
+                        .map(|g| g.as_str().to_string())
+                })
+                .collect();
+            if lits.is_empty() {
+                words.push("ARG".to_string());
+            } else {
+                words.push(format!("'{}'", lits.concat().replace('\'', "")));
+            }
+        }
+    }
+    if words.len() < 2 {
+        return None;
+    }
+    Some(super::flow::analyse(&super::shell::parse(&words.join(" "))))
 }
 
 /// What the names `text` mentions hold.
