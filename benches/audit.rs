@@ -1,8 +1,9 @@
 //! `cargo bench --bench audit -- DIR...`: audits every skill folder (a
-//! folder holding a SKILL.md) under each DIR, in process, and prints each
-//! skill's findings at or above `AUDIT_MIN` (default `medium`), then the
-//! time of the whole pass (median of 15 runs, after one warm-up that also
-//! fills the page cache). Asserts nothing: shared machines are noisy.
+//! folder holding a SKILL.md) under each DIR, in process, and prints the
+//! findings at or above `AUDIT_MIN` (default `medium`) of each skill that
+//! has any, then the time of the whole pass (median of 15 runs, after one
+//! warm-up that also fills the page cache). Asserts nothing: shared
+//! machines are noisy.
 //!
 //! `cargo bench --bench audit -- --store N` instead generates a store of N
 //! skills (as `cargo bench --bench tui` does) and times the TUI's audit of
@@ -10,9 +11,23 @@
 //! a reload with nothing changed (the folders' stamps only), each as wall
 //! time and CPU time over all threads, medians of 5.
 //!
-//! The figure in docs/performance.md: anthropics/skills checked out at
+//! `cargo bench --bench audit -- --generate N` writes N skills of the
+//! shape real ones have (a SKILL.md with prose and bash and Python blocks,
+//! a shell script, a Python script, a reference page; 10 to 40 KiB each)
+//! into a temporary folder and audits them as `-- DIR` does.
+//!
+//! With `AUDIT_CISCO=/path/to/skill-scanner` set, each DIR is then also
+//! scanned once by cisco-ai-skill-scanner, side by side.
+//!
+//! `cargo bench --bench audit -- --corpus DIR` audits the real skills of
+//! the repositories benches/audit_corpus.toml lists, checked out under DIR:
+//! one row a repository (skills by worst severity, time), cisco's beside
+//! with `AUDIT_CISCO` (see benches/audit/corpus.rs).
+//!
+//! The figures in docs/performance.md: anthropics/skills checked out at
 //! /tmp/anthropics-skills (`git archive HEAD | tar -x`), then
-//! `cargo bench --bench audit -- /tmp/anthropics-skills/skills`.
+//! `cargo bench --bench audit -- /tmp/anthropics-skills/skills`; and
+//! `cargo bench --bench audit -- --generate 1000`.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -24,6 +39,8 @@ use skilltui::tui::theme::Theme;
 
 mod common;
 use common::{cpu_time, ms};
+#[path = "audit/corpus.rs"]
+mod corpus;
 
 const RUNS: usize = 15;
 
@@ -55,11 +72,24 @@ fn main() {
             .unwrap_or(10_000);
         return store(n);
     }
-    let dirs: Vec<PathBuf> = std::env::args()
+    if let Some(at) = args.iter().position(|a| a == "--corpus") {
+        return corpus::run(args.get(at + 1).map(String::as_str));
+    }
+    let generated = tempfile::tempdir().expect("tempdir");
+    let mut dirs: Vec<PathBuf> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .map(PathBuf::from)
         .collect();
+    if let Some(at) = args.iter().position(|a| a == "--generate") {
+        let n = args
+            .get(at + 1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1000);
+        dirs.retain(|d| d.to_str() != args.get(at + 1).map(String::as_str));
+        generate(generated.path(), n);
+        dirs.push(generated.path().to_path_buf());
+    }
     if dirs.is_empty() {
         println!(
             "audit bench: give the folders of skills to audit (see the header of benches/audit.rs)"
@@ -84,6 +114,9 @@ fn main() {
             .entry(audit::worst_label(r.worst()))
             .or_insert(0) += 1;
         let shown: Vec<_> = r.at_least(min).collect();
+        if shown.is_empty() {
+            continue;
+        }
         println!(
             "{}: {} ({} findings)",
             f.display(),
@@ -111,6 +144,96 @@ fn main() {
         times[RUNS / 2].as_secs_f64() * 1000.0,
         times[0].as_secs_f64() * 1000.0
     );
+    if let Ok(scanner) = std::env::var("AUDIT_CISCO") {
+        for d in &dirs {
+            cisco(&scanner, d);
+        }
+    }
+}
+
+/// cisco-ai-skill-scanner on the same folder, side by side: one run of
+/// `skill-scanner scan-all DIR --format json` (its default analyzers, no
+/// LLM), wall clock with its start-up, and the skills it flags high or
+/// critical. `AUDIT_CISCO` is the path of its `skill-scanner`, installed
+/// with pip in a venv of its own.
+fn cisco(scanner: &str, dir: &Path) {
+    let out = tempfile::NamedTempFile::new().expect("temp file");
+    let t = Instant::now();
+    let status = std::process::Command::new(scanner)
+        .args(["scan-all", &dir.to_string_lossy(), "--format", "json", "-o"])
+        .arg(out.path())
+        .stdout(std::process::Stdio::null())
+        .status();
+    let took = t.elapsed();
+    let Ok(status) = status else {
+        return println!("cisco-ai-skill-scanner: {scanner} did not start");
+    };
+    let report: serde_json::Value = std::fs::read(out.path())
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default();
+    let flagged = report["results"]
+        .as_array()
+        .map(|skills| {
+            skills
+                .iter()
+                .filter(|s| matches!(s["max_severity"].as_str(), Some("HIGH" | "CRITICAL")))
+                .count()
+        })
+        .unwrap_or_default();
+    println!(
+        "cisco-ai-skill-scanner on {}: {:.1} s ({status}); {flagged} skill(s) high or critical",
+        dir.display(),
+        took.as_secs_f64()
+    );
+}
+
+/// `n` skills under `dir`, each a SKILL.md, two scripts and a reference,
+/// in sizes that vary from skill to skill; nothing in them is hostile.
+fn generate(dir: &Path, n: usize) {
+    use std::fmt::Write;
+    for i in 0..n {
+        let name = format!("skill-{i:04}");
+        let root = dir.join(&name);
+        std::fs::create_dir_all(root.join("scripts")).expect("mkdir");
+        std::fs::create_dir_all(root.join("references")).expect("mkdir");
+        let mut md = format!(
+            "---\nname: {name}\ndescription: Builds report {i} from the project's data. Use when asked for report {i}.\nallowed-tools: Read, Grep\n---\n\n# {name}\n\nSee [the guide](references/guide.md).\n"
+        );
+        for s in 0..(4 + i % 12) {
+            let _ = write!(
+                md,
+                "\n## Step {s}\n\n{}\n\n```bash\npython3 scripts/tool.py --step {s} --out build/{name}-{s}.json\njq '.items | length' build/{name}-{s}.json\n```\n\n```python\nimport json\nwith open('build/{name}-{s}.json') as f:\n    data = json.load(f)\nprint(len(data['items']))\n```\n",
+                "Read the inputs, check each field against the schema, and write the result where the next step expects it. "
+                    .repeat(4 + (i + s) % 8)
+            );
+        }
+        std::fs::write(root.join("SKILL.md"), md).expect("write");
+        let mut sh = String::from(
+            "#!/usr/bin/env bash\nset -euo pipefail\nout=\"${1:-build}\"\nmkdir -p \"$out\"\n",
+        );
+        for s in 0..(10 + i % 30) {
+            let _ = writeln!(
+                sh,
+                "# step {s}: collect and count\nfind src -name '*.json' -newer \"$out/stamp-{s}\" 2>/dev/null | sort | head -n 100 > \"$out/list-{s}.txt\"\nwc -l < \"$out/list-{s}.txt\""
+            );
+        }
+        std::fs::write(root.join("scripts/run.sh"), sh).expect("write");
+        let mut py = String::from("#!/usr/bin/env python3\nimport argparse, json, pathlib\n\n");
+        for s in 0..(10 + i % 25) {
+            let _ = write!(
+                py,
+                "def step_{s}(path):\n    \"\"\"Counts the items of step {s}.\"\"\"\n    data = json.loads(pathlib.Path(path).read_text())\n    return sum(1 for item in data.get('items', []) if item.get('step') == {s})\n\n"
+            );
+        }
+        std::fs::write(root.join("scripts/tool.py"), py).expect("write");
+        let guide = "The report lists each item once, sorted by date. A missing field is an error to report, not to guess.\n\n".repeat(20 + i % 40);
+        std::fs::write(
+            root.join("references/guide.md"),
+            format!("# Guide\n\n{guide}"),
+        )
+        .expect("write");
+    }
 }
 
 /// The TUI's audit of an N-skill store on its worker, cold then warm.

@@ -26,6 +26,7 @@ fn listing() -> Listing {
                 description: Some("d".into()),
                 ..Default::default()
             },
+            confirmed: true,
         })
         .collect();
     Listing {

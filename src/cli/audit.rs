@@ -1,10 +1,13 @@
-//! `audit [PATH|NAME…] [--agent ID] [--json] [--min-severity S]`: what
-//! the core's audit finds in skills, grouped by skill, worst first; exit 1
-//! when any skill has a high or critical finding.
+//! `audit [PATH|NAME…] [--agent ID] [--format text|json|sarif]
+//! [--min-severity S]`: what the core's audit finds in skills, grouped by
+//! skill, worst first; exit 1 when any skill has a high or critical
+//! finding.
+
+mod sarif;
 
 use std::path::{Path, PathBuf};
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use serde_json::json;
 
 use super::output::{Outcome, Output, warn};
@@ -23,12 +26,22 @@ pub struct AuditArgs {
     /// Audit the skills this agent finds instead
     #[arg(long, value_name = "ID", conflicts_with = "targets")]
     agent: Option<String>,
-    /// Print JSON for scripts instead of text
-    #[arg(long)]
+    /// Print JSON for scripts instead of text (`--format json`)
+    #[arg(long, conflicts_with = "format")]
     json: bool,
+    /// text, json, or sarif (SARIF 2.1.0, for code scanning in CI)
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
+    format: Format,
     /// Show findings of this severity or worse (low, medium, high, critical)
     #[arg(long, value_name = "S", default_value = "low", value_parser = Severity::parse)]
     min_severity: Severity,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+    Sarif,
 }
 
 /// One audited skill.
@@ -38,16 +51,19 @@ struct Audited {
     report: Report,
 }
 
+/// A skill folder to audit, with its report when discovery already made it.
+type Target = (String, PathBuf, Option<Report>);
+
 pub fn run(home: &Home, args: &AuditArgs, out: &mut Output) -> Outcome {
-    let skills = match &args.agent {
-        Some(id) => of_agent(home, id)?,
-        None if args.targets.is_empty() => of_store(home),
+    let skills: Vec<Target> = match &args.agent {
+        Some(id) => unaudited(of_agent(home, id)?),
+        None if args.targets.is_empty() => unaudited(of_store(home)),
         None => of_targets(home, &args.targets)?,
     };
     let mut skills: Vec<Audited> = skills
         .into_iter()
-        .map(|(name, path)| Audited {
-            report: audit::scan(&path),
+        .map(|(name, path, report)| Audited {
+            report: report.unwrap_or_else(|| audit::scan(&path)),
             name,
             path,
         })
@@ -57,11 +73,12 @@ pub fn run(home: &Home, args: &AuditArgs, out: &mut Output) -> Outcome {
             .worst()
             .cmp(&a.report.worst())
             .then(a.name.cmp(&b.name))
+            .then(a.path.cmp(&b.path))
     });
-    if args.json {
-        print_json(&skills, args.min_severity, out);
-    } else {
-        print_text(&skills, args.min_severity, out);
+    match (args.json, args.format) {
+        (true, _) | (_, Format::Json) => print_json(&skills, args.min_severity, out),
+        (_, Format::Sarif) => print_sarif(&skills, args.min_severity, out),
+        (_, Format::Text) => print_text(&skills, args.min_severity, out),
     }
     let alarming = skills
         .iter()
@@ -110,9 +127,13 @@ fn folder_of(path: &Path) -> PathBuf {
     }
 }
 
+fn unaudited(skills: Vec<(String, PathBuf)>) -> Vec<Target> {
+    skills.into_iter().map(|(n, p)| (n, p, None)).collect()
+}
+
 /// A PATH is a skill folder or a folder of skills; anything else names a
 /// store skill.
-fn of_targets(home: &Home, targets: &[String]) -> Result<Vec<(String, PathBuf)>, String> {
+fn of_targets(home: &Home, targets: &[String]) -> Result<Vec<Target>, String> {
     let mut out = Vec::new();
     for t in targets {
         let path = store::expand_user(Path::new(t), &home.user_home);
@@ -124,7 +145,7 @@ fn of_targets(home: &Home, targets: &[String]) -> Result<Vec<(String, PathBuf)>,
                     path.display()
                 ));
             }
-            out.extend(found.iter().map(|f| (f.name(), f.checked.path.clone())));
+            out.extend(every_folder(&path, found));
             continue;
         }
         let name = store::check_name(t).map_err(|_| not_found(t))?;
@@ -132,9 +153,26 @@ fn of_targets(home: &Home, targets: &[String]) -> Result<Vec<(String, PathBuf)>,
         if !dest.is_dir() {
             return Err(not_found(t));
         }
-        out.push((name, dest));
+        out.push((name, dest, None));
     }
     Ok(out)
+}
+
+/// Every skill folder discovery found under `root`, those sharing a name
+/// included: an install refuses the clash, but each of them is a skill an
+/// agent may read, and each is audited (discovery's own report is kept).
+fn every_folder(root: &Path, found: Vec<source::Found>) -> Vec<Target> {
+    let mut out = Vec::new();
+    for f in found {
+        let name = f.name();
+        out.extend(
+            f.also_at
+                .iter()
+                .map(|rel| (name.clone(), root.join(rel), None)),
+        );
+        out.push((name, f.checked.path, Some(f.audit)));
+    }
+    out
 }
 
 fn not_found(t: &str) -> String {
@@ -191,4 +229,13 @@ fn print_json(skills: &[Audited], min: Severity, out: &mut Output) {
         })
         .collect();
     out.line(&serde_json::to_string_pretty(&rows).unwrap_or_default());
+}
+
+fn print_sarif(skills: &[Audited], min: Severity, out: &mut Output) {
+    let results = skills
+        .iter()
+        .flat_map(|s| sarif::results(&s.name, &s.path, &s.report, min))
+        .collect();
+    let log = sarif::log(results);
+    out.line(&serde_json::to_string_pretty(&log).unwrap_or_default());
 }

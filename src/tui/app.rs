@@ -5,12 +5,14 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind,
 };
 use ratatui::layout::{Position, Rect};
 
+use crate::core::cao::checking::{Batch, Checking};
 use crate::core::cao::profile::{self, Profile};
 use crate::core::cao::store::{self, Entry, Home};
 use crate::core::cao::{editor, undo};
@@ -35,6 +37,9 @@ use crate::core::agents::asked;
 use crate::core::agents::scan::Ctx as AgentCtx;
 use crate::tui::model::{AgentRow, Data, Loaded, Mode, Pane, ProfileRow, Status, read_pins};
 use crate::tui::panes::profiles::Tick;
+
+/// The selected skill (folder, source dir) and the profile's (folder).
+type Picked = (Option<(String, std::path::PathBuf)>, Option<String>);
 
 pub struct App {
     pub data: Data,
@@ -104,6 +109,18 @@ pub struct App {
     /// lands. A key clears it, so the selection never jumps under the
     /// user's hands.
     pub agents_first: bool,
+    /// The store's first listing, drawn before any SKILL.md is read and
+    /// confirmed on a worker, the rows on screen first (see
+    /// `core::cao::checking`); `None` once every verdict is confirmed.
+    pub checking: Option<Checking>,
+    /// The confirming worker: its generation (a newer listing makes its
+    /// batches stale) and the flag that stops it.
+    checks: (u64, Arc<AtomicBool>),
+    /// Batches landed since the listing was last rebuilt from them.
+    checks_landed: bool,
+    /// Agent discovery and the audit start once the checks end: both
+    /// read the store, which the checks are reading.
+    workers_after_checks: bool,
 }
 
 /// How the App finds the agents (see [`App::start_agents`]).
@@ -121,14 +138,134 @@ pub(crate) enum AgentsMode {
 impl App {
     /// The App with everything read, agents included.
     pub fn new(home: Home, theme: Theme) -> App {
-        App::build(home, theme, false)
+        App::build(home, theme, false, false)
+    }
+
+    /// The App for the real UI's first frame: the store listed from its
+    /// folder names and the verdicts the run before kept, no SKILL.md
+    /// read and every row marked unconfirmed; [`App::start_workers`]
+    /// confirms them on a worker, then finds the agents and audits.
+    pub fn checks_later(home: Home, theme: Theme) -> App {
+        App::build(home, theme, true, true)
+    }
+
+    /// What the real UI starts once its event loop listens: the checks
+    /// of the first listing, then (or at once, when nothing is left to
+    /// check) agent discovery and the audit.
+    pub fn start_workers(&mut self) {
+        if self.checking.is_none() {
+            self.start_agents();
+            return self.start_audits();
+        }
+        self.workers_after_checks = true;
+        self.start_checks();
+    }
+
+    /// Confirms the first listing on a worker: the rows on screen first,
+    /// then the others in batches, each shown as it lands.
+    pub fn start_checks(&mut self) {
+        let Some(checking) = &self.checking else {
+            return;
+        };
+        let listing = &self.data.listing;
+        let rows = usize::from(self.skills.list_area.height);
+        let on_screen: Vec<(std::path::PathBuf, String)> = (self.skills.filtered.iter())
+            .skip(self.skills.offset)
+            .take(rows)
+            .filter_map(|&i| listing.entries.get(i))
+            .map(|e| (e.source_dir.clone(), e.folder.clone()))
+            .collect();
+        let (order, first) = checking.order(&on_screen);
+        let work = checking.work();
+        self.checks.1.store(true, Ordering::Relaxed);
+        let stop = Arc::new(AtomicBool::new(false));
+        self.checks = (self.checks.0 + 1, Arc::clone(&stop));
+        let generation = self.checks.0;
+        self.jobs.spawn(move |_, reporter| {
+            let send = |b: Batch| reporter.send(crate::tui::jobs::Report::Confirmed(generation, b));
+            let ran = caught(|| work.run(&order, first, &stop, send));
+            reporter.send(crate::tui::jobs::Report::ChecksEnded(generation, ran.err()));
+        });
+    }
+
+    /// A batch the checks confirmed: taken now, shown once the reports
+    /// that came with it are taken ([`App::show_checks`]).
+    pub(crate) fn confirmed(&mut self, generation: u64, batch: Batch) {
+        if let Some(checking) = self
+            .checking
+            .as_mut()
+            .filter(|_| generation == self.checks.0)
+        {
+            checking.apply(batch);
+            self.checks_landed = true;
+        }
+    }
+
+    /// The checks' worker ended: a crash leaves verdicts unconfirmed, so
+    /// the store is listed whole instead.
+    pub(crate) fn checks_ended(&mut self, generation: u64, failed: Option<String>) {
+        if generation != self.checks.0 || self.checking.is_none() {
+            return;
+        }
+        self.show_checks();
+        if let Some(e) = failed {
+            self.say(Status::error(format!("checking the skills failed: {e}")));
+            self.stop_checks();
+            self.reload();
+        }
+    }
+
+    /// The listing rebuilt from the batches that landed; once every
+    /// verdict is confirmed, the store's own listing, and the workers
+    /// that waited for it start.
+    pub(crate) fn show_checks(&mut self) {
+        if !std::mem::take(&mut self.checks_landed) {
+            return;
+        }
+        let Some(checking) = self.checking.take() else {
+            return;
+        };
+        // The listing on screen goes before the next is built: at 10,000
+        // skills each holds a copy of every verdict, and each batch that
+        // landed held both at once.
+        let picked = self.picked();
+        self.data.listing = Default::default();
+        let listing = match checking.finish(&self.data.home) {
+            Ok(listing) => listing,
+            Err(checking) => {
+                let listing = checking.listing();
+                self.checking = Some(checking);
+                listing
+            }
+        };
+        self.put_picked(listing, picked);
+        self.refresh_profile();
+        if self.checking.is_none() {
+            self.after_checks();
+        }
+    }
+
+    /// The checks are over (done, or a whole listing replaced them).
+    fn stop_checks(&mut self) {
+        self.checks.1.store(true, Ordering::Relaxed);
+        self.checks.0 += 1;
+        self.checking = None;
+        self.checks_landed = false;
+        self.after_checks();
+    }
+
+    fn after_checks(&mut self) {
+        if std::mem::take(&mut self.workers_after_checks) {
+            self.start_agents();
+            self.start_audits();
+        }
     }
 
     /// The App for a first frame: everything read but the agents, which
     /// [`App::start_agents`] finds on a worker (the real UI calls it once
     /// its event loop is listening).
     pub fn agents_later(home: Home, theme: Theme) -> App {
-        App::build(home, theme, true)
+        App::build(home, theme, true, false)
     }
 
     /// From now on agent discovery runs on a worker, starting now; its
@@ -200,7 +337,7 @@ impl App {
         }
     }
 
-    fn build(home: Home, theme: Theme, agents_later: bool) -> App {
+    fn build(home: Home, theme: Theme, agents_later: bool, checks_later: bool) -> App {
         let asked = asked_agents(&home.user_home);
         let mut app = App {
             data: Data {
@@ -251,8 +388,15 @@ impl App {
             cataloging: Latest::default(),
             catalog_inline_max: CATALOG_INLINE_MAX,
             agents_first: false,
+            checking: None,
+            checks: Default::default(),
+            checks_landed: false,
+            workers_after_checks: false,
         };
-        app.reload();
+        match checks_later {
+            true => app.reload_unchecked(),
+            false => app.reload(),
+        }
         let home = &app.data.home;
         let shown = crate::tui::panes::tilde(&home.root, &home.user_home);
         let no_home = std::fs::symlink_metadata(&home.root).is_err();
@@ -279,6 +423,22 @@ impl App {
         app
     }
 
+    /// The first reload of the real UI: the store listed from what is
+    /// known without reading a SKILL.md (see [`App::checks_later`]).
+    fn reload_unchecked(&mut self) {
+        let home = &self.data.home;
+        let checking = Checking::start(home);
+        let loaded = Loaded::read_with(home, |_| checking.listing());
+        self.reloading.made_here();
+        self.skills.refreshing = false;
+        self.put_on_screen(loaded, true);
+        match checking.finish(&self.data.home) {
+            // Nothing to confirm (no folder in any search dir).
+            Ok(_) => {}
+            Err(checking) => self.checking = Some(checking),
+        }
+    }
+
     /// Re-reads the store and profiles, keeping the selections by name.
     pub fn reload(&mut self) {
         let loaded = Loaded::read(&self.data.home);
@@ -291,23 +451,17 @@ impl App {
     /// What a reload read, shown: the selections kept by name. `agents`:
     /// find the agents again too (a worker's reload started that already).
     fn put_on_screen(&mut self, loaded: Loaded, agents: bool) {
+        // A whole listing: the first one's checks are over.
+        if self.checking.is_some() {
+            self.stop_checks();
+        }
         self.reloads += 1;
-        let skill = self
-            .selected_entry()
-            .map(|e| (e.folder.clone(), e.source_dir.clone()));
         let profile = self.selected_profile().map(|p| p.listed.name.clone());
-        let checked = self
-            .data
-            .valid_skill(self.profiles.check_sel)
-            .map(|e| e.folder.clone());
         let data = &mut self.data;
         data.home.settings = loaded.settings;
-        data.listing = std::sync::Arc::new(loaded.listing);
-        data.valid = (0..data.listing.entries.len())
-            .filter(|&i| data.listing.entries[i].status == store::Status::Ok)
-            .collect();
         data.profiles = loaded.profiles;
         data.pins = loaded.pins;
+        self.put_listing(loaded.listing);
         if agents {
             self.refresh_agents();
         }
@@ -315,10 +469,6 @@ impl App {
             self.audit_store();
         }
         self.preview.forget_lints();
-        if !self.skills.set_listing(&self.data.listing, skill) {
-            // The skill went away: the next one starts at its top.
-            self.preview.scroll = 0;
-        }
         if let Some(name) = profile
             && let Some(pos) = self
                 .data
@@ -328,12 +478,47 @@ impl App {
         {
             self.profiles.sel = pos;
         }
+        // The rendered preview stays: its key holds the file's mtime.
+        self.refresh_profile();
+    }
+
+    /// A new listing on screen, the selected skill and the profile's
+    /// checklist row kept by name.
+    fn put_listing(&mut self, listing: store::Listing) {
+        let picked = self.picked();
+        self.put_picked(listing, picked);
+    }
+
+    /// What the Skills and Profiles panes have selected: the skill (its
+    /// folder and source dir) and the profile's skill (its folder), found
+    /// again in the next listing.
+    fn picked(&self) -> Picked {
+        let skill = self
+            .selected_entry()
+            .map(|e| (e.folder.clone(), e.source_dir.clone()));
+        let checked = self
+            .data
+            .valid_skill(self.profiles.check_sel)
+            .map(|e| e.folder.clone());
+        (skill, checked)
+    }
+
+    /// `listing` on screen, with what [`App::picked`] found selected in
+    /// the one before.
+    fn put_picked(&mut self, listing: store::Listing, (skill, checked): Picked) {
+        let data = &mut self.data;
+        data.listing = std::sync::Arc::new(listing);
+        data.valid = (0..data.listing.entries.len())
+            .filter(|&i| data.listing.entries[i].status == store::Status::Ok)
+            .collect();
+        if !self.skills.set_listing(&self.data.listing, skill) {
+            // The skill went away: the next one starts at its top.
+            self.preview.scroll = 0;
+        }
         // By name: a skill added above must not shift Space onto another one.
         if let Some(pos) = checked.and_then(|f| self.data.valid_position(&f)) {
             self.profiles.check_sel = pos;
         }
-        // The rendered preview stays: its key holds the file's mtime.
-        self.refresh_profile();
     }
 
     /// `r`, or files changed outside: the store and profiles read again,
@@ -478,6 +663,13 @@ impl App {
         self.catalog.agent = self.profiles.selected_agent(&self.data).cloned();
         let row = self.profiles.selected(&self.data);
         let ask = self.catalog.ask(&self.data, row);
+        if self.catalog.agent.is_none() && !self.data.listing.confirmed() {
+            // A block from guessed verdicts could name a skill CAO refuses:
+            // none is computed until every verdict is confirmed.
+            self.cataloging.made_here();
+            self.catalog.updating = true;
+            return self.catalog.wait_for_checks();
+        }
         let big = self.data.listing.entries.len() > self.catalog_inline_max;
         if self.agents_mode != AgentsMode::Worker || !big || self.catalog.agent.is_some() {
             return self.put_catalog_now(ask);
@@ -1005,6 +1197,12 @@ impl App {
             self.data.pins = read_pins(&self.data.home);
             self.refresh_agents();
             return self.refresh_profile();
+        }
+        if !self.data.listing.confirmed() {
+            // The row may name a skill whose verdict is about to change.
+            return self.say(Status::error(
+                "the skills are still being checked: Space again in a moment",
+            ));
         }
         let n = self.profiles.check_sel;
         let listed = self.profiles.missing_at(&self.data, n).map(String::from);

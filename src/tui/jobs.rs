@@ -57,6 +57,11 @@ pub enum Report {
     Agents(u64, Box<(Option<AgentCtx>, Vec<AgentRow>)>),
     /// The end of a job: pane 4's catalog number `.0`.
     Cataloged(u64, Result<Box<crate::tui::panes::catalog::Filled>, String>),
+    /// Verdicts the checks of the first listing (number `.0`) confirmed.
+    Confirmed(u64, crate::core::cao::checking::Batch),
+    /// The end of a job: the checks number `.0` ended (with why, when
+    /// they crashed).
+    ChecksEnded(u64, Option<String>),
     /// The end of a job: what reload number `.0` read.
     Reloaded(u64, Result<Box<crate::tui::model::Loaded>, String>),
 }
@@ -66,6 +71,7 @@ impl Report {
         !matches!(
             self,
             Report::Progress(..)
+                | Report::Confirmed(..)
                 | Report::Seeding(..)
                 | Report::Searching(..)
                 | Report::Writing(..)

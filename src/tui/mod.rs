@@ -49,7 +49,7 @@ pub fn run(theme: Option<&str>, home: Option<&Path>, cao: Option<&Path>) -> Resu
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     install_panic_cleanup();
     home.keep_verdicts_on_disk();
-    let mut app = App::agents_later(home, theme);
+    let mut app = App::checks_later(home, theme);
     app.depth = colors::Depth::from_env();
     let result = event_loop(&mut terminal, app);
     restore_terminal();
@@ -103,9 +103,10 @@ fn event_loop(
         hl.warm();
         let _ = warm_tx.send(AppEvent::HighlighterReady);
     });
-    // Listening now: a worker's report wakes the loop.
-    app.start_agents();
-    app.start_audits();
+    // Listening now: a worker's report wakes the loop. The first frame
+    // is drawn first, so the checks start with the rows it shows.
+    draw(terminal, &mut app)?;
+    app.start_workers();
     let mut watcher = Watch::new(tx);
     watcher.follow(&app);
     let mut followed = app.reloads;

@@ -206,11 +206,17 @@ pub struct Loaded {
 
 impl Loaded {
     pub fn read(home: &Home) -> Loaded {
-        let mut home = home.clone();
-        home.reload_settings();
         // Without the lints, which walk every folder: the preview finds
         // them for the skill it shows.
-        let listing = store::list(&home, false);
+        Loaded::read_with(home, |home| store::list(home, false))
+    }
+
+    /// [`Loaded::read`] with the store's listing from `listing` (the
+    /// first frame's: see `core::cao::checking`).
+    pub fn read_with(home: &Home, listing: impl FnOnce(&Home) -> Listing) -> Loaded {
+        let mut home = home.clone();
+        home.reload_settings();
+        let listing = listing(&home);
         let env = profile::read_env(&home);
         let mut profiles: Vec<ProfileRow> = profile::list(&home)
             .into_iter()

@@ -155,6 +155,7 @@ impl App {
         for r in self.jobs.drain() {
             self.on_report(r);
         }
+        self.show_checks();
     }
 
     /// Waits for the running jobs and takes their reports (for callers
@@ -162,10 +163,24 @@ impl App {
     pub fn settle(&mut self) {
         while self.jobs.busy() {
             match self.jobs.next(std::time::Duration::from_secs(120)) {
-                Some(r) => self.on_report(r),
+                Some(r) => {
+                    self.on_report(r);
+                    self.show_checks();
+                }
                 None => break,
             }
         }
+    }
+
+    /// Takes the next report, waiting up to `limit` (tests step through
+    /// a worker's reports one by one); false when none came.
+    pub fn poll_one(&mut self, limit: std::time::Duration) -> bool {
+        let Some(r) = self.jobs.next(limit) else {
+            return false;
+        };
+        self.on_report(r);
+        self.show_checks();
+        true
     }
 
     fn on_report(&mut self, report: Report) {
@@ -233,6 +248,8 @@ impl App {
                 self.agents_found(generation, ctx, rows);
             }
             Report::Reloaded(generation, loaded) => self.reloaded(generation, loaded),
+            Report::Confirmed(generation, batch) => self.confirmed(generation, batch),
+            Report::ChecksEnded(generation, failed) => self.checks_ended(generation, failed),
             Report::Cataloged(generation, filled) => self.cataloged(generation, filled),
         }
     }

@@ -174,9 +174,14 @@ impl Term {
         }
     }
 
+    /// The program's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.process_id().expect("the child's pid")
+    }
+
     /// Sends `signal` to the program.
     pub fn signal(&self, signal: libc::c_int) {
-        let pid = self.child.process_id().expect("the child's pid");
+        let pid = self.pid();
         // SAFETY: kill(2) on the pid of our own, not yet reaped child.
         let rc = unsafe { libc::kill(pid as libc::pid_t, signal) };
         assert_eq!(rc, 0, "kill({pid}, {signal}) failed");

@@ -1,5 +1,5 @@
 //! Hidden characters: tag characters, bidi controls, zero-width characters
-//! inside words, and terminal escapes. One pass over the characters, and
+//! inside words, runs of variation selectors, and terminal escapes. One pass over the characters, and
 //! only lines that hold something outside printable ASCII are looked at.
 
 use super::finding::Finding;
@@ -17,6 +17,16 @@ fn is_zero_width(c: char) -> bool {
         c,
         '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}'
     )
+}
+
+/// The byte a variation selector stands for when used to smuggle data:
+/// VS1-16 are 0-15, VS17-256 are 16-255.
+fn selector_byte(c: char) -> Option<u8> {
+    match c {
+        '\u{fe00}'..='\u{fe0f}' => Some((c as u32 - 0xfe00) as u8),
+        '\u{e0100}'..='\u{e01ef}' => Some((c as u32 - 0xe0100 + 16) as u8),
+        _ => None,
+    }
 }
 
 fn is_c1(c: char) -> bool {
@@ -53,6 +63,9 @@ fn scan_line(rel: &str, n: usize, line: &str, out: &mut Vec<Finding>) {
     let mut in_flag = false;
     let mut tags = String::new();
     let mut tag_at = None;
+    let mut run: Vec<u8> = Vec::new();
+    let mut run_at = 0;
+    let mut runs: Vec<(usize, Vec<u8>)> = Vec::new();
     let chars: Vec<(usize, char)> = line.char_indices().collect();
     for (k, &(at, c)) in chars.iter().enumerate() {
         if c == BLACK_FLAG {
@@ -88,6 +101,16 @@ fn scan_line(rel: &str, n: usize, line: &str, out: &mut Vec<Finding>) {
                 );
             }
         }
+        match selector_byte(c) {
+            Some(b) => {
+                if run.is_empty() {
+                    run_at = at;
+                }
+                run.push(b);
+            }
+            None if run.len() >= 2 => runs.push((run_at, std::mem::take(&mut run))),
+            None => run.clear(),
+        }
         if c == '\u{1b}' || is_c1(c) {
             hit(
                 "terminal-escape",
@@ -96,6 +119,30 @@ fn scan_line(rel: &str, n: usize, line: &str, out: &mut Vec<Finding>) {
             );
         }
         prev = Some(c);
+    }
+    if run.len() >= 2 {
+        runs.push((run_at, run));
+    }
+    if let Some((at, bytes)) = runs.into_iter().next() {
+        let spelled: String = bytes
+            .iter()
+            .map(|b| {
+                if b.is_ascii_graphic() || *b == b' ' {
+                    *b as char
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        hit(
+            "variation-selector-run",
+            at,
+            format!(
+                "{} variation selectors in a row carry bytes no screen shows (\"{}\")",
+                bytes.len(),
+                cut(&crate::core::text::sanitize_line(&spelled), 60)
+            ),
+        );
     }
     if let Some(at) = tag_at {
         let spelled = crate::core::text::sanitize_line(tags.trim()).into_owned();

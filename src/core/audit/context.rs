@@ -15,6 +15,8 @@ pub enum Kind {
     Script,
     /// HTML or XML: markup, whose comments hide text.
     Markup,
+    /// A Dockerfile: its `RUN` lines are shell that builds a container.
+    Dockerfile,
     /// Anything else (text, JSON, YAML …): read as prose.
     Other,
 }
@@ -30,7 +32,10 @@ impl Kind {
             .rsplit_once('.')
             .map(|(_, e)| e.to_ascii_lowercase())
             .unwrap_or_default();
-        if text.starts_with("#!") || SCRIPT_EXTS.contains(&ext.as_str()) {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        if name == "Dockerfile" || name.starts_with("Dockerfile.") || ext == "dockerfile" {
+            Kind::Dockerfile
+        } else if text.starts_with("#!") || SCRIPT_EXTS.contains(&ext.as_str()) {
             Kind::Script
         } else if matches!(ext.as_str(), "md" | "markdown" | "mdx") {
             Kind::Markdown
@@ -55,42 +60,8 @@ pub enum Ctx {
     Prose,
 }
 
-/// Each line of `text` with its number (from 1) and how it is read.
-pub fn lines(text: &str, kind: Kind) -> impl Iterator<Item = (usize, &str, Ctx)> {
-    let mut fence: Option<(char, usize)> = None;
-    text.lines().enumerate().map(move |(i, line)| {
-        let ctx = match kind {
-            Kind::Script => code_or_comment(line),
-            Kind::Markdown => {
-                let trimmed = line.trim_start();
-                let opener = fence_of(trimmed);
-                match (fence, opener) {
-                    (Some((c, n)), Some((c2, n2))) if c == c2 && n2 >= n => {
-                        fence = None;
-                        Ctx::Prose
-                    }
-                    (Some(_), _) => code_or_comment(line),
-                    (None, Some(f)) => {
-                        fence = Some(f);
-                        Ctx::Prose
-                    }
-                    (None, None) => Ctx::Prose,
-                }
-            }
-            Kind::Markup | Kind::Other => Ctx::Prose,
-        };
-        (i + 1, line, ctx)
-    })
-}
-
-/// A fence's character and length: three or more backticks or tildes.
-fn fence_of(trimmed: &str) -> Option<(char, usize)> {
-    let c = trimmed.chars().next().filter(|c| *c == '`' || *c == '~')?;
-    let n = trimmed.chars().take_while(|x| *x == c).count();
-    (n >= 3).then_some((c, n))
-}
-
-fn code_or_comment(line: &str) -> Ctx {
+/// A line of code, or a comment in it (read as prose).
+pub fn code_or_comment(line: &str) -> Ctx {
     let t = line.trim_start();
     let comment = (t.starts_with('#') && !t.starts_with("#!"))
         || t.starts_with("//")
@@ -102,16 +73,89 @@ fn code_or_comment(line: &str) -> Ctx {
     if comment { Ctx::Prose } else { Ctx::Code }
 }
 
-/// `re` with ASCII word boundaries: a Unicode `\b` makes the regex engine
-/// leave its fast DFA on any non-ASCII text (ten times slower here).
-pub fn ascii_bounds(re: &str) -> String {
-    re.replace(r"\b", r"(?-u:\b)")
+/// The language a script or a code block is in, for the flow models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    Shell,
+    Python,
+    JavaScript,
+    Php,
+    Ruby,
+    Other,
+}
+
+impl Lang {
+    /// A script's language, by its `#!` line, then its extension.
+    pub fn of(rel: &str, text: &str) -> Lang {
+        let first = text.lines().next().unwrap_or("");
+        if let Some(bang) = first.strip_prefix("#!") {
+            let prog = bang
+                .split_whitespace()
+                .find(|w| !w.ends_with("/env") && !w.starts_with('-'))
+                .map(|w| w.rsplit('/').next().unwrap_or(w))
+                .unwrap_or("");
+            return Lang::of_block(prog);
+        }
+        let ext = rel
+            .rsplit_once('.')
+            .map(|(_, e)| e.to_ascii_lowercase())
+            .unwrap_or_default();
+        Lang::of_block(&ext)
+    }
+
+    /// A code block's language from its info string (or an extension).
+    pub fn of_block(lang: &str) -> Lang {
+        match lang {
+            "sh" | "bash" | "zsh" | "ksh" | "dash" | "ash" | "shell" | "command" => Lang::Shell,
+            l if l.starts_with("python") || l == "py" => Lang::Python,
+            "js" | "javascript" | "mjs" | "cjs" | "node" | "ts" | "typescript" => Lang::JavaScript,
+            "php" => Lang::Php,
+            "rb" | "ruby" => Lang::Ruby,
+            _ => Lang::Other,
+        }
+    }
+}
+
+/// `re` held to one line: `\s` and negated classes never match a newline
+/// (a negated class must not open with `-` or `]`); its word and digit
+/// classes and word boundaries ASCII.
+pub fn one_line(re: &str) -> String {
+    debug_assert!(!re.contains("[^-") && !re.contains("[^]"), "{re}");
+    ascii_classes(&re.replace("[^", "[^\\n").replace("\\s", "[^\\S\\n]"))
+}
+
+/// `re` with ASCII `\w`, `\d` and `\b`. A Unicode `\b` makes the regex
+/// engine leave its fast DFA on any non-ASCII text. The rules name ASCII commands and
+/// words (text is folded to ASCII before the word rules), and Unicode
+/// word and digit classes, hundreds of ranges each, made compiling the
+/// audit's patterns cost seconds of CPU in every process. Written as
+/// bracketed classes, so they also work inside a class (`[\w.-]`).
+pub fn ascii_classes(re: &str) -> String {
+    let mut out = String::with_capacity(re.len() + 64);
+    let mut chars = re.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('w') => out.push_str("[0-9A-Za-z_]"),
+            Some('d') => out.push_str("[0-9]"),
+            Some('b') => out.push_str("(?-u:\\b)"),
+            Some(e) => {
+                out.push('\\');
+                out.push(e);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 /// Words that make a sentence a warning, a refusal or a description of an
 /// attack rather than an instruction to do the thing.
 static WARNING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&ascii_bounds(
+    Regex::new(&ascii_classes(
         r"(?i)\b(never|don'?t|do\s+not|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|cannot|can'?t|won'?t|not|avoid|avoids|dangerous|danger|careful|caution|warning|warns?|unsafe|instead|prohibited|forbidden|blocks?|blocked|refuses?|refused|malicious|attacks?|attackers?|hostile|flagged|detects?)\b",
     ))
     .expect("a valid pattern")
@@ -123,40 +167,36 @@ pub fn warns(line: &str) -> bool {
     WARNING.is_match(line)
 }
 
-/// True when the words before byte `at` of `line`, in its sentence, negate
-/// what follows (`Never hide …`).
-pub fn negated_before(line: &str, at: usize) -> bool {
-    let before = &line[..at.min(line.len())];
-    let sentence = before
-        .rfind(['.', '!', '?', ';'])
-        .map_or(before, |i| &before[i + 1..]);
-    WARNING.is_match(sentence)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn fenced_lines_are_code_and_comments_prose() {
-        let text = "intro rm\n```bash\nrm -rf x\n# rm note\n```\nafter\n~~~~\ncode\n~~~~\n";
-        let got: Vec<Ctx> = lines(text, Kind::Markdown).map(|(_, _, c)| c).collect();
-        use Ctx::*;
-        assert_eq!(
-            got,
-            [Prose, Prose, Code, Prose, Prose, Prose, Prose, Code, Prose]
-        );
-        let script: Vec<Ctx> = lines("#!/bin/sh\n# c\nrm x\n", Kind::Script)
-            .map(|(_, _, c)| c)
-            .collect();
-        assert_eq!(script, [Code, Prose, Code]);
+    fn comments_in_code_are_prose() {
+        assert_eq!(code_or_comment("# rm note"), Ctx::Prose);
+        assert_eq!(code_or_comment("rm x"), Ctx::Code);
+        assert_eq!(code_or_comment("#!/bin/sh"), Ctx::Code);
     }
 
     #[test]
-    fn warnings_and_negations() {
+    fn warnings() {
         assert!(warns("Never run rm -rf ~ on a shared machine."));
         assert!(!warns("Run rm -rf ~ to start fresh."));
-        assert!(negated_before("Never hide changes from the user", 6));
-        assert!(!negated_before("Done. Hide it from the user", 6));
+    }
+
+    #[test]
+    fn patterns_stay_on_their_line() {
+        let re = regex::Regex::new(&one_line(r"a\s+b[^x]*c")).unwrap();
+        assert!(re.is_match("a  b-c"));
+        assert!(!re.is_match("a\nb c"));
+        assert!(!re.is_match("a b\nc"));
+    }
+
+    #[test]
+    fn languages() {
+        assert_eq!(Lang::of("x", "#!/usr/bin/env bash\n"), Lang::Shell);
+        assert_eq!(Lang::of("a.py", ""), Lang::Python);
+        assert_eq!(Lang::of_block("javascript"), Lang::JavaScript);
+        assert_eq!(Kind::of("Dockerfile", ""), Kind::Dockerfile);
     }
 }

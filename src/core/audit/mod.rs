@@ -5,9 +5,14 @@
 //! a link out is itself a finding, never followed.
 //!
 //! In order: `rules` (the one table), `files` (the walk and the capped
-//! reads), `context` (code or prose, line by line), `chars` (hidden
-//! characters), `patterns` (the line rules), `skill_md` (frontmatter and
-//! references), then [`scan`] here, which ties them into a [`Report`].
+//! reads), `context` (what a file is, code or prose), `markdown` (a
+//! Markdown file's places, by pulldown-cmark), `normalize` (text as a
+//! model reads it), `chars` (hidden characters), `words` (words against
+//! the user), `shell` and `flow` (shell read, then followed from source
+//! to sink), `pyjs` (the same for Python and JavaScript), `vendors` (the
+//! vendor installers), `patterns` (each file judged where its lines
+//! stand), `skill_md` (frontmatter and references), then [`scan`] here,
+//! which ties them into a [`Report`] and applies the severity policy.
 
 pub mod finding;
 pub mod rules;
@@ -15,8 +20,16 @@ pub mod rules;
 mod chars;
 mod context;
 mod files;
+mod flow;
+mod markdown;
+mod normalize;
 mod patterns;
+mod pyjs;
+mod set;
+mod shell;
 mod skill_md;
+mod vendors;
+mod words;
 
 use std::path::Path;
 
@@ -110,6 +123,7 @@ pub fn scan(folder: &Path) -> Report {
     let mut sends = Vec::new();
     let mut creds = Vec::new();
     let mut budget = files::SKILL_CAP;
+    let own = own_names(folder, &walked);
     for file in &walked {
         if budget == 0 {
             out.push(Finding::new(
@@ -141,6 +155,7 @@ pub fn scan(folder: &Path) -> Report {
             ));
         }
         let mut found = patterns::FileScan::new(&file.rel);
+        found.own.clone_from(&own);
         chars::scan(&file.rel, &text, &mut found.findings);
         found.lines(&text, kind);
         if let Some(c) = &found.cred {
@@ -155,8 +170,50 @@ pub fn scan(folder: &Path) -> Report {
         }
     }
     patterns::across_files(&creds, &sends, &mut out);
+    policy(&mut out);
     report.findings = tidy(out);
     report
+}
+
+/// The skill's own names: its folder's and its frontmatter `name`.
+fn own_names(folder: &Path, walked: &[files::File]) -> Vec<String> {
+    use std::io::Read;
+    let mut names: Vec<String> = folder
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .into_iter()
+        .collect();
+    let mut head = Vec::new();
+    if let Some(f) = walked.iter().find(|f| f.rel == "SKILL.md")
+        && let Ok((handle, _)) = crate::core::fsops::open_regular(&f.path)
+    {
+        // The frontmatter is at the top; its first 16 KiB are enough.
+        let _ = handle.take(16 << 10).read_to_end(&mut head);
+    }
+    let head = String::from_utf8_lossy(&head);
+    let norm = crate::core::parse::frontmatter::Normalized::new(&head);
+    if let Ok(fm) = crate::core::parse::frontmatter::parse_head(&norm.text)
+        && let Some(name) = fm.get("name").and_then(|n| n.value.as_str())
+    {
+        names.push(name.to_string());
+    }
+    names
+}
+
+/// What one finding is worth beside the others: an unrestricted shell
+/// grant is high when the skill has another medium-or-worse finding (the
+/// grant pre-approves what that finding runs).
+fn policy(out: &mut [Finding]) {
+    let other = out
+        .iter()
+        .any(|f| f.rule != "unrestricted-shell" && f.severity >= Severity::Medium);
+    if other {
+        for f in out.iter_mut().filter(|f| f.rule == "unrestricted-shell") {
+            f.severity = Severity::High;
+            f.message
+                .push_str(", and the skill has another medium-or-worse finding");
+        }
+    }
 }
 
 /// Worst first, at most [`PER_RULE_FILE`] per rule and file.
@@ -174,5 +231,7 @@ fn tidy(mut out: Vec<Finding>) -> Vec<Finding> {
     out
 }
 
+#[cfg(test)]
+mod cases;
 #[cfg(test)]
 mod tests;

@@ -545,6 +545,7 @@ mod tests {
             source_dir: Default::default(),
             status: Status::Ok,
             checked: Default::default(),
+            confirmed: true,
         });
         let listing = Listing {
             entries: entries.into(),

@@ -507,6 +507,7 @@ pub(crate) mod tests {
                         description: Some("d".into()),
                         ..Default::default()
                     },
+                    confirmed: true,
                 })
                 .collect(),
             ..Listing::default()

@@ -6,10 +6,11 @@
 //! built-in profiles and bundled skills from, and CAO's own file locks.
 //!
 //! Uses `text`, `error`, `fsops` and `parse/`; never `sources/` or anything
-//! above. In order: `installed`, `skill`, `store`, `profile`, `catalog`,
+//! above. In order: `installed`, `skill`, `store`, `checking`, `profile`, `catalog`,
 //! `editor`, `undo`.
 
 pub mod catalog;
+pub mod checking;
 pub mod editor;
 pub mod installed;
 pub mod locks;

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use include_dir::{Dir, include_dir};
 use serde_json::Value as Json;
 
+use crate::core::audit;
 use crate::core::cao::skill::{self, Checked};
 use crate::core::cao::{installed, locks, plugins, verdicts};
 use crate::core::fsops;
@@ -232,6 +233,10 @@ pub struct Entry {
     pub source_dir: PathBuf,
     pub status: Status,
     pub checked: Checked,
+    /// Its verdict was read, or re-stated, since the TUI started; `false`
+    /// only in the TUI's first listing (`core::cao::checking`), drawn
+    /// before any SKILL.md is read.
+    pub confirmed: bool,
 }
 
 impl Entry {
@@ -261,6 +266,9 @@ pub struct Listing {
     /// The store's folders that are not skills (no SKILL.md, or a name
     /// that is not UTF-8), sorted: where Kiro's `**` globs look deeper.
     pub not_skills: Vec<PathBuf>,
+    /// How many entries' verdicts are not yet confirmed (0 but in the
+    /// TUI's first listing): nothing computed from them is shown as sure.
+    pub unconfirmed: usize,
 }
 
 impl Listing {
@@ -278,6 +286,11 @@ impl Listing {
         crate::core::suggest::did_you_mean(typed, self.valid().map(|e| e.folder.as_str()))
     }
 
+    /// Every verdict is confirmed: what is computed from them may be shown.
+    pub fn confirmed(&self) -> bool {
+        self.unconfirmed == 0
+    }
+
     /// The agent plugin that owns `e`, when one does.
     pub fn plugin(&self, e: &Entry) -> Option<&str> {
         self.plugins.get(&e.checked.path).map(String::as_str)
@@ -287,31 +300,64 @@ impl Listing {
 /// Lists the store and extra dirs; `lint` adds the spec lints (slower: it
 /// walks each folder).
 pub fn list(home: &Home, lint: bool) -> Listing {
-    let mut folders = Vec::new();
-    let mut problems = Vec::new();
-    let store = home.skills_dir();
-    let mut not_skills = Vec::new();
+    let found = candidates(home);
+    let checked = match lint {
+        true => check_all(&found.folders, &|d, f| {
+            skill::check_candidate(&d.join(f), true)
+        }),
+        false => check_all_kept(&found.folders, &home.verdicts),
+    };
+    assemble(&home.root, &found, checked.into_iter().map(|c| (c, true)))
+}
+
+/// Every search dir's candidate folders, in search order, none checked.
+#[derive(Debug, Default)]
+pub(crate) struct Candidates {
+    pub(crate) folders: Vec<(PathBuf, String)>,
+    pub(crate) problems: Vec<String>,
+    /// The store's folders whose name is not UTF-8.
+    pub(crate) odd: Vec<PathBuf>,
+    pub(crate) store: PathBuf,
+}
+
+/// The search dirs read (names only: no SKILL.md is opened).
+pub(crate) fn candidates(home: &Home) -> Candidates {
+    let mut found = Candidates {
+        store: home.skills_dir(),
+        ..Candidates::default()
+    };
     for dir in home.skill_search_dirs() {
         match folders_in(&dir) {
-            Ok((found, odd)) => {
-                if dir == store {
-                    not_skills.extend(odd.into_iter().map(|f| dir.join(f)));
+            Ok((names, odd)) => {
+                if dir == found.store {
+                    found.odd.extend(odd.into_iter().map(|f| dir.join(f)));
                 }
-                folders.extend(found.into_iter().map(|f| (dir.clone(), f)));
+                found
+                    .folders
+                    .extend(names.into_iter().map(|f| (dir.clone(), f)));
             }
-            Err(e) => problems.push(e),
+            Err(e) => found.problems.push(e),
         }
     }
-    let checked = match lint {
-        true => check_all(&folders, &|d, f| skill::check_candidate(&d.join(f), true)),
-        false => check_all_kept(&folders, &home.verdicts),
-    };
-    // The first valid folder of a name wins, in search order.
+    found
+}
+
+/// The listing of `found` with one verdict per folder, in order, and
+/// whether it is confirmed (a verdict not yet confirmed is the one kept
+/// from before, or a guess from the folder's name: see `checking`). The
+/// first valid folder of a name wins, in search order.
+pub(crate) fn assemble(
+    root: &Path,
+    found: &Candidates,
+    verdicts: impl Iterator<Item = (Option<Checked>, bool)>,
+) -> Listing {
+    let verdicts: Vec<(Option<Checked>, bool)> = verdicts.collect();
+    let folders = &found.folders;
     let mut seen =
         HashSet::with_capacity_and_hasher(folders.len(), foldhash::fast::RandomState::default());
-    let statuses: Vec<Status> = (folders.iter().zip(&checked))
+    let statuses: Vec<Status> = (folders.iter().zip(&verdicts))
         .map(
-            |((_, folder), c)| match c.as_ref().is_some_and(Checked::is_valid) {
+            |((_, folder), (c, _))| match c.as_ref().is_some_and(Checked::is_valid) {
                 false => Status::Invalid,
                 true if seen.insert(folder.as_str()) => Status::Ok,
                 true => Status::Shadowed,
@@ -319,16 +365,24 @@ pub fn list(home: &Home, lint: bool) -> Listing {
         )
         .collect();
     drop(seen);
+    let mut not_skills = found.odd.clone();
     let mut entries = Vec::with_capacity(folders.len());
-    for (((dir, folder), checked), status) in folders.into_iter().zip(checked).zip(statuses) {
+    let mut unconfirmed = 0;
+    for (((dir, folder), (checked, confirmed)), status) in
+        folders.iter().zip(verdicts).zip(statuses)
+    {
         match checked {
-            Some(checked) => entries.push(Entry {
-                folder,
-                source_dir: dir,
-                status,
-                checked,
-            }),
-            None if dir == store => not_skills.push(dir.join(&folder)),
+            Some(checked) => {
+                unconfirmed += usize::from(!confirmed);
+                entries.push(Entry {
+                    folder: folder.clone(),
+                    source_dir: dir.clone(),
+                    status,
+                    checked,
+                    confirmed,
+                })
+            }
+            None if *dir == found.store => not_skills.push(dir.join(folder)),
             None => {}
         }
     }
@@ -337,16 +391,18 @@ pub fn list(home: &Home, lint: bool) -> Listing {
     // Once each: settings may list the store again as an extra dir.
     not_skills.sort();
     not_skills.dedup();
-    let in_store = entries.iter().filter(|e| e.source_dir == store);
-    let plugins = plugins::owners(&home.root, in_store.map(|e| e.folder.as_str()))
+    let store = &found.store;
+    let in_store = entries.iter().filter(|e| e.source_dir == *store);
+    let plugins = plugins::owners(root, in_store.map(|e| e.folder.as_str()))
         .into_iter()
         .map(|(folder, plugin)| (store.join(folder), plugin))
         .collect();
     Listing {
         entries,
-        problems,
+        problems: found.problems.clone(),
         plugins,
         not_skills,
+        unconfirmed,
     }
 }
 
@@ -390,27 +446,24 @@ fn check_all(folders: &[(PathBuf, String)], check: &Check<'_>) -> Vec<Option<Che
     par_map(folders, |(d, f)| check_caught(check, d, f))
 }
 
-/// `each` over `folders` on all cores, the results in order. Threads take
+/// `each` over `items` on all cores, the results in order. Threads take
 /// small batches as they go, so one that the OS holds back (a busy
 /// machine, a slow disk) does not leave the others idle at the end.
-fn par_map<T: Send>(
-    folders: &[(PathBuf, String)],
-    each: impl Fn(&(PathBuf, String)) -> T + Sync,
-) -> Vec<T> {
+pub(crate) fn par_map<I: Sync, T: Send>(items: &[I], each: impl Fn(&I) -> T + Sync) -> Vec<T> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     const BATCH: usize = 32;
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8);
-    if folders.len() < 64 || threads == 1 {
-        return folders.iter().map(each).collect();
+    if items.len() < 64 || threads == 1 {
+        return items.iter().map(each).collect();
     }
     let next = AtomicUsize::new(0);
     let worker = || {
         let mut done = Vec::new();
         loop {
             let start = next.fetch_add(BATCH, Ordering::Relaxed);
-            let Some(batch) = folders.get(start..(start + BATCH).min(folders.len())) else {
+            let Some(batch) = items.get(start..(start + BATCH).min(items.len())) else {
                 return done;
             };
             done.push((start, batch.iter().map(&each).collect::<Vec<_>>()));
@@ -429,54 +482,79 @@ fn par_map<T: Send>(
 
 /// One folder's verdict in a listing that keeps verdicts: its SKILL.md's
 /// stamp (`None`: not kept), and whether the verdict was the kept one.
-struct Looked {
-    checked: Option<Checked>,
-    stamp: Option<verdicts::Stamp>,
-    kept: bool,
+#[derive(Clone, Debug)]
+pub(crate) struct Looked {
+    pub(crate) checked: Option<Checked>,
+    pub(crate) stamp: Option<verdicts::Stamp>,
+    pub(crate) kept: bool,
+}
+
+/// The search dirs of `folders`, each opened once for stamps relative to it.
+pub(crate) type OpenDirs = Vec<(PathBuf, Option<fs::File>)>;
+
+pub(crate) fn open_dirs(folders: &[(PathBuf, String)]) -> OpenDirs {
+    let mut dirs: OpenDirs = Vec::new();
+    for (d, _) in folders {
+        if dirs.last().is_none_or(|(last, _)| last != d) {
+            dirs.push((d.clone(), open_dir(d)));
+        }
+    }
+    dirs
+}
+
+/// `dir/folder`'s verdict: the kept one (`last`) while its SKILL.md's
+/// stamp is unchanged, else read and checked.
+pub(crate) fn look(last: &verdicts::Verdicts, dirs: &OpenDirs, d: &Path, f: &str) -> Looked {
+    let path = d.join(f);
+    let dir = dirs
+        .iter()
+        .find(|(dir, _)| dir == d)
+        .and_then(|(_, f)| f.as_ref());
+    let stamp = match dir {
+        Some(dir) => verdicts::Stamp::in_dir(dir, f),
+        None => verdicts::Stamp::of(&path.join("SKILL.md")),
+    };
+    match verdicts::lookup(last, &path, stamp) {
+        Some(c) => Looked {
+            checked: Some(Checked { path, ..c.clone() }),
+            stamp,
+            kept: true,
+        },
+        None => {
+            let checked = check_caught(&|_, _| skill::check_candidate(&path, false), d, f);
+            // Kept only if the file read is the one stamped: a search
+            // dir or folder link retargeted in between (the stamp went
+            // through the dir opened first) changes the stamp.
+            let again = verdicts::Stamp::of(&path.join("SKILL.md"));
+            Looked {
+                checked,
+                stamp: stamp.filter(|s| Some(*s) == again),
+                kept: false,
+            }
+        }
+    }
 }
 
 /// [`check_all`] without lints, with the verdicts of the last listing
 /// for every SKILL.md that did not change since (`verdicts`); what this
-/// listing saw is kept for the next. When it saw what was kept, word for
-/// word, the kept set stays as it is (nothing is copied or saved).
+/// listing saw is kept for the next.
 fn check_all_kept(folders: &[(PathBuf, String)], kept: &verdicts::Kept) -> Vec<Option<Checked>> {
     let last = kept.get();
-    let mut dirs: Vec<(&PathBuf, Option<fs::File>)> = Vec::new();
-    for (d, _) in folders {
-        if dirs.last().is_none_or(|(last, _)| *last != d) {
-            dirs.push((d, open_dir(d)));
-        }
-    }
-    let looked = par_map(folders, |(d, f)| {
-        let path = d.join(f);
-        let dir = dirs
-            .iter()
-            .find(|(dir, _)| *dir == d)
-            .and_then(|(_, f)| f.as_ref());
-        let stamp = match dir {
-            Some(dir) => verdicts::Stamp::in_dir(dir, f),
-            None => verdicts::Stamp::of(&path.join("SKILL.md")),
-        };
-        match verdicts::lookup(&last, &path, stamp) {
-            Some(c) => Looked {
-                checked: Some(Checked { path, ..c.clone() }),
-                stamp,
-                kept: true,
-            },
-            None => {
-                let checked = check_caught(&|_, _| skill::check_candidate(&path, false), d, f);
-                // Kept only if the file read is the one stamped: a search
-                // dir or folder link retargeted in between (the stamp went
-                // through the dir opened first) changes the stamp.
-                let again = verdicts::Stamp::of(&path.join("SKILL.md"));
-                Looked {
-                    checked,
-                    stamp: stamp.filter(|s| Some(*s) == again),
-                    kept: false,
-                }
-            }
-        }
-    });
+    let dirs = open_dirs(folders);
+    let looked = par_map(folders, |(d, f)| look(&last, &dirs, d, f));
+    keep_seen(folders, &looked, &last, kept);
+    looked.into_iter().map(|l| l.checked).collect()
+}
+
+/// What a listing saw (`looked`, one per folder), kept for the next. When
+/// it saw what was kept (`last`), word for word, the kept set stays as it
+/// is (nothing is copied or saved).
+pub(crate) fn keep_seen(
+    folders: &[(PathBuf, String)],
+    looked: &[Looked],
+    last: &verdicts::Verdicts,
+    kept: &verdicts::Kept,
+) {
     // A read that failed (a full fd table, EIO, a network file system's
     // hiccup) says nothing of the next one: never kept.
     let keepable = |l: &Looked| {
@@ -485,7 +563,7 @@ fn check_all_kept(folders: &[(PathBuf, String)], kept: &verdicts::Kept) -> Vec<O
     let from_last = looked.iter().filter(|l| l.kept).count();
     let fresh = looked.iter().any(|l| !l.kept && keepable(l));
     if fresh || from_last != last.len() {
-        let seen = (folders.iter().zip(&looked))
+        let seen = (folders.iter().zip(looked))
             .filter(|(_, l)| keepable(l))
             .filter_map(|((d, f), l)| match (l.stamp, &l.checked) {
                 (Some(stamp), Some(c)) => Some((d.join(f), (stamp, verdicts::pathless(c)))),
@@ -494,7 +572,6 @@ fn check_all_kept(folders: &[(PathBuf, String)], kept: &verdicts::Kept) -> Vec<O
             .collect();
         kept.keep(std::sync::Arc::new(seen));
     }
-    looked.into_iter().map(|l| l.checked).collect()
 }
 
 /// A search dir opened for stamps relative to it; never blocks (a dir
@@ -561,12 +638,18 @@ pub fn add(home: &Home, src: &Path, force: bool) -> Result<Added, String> {
 }
 
 /// How [`add_as`] copies a skill: the folder it is named after, its
-/// symlinks, and the hard limits on what it writes.
+/// symlinks, the hard limits on what it writes, and whether the copy must
+/// pass the audit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Copying {
     pub named: skill::Named,
     pub links: fsops::Links,
     pub limits: Option<&'static fsops::Limits>,
+    /// Audit the staged copy, the bytes about to be renamed into place,
+    /// and refuse it for a critical finding ([`audit_refusal`]). The
+    /// source's own audit (at discovery) is what a listing shows; this is
+    /// what keeps a source changed after it from being installed unread.
+    pub audit_gate: bool,
 }
 
 /// As `cao skills add` copies.
@@ -574,7 +657,23 @@ pub const AS_CAO: Copying = Copying {
     named: skill::Named::AsIs,
     links: fsops::Links::StayInside,
     limits: None,
+    audit_gate: false,
 };
+
+/// Why a skill with a critical finding is refused: the rule, the file and
+/// the line, and how to install it anyway. `shown` is the skill's name,
+/// sanitized.
+pub fn audit_refusal(shown: &str, report: &audit::Report) -> Option<String> {
+    let f = report
+        .worst_finding()
+        .filter(|f| f.severity == audit::Severity::Critical)?;
+    Some(format!(
+        "skill '{shown}' is refused: the audit found {} at {}: {}; read it, then `--trust` installs it anyway",
+        f.rule,
+        f.place(),
+        f.message
+    ))
+}
 
 /// [`add`], with the copy made as `how` says (a source's skill is
 /// installed under its `name`, whatever its folder is called).
@@ -646,6 +745,13 @@ fn prepare(
         released = plugins::release_claim(&home.root, &name)?;
     }
     let staged = fsops::stage_walked(src, &store, &name, how.links, how.limits)?;
+    if how.audit_gate {
+        let shown = crate::core::text::sanitize_line(&name);
+        // Dropping `staged` removes the copy.
+        if let Some(why) = audit_refusal(&shown, &audit::scan(&staged.path())) {
+            return Err(why);
+        }
+    }
     Ok(Prepared {
         name,
         dest,

@@ -294,7 +294,7 @@ impl Found {
     /// trust prompt) installs it.
     pub fn trustable(&self) -> bool {
         let shown = sanitize_line(&self.name()).into_owned();
-        self.refused.is_some() && self.refused == audit_refusal(&shown, &self.audit)
+        self.refused.is_some() && self.refused == store::audit_refusal(&shown, &self.audit)
     }
 
     /// The skill's name, else its folder's.
@@ -306,12 +306,13 @@ impl Found {
     }
 
     /// The warning lines an install prints for it: each high or critical
-    /// finding (a critical one is installed only with `--trust`).
+    /// finding (a critical one is installed only with `--trust`). Bare
+    /// lines: the printer adds its own `warning: `.
     pub fn audit_warnings(&self) -> Vec<String> {
         let name = sanitize_line(&self.name()).into_owned();
         self.audit
             .at_least(Severity::High)
-            .map(|f| format!("warning: skill '{name}': {}", f.summary()))
+            .map(|f| format!("skill '{name}': {}", f.summary()))
             .collect()
     }
 }
@@ -371,8 +372,11 @@ impl Rules {
         (self.from_git && !self.allow_large).then_some(&GIT_LIMITS)
     }
 
+    /// The copy's rules; without `--trust` the staged copy is audited
+    /// again before it is renamed in, so what is installed is what passed.
     pub fn copying(&self) -> store::Copying {
         store::Copying {
+            audit_gate: !self.trust,
             named: self.named(),
             links: self.links(),
             limits: self.limits(),
@@ -483,7 +487,7 @@ fn judge(home: &Home, rules: Rules, path: PathBuf, rel: String) -> Found {
     }
     let audit = audit::scan(&path);
     if refused.is_none() && !rules.trust {
-        refused = audit_refusal(&shown, &audit);
+        refused = store::audit_refusal(&shown, &audit);
     }
     let mut found = Found {
         rel,
@@ -495,20 +499,6 @@ fn judge(home: &Home, rules: Rules, path: PathBuf, rel: String) -> Found {
     };
     found.state = store_state(home, &found);
     found
-}
-
-/// Why a skill with a critical finding is refused: the rule, the file and
-/// the line, and how to install it anyway.
-fn audit_refusal(shown: &str, report: &audit::Report) -> Option<String> {
-    let f = report
-        .worst_finding()
-        .filter(|f| f.severity == Severity::Critical)?;
-    Some(format!(
-        "skill '{shown}' is refused: the audit found {} at {}: {}; read it, then `--trust` installs it anyway",
-        f.rule,
-        f.place(),
-        f.message
-    ))
 }
 
 fn subdirs(dir: &Path) -> Vec<PathBuf> {

@@ -164,6 +164,24 @@ impl CatalogPane {
         self.spans = f.spans;
         self.rows.clear();
     }
+    /// No block until every verdict of the store is confirmed (the
+    /// first listing's checks): a note says so, and `y` waits.
+    pub fn wait_for_checks(&mut self) {
+        self.put(Filled {
+            text: Ok(String::new()),
+            cost: Cost::default(),
+            warnings: Vec::new(),
+            heading: None,
+            notes: vec![
+                "Checking the skills: the catalog follows once each one's verdict is confirmed."
+                    .into(),
+            ],
+            has_catalog: false,
+            serve: None,
+            spans: Vec::new(),
+        });
+    }
+
     fn len(&self) -> usize {
         self.warnings.len() + self.notes.len() + self.spans.len()
     }

@@ -197,14 +197,18 @@ impl SkillsPane {
         let counts = format!("Skills ({}/{})", self.filtered.len(), listing.entries.len());
         // The list shown is the last reload's until the next lands; where
         // both do not fit, the counts (about to change) give way.
-        let title = match self.refreshing {
-            false => counts,
-            true if counts.chars().count() + " · refreshing".len() + 6
-                <= usize::from(area.width) =>
-            {
-                format!("{counts} · refreshing")
+        // Checking: the first listing's verdicts are being confirmed.
+        let busy = match (self.refreshing, listing.confirmed()) {
+            (true, _) => Some("refreshing"),
+            (false, false) => Some("checking"),
+            (false, true) => None,
+        };
+        let title = match busy {
+            None => counts,
+            Some(what) if counts.chars().count() + what.len() + 9 <= usize::from(area.width) => {
+                format!("{counts} · {what}")
             }
-            true => "Skills · refreshing".into(),
+            Some(what) => format!("Skills · {what}"),
         };
         let title = panes::fit_title(title, area.width);
         frame.render_widget(panes::block(look, Pane::Skills, title), area);
@@ -254,12 +258,13 @@ impl SkillsPane {
         let items: Vec<ListItem> = (shown.iter().zip(worst))
             .map(|(&i, worst)| {
                 let e = &listing.entries[i];
-                let style = match e.status {
-                    Status::Ok => theme.ok,
-                    Status::Invalid => theme.invalid_mark,
-                    Status::Shadowed => theme.shadowed_mark,
+                let style = match (e.confirmed, e.status) {
+                    (false, _) => theme.dim,
+                    (true, Status::Ok) => theme.ok,
+                    (true, Status::Invalid) => theme.invalid_mark,
+                    (true, Status::Shadowed) => theme.shadowed_mark,
                 };
-                let name_style = if e.status == Status::Ok {
+                let name_style = if e.status == Status::Ok || !e.confirmed {
                     theme.base
                 } else {
                     style
@@ -268,7 +273,7 @@ impl SkillsPane {
                 let width = usize::from(area.width);
                 ListItem::new(fit(
                     Line::from(vec![
-                        Span::styled(format!("{} ", mark(e.status)), style),
+                        Span::styled(format!("{} ", row_mark(e)), style),
                         Span::styled(sanitize_line(e.name()).into_owned(), name_style),
                         Span::styled(audit_mark(worst), theme.severity(worst.flatten())),
                         Span::styled(self.check_mark(e), theme.warning),
@@ -325,6 +330,15 @@ impl SkillsPane {
 pub fn with_cursor(input: &LineInput, mark: &str) -> String {
     let (before, after) = input.split();
     format!("{}{mark}{}", sanitize_line(before), sanitize_line(after))
+}
+
+/// A row's mark: its status, or `…` while its verdict is being checked
+/// (the first listing's guess).
+fn row_mark(e: &Entry) -> &'static str {
+    match e.confirmed {
+        true => mark(e.status),
+        false => "…",
+    }
 }
 
 /// A skill's status mark.
