@@ -3666,7 +3666,7 @@ fn the_store_is_audited_on_a_worker_marked_in_skills_and_listed_in_the_preview()
         "{screen}"
     );
     assert!(
-        screen.contains("⚠ critical decode-exec SKILL.md:10: decodes data and runs it in a"),
+        screen.contains("⚠ critical decode-exec SKILL.md:10: pipes downloaded or decoded text"),
         "{screen}"
     );
     let clean = f.root.join("skills/code-style");

@@ -233,6 +233,9 @@ impl Pick {
         if !self.trusting {
             return;
         }
+        // The install that follows copies under the same rules: trusted,
+        // its staged copy is not refused again for what the user accepted.
+        self.opened.rules.trust = true;
         let rules = self.opened.rules;
         for (f, picked) in self.opened.found.iter_mut().zip(&self.picked) {
             if *picked {

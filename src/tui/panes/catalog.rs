@@ -178,6 +178,7 @@ impl CatalogPane {
             ],
             has_catalog: false,
             serve: None,
+            no_agent: false,
             spans: Vec::new(),
         });
     }
