@@ -91,17 +91,7 @@ fn a_teammate_restores_the_projects_lock_from_a_subfolder_on_a_fresh_home() {
     git_repos::commit(&project, "the team's skills");
 
     // Bob clones it; his home does not exist yet.
-    let clone = root.join("bob/project");
-    fs::create_dir_all(clone.parent().unwrap()).unwrap();
-    git_in(
-        &root,
-        &[
-            "clone",
-            "-q",
-            project.to_str().unwrap(),
-            clone.to_str().unwrap(),
-        ],
-    );
+    let clone = clone_as_bob(&root, &project);
     let bob = root.join("bob/home");
     let sub = clone.join("src");
     let (code, out, err) = run(&root, &bob, &sub, &["sync"]);
@@ -258,17 +248,7 @@ fn a_project_scope_skill_lives_in_the_project_and_a_teammate_gets_it_back() {
 
     // Bob clones it without the copy and the link (say the team ignores
     // them): `sync` on a fresh home makes both again, inside the project.
-    let clone = root.join("bob/project");
-    fs::create_dir_all(clone.parent().unwrap()).unwrap();
-    git_in(
-        &root,
-        &[
-            "clone",
-            "-q",
-            project.to_str().unwrap(),
-            clone.to_str().unwrap(),
-        ],
-    );
+    let clone = clone_as_bob(&root, &project);
     assert!(
         clone.join(".claude/skills/alpha/SKILL.md").is_file(),
         "committed as is"
@@ -670,4 +650,20 @@ fn ctrl_c_during_enable_leaves_no_half_copy() {
     let (code, out, err) = run(&root, &home, &project, &disable);
     assert_eq!(code, 0, "{out}{err}");
     assert!(!project.join(".agents").exists(), "{out}{err}");
+}
+
+/// A teammate's clone of `project`, at `ROOT/bob/project`.
+fn clone_as_bob(root: &Path, project: &Path) -> PathBuf {
+    let clone = root.join("bob/project");
+    fs::create_dir_all(clone.parent().unwrap()).unwrap();
+    git_in(
+        root,
+        &[
+            "clone",
+            "-q",
+            project.to_str().unwrap(),
+            clone.to_str().unwrap(),
+        ],
+    );
+    clone
 }
