@@ -230,7 +230,19 @@ pub fn record_in_project(
     let mut any = false;
     for name in names {
         if let Some(e) = pins.skills.get(name) {
-            project.skills.insert(name.clone(), e.clone());
+            // The pin travels; this user's own agents do not. The project's
+            // lock keeps only what was given in the project.
+            let agents = project
+                .skills
+                .get(name)
+                .map(|p| p.agents.clone())
+                .unwrap_or_default();
+            let kept = e.agents.iter().filter(|a| a.ends_with(":project"));
+            let mut entry = e.clone();
+            entry.agents = agents.into_iter().chain(kept.cloned()).collect();
+            entry.agents.sort();
+            entry.agents.dedup();
+            project.skills.insert(name.clone(), entry);
             any = true;
         }
     }
@@ -494,6 +506,24 @@ mod tests {
             version: None,
             entry: None,
         }
+    }
+
+    #[test]
+    fn a_pin_copied_into_a_project_leaves_this_users_own_agents_behind() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = crate::core::cao::store::Home::at(tmp.path().join("cao"), tmp.path().into());
+        std::fs::create_dir_all(&home.root).unwrap();
+        let project = tmp.path().join("project");
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        let mut pins = Lock::read(&default_path(&home)).unwrap();
+        let mut e = entry(&"1".repeat(40));
+        e.agents = vec!["claude-code:project".into(), "codex:user".into()];
+        pins.skills.insert("alpha".into(), e);
+        pins.write().unwrap();
+        let names = ["alpha".to_string()];
+        let path = record_in_project(&home, &names, &project).unwrap().unwrap();
+        let agents = &Lock::read(&path).unwrap().skills["alpha"].agents;
+        assert_eq!(agents, &["claude-code:project"]);
     }
 
     #[test]
