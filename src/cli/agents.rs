@@ -527,7 +527,8 @@ pub fn remove_everywhere(
     name: &str,
 ) -> Result<(crate::core::sources::remote::Removed, Printed), String> {
     let (table, ctx, warnings) = open(home);
-    let (removed, taken) = give::remove_everywhere(home, &table.agents, &ctx, name)?;
+    let (removed, taken) =
+        crate::core::agents::removal::remove_everywhere(home, &table.agents, &ctx, name)?;
     let mut p = Printed {
         warnings,
         ..Printed::default()

@@ -1372,7 +1372,8 @@ impl App {
         let home = &self.data.home;
         let (table, fresh) = scan::open(home);
         let ctx = self.data.agent_ctx.clone().unwrap_or(fresh);
-        let (removed, taken) = give::remove_everywhere(home, &table.agents, &ctx, name)?;
+        let (removed, taken) =
+            crate::core::agents::removal::remove_everywhere(home, &table.agents, &ctx, name)?;
         let n = taken
             .iter()
             .filter(|(_, t)| matches!(t, give::Taken::Removed(_)))

@@ -19,7 +19,7 @@ use crate::core::agents::shared;
 use crate::core::agents::table::{Agent, Parser, Scope, Walk};
 use crate::core::cao::store::{self, Home};
 use crate::core::fsops;
-use crate::core::sources::{interrupt, lock, remote};
+use crate::core::sources::{interrupt, lock};
 
 pub const FILE_NAME: &str = "skilltui-agents.json";
 
@@ -901,23 +901,6 @@ fn take_back_copy(t: &Target) -> Taken {
         let _ = fs::rename(&aside, keep);
     }
     Taken::LeftChanged(t.path.clone())
-}
-
-/// `remove NAME` everywhere: the store first (if it refuses, no agent loses
-/// the skill; a link left dangling still points where it was made, so it is
-/// taken back after), its lock entry, then every link or copy skilltui gave
-/// of it, each only as [`disable_where`] allows.
-pub fn remove_everywhere(
-    home: &Home,
-    agents: &[Agent],
-    ctx: &Ctx,
-    name: &str,
-) -> Result<(remote::Removed, Vec<(Target, Taken)>), String> {
-    let removed = remote::remove(home, name)?;
-    let name = store::check_name(name)?;
-    let taken = disable_where(home, agents, ctx, &|t| t.skill == name)
-        .map_err(|e| format!("removed {}, but {e}", removed.dest.display()))?;
-    Ok((removed, taken))
 }
 
 /// Takes back the targets `pick` selects. The record is written first

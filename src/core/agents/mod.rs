@@ -38,6 +38,7 @@ pub mod reach;
 pub mod shared;
 
 pub mod give;
+pub mod removal;
 
 pub mod differences;
 pub mod verify;

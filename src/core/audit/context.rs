@@ -6,6 +6,12 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+/// A path a credential lives at (home-relative or absolute).
+pub static CRED_PATH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|[/~@=\s'\x22])\.ssh(?:/|$|\b)|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws[/\\]credentials|\.aws/config|\.config/gcloud|application_default_credentials\.json|\.azure/|\.kube/config|\.docker/config\.json|\.netrc\b|\.git-credentials|\.npmrc|\.pypirc|\.gnupg\b|\.config/gh/hosts\.yml|\.password-store|\.(?:bash|zsh|sh)_history\b|Library/Keychains|Login Data|cookies\.sqlite|(?:^|[/\s'\x22@])\.env(?:\.local|\.production)?(?:$|[\s'\x22])")
+        .expect("valid pattern")
+});
+
 /// What a text file is, by its name and first line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {

@@ -109,11 +109,7 @@ const WRAPPERS: &[&str] = &[
     "runuser",
 ];
 
-/// A path a credential lives at (home-relative or absolute).
-pub static CRED_PATH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[/~@=\s'\x22])\.ssh(?:/|$|\b)|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws[/\\]credentials|\.aws/config|\.config/gcloud|application_default_credentials\.json|\.azure/|\.kube/config|\.docker/config\.json|\.netrc\b|\.git-credentials|\.npmrc|\.pypirc|\.gnupg\b|\.config/gh/hosts\.yml|\.password-store|\.(?:bash|zsh|sh)_history\b|Library/Keychains|Login Data|cookies\.sqlite|(?:^|[/\s'\x22@])\.env(?:\.local|\.production)?(?:$|[\s'\x22])")
-        .expect("valid pattern")
-});
+pub use super::context::CRED_PATH;
 
 /// Env variables that hold a vendor's credential, and that vendor's hosts.
 const VENDOR_VARS: &[(&str, &[&str])] = &[
@@ -444,10 +440,10 @@ impl Flow {
             .iter()
             .any(|i| name.starts_with(i))
         {
-            for (l, rule, message) in super::pyjs::analyse(&body) {
+            for (l, rule, message) in super::pyjs::analyse(&body, &shell_read) {
                 self.hit(rule, line + l, message.to_string());
             }
-            let (c, s) = super::pyjs::parts(&body);
+            let (c, s) = super::pyjs::parts(&body, &shell_read);
             if let Some(c) = c {
                 self.cred.get_or_insert(line + c);
             }
@@ -1511,5 +1507,17 @@ mod tests {
         assert_eq!(rules("T=$HOME\nrm -rf \"$T\"\n"), ["rm-rf-root-home"]);
         assert!(rules("T=$HOME/.cache/x\nrm -rf \"$T\"\nrm -rf ./build\n").is_empty());
         assert_eq!(rules("dd if=/dev/zero of=/dev/sda\n"), ["wipe-disk"]);
+    }
+}
+
+/// A shell line read by this model, as the Python/JavaScript reader takes
+/// it (it reads argument lists as the commands they run, and is handed
+/// this function so that the two readers do not import each other).
+pub fn shell_read(line: &str) -> super::pyjs::ShellRead {
+    let flow = analyse(&super::shell::parse(line));
+    super::pyjs::ShellRead {
+        rules: flow.hits.iter().map(|h| h.rule).collect(),
+        cred: flow.cred.is_some(),
+        send: flow.send.is_some(),
     }
 }

@@ -846,12 +846,12 @@ impl FileScan {
                     }
                 }
                 Lang::Python | Lang::JavaScript | Lang::Php | Lang::Ruby => {
-                    for (l, rule, message) in pyjs::analyse(&body) {
+                    for (l, rule, message) in pyjs::analyse(&body, &super::flow::shell_read) {
                         let n = offset + l;
                         let line = lines.get(n - 1).copied().unwrap_or("");
                         self.emit(rule, n, line, 0, message.to_string());
                     }
-                    let (cred, send) = pyjs::parts(&body);
+                    let (cred, send) = pyjs::parts(&body, &super::flow::shell_read);
                     if !self.about_attacks {
                         self.flow_parts(lines, offset, cred, send);
                     }

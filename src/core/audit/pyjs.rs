@@ -58,7 +58,7 @@ static SEND: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The first credential read and the first network send of `text`, by
 /// line (from 1).
-pub fn parts(text: &str) -> (Option<usize>, Option<usize>) {
+pub fn parts(text: &str, shell: &dyn Fn(&str) -> ShellRead) -> (Option<usize>, Option<usize>) {
     let mut cred = None;
     let mut send = None;
     for (i, line) in text.lines().enumerate() {
@@ -77,11 +77,11 @@ pub fn parts(text: &str) -> (Option<usize>, Option<usize>) {
         if send.is_none() && SEND.is_match(code) {
             send = Some(i + 1);
         }
-        if let Some(flow) = argv_flow(code) {
-            if cred.is_none() && flow.cred.is_some() {
+        if let Some(flow) = argv_flow(code, shell) {
+            if cred.is_none() && flow.cred {
                 cred = Some(i + 1);
             }
-            if send.is_none() && flow.send.is_some() {
+            if send.is_none() && flow.send {
                 send = Some(i + 1);
             }
         }
@@ -104,7 +104,7 @@ fn names_credential_file(code: &str) -> bool {
         "IO.read(",
     ];
     !code.contains("re.compile")
-        && super::flow::CRED_PATH
+        && super::context::CRED_PATH
             .find_iter(code)
             .any(|m| !m.as_str().contains(".env") || READS.iter().any(|r| code.contains(r)))
 }
@@ -197,7 +197,10 @@ impl Held {
 }
 
 /// (line from 1, rule, message) for each flow into a sink.
-pub fn analyse(text: &str) -> Vec<(usize, &'static str, &'static str)> {
+pub fn analyse(
+    text: &str,
+    shell: &dyn Fn(&str) -> ShellRead,
+) -> Vec<(usize, &'static str, &'static str)> {
     let mut names: HashMap<String, Held> = HashMap::new();
     // Names bound to `exec` or `eval` (`fn = getattr(builtins, "ex" + "ec")`).
     let mut aliases: Vec<String> = Vec::new();
@@ -231,11 +234,11 @@ pub fn analyse(text: &str) -> Vec<(usize, &'static str, &'static str)> {
                 "hands this process's input and output to a network connection",
             ));
         }
-        if let Some(flow) = argv_flow(code) {
-            for h in flow.hits {
+        if let Some(flow) = argv_flow(code, shell) {
+            for rule in flow.rules {
                 out.push((
                     i + 1,
-                    h.rule,
+                    rule,
                     "runs a command, given as an argument list, that does this",
                 ));
             }
@@ -295,11 +298,19 @@ static LITERAL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#""((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`$]*)`"#).expect("valid pattern")
 });
 
+/// What the shell reader found in one command line: the rules it hit,
+/// and whether it reads a credential or sends.
+pub struct ShellRead {
+    pub rules: Vec<&'static str>,
+    pub cred: bool,
+    pub send: bool,
+}
+
 /// The command an argument list runs, as one shell line (its string
 /// literals quoted, each other item a placeholder word), read by the
 /// shell flow model: `subprocess.run(["curl", "--data-binary", "@" + key,
 /// url])` sends as `curl --data-binary @… url` does.
-fn argv_flow(code: &str) -> Option<super::flow::Flow> {
+fn argv_flow(code: &str, shell: &dyn Fn(&str) -> ShellRead) -> Option<ShellRead> {
     let m = ARGV_CALL.find(code)?;
     let args = until_close(&code[m.end()..]);
     let mut words = Vec::new();
@@ -332,7 +343,7 @@ fn argv_flow(code: &str) -> Option<super::flow::Flow> {
     if words.len() < 2 {
         return None;
     }
-    Some(super::flow::analyse(&super::shell::parse(&words.join(" "))))
+    Some(shell(&words.join(" ")))
 }
 
 /// What the names `text` mentions hold.
@@ -361,11 +372,25 @@ fn mentions(text: &str, name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::analyse;
+    use super::{ShellRead, analyse};
+
+    /// The shell reader is the flow model's; these cases need none.
+    fn no_shell(_: &str) -> ShellRead {
+        ShellRead {
+            rules: Vec::new(),
+            cred: false,
+            send: false,
+        }
+    }
 
     #[test]
     fn through_names_to_sinks() {
-        let rules = |s: &str| analyse(s).into_iter().map(|h| h.1).collect::<Vec<_>>();
+        let rules = |s: &str| {
+            analyse(s, &no_shell)
+                .into_iter()
+                .map(|h| h.1)
+                .collect::<Vec<_>>()
+        };
         assert_eq!(
             rules("code = base64.b64decode(P)\nexec(code)\n"),
             ["decode-exec"]
