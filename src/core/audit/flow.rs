@@ -1432,6 +1432,18 @@ fn installs_package_by_url(name: &str, texts: &[&str]) -> bool {
     }
 }
 
+/// A shell line read by this model, as the Python/JavaScript reader takes
+/// it (it reads argument lists as the commands they run, and is handed
+/// this function so that the two readers do not import each other).
+pub fn shell_read(line: &str) -> super::pyjs::ShellRead {
+    let flow = analyse(&super::shell::parse(line));
+    super::pyjs::ShellRead {
+        rules: flow.hits.iter().map(|h| h.rule).collect(),
+        cred: flow.cred.is_some(),
+        send: flow.send.is_some(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1507,17 +1519,5 @@ mod tests {
         assert_eq!(rules("T=$HOME\nrm -rf \"$T\"\n"), ["rm-rf-root-home"]);
         assert!(rules("T=$HOME/.cache/x\nrm -rf \"$T\"\nrm -rf ./build\n").is_empty());
         assert_eq!(rules("dd if=/dev/zero of=/dev/sda\n"), ["wipe-disk"]);
-    }
-}
-
-/// A shell line read by this model, as the Python/JavaScript reader takes
-/// it (it reads argument lists as the commands they run, and is handed
-/// this function so that the two readers do not import each other).
-pub fn shell_read(line: &str) -> super::pyjs::ShellRead {
-    let flow = analyse(&super::shell::parse(line));
-    super::pyjs::ShellRead {
-        rules: flow.hits.iter().map(|h| h.rule).collect(),
-        cred: flow.cred.is_some(),
-        send: flow.send.is_some(),
     }
 }
