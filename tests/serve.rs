@@ -860,11 +860,18 @@ fn hidden_entries_neither_count_nor_are_served() {
     let gitty = h.skill("gitty", "", "# Gitty\n");
     fs::write(gitty.join("real.md"), "real\n").unwrap();
     fs::create_dir_all(gitty.join(".git/objects/pack")).unwrap();
-    // Sparse: 17 MiB by its size, over the 16 MiB a skill may hold.
-    fs::File::create(gitty.join(".git/objects/pack/big.pack"))
-        .unwrap()
-        .set_len(17 * 1024 * 1024)
-        .unwrap();
+    // 17 MiB, over the 16 MiB a skill may hold: compressed bytes, as a
+    // real pack holds (the audit reads a file of zeros as text, and would
+    // rightly call it not fully read).
+    let mut pack = b"PACK\0\0\0\x02".to_vec();
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    while pack.len() < 17 * 1024 * 1024 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        pack.extend_from_slice(&x.to_le_bytes());
+    }
+    fs::write(gitty.join(".git/objects/pack/big.pack"), pack).unwrap();
     for i in 0..600 {
         fs::write(gitty.join(format!(".git/objects/{i:04}")), "x").unwrap();
     }
