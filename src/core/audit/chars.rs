@@ -29,6 +29,19 @@ fn selector_byte(c: char) -> Option<u8> {
     }
 }
 
+/// Hangul fillers: letters (so valid in a name) that draw nothing. In
+/// Korean text they pad a syllable; anywhere else they are a name no one
+/// sees (`const { timeout, \u{3164} } = req.query`).
+fn is_filler(c: char) -> bool {
+    matches!(c, '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}')
+}
+
+fn is_hangul(c: char) -> bool {
+    matches!(c, '\u{1100}'..='\u{11ff}' | '\u{3130}'..='\u{318f}' | '\u{a960}'..='\u{a97f}'
+        | '\u{ac00}'..='\u{d7af}' | '\u{d7b0}'..='\u{d7ff}' | '\u{ffa1}'..='\u{ffdc}')
+        && !is_filler(c)
+}
+
 fn is_c1(c: char) -> bool {
     ('\u{80}'..='\u{9f}').contains(&c)
 }
@@ -98,6 +111,19 @@ fn scan_line(rel: &str, n: usize, line: &str, out: &mut Vec<Finding>) {
                     "zero-width-in-word",
                     at,
                     format!("U+{:04X} splits a word", c as u32),
+                );
+            }
+        }
+        if is_filler(c) {
+            let near = |k: Option<&(usize, char)>| k.is_some_and(|(_, c)| is_hangul(*c));
+            if !near(k.checked_sub(1).and_then(|j| chars.get(j))) && !near(chars.get(k + 1)) {
+                hit(
+                    "zero-width-in-word",
+                    at,
+                    format!(
+                        "U+{:04X}, a Hangul filler outside Korean text, draws nothing: an invisible name",
+                        c as u32
+                    ),
                 );
             }
         }

@@ -8,9 +8,23 @@ use regex::Regex;
 
 /// A path a credential lives at (home-relative or absolute).
 pub static CRED_PATH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[/~@=\s'\x22])\.ssh(?:/|$|\b)|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws[/\\]credentials|\.aws/config|\.config/gcloud|application_default_credentials\.json|\.azure/|\.kube/config|\.docker/config\.json|\.netrc\b|\.git-credentials|\.npmrc|\.pypirc|\.gnupg\b|\.config/gh/hosts\.yml|\.password-store|\.(?:bash|zsh|sh)_history\b|Library/Keychains|Login Data|cookies\.sqlite|(?:^|[/\s'\x22@])\.env(?:\.local|\.production)?(?:$|[\s'\x22])")
+    Regex::new(r"(?:^|[/~@=\s'\x22])\.ssh(?:/|$|\b)|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws[/\\]credentials|\.aws/config|\.config/gcloud|application_default_credentials\.json|\.azure/|\.kube/config|\.docker/config\.json|\.netrc\b|\.git-credentials|\.npmrc|\.pypirc|\.gnupg\b|\.config/gh/hosts\.yml|\.password-store|\.(?:bash|zsh|sh)_history\b|Library/Keychains|Login Data|cookies\.sqlite|/proc/[^/\s]+/environ\b|\.pgpass\b|\.my\.cnf\b|(?:^|[\s'\x22=@:])/run/secrets/[\w.-]+|(?:^|[/\s'\x22@])\.env(?:\.local|\.production)?(?:$|[\s'\x22])")
         .expect("valid pattern")
 });
+
+/// Env variables that hold a vendor's credential, and that vendor's hosts.
+pub const VENDOR_VARS: &[(&str, &[&str])] = &[
+    ("GITHUB_TOKEN", &["github.com", "githubusercontent.com"]),
+    ("GH_TOKEN", &["github.com"]),
+    ("AWS_SECRET_ACCESS_KEY", &["amazonaws.com"]),
+    ("AWS_SESSION_TOKEN", &["amazonaws.com"]),
+    ("OPENAI_API_KEY", &["openai.com", "azure.com"]),
+    ("ANTHROPIC_API_KEY", &["anthropic.com"]),
+    ("NPM_TOKEN", &["npmjs.org", "npmjs.com"]),
+    ("SLACK_TOKEN", &["slack.com"]),
+    ("GITLAB_TOKEN", &["gitlab.com"]),
+    ("HF_TOKEN", &["huggingface.co"]),
+];
 
 /// What a text file is, by its name and first line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +55,8 @@ impl Kind {
         let name = rel.rsplit('/').next().unwrap_or(rel);
         if name == "Dockerfile" || name.starts_with("Dockerfile.") || ext == "dockerfile" {
             Kind::Dockerfile
-        } else if text.starts_with("#!") || SCRIPT_EXTS.contains(&ext.as_str()) {
+        } else if text.starts_with("#!") || SCRIPT_EXTS.contains(&ext.as_str()) || is_makefile(rel)
+        {
             Kind::Script
         } else if matches!(ext.as_str(), "md" | "markdown" | "mdx") {
             Kind::Markdown
@@ -56,6 +71,15 @@ impl Kind {
     pub fn hides_comments(self) -> bool {
         matches!(self, Kind::Markdown | Kind::Markup)
     }
+}
+
+/// A Makefile: its recipes are shell.
+pub fn is_makefile(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    ["Makefile", "makefile", "GNUmakefile"]
+        .iter()
+        .any(|m| name == *m || name.starts_with(&format!("{m}.")))
+        || name.ends_with(".mk")
 }
 
 /// How one line is read.

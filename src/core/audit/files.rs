@@ -134,6 +134,9 @@ pub fn read(budget: &mut u64, file: &File, out: &mut Vec<Finding>) -> Option<Con
             format!("{what} executable"),
         ));
     }
+    if let Some((rule, message)) = compiled(&file.rel, &head) {
+        out.push(Finding::new(rule, &file.rel, None, message));
+    }
     if !is_text(&file.rel, &head) {
         *budget = budget.saturating_sub(head.len() as u64);
         return Some(Contents {
@@ -203,6 +206,56 @@ fn as_text(mut bytes: Vec<u8>) -> String {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     }
+}
+
+/// Code carried compiled or packed: Python bytecode (a `.pyc`, which
+/// `python3 x.pyc` runs), or a wheel or zip holding a `.pth` file (which
+/// Python runs at every start once the wheel is installed).
+fn compiled(rel: &str, head: &[u8]) -> Option<(&'static str, String)> {
+    let lower = rel.to_ascii_lowercase();
+    // A .pyc starts with a 2-byte version number, then `\r\n`.
+    // One in `__pycache__` is Python's cache of a source beside it.
+    let cache = lower.contains("__pycache__/");
+    if lower.ends_with(".pyc") && !cache && head.get(2..4) == Some(&[0x0d, 0x0a]) {
+        return Some((
+            "executable-binary",
+            "Python bytecode: compiled code no reviewer can read".to_string(),
+        ));
+    }
+    if !head.starts_with(b"PK\x03\x04") {
+        return None;
+    }
+    zip_names(head)
+        .find(|n| n.ends_with(b".pth") && !n.contains(&b'/'))
+        .map(|n| {
+            (
+                "persistence",
+                format!(
+                    "holds {}, a .pth file Python runs at every start once it is installed",
+                    String::from_utf8_lossy(n)
+                ),
+            )
+        })
+}
+
+/// The member names of a zip's local headers within `head`.
+fn zip_names(head: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at + 30 <= head.len() {
+            if head[at..].starts_with(b"PK\x03\x04") {
+                let le = |k: usize| u16::from_le_bytes([head[at + k], head[at + k + 1]]) as usize;
+                let (n, start) = (le(26), at + 30);
+                at += 4;
+                if let Some(name) = head.get(start..start + n) {
+                    return Some(name);
+                }
+            } else {
+                at += 1;
+            }
+        }
+        None
+    })
 }
 
 /// The output of a gzip stream read to find what it carries.

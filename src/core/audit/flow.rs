@@ -11,6 +11,8 @@ use regex::Regex;
 
 use super::shell::{Cmd, Script, SubKind, Word};
 
+mod tools;
+
 /// What a value may hold.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Taint {
@@ -63,12 +65,41 @@ pub struct Flow {
     depth: usize,
     /// How many strings deep this script was found (see `nested_code`).
     nest: usize,
+    /// The working folder is the home folder (after `cd ~`).
+    cwd_home: bool,
+    /// `git add` staged a file a credential was copied into.
+    staged_cred: bool,
+    /// The folder `cd` went to last.
+    cwd: Option<String>,
+    /// Variables holding one plain word (`c=curl`).
+    values: HashMap<String, String>,
+    /// Folders a download was unpacked or cloned into.
+    trees: Vec<String>,
 }
 
 pub fn analyse(script: &Script) -> Flow {
-    let mut f = Flow::default();
+    analyse_after(script, HashMap::new())
+}
+
+/// The files earlier code wrote, by path, with what they hold.
+pub type Written = HashMap<String, Taint>;
+
+/// `script` run after code that wrote `files`: the blocks of one page run
+/// one after another, so a file one writes is the file the next reads.
+pub fn analyse_after(script: &Script, files: Written) -> Flow {
+    let mut f = Flow {
+        files,
+        ..Flow::default()
+    };
     f.script(script);
     f
+}
+
+impl Flow {
+    /// The files this script wrote or was given, with what they hold.
+    pub fn written(&self) -> Written {
+        self.files.clone()
+    }
 }
 
 const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh"];
@@ -111,25 +142,28 @@ const WRAPPERS: &[&str] = &[
 
 pub use super::context::CRED_PATH;
 
-/// Env variables that hold a vendor's credential, and that vendor's hosts.
-const VENDOR_VARS: &[(&str, &[&str])] = &[
-    ("GITHUB_TOKEN", &["github.com", "githubusercontent.com"]),
-    ("GH_TOKEN", &["github.com"]),
-    ("AWS_SECRET_ACCESS_KEY", &["amazonaws.com"]),
-    ("AWS_SESSION_TOKEN", &["amazonaws.com"]),
-    ("OPENAI_API_KEY", &["openai.com"]),
-    ("ANTHROPIC_API_KEY", &["anthropic.com"]),
-    ("NPM_TOKEN", &["npmjs.org", "npmjs.com"]),
-    ("SLACK_TOKEN", &["slack.com"]),
-    ("GITLAB_TOKEN", &["gitlab.com"]),
-    ("HF_TOKEN", &["huggingface.co"]),
-];
+use super::context::VENDOR_VARS;
 
 fn base(name: &str) -> &str {
     name.rsplit('/').next().unwrap_or(name)
 }
 
+/// `rest` after a folder names the folder or everything in it: nothing,
+/// `/`, `/*`, `/.[!.]*`, `/{*,.*}`.
+fn all_of_dir(rest: &str) -> bool {
+    rest.is_empty()
+        || rest
+            .strip_prefix('/')
+            .is_some_and(|r| r.chars().all(|c| "*?[]!.{},^".contains(c)))
+}
+
 fn is_home(t: &str) -> bool {
+    if ["~", "$HOME", "${HOME}"].iter().any(|h| {
+        t.strip_prefix(h)
+            .is_some_and(|r| !r.is_empty() && all_of_dir(r))
+    }) {
+        return true;
+    }
     let t = t.trim_end_matches('/');
     matches!(
         t,
@@ -163,6 +197,7 @@ impl Flow {
             if self.depth == 1 {
                 self.pipe_urls = self.urls.len();
             }
+            self.scheduled(p);
             let mut input = Taint::default();
             for (k, cmd) in p.cmds.iter().enumerate() {
                 let piped = k > 0;
@@ -172,6 +207,19 @@ impl Flow {
         }
         self.depth -= 1;
         last
+    }
+
+    /// `echo 'CODE' | at now + 2 hours`: the code runs later, read now.
+    fn scheduled(&mut self, p: &super::shell::Pipeline) {
+        let name = |c: &Cmd| c.words.first().map(|w| base(&w.text).to_string());
+        let (Some(first), Some(last)) = (p.cmds.first(), p.cmds.last()) else {
+            return;
+        };
+        let printed = matches!(name(first).as_deref(), Some("echo" | "printf"));
+        if p.cmds.len() >= 2 && printed && matches!(name(last).as_deref(), Some("at" | "batch")) {
+            let args: Vec<&Word> = first.words[1..].iter().collect();
+            self.nested_code(&args, p.line);
+        }
     }
 
     /// The URLs behind what a shell runs now: those fetched in this
@@ -203,11 +251,16 @@ impl Flow {
             if let Some(rest) = var_ref(&w.text, name) {
                 // A home folder stays one only with nothing after it but
                 // a glob of everything in it.
-                let home = v.home && matches!(rest, "" | "/" | "/*" | "/.*" | "/.[!.]*");
+                let home = v.home && all_of_dir(rest);
                 t = t.or(Taint { home, ..*v });
             }
         }
-        let path = w.text.trim_start_matches('@');
+        // `-F f=@path;type=…` uploads `path`.
+        let path = w
+            .text
+            .rsplit_once("=@")
+            .map_or(w.text.trim_start_matches('@'), |(_, p)| p);
+        let path = path.split(';').next().unwrap_or(path);
         if let Some(f) = self.files.get(path) {
             t = t.or(*f);
         }
@@ -248,11 +301,18 @@ impl Flow {
             };
             let t = self.word(&value, line);
             self.vars.insert(name.to_string(), t);
+            // A plain value may name a command later run as `$NAME`.
+            if value.subs.is_empty() && !value.text.contains(char::is_whitespace) {
+                self.values.insert(name.to_string(), value.text.clone());
+            } else {
+                self.values.remove(name);
+            }
             i += 1;
         }
         while words.get(i).is_some_and(|w| {
             WRAPPERS.contains(&w.text.as_str()) || KEYWORDS.contains(&w.text.as_str())
         }) {
+            let wrapper = i;
             i += 1;
             while words.get(i).is_some_and(|w| {
                 w.text.starts_with('-')
@@ -264,6 +324,11 @@ impl Flow {
                             .is_ok())
             }) {
                 i += 1;
+            }
+            // `env` or `time` alone runs nothing after it: it is the command.
+            if words.get(i).is_none() {
+                i = wrapper;
+                break;
             }
         }
         let Some(first) = words.get(i) else {
@@ -292,13 +357,9 @@ impl Flow {
         let name_t = self.word(first, line);
         let texts: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
         if name_t.runnable() && first.text.starts_with(['$', '`']) {
-            self.hit(
-                "decode-exec",
-                line,
-                "runs the output of a command substitution".into(),
-            );
+            self.run_hit(name_t, line, "runs the output of a command substitution");
         }
-        if self.files.get(&first.text).is_some_and(|t| t.net) {
+        if self.downloaded(&first.text, false) {
             self.download_exec(line, format!("runs {}, which it downloaded", first.text));
         } else if self.unpacked(&first.text) {
             self.hit(
@@ -456,6 +517,17 @@ impl Flow {
     /// The words with an alias's words in place of its name.
     fn expand(&self, cmd: &Cmd) -> Vec<Word> {
         let mut words = cmd.words.clone();
+        // `c=cu""rl; $c …`: the command a variable names.
+        if let Some(first) = words.first_mut() {
+            let var = first.text.strip_prefix('$').map(|v| {
+                v.strip_prefix('{')
+                    .and_then(|v| v.strip_suffix('}'))
+                    .unwrap_or(v)
+            });
+            if let Some(value) = var.and_then(|v| self.values.get(v)) {
+                first.text = value.clone();
+            }
+        }
         if let Some(first) = words.first()
             && let Some(a) = self.aliases.get(&first.text)
         {
@@ -524,12 +596,19 @@ impl Flow {
                     self.urls.push(u.to_string());
                 }
             }
+            _ if package_by_url(name, texts).is_some()
+                || pip_module(name, texts).is_some()
+                || super::packages::foreign_source(name, texts).is_some() =>
+            {
+                self.packages(name, texts, line);
+            }
             _ if SHELLS.contains(&name)
                 || INTERPRETERS.iter().any(|i| name.starts_with(i))
                 || name == "source"
                 || name == "." =>
             {
                 self.runner(name, texts, args, input, piped, line);
+                self.serves(texts, line);
                 // `perl -e 'print pack("H*", …)'`, `python3 -c 'print(b64decode(…))'`.
                 let decodes = texts.iter().any(|t| {
                     [
@@ -640,19 +719,6 @@ impl Flow {
                 self.cred_out(&mut out, line)
             }
             "history" | "fc" => self.cred_out(&mut out, line),
-            _ if package_by_url(name, texts).is_some() => {
-                let rule = package_by_url(name, texts).unwrap_or("pipe-to-shell");
-                let what = if rule == "pipe-to-shell" {
-                    "runs"
-                } else {
-                    "installs"
-                };
-                self.hit(
-                    rule,
-                    line,
-                    format!("{what} a package fetched from a URL with {name}"),
-                );
-            }
             // `getent passwd "$USER" | cut -d: -f6`: a home folder.
             "getent" if has("passwd") => out.home = true,
             "cp" | "mv" | "install" if arg_t.cred && texts.len() >= 2 => {
@@ -736,8 +802,17 @@ impl Flow {
                 if texts.first() == Some(&"push")
                     && texts.iter().any(|t| is_url(t) || t.contains('@')) =>
             {
+                // A mirror carries every branch and tag, and the history
+                // of whatever was ever committed, to a host not a forge.
+                let mirror = Taint {
+                    cred: (has("--mirror") || has("--all"))
+                        && texts
+                            .iter()
+                            .any(|t| is_url(t) && super::packages::foreign_host(t)),
+                    ..Taint::default()
+                };
                 self.send_part(
-                    input.or(arg_t).or(self.files_cred()),
+                    input.or(arg_t).or(self.files_cred()).or(mirror),
                     line,
                     "pushes to a repository named by URL",
                 );
@@ -753,7 +828,7 @@ impl Flow {
                     "looks up a name built from data (a DNS channel)",
                 );
             }
-            _ => {}
+            _ => self.more(name, texts, args, input, arg_t, line, &mut out),
         }
         out
     }
@@ -769,6 +844,37 @@ impl Flow {
                 .char_indices()
                 .filter(|(_, c)| *c == '/')
                 .any(|(k, _)| k > 0 && decoded(&path[..k]))
+    }
+
+    /// A file downloaded, or one in a folder a download was unpacked or
+    /// cloned into.
+    /// A command name without a `/` is looked up on PATH: only a file
+    /// operand (`bash x.sh`) or a path names a file here.
+    fn downloaded(&self, path: &str, operand: bool) -> bool {
+        if !operand && !path.contains('/') {
+            return self.files.get(path).is_some_and(|t| t.net);
+        }
+        let net = |p: &str| {
+            self.files.get(p).is_some_and(|t| t.net)
+                || self.trees.iter().any(|d| {
+                    p.strip_prefix(d.as_str())
+                        .is_some_and(|r| r.starts_with('/') || d == "/")
+                })
+        };
+        let in_cwd = self
+            .cwd
+            .as_ref()
+            .filter(|_| !path.starts_with(['/', '~', '$']));
+        if let Some(cwd) = in_cwd
+            && net(&format!(
+                "{}/{}",
+                cwd.trim_end_matches('/'),
+                path.trim_start_matches("./")
+            ))
+        {
+            return true;
+        }
+        net(path)
     }
 
     fn dir_holding(&self, path: &str) -> Option<Taint> {
@@ -864,6 +970,15 @@ impl Flow {
                 "-o" | "--output" | "-O" | "-OutFile" | "-outfile" => {
                     it.peek().map(|s| s.to_string())
                 }
+                // `-fsSLo FILE`: the cluster's last option takes it.
+                _ if name == "curl"
+                    && t.len() > 2
+                    && t.starts_with('-')
+                    && !t.starts_with("--")
+                    && t.ends_with('o') =>
+                {
+                    it.peek().map(|s| s.to_string())
+                }
                 _ => t
                     .strip_prefix("--output=")
                     .or_else(|| t.strip_prefix("-o").filter(|r| !r.is_empty()))
@@ -915,7 +1030,10 @@ impl Flow {
     ) {
         let code_arg = texts
             .iter()
-            .position(|t| matches!(*t, "-c" | "-e" | "-E" | "--eval" | "-Command" | "-command"))
+            .position(|t| {
+                matches!(*t, "-c" | "-e" | "-E" | "--eval" | "-Command" | "-command")
+                    || (*t == "-r" && name.starts_with("php"))
+            })
             .and_then(|k| args.get(k + 1));
         if let Some(code) = code_arg {
             let t = self.word(code, line);
@@ -931,6 +1049,14 @@ impl Flow {
                 || code.text.contains("stdin")
                 || code.text.contains("readFileSync(0");
             let evals = code.text.contains("eval") || code.text.contains("exec(");
+            // `perl -e 'eval get("http://…")'`, `ruby -e 'eval URI.open(…).read'`.
+            if evals_download(&code.text) {
+                self.hit(
+                    "pipe-to-shell",
+                    line,
+                    "evaluates code it downloads in a one-line program".into(),
+                );
+            }
             if piped && input.runnable() && reads_stdin && evals {
                 self.run_hit(
                     input,
@@ -960,7 +1086,7 @@ impl Flow {
                 }
             }
             Some(w) => {
-                if self.files.get(&w.text).is_some_and(|t| t.net) {
+                if self.downloaded(&w.text, true) {
                     self.download_exec(line, format!("runs {}, which it downloaded", w.text));
                 } else if self.unpacked(&w.text) {
                     self.hit(
@@ -1061,7 +1187,9 @@ impl Flow {
                 if target.starts_with("/dev/tcp/") || target.starts_with("/dev/udp/") {
                     self.send_part(out, line, "sends data to a raw socket");
                 }
-                if out != Taint::default() {
+                // `2>/dev/null`: the error stream, or no file at all.
+                let stderr = r.op.starts_with('2');
+                if out != Taint::default() && !stderr && !target.starts_with("/dev/") {
                     self.files.insert(target, out);
                 }
             }
@@ -1137,6 +1265,15 @@ fn quotes_text(name: &str, cmd: &Cmd) -> bool {
     ];
     let printer = matches!(name, "echo" | "printf" | "print" | "cat");
     MATCHERS.contains(&name) || (printer && !cmd.redirs.iter().any(|r| r.op.contains('>')))
+}
+
+/// A one-line program that evaluates what it fetches from a URL.
+fn evals_download(code: &str) -> bool {
+    static EVAL_URL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b(?:eval|exec|instance_eval|Function|assert)\b[^;]*?(?:https?|ftp)://|(?:https?|ftp)://.*\b(?:eval|Function|runInThisContext|runInNewContext)\s*\(")
+            .expect("valid pattern")
+    });
+    EVAL_URL.is_match(code)
 }
 
 /// PowerShell's `-EncodedCommand` and its abbreviations.
@@ -1386,6 +1523,12 @@ fn package_by_url(name: &str, texts: &[&str]) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// `python3 -m pip …` as `pip …`.
+fn pip_module<'a, 'b>(name: &'a str, texts: &'b [&'b str]) -> Option<(&'a str, &'b [&'b str])> {
+    (name.starts_with("python") && texts.first() == Some(&"-m") && texts.get(1) == Some(&"pip"))
+        .then(|| ("pip", &texts[2..]))
 }
 
 fn runs_package_by_url(name: &str, texts: &[&str]) -> bool {

@@ -11,23 +11,30 @@
 //! the user), `shell` and `flow` (shell read, then followed from source
 //! to sink), `pyjs` (the same for Python and JavaScript), `vendors` (the
 //! vendor installers), `patterns` (each file judged where its lines
-//! stand), `skill_md` (frontmatter and references), then [`scan`] here,
+//! stand), `orders`, `encoded` and `typosquat` (orders in places and
+//! forms the line rules do not read), `skill_md` (frontmatter and
+//! references), then [`scan`] here,
 //! which ties them into a [`Report`] and applies the severity policy.
 
 pub mod finding;
 pub mod rules;
 
 mod chars;
+mod configs;
 mod context;
+mod encoded;
 mod files;
 mod flow;
 mod markdown;
 mod normalize;
+mod orders;
+mod packages;
 mod patterns;
 mod pyjs;
 mod set;
 mod shell;
 mod skill_md;
+mod typosquat;
 mod vendors;
 mod words;
 
@@ -124,6 +131,7 @@ pub fn scan(folder: &Path) -> Report {
     let mut creds = Vec::new();
     let mut budget = files::SKILL_CAP;
     let own = own_names(folder, &walked);
+    let mut follow = orders::Follow::default();
     for file in &walked {
         if budget == 0 {
             out.push(Finding::new(
@@ -158,6 +166,7 @@ pub fn scan(folder: &Path) -> Report {
         found.own.clone_from(&own);
         chars::scan(&file.rel, &text, &mut found.findings);
         found.lines(&text, kind);
+        orders::read(&file.rel, &text, kind, &mut found.findings, &mut follow);
         if let Some(c) = &found.cred {
             creds.push((file.rel.clone(), c.clone()));
         }
@@ -169,6 +178,7 @@ pub fn scan(folder: &Path) -> Report {
             skill_md::scan(folder, &text, &walked, &mut out);
         }
     }
+    follow.apply(&mut out);
     patterns::across_files(&creds, &sends, &mut out);
     policy(&mut out);
     report.findings = tidy(out);

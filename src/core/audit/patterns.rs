@@ -125,7 +125,7 @@ const PATTERNS: &[Pattern] = &[
     ),
     p(
         Rule("rm-rf-root-home"),
-        r"\b(?i:remove-item)\b[^\n]*-(?i:recurse)\b[^\n]*(?:\$env:(?i:userprofile|home)|\$HOME|[\s,]~)[\x22']?(?:\s|,|$)",
+        r"\b(?i:remove-item)\b[^\n]*-(?i:recurse)\b[^\n]*(?:\$env:(?i:userprofile|home)|\$HOME|[\s,]~)(?:[\\/]\*?)?[\x22']?(?:\s|,|$)",
         "removes the home folder",
     ),
     p(
@@ -142,6 +142,11 @@ const PATTERNS: &[Pattern] = &[
         Rule("decode-exec"),
         r"\b(?i:powershell|pwsh)(?:\.exe)?\s+(?:-\w+(?:\s+\w+)?\s+)*-(?i:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{8,}",
         "runs a base64-encoded PowerShell command",
+    ),
+    p(
+        Rule("decode-exec"),
+        r"(?i:frombase64string)\b[^\n]*\|\s*(?i:iex|invoke-expression)\b|\b(?i:iex|invoke-expression)\b[^\n]*(?i:frombase64string)|\[(?i:scriptblock)\]::(?i:create)\b[^\n]*(?i:frombase64string)",
+        "decodes base64 and runs it in PowerShell",
     ),
     // Windows and macOS tools that fetch and run code though that is not
     // their job ("living off the land"): `mshta` and `regsvr32 /i:` run a
@@ -193,11 +198,6 @@ const PATTERNS: &[Pattern] = &[
         r"(?:>>?|\btee\s+(?:-a\s+|--append\s+)?|\b(?:cp|mv|install)\s+(?:-\S+\s+)*\S+\s+)\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/(?:\.ssh/(?:config|rc)|\.vimrc|\.exrc|\.config/nvim/init\.(?:vim|lua)|\.bash_aliases|\.bash_logout|\.zlogin|\.zlogout|\.pam_environment|\.local/share/applications/[^\s\x22']+\.desktop)[\x22']?(?:\s|$|;|&|\|)|\bsystemd-run\b[^\n]*\s--on-(?:calendar|active|boot|startup|unit-active|unit-inactive)\b",
         "makes code run again later: at each login, editor start, or on a timer",
     ),
-    c(
-        Rule("persistence"),
-        r"(?:^|[;&|]\s*|\$\s+)(?:echo|printf)\b[^\n|]*\|\s*at\s+(?:now|midnight|noon|teatime|tomorrow|\d{1,2}:\d{2})\b|(?:^|[;&|]\s*|\$\s+)at\s+(?:now|midnight|noon|teatime|tomorrow|\d{1,2}:\d{2})\b[^\n]*(?:<<|-f\s)",
-        "schedules a command with at",
-    ),
     p(
         Rule("config-tampering"),
         r"[\x22']chat\.tools\.(?:global\.)?autoApprove[\x22']\s*:\s*true|[\x22']task\.allowAutomaticTasks[\x22']\s*:\s*[\x22']on",
@@ -210,7 +210,7 @@ const PATTERNS: &[Pattern] = &[
     ),
     c(
         Rule("config-tampering"),
-        r"\bapproval_policy\s*=\s*[\x22']never|\bsandbox_mode\s*=\s*[\x22']danger-full-access|[\x22']?defaultMode[\x22']?\s*:\s*[\x22']bypassPermissions|--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|[\x22']runOn[\x22']\s*:\s*[\x22']folderOpen|\.mcpServers(?:\.[\w-]+|\[[^\]\n]+\])\s*=[^=]|\[\s*[\x22'](?:hooks|mcpServers|permissions)[\x22']\s*\]\s*=[^=]",
+        r"\bapproval_policy\s*=\s*[\x22']never|\bsandbox_mode\s*=\s*[\x22']danger-full-access|[\x22']?defaultMode[\x22']?\s*:\s*[\x22']bypassPermissions|--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|[\x22']runOn[\x22']\s*:\s*[\x22']folderOpen|\.mcpServers(?:\.[\w-]+|\[[^\]\n]+\])\s*=[^=]|\[\s*[\x22'](?:hooks|mcpServers|permissions)[\x22']\s*\]\s*=[^=]|\bsetdefault\(\s*[\x22'](?:hooks|mcpServers)[\x22']",
         "changes an agent's or an editor's settings to run or allow more",
     ),
     p(
@@ -218,15 +218,66 @@ const PATTERNS: &[Pattern] = &[
         r"(?:>>?|\btee\s+(?:-a\s+)?|\b(?:mv|cp)\s+(?:-\w+\s+)*\S+\s+)\s*[\x22']?(?:~|\$HOME|\$\{HOME\})/(?:\.codex/config\.toml|\.claude/settings(?:\.local)?\.json|\.claude\.json|\.cursor/mcp\.json|\.gemini/settings\.json|\.config/Claude/claude_desktop_config\.json|\.gitconfig)",
         "rewrites an agent's or git's own configuration",
     ),
+    // Weakening the machine's own defences and the accounts a user holds.
+    c(
+        Rule("config-tampering"),
+        r"(?:>>?|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install)\s+(?:-\S+\s+)*\S+\s+)\s*[\x22']?/etc/sudoers|\bNOPASSWD\s*:\s*ALL\b|\bsetcap\s+[^\n]*\bcap_(?:setuid|setgid|sys_admin|sys_ptrace|sys_module|dac_override|dac_read_search|chown|fowner)\b|\bchmod\s+(?:-\S+\s+)*(?:u\+s|[46][0-7]{3})\s+[^\n]*(?:python|perl|ruby|node|bash|sh|find|vim?|env)\b",
+        "lets commands run as root without a password, or gives a program root's powers",
+    ),
+    c(
+        Rule("config-tampering"),
+        r"\bufw\s+disable\b|\bsetenforce\s+0\b|\bSELINUX=(?:disabled|permissive)\b|\bsystemctl\s+(?:stop|disable|mask)\s+(?:--now\s+)?(?:firewalld|ufw|apparmor|auditd|clamav\S*)\b|\biptables\s+(?:-P\s+INPUT\s+ACCEPT|-F)\b|\bspctl\s+--master-disable\b|(?i:set-mppreference)\b[^\n]*-(?i:disable)\w*|(?i:add-mppreference)\b[^\n]*-(?i:exclusion)\w*|(?i:set-netfirewallprofile)\b[^\n]*-(?i:enabled)\s+(?i:false)|\bcsrutil\s+disable\b",
+        "turns off the firewall, SELinux or the antivirus, or excludes files from it",
+    ),
+    c(
+        Rule("config-tampering"),
+        r"\b(?:cp|mv|install|ln\s+-s\w*)\s+(?:-\S+\s+)*[\x22']?[\w.][^\s$\x22']*[\x22']?\s+[\x22']?(?:/usr/local/share/ca-certificates|/etc/pki/ca-trust/source/anchors|/etc/ssl/certs|/usr/share/ca-certificates)\b|\bsecurity\s+add-trusted-cert\b|\bcertutil(?:\.exe)?\s+[^\n]*-addstore\s+[^\n]*\b(?i:root)\b|(?i:import-certificate)\b[^\n]*(?i:cert:\\\w+\\root)|\btrust\s+anchor\s+(?:--store\s+)?[^\s-]",
+        "adds a certificate authority the skill carries to the system's trust store: whoever holds its key reads every TLS connection",
+    ),
+    c(
+        Rule("persistence"),
+        r"(?:>>?|\btee\s+(?:-a\s+)?)\s*[\x22']?/etc/ld\.so\.preload\b|(?:echo|printf)\s+[\x22']?export\s+(?:NODE_OPTIONS=[^\n]*--(?:require|import|loader)|BASH_ENV=|ENV=|LD_PRELOAD=|PYTHONSTARTUP=|PROMPT_COMMAND=|PERL5OPT=|RUBYOPT=|DYLD_INSERT_LIBRARIES=|GIT_SSH_COMMAND=)[^\n]*(?:>>?|\btee\b)|\b(?:cp|mv|install|ln\s+-s\w*)\s+(?:-\S+\s+)*\S+\s+[\x22']?(?:~|\$HOME|\$\{HOME\})/\S*/(?:sudo|su|doas|passwd|ssh|git|ls)[\x22']?(?:\s|$|;|&)",
+        "makes a program it names run inside every later process or shell, or puts a program named like sudo where PATH may find it first",
+    ),
+    c(
+        Rule("config-tampering"),
+        r"\bunset\s+HISTFILE\b|\bhistory\s+-c\b|\bHISTFILE=/dev/null\b|\bHISTSIZE=0\b|\b(?:rm|shred)\s+[^\n]*\.(?:bash|zsh)_history\b|>\s*[\x22']?(?:~|\$HOME)/\.(?:bash|zsh)_history\b|\b(?i:clear-history)\b",
+        "wipes the shell's history, so the user cannot see what ran",
+    ),
+    c(
+        Rule("config-tampering"),
+        r"\bkubectl\s+create\s+clusterrolebinding\b[^\n]*--clusterrole[= ]cluster-admin\b|\bgh\s+repo\s+edit\b[^\n]*--visibility[= ]public\b|\bgh\s+api\b[^\n]*/collaborators/[^\n]*\bpermission=(?:admin|maintain|push|write)\b|\bgh\s+ssh-key\s+add\s+[\x22']?(?:[^~$\s\x22'-]|\$[^H])|\bgh\s+repo\s+deploy-key\s+add\b[^\n]*--allow-write\b|\bSUDO_ASKPASS=[\x22']?(?:[^/\s\x22']|/(?:tmp|home|Users|root)/)|\bnpm\s+config\s+set\s+(?:script-shell|node-options)\s+[^\n]*(?:~|\$HOME|\$\{HOME\}|/\.|/tmp/)",
+        "opens the user's account, cluster or repository to others, or hands the sudo password or npm's scripts to a program the skill names",
+    ),
+    c(
+        Rule("config-tampering"),
+        r"\.(?:claude|codex|cursor|gemini|agents|windsurf)/(?:skills|agents|commands|rules)/[^\n]*(?:>>|\btee\b|\bsed\s+-i)",
+        "changes the skills, rules or agents another tool loads",
+    ),
+    c(
+        Rule("package-source"),
+        r"\bdeb\s+\[[^\]\n]*\btrusted=yes\b[^\]\n]*\]\s+https?://|\bgpgcheck\s*=\s*0\b",
+        "adds a package source whose packages install without a signature check",
+    ),
+    c(
+        Rule("destroy-data"),
+        r"\b(?i:drop\s+(?:database|schema))\s+(?:[^iI\s;]|[iI][^fF])|\bterraform\s+(?:destroy|apply\s+(?:-\S+\s+)*-destroy)\b[^\n]*-auto-approve\b|\bgit\s+push\b[^\n]*\s(?:-f|--force)(?:\s|$)[^\n]*\s\+?(?:[\w./-]*:)?(?:main|master)\b|\bgit\s+push\b[^\n]*\s\+(?:[\w./-]*:)?(?:main|master)\b|\baws\s+s3\s+(?:rb|rm)\s+[\x22']?s3://(?:\{\}|\$)[^\n]*--(?:force|recursive)\b|\bgh\s+repo\s+delete\b[^\n]*--yes\b|(?:^\s*|[;&|]\s*)(?::|\w+)\s*\(\)\s*\{\s*(?::|\w+)\s*\|\s*(?::|\w+)\s*&\s*\}\s*;",
+        "destroys shared data without a way back (a database, a bucket, a branch's history), or hangs the machine",
+    ),
+    c(
+        Rule("config-tampering"),
+        r"(?:echo|printf)\s+(?:-e\s+)?[\x22']?(?:[1-9]|[1-9]\d|1[0-13-9]\d|12[0-689]|2[0-4]\d|25[0-5])\.\d{1,3}\.\d{1,3}\.\d{1,3}\s+[^\n]*(?:\|\s*(?:sudo\s+)?tee\s+(?:-a\s+)?|>>?\s*)/etc/hosts\b",
+        "points host names at an address it chooses, for every program on the machine",
+    ),
     // Exfiltration: the parts.
     f(
         Credential,
-        r"(?:~|\$HOME|\$\{HOME\}|/home/\w+|/root|/Users/\w+)/\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws[/\\]credentials|\.config/gcloud|application_default_credentials\.json|\.azure/|\.kube/config|\.docker/config\.json|(?:~|\$HOME)/\.netrc|\.git-credentials|(?:~|\$HOME)/\.(?:npmrc|pypirc)|\.gnupg\b|\.config/gh/hosts\.yml|\bsecurity\s+(?:find|dump)-(?:generic|internet)-password|\bdump-keychain\b|\bsecret-tool\s+lookup|Login Data|cookies\.sqlite|Google/Chrome/(?:Default|Profile)|\.mozilla/firefox|Library/Keychains|\b(?:cat|less|more|head|tail|base64|xxd|cp|scp|tar|zip|strings)\b[^\n|;]*\s[\x22']?(?:\S*/)?\.env(?:\.local|\.production)?[\x22']?(?:\s|$|\||;)|\bprintenv\b\s*(?:$|\||>)|(?:^|[;&|(]\s*)env\s*(?:\||>)|\bgh\s+auth\s+token\b|\baws\s+configure\s+export-credentials\b",
+        r"(?:~|\$HOME|\$\{HOME\}|/home/\w+|/root|/Users/\w+)/\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws[/\\]credentials|\.config/gcloud|application_default_credentials\.json|\.azure/|\.kube/config|\.docker/config\.json|(?:~|\$HOME)/\.netrc|\.git-credentials|(?:~|\$HOME)/\.(?:npmrc|pypirc)|\.gnupg\b|\.config/gh/hosts\.yml|\bsecurity\s+(?:find|dump)-(?:generic|internet)-password|\bdump-keychain\b|\bsecret-tool\s+lookup|Login Data|cookies\.sqlite|Google/Chrome/(?:Default|Profile)|\.mozilla/firefox|Library/Keychains|\b(?:cat|less|more|head|tail|base64|xxd|cp|scp|tar|zip|strings)\b[^\n|;]*\s[\x22']?(?:\S*/)?\.env(?:\.local|\.production)?[\x22']?(?:\s|$|\||;)|\bprintenv\b\s*(?:$|\||>)|(?:^|[;&|(]\s*)env\s*(?:\||>)|\bgh\s+auth\s+token\b|\baws\s+configure\s+export-credentials\b|\.pgpass\b|\.my\.cnf\b|/proc/[^/\s]+/environ\b|\btoJSON\(\s*secrets\s*\)",
         "reads credentials",
     ),
     p(
         Credential,
-        r"open\(\s*[\x22'](?:\S*/)?\.env[\x22']|json\.dumps\(\s*(?:dict\(\s*)?os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|\{\s*\*\*os\.environ\s*\}|dict\(\s*os\.environ\s*\)|os\.environ\.copy\(\)|\{\s*\.\.\.process\.env\s*\}|Path\.home\(\)\s*/\s*[\x22']\.(?:ssh|aws|gnupg|kube|docker)[\x22']|homedir\(\)\s*\+\s*[\x22']/?\.(?:ssh|aws|gnupg)|(?i:get-content)\s+[^\n]*(?:\.ssh[/\\]|\.aws[/\\]credentials)|\$env:USERPROFILE\\\.(?:ssh|aws)",
+        r"open\(\s*[\x22'](?:\S*/)?\.env[\x22']|json\.dumps\(\s*(?:dict\(\s*)?os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|\{\s*\*\*os\.environ\s*\}|dict\(\s*os\.environ\s*\)|os\.environ\.copy\(\)|\{\s*\.\.\.process\.env\s*\}|Path\.home\(\)\s*/\s*[\x22']\.(?:ssh|aws|gnupg|kube|docker)[\x22']|homedir\(\)\s*\+\s*[\x22']/?\.(?:ssh|aws|gnupg)|(?i:get-content)\s+[^\n]*(?:\.ssh[/\\]|\.aws[/\\]credentials)|\$env:USERPROFILE\\\.(?:ssh|aws)|\bPasswordVault\b|\.RetrievePassword\s*\(|(?i:get-storedcredential)\b|\bENV\.(?:to_h|to_hash|to_a|each|map|inspect|select)\b|\\%ENV\b|%ENV\s*\)|\bDumper\s*\(\s*\\?%ENV",
         "reads credentials",
     ),
     f(
@@ -236,7 +287,7 @@ const PATTERNS: &[Pattern] = &[
     ),
     p(
         Send,
-        r"\b(?:requests|httpx|session|client)\.(?:post|put|patch)\s*\(|\b(?:requests|httpx)\.request\s*\(\s*[\x22'](?:POST|PUT|PATCH)|urlopen\([^)\n]*data\s*=|urlopen\(\s*[^,()\n]+(?:\([^()\n]*\))?[^,()\n]*,\s*[\w\x22']|\bfetch\s*\([^)\n]*method\s*:\s*[\x22'](?:POST|PUT)|\bhttps?\.request\s*\([^\n]*method\s*:\s*[\x22'](?:POST|PUT)|(?i:irm|iwr|invoke-webrequest|invoke-restmethod)\b[^\n]*-(?i:method)\s+(?i:post|put)|(?i:irm|iwr|invoke-webrequest|invoke-restmethod)\b[^\n]*-(?i:infile|body)\b",
+        r"\b(?:requests|httpx|session|client)\.(?:post|put|patch)\s*\(|\b(?:requests|httpx)\.request\s*\(\s*[\x22'](?:POST|PUT|PATCH)|urlopen\([^)\n]*data\s*=|urlopen\(\s*[^,()\n]+(?:\([^()\n]*\))?[^,()\n]*,\s*[\w\x22']|\bfetch\s*\([^)\n]*method\s*:\s*[\x22'](?:POST|PUT)|\bhttps?\.request\s*\([^\n]*method\s*:\s*[\x22'](?:POST|PUT)|(?i:irm|iwr|invoke-webrequest|invoke-restmethod)\b[^\n]*-(?i:method)\s+(?i:post|put)|(?i:irm|iwr|invoke-webrequest|invoke-restmethod)\b[^\n]*-(?i:infile|body)\b|\.Upload(?:File|String|Data|Values)(?:Async|TaskAsync)?\s*\(|->\s*(?:post|put|request)\s*\(|\bLWP::Simple::post\b|\bHTTP::Request->new\s*\(\s*[\x22']?(?:POST|PUT)|\bNet::HTTP::(?:Post|Put)\.new\b|\.post_form\s*\(|\bxmlrpc\.client\.ServerProxy\s*\([^)\n]*\)\s*(?:\.\w+)+\s*\(\s*[\w\x22']|^\s*upload-file\s*=\s*[\x22']?[~/$.\w]|^\s*(?:expand-)?(?:data-binary|data-raw|data-urlencode|data|form)\s*=\s*[\x22']?[\w-]*=?@[~/$.{\w]",
         "sends data out",
     ),
     p(
@@ -466,6 +517,14 @@ impl FileScan {
         }
         if self.rel == "SKILL.md" {
             self.description(&lines);
+        }
+        for (n, message) in super::packages::in_file(&self.rel, text) {
+            self.emit("package-source", n, lines[n - 1], 0, message);
+        }
+        if kind == Kind::Other {
+            for (n, rule, message) in super::configs::in_file(&self.rel, text) {
+                self.emit(rule, n, lines[n - 1], 0, message.to_string());
+            }
         }
         for (i, line) in lines.iter().enumerate() {
             if let Some((at, word)) = normalize::mixed_script_word(line) {
@@ -817,7 +876,27 @@ impl FileScan {
     fn flows(&mut self, text: &str, lines: &[&str], kind: Kind, md: Option<&markdown::Places>) {
         let mut regions: Vec<(Lang, String, usize)> = Vec::new();
         match kind {
+            Kind::Script if context::is_makefile(&self.rel) => {
+                regions.push((Lang::Shell, make_recipes(text), 0))
+            }
             Kind::Script => regions.push((Lang::of(&self.rel, text), text.to_string(), 0)),
+            Kind::Other => {
+                for (n, code, hook) in super::configs::commands(&self.rel, text) {
+                    let found = flow::analyse(&shell::parse(&code));
+                    let line = lines.get(n - 1).copied().unwrap_or("");
+                    for h in found.hits {
+                        self.emit(h.rule, n, line, 0, h.message);
+                    }
+                    if hook && found.send.is_some() {
+                        let message = "a hook sends what it is given (the agent's tool calls and their files) to another host".to_string();
+                        self.emit("exfiltration", n, line, 0, message);
+                    }
+                    if !self.about_attacks {
+                        let at = |l: Option<usize>| l.map(|_| 1);
+                        self.flow_parts(lines, n - 1, at(found.cred), at(found.send));
+                    }
+                }
+            }
             Kind::Dockerfile => regions.push((Lang::Shell, docker_runs(lines), 0)),
             Kind::Markdown => {
                 for b in md.map(|m| m.blocks.as_slice()).unwrap_or_default() {
@@ -832,10 +911,13 @@ impl FileScan {
             }
             _ => {}
         }
+        // What one shell block of a page writes, the next reads.
+        let mut written = flow::Written::new();
         for (lang, body, offset) in regions {
             match lang {
                 Lang::Shell => {
-                    let found = flow::analyse(&shell::parse(&body));
+                    let found = flow::analyse_after(&shell::parse(&body), written);
+                    written = found.written();
                     for h in found.hits {
                         let n = offset + h.line;
                         let line = lines.get(n - 1).copied().unwrap_or("");
@@ -1200,7 +1282,12 @@ fn sets_a_variable(line: &str) -> bool {
         Regex::new(r#"^\s*(?:\$\s+)?echo\s+(?:-e\s+)?(?:'export\s+[A-Za-z_][A-Za-z0-9_]*=[^'`;|&]*'|"export\s+[A-Za-z_][A-Za-z0-9_]*=[^"`;|&]*")\s*(?:>>|\|\s*tee\s+(?:-a|--append)\s)"#)
             .expect("valid pattern")
     });
-    SETS.is_match(line) && !line.contains("$(")
+    // Variables that load code into every later process are not setup.
+    static HOOKS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"export\s+(?:NODE_OPTIONS=[^\n]*--(?:require|import|loader|experimental-loader)\b|(?:BASH_ENV|ENV|LD_PRELOAD|PYTHONSTARTUP|PROMPT_COMMAND|PERL5OPT|RUBYOPT|DYLD_INSERT_LIBRARIES|GIT_SSH_COMMAND)=[^\n]*(?:/\.[\w-]+/\.|/tmp/|/dev/shm/))")
+            .expect("valid pattern")
+    });
+    SETS.is_match(line) && !line.contains("$(") && !HOOKS.is_match(line)
 }
 
 /// `git config url.A.insteadOf B` where A and B name the same host (https
@@ -1259,8 +1346,15 @@ fn docker_runs(lines: &[&str]) -> String {
     for line in lines {
         let t = line.trim_start();
         if let Some(cmd) = t.strip_prefix("RUN ") {
+            // `RUN --mount=… --network=… CMD`: the flags are the build's.
+            let mut cmd = cmd.trim_start();
+            while cmd.starts_with("--") {
+                cmd = cmd.split_once(' ').map_or("", |(_, r)| r).trim_start();
+            }
             out.push_str(cmd);
             cont = line.trim_end().ends_with('\\');
+        } else if let Some(fetch) = t.strip_prefix("ADD ").and_then(docker_add_url) {
+            out.push_str(&fetch);
         } else if cont {
             out.push_str(line);
             cont = line.trim_end().ends_with('\\');
@@ -1268,6 +1362,42 @@ fn docker_runs(lines: &[&str]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// `ADD URL DEST` without `--checksum`: a download, read as the `curl`
+/// that does the same, so a later `RUN` of it is a download run.
+fn docker_add_url(args: &str) -> Option<String> {
+    let words: Vec<&str> = args.split_whitespace().collect();
+    if words.iter().any(|w| w.starts_with("--checksum")) {
+        return None;
+    }
+    let ops: Vec<&str> = words.into_iter().filter(|w| !w.starts_with("--")).collect();
+    match ops.as_slice() {
+        [url, .., dest] if url.starts_with("https://") || url.starts_with("http://") => {
+            let dest = if dest.ends_with('/') {
+                format!("{dest}{}", url.rsplit('/').next().unwrap_or(""))
+            } else {
+                dest.to_string()
+            };
+            Some(format!("curl -o {dest} {url}"))
+        }
+        _ => None,
+    }
+}
+
+/// A Makefile's recipes as the shell reads them: make's `$(shell …)` is a
+/// command substitution, and `@`/`-` before a recipe only quiet it or
+/// ignore its failure.
+fn make_recipes(text: &str) -> String {
+    text.lines()
+        .map(|l| match l.strip_prefix('\t') {
+            Some(r) => r
+                .trim_start_matches(['@', '-', '+'])
+                .replace("$(shell ", "$("),
+            None => l.replace("$(shell ", "$("),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A console block's `$ ` prompts removed, so the command is read.

@@ -12,6 +12,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+mod calls;
+
 static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&super::context::ascii_classes(
         r"^\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::\s*[\w\[\]., ]+)?=([^=].*)$",
@@ -30,7 +32,7 @@ static FETCH: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static SINK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&super::context::ascii_classes(r"\b(?:exec|eval|compile|Function|runInThisContext|runInNewContext|runInContext|execSync|spawnSync|system|popen|check_output|run|passthru|shell_exec|proc_open|assert|instance_eval|class_eval|pickle\.loads?|dill\.loads?|cloudpickle\.loads?|marshal\.loads|yaml\.unsafe_load|torch\.load)\s*\("))
+    Regex::new(&super::context::ascii_classes(r"\b(?:exec|eval|compile|Function|runInThisContext|runInNewContext|runInContext|execSync|spawnSync|system|popen|check_output|run|passthru|shell_exec|proc_open|assert|instance_eval|class_eval|pickle\.loads?|dill\.loads?|cloudpickle\.loads?|marshal\.loads|yaml\.unsafe_load|torch\.load|import)\s*\("))
         .expect("valid pattern")
 });
 
@@ -46,13 +48,13 @@ static BINDS_EXEC: LazyLock<Regex> = LazyLock::new(|| {
 /// a keyring or browser store, or the whole environment taken (not
 /// passed to a child process with `env=`).
 static CRED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&super::context::ascii_classes(r#"["']\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials)["'/]|\bkeyring\.get_(?:password|credential)\s*\(|\bbrowser_cookie3\b|\bkeytar\.getPassword\s*\(|\{\s*\*\*os\.environ\s*\}|\bdict\s*\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\s*\(|\bjson\.dumps\s*\(\s*(?:dict\s*\()?\s*os\.environ\b|\bprocess\.env\s*(?:[,})]|$)|\{\s*\.\.\.process\.env\s*\}|JSON\.stringify\s*\(\s*process\.env\s*\)"#))
+    Regex::new(&super::context::ascii_classes(r#"["']\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials)["'/]|\bkeyring\.get_(?:password|credential)\s*\(|\bbrowser_cookie3\b|\bkeytar\.getPassword\s*\(|\{\s*\*\*os\.environ\s*\}|\bdict\s*\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\s*\(|\bjson\.dumps\s*\(\s*(?:dict\s*\()?\s*os\.environ\b|\bprocess\.env\s*(?:[,})]|$)|\{\s*\.\.\.process\.env\s*\}|JSON\.stringify\s*\(\s*process\.env\s*\)|\bENV\.(?:to_h|to_hash|to_a|each|map|inspect|select)\b|(?:expanduser|Path\.home|homedir|Dir\.home)[^\n]*["']\*\.(?:pem|key|p12|pfx|ppk|kdbx)["']"#))
         .expect("valid pattern")
 });
 
 /// A network send with a body (a GET of a URL is not a send).
 static SEND: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&super::context::ascii_classes(r#"\b(?:requests|httpx|session|client|axios|got|superagent|http)\.(?:post|put|patch)\s*\(|\.request\s*\(\s*["'](?:POST|PUT|PATCH)|\.request\s*\([^)]*\b(?:data|json|body|files|content)\s*[=:]|\burlopen\s*\([^()]*(?:\([^()]*\))?[^()]*data\s*=|\burlopen\s*\([^(),]*(?:\([^()]*\))?[^(),]*,\s*(?:[A-Za-z_][\w.]*\s*[,)]|[\x22'b{])|\bfetch\s*\([^)]*\bbody\b|\b(?:storbinary|storlines|sendmail|send_message|sendall|sendBeacon)\s*\(|\breq(?:uest)?\.(?:end|write)\s*\(\s*[A-Za-z_]|\bnet\.(?:connect|createConnection)\s*\(|Net::HTTP\.post|\bcurl_setopt\s*\([^)]*CURLOPT_POSTFIELDS"#))
+    Regex::new(&super::context::ascii_classes(r#"\b(?:requests|httpx|session|client|axios|got|superagent|http)\.(?:post|put|patch)\s*\(|\.request\s*\(\s*["'](?:POST|PUT|PATCH)|\.request\s*\([^)]*\b(?:data|json|body|files|content)\s*[=:]|\burlopen\s*\([^()]*(?:\([^()]*\))?[^()]*data\s*=|\burlopen\s*\([^(),]*(?:\([^()]*\))?[^(),]*,\s*(?:[A-Za-z_][\w.]*\s*[,)]|[\x22'b{])|\bfetch\s*\([^)]*\bbody\b|\b(?:storbinary|storlines|sendmail|send_message|sendall|sendBeacon)\s*\(|\breq(?:uest)?\.(?:end|write)\s*\(\s*[A-Za-z_]|\bnet\.(?:connect|createConnection)\s*\(|Net::HTTP\.post|\bcurl_setopt\s*\([^)]*CURLOPT_POSTFIELDS|\.post_form\s*\(|->\s*(?:post|put)\s*\(|\bServerProxy\s*\([^)]*\)\s*(?:\.\w+)+\s*\(\s*[\w"']|\b(?:https?|requests|httpx|axios|got)\.get\s*\(\s*(?:["'][^"']*\?[^"']*["']\s*\+|f["'][^"']*\?[^"']*\{|`[^`]*\?[^`]*\$\{)|\.Upload(?:File|String|Data|Values)(?:Async)?\s*\("#))
         .expect("valid pattern")
 });
 
@@ -77,13 +79,21 @@ pub fn parts(text: &str, shell: &dyn Fn(&str) -> ShellRead) -> (Option<usize>, O
         if send.is_none() && SEND.is_match(code) {
             send = Some(i + 1);
         }
-        if let Some(flow) = argv_flow(code, shell) {
+        let names = HashMap::new();
+        let flows = argv_flow(code, shell)
+            .into_iter()
+            .chain(calls::shell_string(code, &names, shell));
+        for flow in flows {
             if cred.is_none() && flow.cred {
                 cred = Some(i + 1);
             }
             if send.is_none() && flow.send {
                 send = Some(i + 1);
             }
+        }
+        if calls::vendor_key_elsewhere(code, super::context::VENDOR_VARS) {
+            cred.get_or_insert(i + 1);
+            send.get_or_insert(i + 1);
         }
     }
     (cred, send)
@@ -129,7 +139,7 @@ static FOR: LazyLock<Regex> = LazyLock::new(|| {
 /// Exactly the home folder, as Python, JavaScript or Ruby spell it.
 static HOME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&super::context::ascii_classes(
-        r#"^(?:(?:pathlib\.)?Path\.home\(\)|Path\(\s*[\x22']~[\x22']\s*\)\.expanduser\(\)|os\.path\.expanduser\(\s*[\x22']~/?[\x22']\s*\)|os\.homedir\(\)|(?:path\.)?(?:join|resolve)\(\s*os\.homedir\(\)\s*(?:,\s*[\x22']/?[\x22']\s*)*\)|os\.environ\[\s*[\x22']HOME[\x22']\s*\]|os\.getenv\(\s*[\x22']HOME[\x22']\s*\)|process\.env\.HOME|Dir\.home|ENV\[\s*[\x22']HOME[\x22']\s*\]|[\x22']/[\x22'])$"#,
+        r#"^(?:(?:pathlib\.)?Path\.home\(\)|Path\(\s*[\x22']~[\x22']\s*\)\.expanduser\(\)|os\.path\.expanduser\(\s*[\x22']~/?[\x22']\s*\)|os\.homedir\(\)|(?:path\.)?(?:join|resolve)\(\s*os\.homedir\(\)\s*(?:,\s*[\x22']/?[\x22']\s*)*\)|os\.environ\[\s*[\x22']HOME[\x22']\s*\]|os\.getenv\(\s*[\x22']HOME[\x22']\s*\)|process\.env\.HOME|Dir\.home|ENV\[\s*[\x22']HOME[\x22']\s*\]|[\x22']/[\x22'])(?:\.iterdir\(\)|\.glob\(\s*[\x22']\*[\x22']\s*\))?$"#,
     ))
     .expect("valid pattern")
 });
@@ -205,8 +215,33 @@ pub fn analyse(
     // Names bound to `exec` or `eval` (`fn = getattr(builtins, "ex" + "ec")`).
     let mut aliases: Vec<String> = Vec::new();
     let mut out = Vec::new();
+    let mut written = calls::Written::default();
     for (i, line) in text.lines().enumerate() {
         let code = line.split_once(" #").map_or(line, |(c, _)| c);
+        if written.loaded(code) {
+            out.push((
+                i + 1,
+                "download-exec",
+                "imports or runs a file it wrote from a download",
+            ));
+        }
+        written.note(code, held_by(&names, code).fetched);
+        if calls::evaluated_in_callback(code) {
+            out.push((
+                i + 1,
+                "pipe-to-shell",
+                "evaluates downloaded code in the callback that fetched it",
+            ));
+        }
+        if let Some(flow) = calls::shell_string(code, &names, shell) {
+            for rule in flow.rules {
+                out.push((
+                    i + 1,
+                    rule,
+                    "runs a shell command, built as a string, that does this",
+                ));
+            }
+        }
         if let Some(c) = FOR.captures(code) {
             let list = &c[2];
             let mut h = held_by(&names, list);

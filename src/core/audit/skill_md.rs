@@ -18,10 +18,7 @@ pub fn scan(folder: &Path, text: &str, files: &[File], out: &mut Vec<Finding>) {
         && let Some(node) = fm.metadata().and_then(|m| m.get("allowed-tools"))
     {
         let tools: Vec<String> = match &node.value {
-            Value::Str(s) => s
-                .split(|c: char| c == ',' || c.is_whitespace())
-                .map(str::to_string)
-                .collect(),
+            Value::Str(s) => tool_list(s),
             Value::Seq(items) => items
                 .iter()
                 .filter_map(|n| n.value.as_str().map(str::to_string))
@@ -44,8 +41,31 @@ pub fn scan(folder: &Path, text: &str, files: &[File], out: &mut Vec<Finding>) {
     missing_links(folder, text, files, out);
 }
 
+/// The tools of an `allowed-tools` string: split at commas and spaces
+/// outside parentheses (`Bash(git status:*) Read` is two tools).
+fn tool_list(s: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut depth = 0usize;
+    for c in s.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth == 0 && (c == ',' || c.is_whitespace()) {
+            out.push(String::new());
+        } else if let Some(last) = out.last_mut() {
+            last.push(c);
+        }
+    }
+    out.retain(|t| !t.is_empty());
+    out
+}
+
 /// `Bash`, `Bash(*)`, `Bash(*:*)`, `shell` …: a shell tool not narrowed to
-/// named commands.
+/// named commands; or narrowed to a program that runs whatever code its
+/// arguments hold (`Bash(sh:*)`, `Bash(python3:*)`), a shell by another
+/// name.
 fn unrestricted_shell(tool: &str) -> bool {
     let t = tool.trim().to_ascii_lowercase();
     let (name, arg) = match t.split_once('(') {
@@ -56,7 +76,47 @@ fn unrestricted_shell(tool: &str) -> bool {
         name,
         "bash" | "shell" | "sh" | "run_shell_command" | "execute_command" | "terminal" | "exec"
     );
-    shell && arg.is_none_or(|a| a.is_empty() || a == "*" || a == "*:*" || a == ":*")
+    shell
+        && arg
+            .is_none_or(|a| a.is_empty() || a == "*" || a == "*:*" || a == ":*" || runs_any_code(a))
+}
+
+/// A command grant whose program runs any code given as its argument,
+/// with any arguments: `sh:*`, `python3 *`, `env:*`.
+fn runs_any_code(arg: &str) -> bool {
+    let Some(prog) = arg
+        .strip_suffix(":*")
+        .or_else(|| arg.strip_suffix(" *"))
+        .or_else(|| arg.strip_suffix('*'))
+    else {
+        return false;
+    };
+    let prog = prog.trim();
+    let prog = prog.rsplit('/').next().unwrap_or(prog);
+    let base = prog.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    matches!(
+        base,
+        "sh" | "bash"
+            | "zsh"
+            | "dash"
+            | "ksh"
+            | "fish"
+            | "python"
+            | "node"
+            | "perl"
+            | "ruby"
+            | "php"
+            | "pwsh"
+            | "powershell"
+            | "osascript"
+            | "eval"
+            | "exec"
+            | "env"
+            | "xargs"
+            | "sudo"
+            | "su"
+            | "busybox"
+    )
 }
 
 fn short(s: &str) -> String {
@@ -123,7 +183,16 @@ mod tests {
 
     #[test]
     fn shell_grants() {
-        for t in ["Bash", "bash(*)", "Bash(*:*)", "shell", "run_shell_command"] {
+        for t in [
+            "Bash",
+            "bash(*)",
+            "Bash(*:*)",
+            "shell",
+            "run_shell_command",
+            "Bash(sh:*)",
+            "Bash(python3:*)",
+            "Bash(/usr/bin/env *)",
+        ] {
             assert!(unrestricted_shell(t), "{t}");
         }
         for t in [
@@ -132,9 +201,19 @@ mod tests {
             "Read",
             "Grep",
             "BashOutput",
+            "Bash(python3 scripts/run.py:*)",
+            "Bash(shellcheck:*)",
         ] {
             assert!(!unrestricted_shell(t), "{t}");
         }
+    }
+
+    #[test]
+    fn tool_lists() {
+        assert_eq!(
+            tool_list("Bash(git status:*) Read, Write"),
+            ["Bash(git status:*)", "Read", "Write"]
+        );
     }
 
     #[test]
