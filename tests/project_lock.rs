@@ -417,8 +417,9 @@ fn sync_in_the_project_brings_a_stale_copy_to_the_locked_revision() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().canonicalize().unwrap();
     let (skills, project, home) = given_in_a_project(&root, |_| {});
-    // A teammate re-pins the project's lock; the copy is Alice's, not his
-    // home's to refresh.
+    // A teammate re-pins the project's lock in the same folder; his
+    // `sync` took the copy the project's lock gives as skilltui's, so his
+    // `update` brings it along.
     let bob = root.join("bob");
     let (code, out, err) = run(&root, &bob, &project, &["sync"]);
     assert_eq!(code, 0, "{out}{err}");
@@ -426,10 +427,13 @@ fn sync_in_the_project_brings_a_stale_copy_to_the_locked_revision() {
     let (code, out, err) = run(&root, &bob, &project, &["update", "alpha"]);
     assert_eq!(code, 0, "{out}{err}");
     let skill_md = project.join(".agents/skills/alpha/SKILL.md");
-    assert!(!fs::read_to_string(&skill_md).unwrap().contains("second"));
-    // Alice's `sync` brings her store, and so the copy, to the lock.
+    assert!(fs::read_to_string(&skill_md).unwrap().contains("second"));
+    // Alice's record still holds the first edition's hash: the copy is
+    // the store's files once her `sync` brings her store to the lock,
+    // not an edit of hers.
     let (code, out, err) = run(&root, &home, &project, &["sync"]);
     assert_eq!(code, 0, "{out}{err}");
+    assert!(!err.contains("edited"), "{err}");
     assert!(
         fs::read_to_string(&skill_md)
             .unwrap()
@@ -666,4 +670,224 @@ fn clone_as_bob(root: &Path, project: &Path) -> PathBuf {
         ],
     );
     clone
+}
+
+/// skilltui run with `args` in the background, its output dropped.
+fn spawn_in(root: &Path, home: &Path, project: &Path, args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_skilltui"))
+        .arg("--home")
+        .arg(home)
+        .args(args)
+        .current_dir(project)
+        .env_remove("CAO_HOME_DIR")
+        .env("HOME", root)
+        .env("XDG_CONFIG_HOME", root.join(".config"))
+        .env("TMPDIR", root.join("scratch"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+// Before: while the copy was staged, `.agents/skills` swapped for a link
+// to an outside folder received the finished copy (renamed by path,
+// through the new link). A race: each round either refuses or places the
+// copy in the project; never outside.
+#[test]
+fn a_folder_swapped_for_a_link_during_enable_is_never_written_through() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = local_skill_project(&root, 2000);
+    let outside = root.join("outside");
+    fs::create_dir_all(&outside).unwrap();
+    let skills = project.join(".agents/skills");
+    for round in 0..3 {
+        let _ = fs::remove_dir_all(project.join(".agents"));
+        let _ = fs::remove_dir_all(project.join(".claude"));
+        let _ = fs::remove_file(home.join("skilltui-agents.json"));
+        let mut child = spawn_in(&root, &home, &project, &ENABLE_CLAUDE);
+        while child.try_wait().unwrap().is_none() {
+            let real = fs::symlink_metadata(&skills).is_ok_and(|m| m.is_dir());
+            if real && fs::rename(&skills, project.join(format!(".agents/moved{round}"))).is_ok() {
+                std::os::unix::fs::symlink(&outside, &skills).unwrap();
+                break;
+            }
+        }
+        child.wait().unwrap();
+        let written: Vec<_> = fs::read_dir(&outside).unwrap().flatten().collect();
+        assert!(written.is_empty(), "round {round}: {written:?}");
+    }
+}
+
+// Before: `disable` rewrote the record first; Ctrl-C while the copy was
+// deleted left it (and the folders made for it) recorded nowhere, and the
+// second `disable` said "skilltui has not given 'alpha'".
+#[test]
+fn an_interrupted_disable_is_finished_by_running_it_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = local_skill_project(&root, 3000);
+    let (code, out, err) = run(&root, &home, &project, &ENABLE_CLAUDE);
+    assert_eq!(code, 0, "{out}{err}");
+    let disable = ["agent", "disable", "claude-code", "alpha"];
+    let mut child = spawn_in(&root, &home, &project, &disable);
+    // Interrupted once the link is gone, as the copy goes.
+    let link = project.join(".claude/skills/alpha");
+    while child.try_wait().unwrap().is_none() {
+        if fs::symlink_metadata(&link).is_err() {
+            let pid = child.id().to_string();
+            Command::new("kill").args(["-INT", &pid]).status().unwrap();
+            break;
+        }
+    }
+    let first = child.wait().unwrap();
+    let (_, out, err) = run(&root, &home, &project, &disable);
+    for made in [".agents", ".claude"] {
+        let left = snapshot(&project.join(made));
+        assert!(
+            !project.join(made).exists(),
+            "{first:?} {out}{err}: {left:?}"
+        );
+    }
+    let record = fs::read_to_string(home.join("skilltui-agents.json")).unwrap();
+    assert!(!record.contains("alpha"), "{record}");
+}
+
+/// A staging folder as a killed run leaves it, an hour old, at `at`.
+fn plant_leftover(at: &Path) {
+    write_skill(&at.join("alpha"), "alpha", "half\n");
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let dir = fs::File::open(at).unwrap();
+    dir.set_modified(hour_ago).unwrap();
+}
+
+// Before: only `enable` cleared what a killed run left in the project.
+#[test]
+fn every_command_in_the_project_clears_a_killed_runs_staging() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (_, project, home) = given_in_a_project(&root, |_| {});
+    let leftovers = [
+        project.join(".agents/.skilltui..Ab12Cd"),
+        project.join(".agents/skills/.skilltui..Ef34Gh"),
+    ];
+    let commands: [&[&str]; 4] = [
+        &["sync"],
+        &["update", "alpha"],
+        &["agent", "disable", "codex", "alpha"],
+        &["remove", "alpha"],
+    ];
+    for args in commands {
+        for at in &leftovers {
+            plant_leftover(at);
+        }
+        let (code, out, err) = run(&root, &home, &project, args);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+        assert_eq!(staging_under(&project), Vec::<PathBuf>::new(), "{args:?}");
+    }
+}
+
+// Before: `remove` run outside the project left the skill in the
+// project's lock, and a teammate's `sync` brought it back.
+#[test]
+fn remove_anywhere_drops_the_skill_from_the_locks_of_the_projects_it_was_given_in() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (_, project, home) = given_in_a_project(&root, |_| {});
+    let elsewhere = root.join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    let (code, out, err) = run(&root, &home, &elsewhere, &["remove", "alpha"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let project_lock = project.join("skilltui.lock");
+    let lock = fs::read_to_string(&project_lock).unwrap();
+    assert!(!lock.contains("alpha"), "{lock}");
+    let said = format!(
+        "Dropped 'alpha' from {} and {}: `sync` no longer installs it",
+        home.join("skilltui.lock").display(),
+        project_lock.display()
+    );
+    assert!(out.lines().any(|l| l == said), "{out}");
+    assert!(!project.join(".agents").exists() && !project.join(".claude").exists());
+}
+
+// Before: a teammate's `sync` warned that the committed Kiro copy
+// "exists and skilltui did not make it", and their `disable` never took
+// it (nor the link and the project's copy) back.
+#[test]
+fn a_teammates_sync_takes_the_committed_copies_skilltui_made_as_its_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (_, project, home) = given_in_a_project(&root, |_| {});
+    let kiro = ["agent", "enable", "kiro-cli", "alpha", "--scope", "project"];
+    let (code, out, err) = run(&root, &home, &project, &kiro);
+    assert_eq!(code, 0, "{out}{err}");
+    git_repos::commit(&project, "the team's skills");
+    let clone = clone_as_bob(&root, &project);
+    let bob = root.join("bob/home");
+    let (code, out, err) = run(&root, &bob, &clone, &["sync"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!err.contains("warning"), "{err}");
+    assert_eq!(git_in(&clone, &["status", "--porcelain"]), "");
+    let disable = ["agent", "disable", "kiro-cli,claude-code,codex", "alpha"];
+    let (code, out, err) = run(&root, &bob, &clone, &disable);
+    assert_eq!(code, 0, "{out}{err}");
+    // Its folders were there before this home gave anything: they stay.
+    for made in [
+        ".kiro/skills/alpha",
+        ".claude/skills/alpha",
+        ".agents/skills/alpha",
+    ] {
+        assert!(fs::symlink_metadata(clone.join(made)).is_err(), "{made}");
+    }
+}
+
+// Before: a committed copy edited since (it differs from the locked
+// revision) was kept, but `sync` said only "installed at".
+#[test]
+fn a_teammates_sync_says_the_committed_copy_differs_from_the_locked_revision() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (_, project, _) = given_in_a_project(&root, |_| {});
+    let skill_md = project.join(".agents/skills/alpha/SKILL.md");
+    let edited = format!(
+        "{}a teammate's note\n",
+        fs::read_to_string(&skill_md).unwrap()
+    );
+    fs::write(&skill_md, &edited).unwrap();
+    git_repos::commit(&project, "the team's skills, edited");
+    let clone = clone_as_bob(&root, &project);
+    let bob = root.join("bob/home");
+    for _ in 0..2 {
+        let (code, out, err) = run(&root, &bob, &clone, &["sync"]);
+        assert_eq!(code, 0, "{out}{err}");
+        let said: Vec<&str> = err.lines().filter(|l| l.contains("differs")).collect();
+        assert_eq!(said.len(), 1, "{err}");
+        for part in [".agents/skills/alpha", "locked revision", "`skilltui sync`"] {
+            assert!(said[0].contains(part), "{}", said[0]);
+        }
+        let copy = clone.join(".agents/skills/alpha/SKILL.md");
+        assert_eq!(fs::read_to_string(copy).unwrap(), edited);
+    }
+}
+
+// Before: the home's lock notes `claude-code:project` for a skill given in
+// one project; `sync` in any other project gave it there too (a copy, a
+// link and a new `skilltui.lock` in someone else's repository).
+#[test]
+fn sync_in_another_project_gives_nothing_there() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (_, _, home) = given_in_a_project(&root, |_| {});
+    let other = root.join("other");
+    fs::create_dir_all(&other).unwrap();
+    git_in(&other, &["init", "-q"]);
+    let (code, out, err) = run(&root, &home, &other, &["sync"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let made: Vec<_> = fs::read_dir(&other)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n != ".git")
+        .collect();
+    assert!(made.is_empty(), "{made:?}");
 }

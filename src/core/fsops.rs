@@ -9,6 +9,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+pub mod inside;
+
 /// Prefix of the staging folders skilltui makes inside the store (and of
 /// its temporary files beside a profile). They hold the skill one level
 /// down, so CAO never takes them for a skill; the `..` is what no skill
@@ -480,13 +482,13 @@ pub fn stage_walked(
 
 /// Copies `src` as [`stage_copy`] does into the folder `staged` (from
 /// [`stage_empty`]), so a caller can note the staging folder (for a
-/// signal's clean-up) before the copy starts.
-pub fn copy_into(src: &Path, staged: &Staged) -> Result<(), String> {
+/// signal's clean-up) before the copy starts; stops once `stop` says so.
+pub fn copy_into(src: &Path, staged: &Staged, stop: &dyn Fn() -> bool) -> Result<(), String> {
     let walked = walk(src, Links::StayInside, None)?;
     if let Some(problem) = walked.problems.first() {
         return Err(format!("{problem}: replace it with the file itself"));
     }
-    copy_walked(&walked, &staged.path())
+    copy_walked_until(&walked, &staged.path(), stop)
 }
 
 /// How a walk (and the copy it serves) treats symlinks.
@@ -675,8 +677,18 @@ fn is_executable(_meta: &fs::Metadata) -> bool {
 
 /// Writes what `walked` lists under `dest` (which must not exist).
 fn copy_walked(walked: &Walked, dest: &Path) -> Result<(), String> {
+    copy_walked_until(walked, dest, &|| false)
+}
+
+/// [`copy_walked`], stopping (with an error) before the next item once
+/// `stop` says so: Ctrl-C ends a copy of thousands of files at once,
+/// not once it is done.
+fn copy_walked_until(walked: &Walked, dest: &Path, stop: &dyn Fn() -> bool) -> Result<(), String> {
     fs::create_dir(dest).map_err(|e| format!("cannot create {}: {e}", dest.display()))?;
     for item in &walked.items {
+        if stop() {
+            return Err("stopped by a signal: nothing was kept".into());
+        }
         let to = dest.join(&item.rel);
         let done = match &item.kind {
             Kind::Dir => fs::create_dir(&to),

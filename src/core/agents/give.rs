@@ -559,11 +559,21 @@ fn make_all(
     root: Option<&Path>,
 ) -> Result<Target, String> {
     let dir = target.path.parent().ok_or("a target with no folder")?;
-    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    make_dir(dir, root)?;
     if let Some(at) = shared_at {
         target.shared = Some(ensure_shared(record, &target.from, at, &target.skill)?);
     }
     make(target.clone(), root).inspect_err(|_| drop_shared(&target, record))
+}
+
+/// Makes `dir` and the folders missing on its way; inside the project at
+/// `root`, never through a link swapped in on the way.
+fn make_dir(dir: &Path, root: Option<&Path>) -> Result<(), String> {
+    match root.filter(|r| dir.starts_with(r)) {
+        Some(root) => fsops::inside::make_dirs(root, dir),
+        None => fs::create_dir_all(dir),
+    }
+    .map_err(|e| format!("cannot create {}: {e}", dir.display()))
 }
 
 /// Records `target` and the folders `made` for it, then notes it in the
@@ -615,8 +625,15 @@ fn make(mut target: Target, root: Option<&Path>) -> Result<Target, String> {
 /// Makes `t`'s link; one to the project's copy must lead there, as the
 /// system resolves it, or it is taken back and refused.
 fn make_link(t: &Target) -> Result<(), String> {
-    // symlink() fails if anything appeared at the link's place meanwhile.
-    std::os::unix::fs::symlink(link_target(t), &t.path).map_err(|e| {
+    // symlink() fails if anything appeared at the link's place meanwhile;
+    // in a project it is made in the folder as checked, never through a
+    // link swapped in on the way.
+    let root = t.shared.as_ref().and_then(|s| shared::root_of(&s.path));
+    let made = match root {
+        Some(root) => fsops::inside::symlink(&link_target(t), &t.path, root),
+        None => std::os::unix::fs::symlink(link_target(t), &t.path),
+    };
+    made.map_err(|e| {
         format!(
             "cannot link {}: {e}: nothing was kept; move what is in the way aside and try again",
             t.path.display()
@@ -648,7 +665,12 @@ fn copy_in(from: &Path, dest: &Path, root: Option<&Path>, name: &str) -> Result<
     })?;
     let mut staging = shared::stage(from, &area, name)?;
     let hash = staged_hash(&staging.path())?;
-    interrupt::unless_interrupted(|| fsops::install_new(staging.take(), dest))?;
+    // In a project, the rename never follows a link swapped in on the way.
+    let project = shared::root_of(dest).or(root.filter(|r| dest.starts_with(r)));
+    interrupt::unless_interrupted(|| match project {
+        Some(root) => fsops::inside::install_new(staging.take(), dest, root),
+        None => fsops::install_new(staging.take(), dest),
+    })?;
     Ok(hash)
 }
 
@@ -747,7 +769,7 @@ fn ensure_shared(record: &Record, from: &Path, at: &Path, name: &str) -> Result<
     match fs::symlink_metadata(at) {
         Err(_) => {
             let dir = at.parent().ok_or("a copy with no folder")?;
-            fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            make_dir(dir, shared::root_of(at))?;
             let hash = Some(copy_in(from, at, None, name)?);
             Ok(Shared { path, hash })
         }
@@ -876,9 +898,14 @@ fn take_back_copy(t: &Target) -> Taken {
     let Some(dir) = t.path.parent().filter(|_| still_ours(t)) else {
         return Taken::LeftChanged(t.path.clone());
     };
+    // Moved aside where no agent looks (in a project, its `.agents`: a
+    // folder being deleted in `.agents/skills` is a skill to OpenCode),
+    // held so that a signal ending skilltui deletes it.
+    let root = project_of(t);
+    let area = shared::staging_area(&t.path, root.as_deref()).unwrap_or_else(|| dir.to_path_buf());
     let Ok(trash) = tempfile::Builder::new()
         .prefix(fsops::STAGING_PREFIX)
-        .tempdir_in(dir)
+        .tempdir_in(&area)
     else {
         return Taken::LeftChanged(t.path.clone());
     };
@@ -888,6 +915,9 @@ fn take_back_copy(t: &Target) -> Taken {
     }
     let same = same_copy(t.hash.as_deref(), &aside);
     if same {
+        // Held only now: a kill while it was checked never deletes what
+        // could be the user's.
+        let _held = interrupt::hold(trash.path());
         drop(trash);
         return Taken::Removed(t.path.clone());
     }
@@ -903,12 +933,13 @@ fn take_back_copy(t: &Target) -> Taken {
     Taken::LeftChanged(t.path.clone())
 }
 
-/// Takes back the targets `pick` selects. The record is written first
-/// (merged with other writers'), so a run that stops halfway leaves a
-/// link or copy no longer tracked, never a tracked one that `sync` would
-/// bring back; the lock is checked before, so a lock that cannot be
-/// noted in stops it before anything is touched. Only an entry
-/// [`plausible`] for `agents` is ever deleted.
+/// Takes back the targets `pick` selects. Each is taken back while the
+/// record still lists it, and the record is written last, so a run that
+/// stops halfway (Ctrl-C, a kill) is finished by running it again: what
+/// is already gone is then only forgotten. A signal stops it between two
+/// targets, with what was done recorded. The lock is checked before, so
+/// a lock that cannot be noted in stops it before anything is touched.
+/// Only an entry [`plausible`] for `agents` is ever deleted.
 pub fn disable_where(
     home: &Home,
     agents: &[Agent],
@@ -917,42 +948,83 @@ pub fn disable_where(
 ) -> Result<Vec<(Target, Taken)>, String> {
     let mut record = Record::read(home)?;
     let chosen: Vec<Target> = record.targets.iter().filter(|t| pick(t)).cloned().collect();
+    for root in project_roots(&chosen) {
+        shared::clear_leftovers(&root);
+    }
     if chosen.is_empty() {
         return Ok(Vec::new());
     }
     lock::Lock::read(&lock::default_path(home))?;
-    record.targets.retain(|t| !pick(t));
-    record.write(home)?;
-    let done: Vec<(Target, Taken)> = chosen
-        .into_iter()
-        .map(|t| {
-            let taken = if !plausible(&t, home, agents, ctx) {
-                Taken::NotOurs(t.path.clone())
-            } else if shared_copy(&t) || t.kind == Kind::Copy && record.using(&t.path).is_some() {
-                Taken::Shared(t.path.clone())
-            } else {
-                take_back(&t)
-            };
-            (t, taken)
-        })
-        .collect();
+    let _busy = interrupt::busy();
+    // What the record will hold: the chosen targets' copies are used by
+    // none of them any more.
+    let mut left = record.clone();
+    left.targets.retain(|t| !pick(t));
+    let mut done: Vec<(Target, Taken)> = Vec::new();
+    for t in chosen {
+        if interrupt::interrupted() {
+            break;
+        }
+        let taken = if !plausible(&t, home, agents, ctx) {
+            Taken::NotOurs(t.path.clone())
+        } else if shared_copy(&t) || t.kind == Kind::Copy && left.using(&t.path).is_some() {
+            Taken::Shared(t.path.clone())
+        } else {
+            take_back(&t)
+        };
+        if matches!(taken, Taken::Removed(_) | Taken::Gone(_)) {
+            drop_shared(&t, &left);
+        }
+        done.push((t, taken));
+    }
+    // Every step before the record's write is one a second run repeats
+    // harmlessly: the folders made, then the locks, then the record.
+    prune_made_dirs(&mut record, &done);
     for (t, taken) in &done {
         if matches!(taken, Taken::Removed(_) | Taken::Gone(_)) {
-            drop_shared(t, &record);
             note_in_locks(home, ctx, t, false)?;
         }
     }
-    prune_made_dirs(home, &mut record, &done)?;
+    record
+        .targets
+        .retain(|t| !done.iter().any(|(d, _)| d.path == t.path && pick(t)));
+    record.write(home)?;
+    if interrupt::interrupted() {
+        return Err("stopped by a signal: what was taken back is recorded; run the same command again to finish".into());
+    }
     Ok(done)
 }
 
+/// The projects the project-scope targets `ts` are in.
+pub fn project_roots(ts: &[Target]) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = Vec::new();
+    for root in ts.iter().filter_map(project_of) {
+        if !roots.contains(&root) {
+            roots.push(root);
+        }
+    }
+    roots
+}
+
+/// The project a project-scope target is in: the one its project copy
+/// names, else the repository it is in (a copy of its own outside any
+/// repository names none).
+fn project_of(t: &Target) -> Option<PathBuf> {
+    if t.scope != Scope::Project {
+        return None;
+    }
+    let copy = t.shared.as_ref().map_or(&t.path, |s| &s.path);
+    if let Some(root) = shared::root_of(copy) {
+        return Some(root.to_path_buf());
+    }
+    let root = lock::project_root(&t.path);
+    (root != t.path).then_some(root)
+}
+
 /// Removes the folders skilltui created for the targets just taken back
-/// (those on their paths) once they are empty, and forgets them.
-fn prune_made_dirs(
-    home: &Home,
-    record: &mut Record,
-    done: &[(Target, Taken)],
-) -> Result<(), String> {
+/// (those on their paths) once they are empty, and forgets them (the
+/// caller writes the record).
+fn prune_made_dirs(record: &mut Record, done: &[(Target, Taken)]) {
     let touched: Vec<&Path> = (done.iter())
         .flat_map(|(t, _)| std::iter::once(&t.path).chain(t.shared.as_ref().map(|s| &s.path)))
         .map(PathBuf::as_path)
@@ -962,12 +1034,11 @@ fn prune_made_dirs(
         .filter(|d| touched.iter().any(|p| p.starts_with(d)))
         .collect();
     if candidates.is_empty() {
-        return Ok(());
+        return;
     }
     let kept = shared::prune(&candidates);
     let still_there = |d: &Path| kept.iter().any(|k| k == d) || !candidates.iter().any(|c| c == d);
     record.dirs.retain(|d| still_there(&d.path));
-    record.write(home)
 }
 
 /// `agent disable ID SKILL`: what skilltui gave `agent` of `name` (at
@@ -980,6 +1051,7 @@ pub fn disable(
     scope: Option<Scope>,
 ) -> Result<Vec<(Target, Taken)>, String> {
     let name = &store::check_name(name)?;
+    shared::clear_leftovers_in(&ctx.cwd);
     let record = Record::read(home)?;
     let any = record
         .of(&agent.id, name)
@@ -1053,8 +1125,10 @@ pub fn restore(
     let (given, more) = give_as_locked(home, agents, ctx)?;
     restored.extend(given);
     problems.extend(more);
-    let refreshed = refresh_copies(home, &lock::project_root(&ctx.cwd), None);
+    let root = lock::project_root(&ctx.cwd);
+    let refreshed = refresh_copies(home, &root, None);
     problems.extend(refreshed.into_iter().map(|(_, line)| line));
+    problems.extend(differing_copies(home, &root));
     Ok((restored, problems))
 }
 
@@ -1066,6 +1140,7 @@ pub fn restore(
 /// teammate's) is never replaced: one line per copy, with its skill, says
 /// so and what to do. A missing copy is made again in its folder.
 pub fn refresh_copies(home: &Home, root: &Path, names: Option<&[&str]>) -> Vec<(String, String)> {
+    shared::clear_leftovers(root);
     let mut record = match Record::read(home) {
         Ok(r) => r,
         Err(e) => return vec![(String::new(), e)],
@@ -1131,6 +1206,12 @@ fn refresh_one(
         return Ok(None);
     }
     let there = fs::symlink_metadata(path).is_ok();
+    // Already the store's files (another home of the project's wrote
+    // them): nothing to write, and the copy is as skilltui would write it.
+    let now = there.then(|| folder_hash(path)).flatten();
+    if now.is_some() && from.is_dir() && now != Some(hash.to_string()) && now == folder_hash(from) {
+        return Ok(now);
+    }
     if there && !same_copy(Some(hash), path) {
         return Err(format!(
             "{} was edited since skilltui wrote it: it keeps your edits, not the store's '{name}'; to take the store's, move it aside and run `skilltui sync` here",
@@ -1152,8 +1233,8 @@ fn refresh_one(
         return Ok(None);
     }
     interrupt::unless_interrupted(|| match there {
-        true => fsops::replace(staging.take(), path),
-        false => fsops::install_new(staging.take(), path),
+        true => fsops::inside::replace(staging.take(), path, root),
+        false => fsops::inside::install_new(staging.take(), path, root),
     })?;
     Ok(Some(new))
 }
@@ -1186,7 +1267,7 @@ fn make_again_inner(t: &mut Target, root: Option<&Path>) -> Result<Vec<PathBuf>,
         return Err(format!("{} is a file, not a folder", file.display()));
     }
     let mut made = root.map_or_else(Vec::new, |r| shared::missing(dir, r));
-    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    make_dir(dir, root)?;
     if let Some(s) = t
         .shared
         .as_mut()
@@ -1194,8 +1275,7 @@ fn make_again_inner(t: &mut Target, root: Option<&Path>) -> Result<Vec<PathBuf>,
     {
         let copies = s.path.parent().ok_or("a copy with no folder")?;
         made.extend(root.map_or_else(Vec::new, |r| shared::missing(copies, r)));
-        fs::create_dir_all(copies)
-            .map_err(|e| format!("cannot create {}: {e}", copies.display()))?;
+        make_dir(copies, root)?;
         s.hash = Some(copy_in(&t.from, &s.path, root, &t.skill)?);
     }
     match t.kind {
@@ -1216,6 +1296,16 @@ fn give_as_locked(
     let lock = lock::Lock::read(&lock::default_path(home))?;
     let record = Record::read(home)?;
     let (mut given, mut problems) = (Vec::new(), Vec::new());
+    let project = (lock::project_lock(&ctx.cwd))
+        .filter(|p| !lock::is_home_lock(home, p))
+        .and_then(|p| lock::Lock::read(&p).ok());
+    // Whether the project's own lock gives `skill` to `label`: then what
+    // a teammate committed of it is skilltui's.
+    let project_asks = |skill: &str, label: &str| {
+        (project.as_ref())
+            .and_then(|l| l.skills.get(skill))
+            .is_some_and(|e| e.agents.iter().any(|a| a == label))
+    };
     for (skill, entry) in &lock.skills {
         for label in &entry.agents {
             let Some((id, scope)) = label.split_once(':') else {
@@ -1241,6 +1331,20 @@ fn give_as_locked(
             if done || !home.skills_dir().join(skill).is_dir() {
                 continue;
             }
+            // The home's lock says which agents got the skill in some
+            // project, not in which: only this project's own lock gives
+            // at project scope here.
+            if scope == Scope::Project && !project_asks(skill, label) {
+                continue;
+            }
+            let committed = here.as_ref().map(|d| d.join(skill));
+            let committed = committed.filter(|p| fs::symlink_metadata(p).is_ok());
+            if let Some(dest) = committed.filter(|_| scope == Scope::Project) {
+                if let Err(e) = adopt_committed(home, agent, ctx, skill, &dest) {
+                    problems.push(e);
+                }
+                continue;
+            }
             match enable(home, agent, ctx, skill, scope, false) {
                 Ok(Given::Made(t)) => given.push(t.path),
                 Ok(Given::Already(_)) => {}
@@ -1252,6 +1356,105 @@ fn give_as_locked(
         }
     }
     Ok((given, problems))
+}
+
+/// A teammate's committed link or copy at `dest`, which the project's
+/// lock says skilltui gave `agent` (at project scope): recorded as
+/// skilltui's when it is what skilltui would have made (the relative link
+/// to the project's copy; a copy holding the store's files, which `sync`
+/// just brought to the locked revision), so this home's `disable` and
+/// `remove` take it back. The project's copy the link leads to is
+/// skilltui's too when it holds the store's files; else it is kept, never
+/// deleted (see [`differing_copies`]). A copy of other files is one line
+/// saying so and how to take the store's.
+fn adopt_committed(
+    home: &Home,
+    agent: &Agent,
+    ctx: &Ctx,
+    name: &str,
+    dest: &Path,
+) -> Result<(), String> {
+    let from = store::resolve(home, name)?.path;
+    let Some(root) = shared::root_of(dest)
+        .map(Path::to_path_buf)
+        .or_else(|| in_project(ctx, Scope::Project, dest.parent()?))
+    else {
+        return enable(home, agent, ctx, name, Scope::Project, false).map(|_| ());
+    };
+    let at = shared::copy_path(&root, name);
+    let store_hash = folder_hash(&from);
+    let ours = |p: &Path| {
+        let h = folder_hash(p);
+        (fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()) && h.is_some() && h == store_hash)
+            .then_some(h)
+            .flatten()
+    };
+    let mut record = Record::read(home)?;
+    let (kind, hash, shared) = if agent.link_ok && dest != at && links_to(dest, &at) {
+        let hash = match record.using(&at) {
+            Some(t) => t.shared.as_ref().map_or(t.hash.clone(), |s| s.hash.clone()),
+            None => ours(&at),
+        };
+        (Kind::Link, None, Some(Shared { path: at, hash }))
+    } else if let Some(hash) = ours(dest) {
+        (Kind::Copy, Some(hash), None)
+    } else if dest == at && fs::symlink_metadata(dest).is_ok_and(|m| m.is_dir()) {
+        // The project's copy, read in place: given as it is, never
+        // deleted; [`differing_copies`] says it differs.
+        (Kind::Copy, None, None)
+    } else if fs::symlink_metadata(dest).is_ok_and(|m| m.is_dir()) {
+        return Err(differs(dest, name));
+    } else {
+        // Not what skilltui makes: enable's own refusal says so.
+        return enable(home, agent, ctx, name, Scope::Project, false).map(|_| ());
+    };
+    let target = Target {
+        agent: agent.id.clone(),
+        skill: name.to_string(),
+        scope: Scope::Project,
+        path: dest.to_path_buf(),
+        kind,
+        from,
+        hash,
+        shared,
+    };
+    keep(home, ctx, &mut record, target, Vec::new(), false).map(|_| ())
+}
+
+/// The line for a project copy that holds other files than the store's
+/// locked revision of `name`: kept, as `update` keeps an edited copy.
+fn differs(copy: &Path, name: &str) -> String {
+    format!(
+        "{} differs from the locked revision of '{name}': it is kept as it is, and the agents read it; to take the store's, move it aside and run `skilltui sync` here",
+        copy.display()
+    )
+}
+
+/// One line for each copy in the project at `root` that an agent was
+/// given and skilltui did not write (a teammate's, committed, never
+/// replaced) and that differs from the store's revision: the agents read
+/// it, not the locked one.
+fn differing_copies(home: &Home, root: &Path) -> Vec<String> {
+    let Ok(record) = Record::read(home) else {
+        return Vec::new();
+    };
+    let mut seen: Vec<&Path> = Vec::new();
+    let mut lines = Vec::new();
+    for t in record.targets.iter().filter(|t| t.scope == Scope::Project) {
+        let copy = match (&t.shared, t.kind) {
+            (Some(s), _) if s.hash.is_none() => &s.path,
+            (None, Kind::Copy) if t.hash.is_none() => &t.path,
+            _ => continue,
+        };
+        if seen.contains(&copy.as_path()) || !in_root(copy, root) || !copy.is_dir() {
+            continue;
+        }
+        seen.push(copy);
+        if folder_hash(copy) != folder_hash(&t.from) {
+            lines.push(differs(copy, &t.skill));
+        }
+    }
+    lines
 }
 
 /// Copies a folder the user made in an agent's dir into the store (the

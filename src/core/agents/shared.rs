@@ -60,7 +60,7 @@ pub fn stage(from: &Path, area: &Path, name: &str) -> Result<Staging, String> {
         .map(Path::to_path_buf)
         .unwrap_or_default();
     let held = interrupt::hold(&folder);
-    fsops::copy_into(from, &staged)?;
+    fsops::copy_into(from, &staged, &interrupt::interrupted)?;
     Ok(Staging {
         staged: Some(staged),
         _held: held,
@@ -112,6 +112,11 @@ pub fn clear_leftovers(root: &Path) {
             let _ = h.join();
         }
     }
+}
+
+/// [`clear_leftovers`] in the project a command runs in (from `cwd`).
+pub fn clear_leftovers_in(cwd: &Path) {
+    clear_leftovers(&crate::core::sources::lock::project_root(cwd));
 }
 
 /// `path` with the links on the part of it that exists resolved (the

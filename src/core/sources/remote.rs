@@ -543,9 +543,10 @@ pub struct Removed {
     pub dest: PathBuf,
     /// The lock file whose entry for the skill was dropped, if it had one.
     pub unpinned: Option<PathBuf>,
-    /// The project's lock (found from the working directory, as `sync`
-    /// finds it) whose entry was dropped too, if it had one.
-    pub unpinned_project: Option<PathBuf>,
+    /// The projects' locks whose entry was dropped too: the one found
+    /// from the working directory (as `sync` finds it), and those of the
+    /// projects skilltui gave the skill in.
+    pub unpinned_projects: Vec<PathBuf>,
 }
 
 /// `remove`: removes a skill from the store, then drops its lock entry
@@ -554,14 +555,28 @@ pub struct Removed {
 /// back.
 impl Removed {
     /// The locks the skill's entry was dropped from, as one phrase (`A`,
-    /// or `A and B`), or `None` when no lock had it.
+    /// `A and B`, `A, B and C`), or `None` when no lock had it.
     pub fn dropped_from(&self) -> Option<String> {
-        let locks: Vec<String> = [&self.unpinned, &self.unpinned_project]
-            .into_iter()
-            .flatten()
+        let mut locks: Vec<String> = (self.unpinned.iter())
+            .chain(&self.unpinned_projects)
             .map(|l| l.display().to_string())
             .collect();
-        (!locks.is_empty()).then(|| locks.join(" and "))
+        let last = locks.pop()?;
+        Some(match locks.is_empty() {
+            true => last,
+            false => format!("{} and {last}", locks.join(", ")),
+        })
+    }
+
+    /// Drops the skill's entry from the project lock at `path` too (once).
+    pub fn unpin_project(&mut self, path: &Path, name: &str) -> Result<(), String> {
+        if self.unpinned_projects.iter().any(|p| p == path) {
+            return Ok(());
+        }
+        if let Some(p) = lock::unpin(path, name)? {
+            self.unpinned_projects.push(p);
+        }
+        Ok(())
     }
 }
 
@@ -573,15 +588,15 @@ pub fn remove(home: &Home, name: &str) -> Result<Removed, String> {
     let project = (std::env::current_dir().ok())
         .and_then(|cwd| lock::project_lock(&cwd))
         .filter(|p| !lock::is_home_lock(home, p));
-    let unpinned_project = match project {
-        Some(path) => lock::unpin(&path, &name).map_err(but)?,
-        None => None,
-    };
-    Ok(Removed {
-        dest,
+    let mut removed = Removed {
+        dest: dest.clone(),
         unpinned,
-        unpinned_project,
-    })
+        unpinned_projects: Vec::new(),
+    };
+    if let Some(path) = project {
+        removed.unpin_project(&path, &name).map_err(but)?;
+    }
+    Ok(removed)
 }
 
 /// How a locked skill is judged and copied when it is updated or synced:
@@ -925,6 +940,7 @@ fn refresh_project_copies(home: &Home, out: &mut [Outcome]) {
     let Ok(cwd) = std::env::current_dir() else {
         return;
     };
+    crate::core::agents::shared::clear_leftovers_in(&cwd);
     if names.is_empty() {
         return;
     }
