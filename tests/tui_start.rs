@@ -239,3 +239,73 @@ fn a_toggle_waits_for_the_checks() {
     let after = fs::read_to_string(root.join("agent-store/worker.md")).unwrap();
     assert!(after.contains("alpha"), "{after}");
 }
+
+// A batch landing updates its rows where they are: a filter typed while
+// the checks run stays, and so does the selected skill; a folder found to
+// hold no SKILL.md goes, and the selection stays on its skill.
+#[test]
+fn batches_land_in_place_under_a_filter_and_a_selection() {
+    let (tmp, root) = home_dir();
+    for i in 0..40 {
+        write_skill(
+            &root.join("skills"),
+            &format!("skill-{i:02}"),
+            "Does one thing",
+        );
+    }
+    fs::create_dir_all(root.join("skills/skill-07-empty")).unwrap();
+    let home = Home::at(root.clone(), tmp.path().to_path_buf());
+    let mut app = App::checks_later(home, Theme::dark());
+    key(&mut app, '/');
+    for c in "skill-0".chars() {
+        key(&mut app, c);
+    }
+    app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    let shown = |app: &App| -> Vec<String> {
+        let listing = &app.data.listing;
+        (app.skills.filtered.iter())
+            .map(|&i| listing.entries[i].folder.clone())
+            .collect()
+    };
+    let before = shown(&app);
+    assert!(before.contains(&"skill-07-empty".to_string()), "{before:?}");
+    // The last match but the empty folder, selected.
+    let picked = (before.iter().rev())
+        .find(|f| *f != "skill-07-empty")
+        .unwrap()
+        .clone();
+    app.skills.sel = before.iter().position(|f| *f == picked).unwrap();
+    frame(&mut app, 120, 20);
+    app.start_checks();
+    app.settle();
+    assert!(app.checking.is_none());
+    assert_eq!(app.skills.filter.as_str(), "skill-0");
+    let mut expected = before.clone();
+    expected.retain(|f| f != "skill-07-empty");
+    assert_eq!(shown(&app), expected, "the empty folder went, no other");
+    assert_eq!(app.selected_entry().unwrap().folder, picked);
+    let after = frame(&mut app, 120, 20);
+    let counts = format!("Skills ({}/40)", expected.len());
+    assert!(after.contains(&counts), "{after}");
+}
+
+// The file watches are set while the first listing is being checked: a
+// folder made before them is seen by no watch and not among the folders
+// checked, so the store is read again once the checks end.
+#[test]
+fn watches_set_during_the_checks_read_the_store_again_after_them() {
+    let (tmp, root) = home_dir();
+    write_skill(&root.join("skills"), "alpha", "First skill");
+    let home = Home::at(root.clone(), tmp.path().to_path_buf());
+    let mut app = App::checks_later(home, Theme::dark());
+    write_skill(&root.join("skills"), "gamma", "Made before the watches");
+    app.rewatched();
+    assert!(!app.skills.refreshing, "no reload beside the checks");
+    app.start_workers();
+    app.settle();
+    let names: Vec<_> = (app.data.listing.entries.iter())
+        .map(|e| e.folder.as_str())
+        .collect();
+    assert_eq!(names, ["alpha", "gamma"]);
+    assert!(app.data.listing.confirmed());
+}

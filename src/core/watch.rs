@@ -108,6 +108,18 @@ impl Watcher {
     /// read and these watches is seen by no watch (the same set next time,
     /// so no loop).
     pub fn follow(&self, targets: impl FnOnce() -> Vec<PathBuf> + Send + 'static) {
+        let on_change = self.on_change.clone();
+        self.follow_then(targets, move || on_change());
+    }
+
+    /// [`Watcher::follow`], with `restarted` called after a restart
+    /// instead of `on_change`: a caller that will read everything again
+    /// anyway (the TUI checking its first listing) tells it from a change.
+    pub fn follow_then(
+        &self,
+        targets: impl FnOnce() -> Vec<PathBuf> + Send + 'static,
+        restarted: impl FnOnce() + Send + 'static,
+    ) {
         let (on_change, state) = (self.on_change.clone(), self.state.clone());
         std::thread::spawn(move || {
             let mut targets = targets();
@@ -130,7 +142,7 @@ impl Watcher {
             }
             *state = (Some(debouncer), targets);
             drop(state);
-            on_change();
+            restarted();
         });
     }
 }

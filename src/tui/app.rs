@@ -121,6 +121,9 @@ pub struct App {
     /// Agent discovery and the audit start once the checks end: both
     /// read the store, which the checks are reading.
     workers_after_checks: bool,
+    /// The file watches were (re)set while the checks ran: the store is
+    /// read again once they end (see [`App::rewatched`]).
+    rewatched: bool,
 }
 
 /// How the App finds the agents (see [`App::start_agents`]).
@@ -188,17 +191,33 @@ impl App {
         });
     }
 
-    /// A batch the checks confirmed: taken now, shown once the reports
-    /// that came with it are taken ([`App::show_checks`]).
+    /// A batch the checks confirmed, put into the listing on screen: its
+    /// rows only, unless entries went away or moved; what depends on the
+    /// whole listing follows once the reports that came with it are taken
+    /// ([`App::show_checks`]).
     pub(crate) fn confirmed(&mut self, generation: u64, batch: Batch) {
-        if let Some(checking) = self
-            .checking
-            .as_mut()
-            .filter(|_| generation == self.checks.0)
-        {
-            checking.apply(batch);
-            self.checks_landed = true;
+        if generation != self.checks.0 || self.checking.is_none() {
+            return;
         }
+        let picked = self.picked();
+        // No worker holds the listing while it is being checked (pane 4
+        // computes nothing from it): no copy is made.
+        let listing = Arc::make_mut(&mut self.data.listing);
+        let Some(checking) = self.checking.as_mut() else {
+            return;
+        };
+        let applied = checking.apply(batch, listing);
+        let data = &mut self.data;
+        data.valid = (0..data.listing.entries.len())
+            .filter(|&i| data.listing.entries[i].status == store::Status::Ok)
+            .collect();
+        match applied.reshaped {
+            true => self.put_picked_again(picked),
+            false => self
+                .skills
+                .rows_changed(&self.data.listing, &applied.changed),
+        }
+        self.checks_landed = true;
     }
 
     /// The checks' worker ended: a crash leaves verdicts unconfirmed, so
@@ -215,33 +234,33 @@ impl App {
         }
     }
 
-    /// The listing rebuilt from the batches that landed; once every
-    /// verdict is confirmed, the store's own listing, and the workers
+    /// After the batches that landed: the filter and pane 3 and 4 again;
+    /// once every verdict is confirmed, the verdicts kept, and the workers
     /// that waited for it start.
     pub(crate) fn show_checks(&mut self) {
         if !std::mem::take(&mut self.checks_landed) {
             return;
         }
-        let Some(checking) = self.checking.take() else {
-            return;
-        };
-        // The listing on screen goes before the next is built: at 10,000
-        // skills each holds a copy of every verdict, and each batch that
-        // landed held both at once.
-        let picked = self.picked();
-        self.data.listing = Default::default();
-        let listing = match checking.finish(&self.data.home) {
-            Ok(listing) => listing,
-            Err(checking) => {
-                let listing = checking.listing();
-                self.checking = Some(checking);
-                listing
-            }
-        };
-        self.put_picked(listing, picked);
+        self.skills.refilter(&self.data.listing);
+        // Its worker kept the verdicts it found before it ended.
+        if self.checking.as_ref().is_some_and(Checking::done) {
+            self.checking = None;
+        }
         self.refresh_profile();
         if self.checking.is_none() {
             self.after_checks();
+        }
+    }
+
+    /// The file watches were (re)set: a change made before them was seen
+    /// by none, so the store is read again, on a worker. While the first
+    /// listing is being checked, that waits for the checks: they read
+    /// every folder anyway, and a reload beside them would read the store
+    /// twice at once (and, landing first, replace their work).
+    pub fn rewatched(&mut self) {
+        match self.checking.is_some() {
+            true => self.rewatched = true,
+            false => self.reload_later(false),
         }
     }
 
@@ -258,6 +277,12 @@ impl App {
         if std::mem::take(&mut self.workers_after_checks) {
             self.start_agents();
             self.start_audits();
+        }
+        // The watches were set while the store was being checked: what
+        // changed before them is read now. The agents are not: their
+        // discovery starts after the checks, so after the watches.
+        if std::mem::take(&mut self.rewatched) && self.agents_mode == AgentsMode::Worker {
+            self.reload_on_worker(false);
         }
     }
 
@@ -323,7 +348,11 @@ impl App {
             .collect();
         let cache = self.audits.clone();
         self.jobs.spawn(move |_, reporter| {
-            cache.refresh(&folders);
+            if cache.refresh(&folders) > 0 {
+                // It read the files of each folder it audited: what it
+                // freed goes back (off the UI thread: a trim takes a while).
+                crate::tui::give_back_memory();
+            }
             reporter.send(crate::tui::jobs::Report::Audited(generation));
         });
     }
@@ -392,6 +421,7 @@ impl App {
             checks: Default::default(),
             checks_landed: false,
             workers_after_checks: false,
+            rewatched: false,
         };
         match checks_later {
             true => app.reload_unchecked(),
@@ -426,16 +456,19 @@ impl App {
     /// The first reload of the real UI: the store listed from what is
     /// known without reading a SKILL.md (see [`App::checks_later`]).
     fn reload_unchecked(&mut self) {
-        let home = &self.data.home;
-        let checking = Checking::start(home);
-        let loaded = Loaded::read_with(home, |_| checking.listing());
+        let mut checking = None;
+        let loaded = Loaded::read_with(&self.data.home, |home| {
+            let (started, listing) = Checking::start(home);
+            checking = Some(started);
+            listing
+        });
+        let checking = checking.expect("read_with lists the store");
         self.reloading.made_here();
         self.skills.refreshing = false;
         self.put_on_screen(loaded, true);
-        match checking.finish(&self.data.home) {
-            // Nothing to confirm (no folder in any search dir).
-            Ok(_) => {}
-            Err(checking) => self.checking = Some(checking),
+        // Done already: nothing to confirm (no folder in any search dir).
+        if !checking.done() {
+            self.checking = Some(checking);
         }
     }
 
@@ -483,10 +516,26 @@ impl App {
     }
 
     /// A new listing on screen, the selected skill and the profile's
-    /// checklist row kept by name.
+    /// checklist row kept by name. The same listing as on screen (a
+    /// reload that found nothing changed) costs nothing more.
     fn put_listing(&mut self, listing: store::Listing) {
+        if *self.data.listing == listing {
+            return;
+        }
         let picked = self.picked();
         self.put_picked(listing, picked);
+    }
+
+    /// The listing on screen changed in place (entries went away or
+    /// moved): the panes' rows again, with what [`App::picked`] found
+    /// selected before.
+    fn put_picked_again(&mut self, (skill, checked): Picked) {
+        if !self.skills.set_listing(&self.data.listing, skill) {
+            self.preview.scroll = 0;
+        }
+        if let Some(pos) = checked.and_then(|f| self.data.valid_position(&f)) {
+            self.profiles.check_sel = pos;
+        }
     }
 
     /// What the Skills and Profiles panes have selected: the skill (its
@@ -532,13 +581,19 @@ impl App {
             }
             return;
         }
+        self.reload_on_worker(said);
+        // Discovery reads no listing: it starts now, beside the reload.
+        self.refresh_agents();
+    }
+
+    /// The store and profiles read again on a worker, what is on screen
+    /// staying until it lands.
+    fn reload_on_worker(&mut self, said: bool) {
         self.reload_said |= said;
         self.skills.refreshing = true;
         if let Some((generation, ())) = self.reloading.ask(()) {
             self.spawn_reload(generation);
         }
-        // Discovery reads no listing: it starts now, beside the reload.
-        self.refresh_agents();
     }
 
     fn spawn_reload(&mut self, generation: u64) {
@@ -671,7 +726,10 @@ impl App {
             return self.catalog.wait_for_checks();
         }
         let big = self.data.listing.entries.len() > self.catalog_inline_max;
-        if self.agents_mode != AgentsMode::Worker || !big || self.catalog.agent.is_some() {
+        // The real UI (agents found on a worker, now or once the checks
+        // end) computes a big store's block on a worker: the checks'
+        // last batch must not wait for it.
+        if self.agents_mode == AgentsMode::Inline || !big || self.catalog.agent.is_some() {
             return self.put_catalog_now(ask);
         }
         self.catalog.updating = true;

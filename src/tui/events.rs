@@ -25,6 +25,8 @@ pub enum AppEvent {
     Input(Event),
     /// Something under a watched directory changed (debounced).
     Changed,
+    /// The watches were (re)set: a change before them was seen by none.
+    Rewatched,
     /// Syntax highlighting finished loading: re-render the preview.
     HighlighterReady,
     /// A worker thread rendered a big preview.

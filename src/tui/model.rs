@@ -216,15 +216,18 @@ impl Loaded {
     pub fn read_with(home: &Home, listing: impl FnOnce(&Home) -> Listing) -> Loaded {
         let mut home = home.clone();
         home.reload_settings();
-        let listing = listing(&home);
+        // The profiles first: at start the kept verdicts the listing
+        // needs are being read on a thread meanwhile.
         let env = profile::read_env(&home);
         let mut profiles: Vec<ProfileRow> = profile::list(&home)
             .into_iter()
             .map(|listed| ProfileRow::load(&home, listed, &env))
             .collect();
         profiles.sort_by_key(|r| r.listed.location.path.is_none());
+        let pins = read_pins(&home);
+        let listing = listing(&home);
         Loaded {
-            pins: read_pins(&home),
+            pins,
             settings: home.settings,
             listing,
             profiles,

@@ -7,33 +7,39 @@
 //! confirmed is the one `store::list` gives; the CLI never sees an
 //! unconfirmed verdict.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::core::cao::skill::Checked;
-use crate::core::cao::store::{self, Candidates, Home, Listing, Looked};
-use crate::core::cao::verdicts::Verdicts;
+use crate::core::cao::store::{self, Candidates, Home, Listing, Looked, Seen, Status};
+use crate::core::cao::verdicts::{self, Kept, Stamp};
 
-/// The first listing and what confirming it has found so far.
+/// The first listing's folders and what confirming them has found so far;
+/// the listing itself is the caller's (on screen), updated in place by
+/// [`Checking::apply`].
 pub struct Checking {
-    root: PathBuf,
     found: Arc<Candidates>,
-    /// The kept verdicts the guesses came from, shared with the worker.
-    last: Arc<Verdicts>,
-    /// One per folder of `found`, in its order.
-    states: Vec<State>,
+    /// The kept verdicts, read by the worker (the first frame waits for
+    /// no file).
+    kept: Arc<Kept>,
+    /// Per folder of `found`, in its order: confirmed yet.
+    confirmed: Vec<bool>,
+    /// Per folder, its entry's position in the listing ([`GONE`] once
+    /// confirmed as no skill); and per entry, its folder.
+    at: Vec<usize>,
+    origin: Vec<usize>,
+    /// Folders whose name another search dir has too, by name, in search
+    /// order: the first valid one wins, so their statuses hang together.
+    twins: HashMap<String, Vec<usize>>,
     left: usize,
 }
 
-enum State {
-    /// Not confirmed: the kept verdict (its stamp not yet compared, read
-    /// from `last` where it is, not copied), else the folder's name.
-    Guess,
-    Confirmed(Looked),
-}
+/// A folder with no entry: confirmed as holding no SKILL.md.
+const GONE: usize = usize::MAX;
 
-/// What the worker confirmed: positions in the first listing's folders.
+/// What a worker confirmed: positions in the first listing's folders.
 #[derive(Debug, Default)]
 pub struct Batch(Vec<(usize, Looked)>);
 
@@ -47,58 +53,62 @@ impl Batch {
     }
 }
 
+/// What one batch changed in the listing.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Applied {
+    /// The entries whose verdict, status or mark changed, by position.
+    pub changed: Vec<usize>,
+    /// Entries went away or moved: positions from before mean nothing.
+    pub reshaped: bool,
+}
+
 /// What a worker needs to confirm the folders, owned.
 #[derive(Clone)]
 pub struct Work {
     found: Arc<Candidates>,
-    last: Arc<Verdicts>,
+    kept: Arc<Kept>,
 }
 
-/// Folders confirmed per batch after the first (the rows on screen): a
-/// batch is one rebuild of the listing on the UI thread, so not too many.
+/// Folders confirmed per batch after the first (the rows on screen).
 const BATCH: usize = 1024;
 
 impl Checking {
     /// What is known without opening a SKILL.md: the search dirs' folder
-    /// names and the verdicts kept on disk by the run before.
-    pub fn start(home: &Home) -> Checking {
+    /// names, and the verdicts kept by the run before when they are read
+    /// already (the worker waits for them, not the first frame); the
+    /// listing of those guesses, every entry unconfirmed.
+    pub fn start(home: &Home) -> (Checking, Listing) {
         let found = store::candidates(home);
-        let last = home.verdicts.get();
-        let states: Vec<State> = found.folders.iter().map(|_| State::Guess).collect();
-        Checking {
-            root: home.root.clone(),
-            left: states.len(),
-            found: Arc::new(found),
-            last,
-            states,
-        }
-    }
-
-    /// The listing as known now: confirmed verdicts, and guesses marked
-    /// unconfirmed.
-    pub fn listing(&self) -> Listing {
-        let verdicts = (self.found.folders.iter().zip(&self.states)).map(|((d, f), s)| match s {
-            State::Confirmed(l) => (l.checked.clone(), true),
-            State::Guess => {
-                let path = d.join(f);
-                let guess = match self.last.get(&path) {
-                    Some((_, c)) => Checked { path, ..c.clone() },
-                    None => Checked {
-                        path,
-                        ..Checked::default()
-                    },
-                };
-                (Some(guess), false)
-            }
+        let last = home.verdicts.ready().unwrap_or_default();
+        let guesses = found.folders.iter().map(|(d, f)| {
+            let path = d.join(f);
+            let guess = match last.get(&path) {
+                Some((_, c)) => Checked { path, ..c.clone() },
+                None => Checked {
+                    path,
+                    ..Checked::default()
+                },
+            };
+            (Some(guess), false)
         });
-        store::assemble(&self.root, &self.found, verdicts)
+        let (listing, origin) = store::assemble_at(&home.root, &found, guesses);
+        let checking = Checking {
+            left: found.folders.len(),
+            confirmed: vec![false; found.folders.len()],
+            at: positions(found.folders.len(), &origin),
+            origin,
+            twins: twins(&found.folders),
+            found: Arc::new(found),
+            kept: Arc::clone(&home.verdicts),
+        };
+        (checking, listing)
     }
 
     /// For the worker.
     pub fn work(&self) -> Work {
         Work {
             found: Arc::clone(&self.found),
-            last: Arc::clone(&self.last),
+            kept: Arc::clone(&self.kept),
         }
     }
 
@@ -120,15 +130,109 @@ impl Checking {
         (early, n)
     }
 
-    /// What a worker confirmed.
-    pub fn apply(&mut self, batch: Batch) {
+    /// What a worker confirmed, put into `listing` (the one
+    /// [`Checking::start`] made, as the batches before left it): only
+    /// the entries of the batch (and a name's twins) are touched, unless
+    /// a folder turned out to hold no skill or a name changed, when the
+    /// entries are sorted again as `store::list` sorts them.
+    pub fn apply(&mut self, batch: Batch, listing: &mut Listing) -> Applied {
+        let mut applied = Applied::default();
+        let mut names = Vec::new();
         for (i, looked) in batch.0 {
-            if let Some(state) = self.states.get_mut(i) {
-                if matches!(state, State::Guess) {
-                    self.left -= 1;
+            let Some(confirmed @ false) = self.confirmed.get_mut(i) else {
+                continue;
+            };
+            *confirmed = true;
+            self.left -= 1;
+            let e = self.at[i];
+            let Some(entry) = listing.entries.get_mut(e) else {
+                continue;
+            };
+            listing.unconfirmed = listing.unconfirmed.saturating_sub(1);
+            match looked.checked {
+                Some(checked) => {
+                    let was = entry.name().to_owned();
+                    entry.checked = checked;
+                    entry.confirmed = true;
+                    names.push((i, was));
+                    applied.changed.push(e);
                 }
-                *state = State::Confirmed(looked);
+                None => {
+                    // No SKILL.md (any more): no entry, as `store::list` has it.
+                    let (dir, folder) = &self.found.folders[i];
+                    if *dir == self.found.store {
+                        let path = dir.join(folder);
+                        listing.plugins.remove(&path);
+                        if let Err(at) = listing.not_skills.binary_search(&path) {
+                            listing.not_skills.insert(at, path);
+                        }
+                    }
+                    self.at[i] = GONE;
+                    applied.reshaped = true;
+                }
             }
+        }
+        for &(i, _) in &names {
+            applied.changed.extend(self.restatus(i, listing));
+        }
+        // A name that changed moves its entry.
+        let renamed = |(i, was): &(usize, String)| {
+            (listing.entries.get(self.at[*i])).is_some_and(|e| e.name() != was)
+        };
+        applied.reshaped |= names.iter().any(renamed);
+        if applied.reshaped {
+            self.resort(listing);
+            applied.changed.clear();
+        } else {
+            applied.changed.sort_unstable();
+            applied.changed.dedup();
+        }
+        applied
+    }
+
+    /// Folder `i`'s status again, with its twins' (the first valid folder
+    /// of a name wins, in search order); the entries whose status changed.
+    fn restatus(&self, i: usize, listing: &mut Listing) -> Vec<usize> {
+        let name = &self.found.folders[i].1;
+        let group = match self.twins.get(name) {
+            Some(group) => group.as_slice(),
+            None => std::slice::from_ref(&i),
+        };
+        let mut won = false;
+        let mut changed = Vec::new();
+        for &j in group {
+            let Some(entry) = listing.entries.get_mut(self.at[j]) else {
+                continue;
+            };
+            let status = match entry.checked.is_valid() {
+                false => Status::Invalid,
+                true if !won => {
+                    won = true;
+                    Status::Ok
+                }
+                true => Status::Shadowed,
+            };
+            if entry.status != status {
+                entry.status = status;
+                changed.push(self.at[j]);
+            }
+        }
+        changed
+    }
+
+    /// The entries without those gone, sorted as `store::assemble` sorts
+    /// them (by name, then search order), and the positions again.
+    fn resort(&mut self, listing: &mut Listing) {
+        let entries = std::mem::take(&mut listing.entries);
+        let mut kept: Vec<_> = (entries.into_iter().zip(self.origin.iter().copied()))
+            .filter(|(_, i)| self.at[*i] != GONE)
+            .collect();
+        kept.sort_by(|(a, i), (b, j)| a.name().cmp(b.name()).then(i.cmp(j)));
+        (listing.entries, self.origin) = kept.into_iter().unzip();
+        let gone: Vec<usize> = (0..self.at.len()).filter(|&i| self.at[i] == GONE).collect();
+        self.at = positions(self.at.len(), &self.origin);
+        for i in gone {
+            self.at[i] = GONE;
         }
     }
 
@@ -141,31 +245,41 @@ impl Checking {
     pub fn left(&self) -> usize {
         self.left
     }
+}
 
-    /// The listing once every folder is confirmed (as `store::list` gives
-    /// it), the verdicts seen kept for the next listing and run (`None`
-    /// while some are not confirmed).
-    pub fn finish(self, home: &Home) -> Result<Listing, Checking> {
-        if !self.done() {
-            return Err(self);
-        }
-        let looked: Vec<Looked> = (self.states.into_iter())
-            .filter_map(|s| match s {
-                State::Confirmed(l) => Some(l),
-                State::Guess => None,
-            })
-            .collect();
-        store::keep_seen(&self.found.folders, &looked, &self.last, &home.verdicts);
-        drop(self.last);
-        let verdicts = looked.into_iter().map(|l| (l.checked, true));
-        Ok(store::assemble(&self.root, &self.found, verdicts))
+/// For each of `n` folders, the position of its entry (`origin`: each
+/// entry's folder); [`GONE`] for a folder with none.
+fn positions(n: usize, origin: &[usize]) -> Vec<usize> {
+    let mut at = vec![GONE; n];
+    for (e, &i) in origin.iter().enumerate() {
+        at[i] = e;
     }
+    at
+}
+
+/// The folders of each name found in more than one search dir.
+fn twins(folders: &[(PathBuf, String)]) -> HashMap<String, Vec<usize>> {
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    if folders.windows(2).all(|w| w[0].0 == w[1].0) {
+        // One search dir: its names are unique.
+        return HashMap::new();
+    }
+    for (i, (_, f)) in folders.iter().enumerate() {
+        by_name.entry(f.as_str()).or_default().push(i);
+    }
+    (by_name.into_iter())
+        .filter(|(_, v)| v.len() > 1)
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
 }
 
 impl Work {
-    /// Confirms the folders in `order`, the first `first` of them in a
-    /// batch of their own, handing each batch to `each`; stops between
-    /// batches once `stop` is set.
+    /// Confirms the folders in `order` (all of them, from
+    /// [`Checking::order`]), the first `first` of them in a batch of their
+    /// own, handing each batch to `each`; stops between batches once
+    /// `stop` is set. Once all are confirmed, what they were found to be
+    /// is kept for the next listing and run, here: at 10,000 skills that
+    /// copies each verdict read, which the UI thread must not wait for.
     pub fn run(
         &self,
         order: &[usize],
@@ -175,6 +289,8 @@ impl Work {
     ) {
         let folders = &self.found.folders;
         let dirs = store::open_dirs(folders);
+        let last = self.kept.get();
+        let mut seen: Vec<Option<Found>> = vec![None; folders.len()];
         let (head, tail) = order.split_at(first.min(order.len()));
         for chunk in std::iter::once(head).chain(tail.chunks(BATCH)) {
             if stop.load(Ordering::Relaxed) {
@@ -185,11 +301,57 @@ impl Work {
             }
             let looked = store::par_map(chunk, |&i| {
                 let (d, f) = &folders[i];
-                store::look(&self.last, &dirs, d, f)
+                store::look(&last, &dirs, d, f)
             });
+            for (&i, l) in chunk.iter().zip(&looked) {
+                seen[i] = Some(Found {
+                    stamp: l.stamp,
+                    kept: l.kept,
+                    read: (l.checked.as_ref())
+                        .filter(|_| !l.kept)
+                        .map(verdicts::pathless),
+                });
+            }
             each(Batch(chunk.iter().copied().zip(looked).collect()));
         }
+        self.keep(&seen, &last);
     }
+
+    /// What the checks found kept, as `store::list` keeps it: a verdict
+    /// that stood is the one in `last`, the others were read.
+    fn keep(&self, seen: &[Option<Found>], last: &verdicts::Verdicts) {
+        let folders = &self.found.folders;
+        let seen: Vec<Seen<'_>> = (folders.iter().zip(seen))
+            .map(|((d, f), s)| {
+                let Some(s) = s else {
+                    return Seen {
+                        stamp: None,
+                        checked: None,
+                        kept: false,
+                    };
+                };
+                let checked = match s.kept {
+                    true => last.get(&d.join(f)).map(|(_, c)| c),
+                    false => s.read.as_ref(),
+                };
+                Seen {
+                    stamp: s.stamp,
+                    checked,
+                    kept: s.kept,
+                }
+            })
+            .collect();
+        store::keep_seen_of(folders, &seen, last, &self.kept);
+    }
+}
+
+/// What the worker found of one folder, for [`Work::keep`].
+#[derive(Clone)]
+struct Found {
+    stamp: Option<Stamp>,
+    kept: bool,
+    /// The verdict read, when the kept one did not stand.
+    read: Option<Checked>,
 }
 
 #[cfg(test)]
@@ -211,8 +373,9 @@ mod tests {
             .collect()
     }
 
-    // Nothing read first: every row is a guess, unconfirmed; once all are
-    // confirmed the listing is the one `store::list` gives.
+    // Nothing read first: every row is a guess, unconfirmed; batches
+    // update it in place; once all are confirmed the listing is the one
+    // `store::list` gives.
     #[test]
     fn the_first_listing_guesses_and_the_last_is_the_stores() {
         let tmp = tempfile::tempdir().unwrap();
@@ -221,12 +384,11 @@ mod tests {
         skill(&root, "beta", "---\nname: beta\n---\n");
         std::fs::create_dir_all(root.join("skills/empty")).unwrap();
         let home = Home::at(root.clone(), tmp.path().to_path_buf());
-        let checking = Checking::start(&home);
-        let first = checking.listing();
-        assert_eq!(first.unconfirmed, 3);
-        assert!(!first.confirmed());
-        assert!(first.entries.iter().all(|e| !e.confirmed));
-        let names: Vec<_> = first.entries.iter().map(|e| e.name()).collect();
+        let (checking, mut listing) = Checking::start(&home);
+        assert_eq!(listing.unconfirmed, 3);
+        assert!(!listing.confirmed());
+        assert!(listing.entries.iter().all(|e| !e.confirmed));
+        let names: Vec<_> = listing.entries.iter().map(|e| e.name()).collect();
         assert_eq!(names, ["alpha", "beta", "empty"]);
 
         let mut checking = checking;
@@ -241,23 +403,59 @@ mod tests {
         work.run(&order, first, &AtomicBool::new(false), |b| batches.push(b));
         assert_eq!(batches.iter().map(Batch::len).collect::<Vec<_>>(), [1, 2]);
         let mut batches = batches.into_iter();
-        checking.apply(batches.next().unwrap());
-        let mid = checking.listing();
-        assert_eq!(mid.unconfirmed, 2, "{:?}", summary(&mid));
+        let applied = checking.apply(batches.next().unwrap(), &mut listing);
+        assert!(applied.reshaped, "an entry went away");
+        assert_eq!(listing.unconfirmed, 2, "{:?}", summary(&listing));
         assert!(
-            !mid.entries.iter().any(|e| e.folder == "empty"),
+            !listing.entries.iter().any(|e| e.folder == "empty"),
             "no SKILL.md: gone once confirmed"
         );
-        let Err(mut checking) = checking.finish(&home) else {
-            panic!("two are left to confirm");
-        };
-        checking.apply(batches.next().unwrap());
-        let Ok(last) = checking.finish(&home) else {
-            panic!("all are confirmed");
-        };
-        assert_eq!(summary(&last), summary(&store::list(&home, false)));
-        assert!(last.confirmed());
-        assert_eq!(last.not_skills, store::list(&home, false).not_skills);
+        assert!(!checking.done(), "two are left to confirm");
+        let applied = checking.apply(batches.next().unwrap(), &mut listing);
+        assert_eq!(
+            applied,
+            Applied {
+                changed: vec![0, 1],
+                reshaped: false
+            },
+            "alpha and beta changed in place"
+        );
+        assert!(checking.done(), "all are confirmed");
+        assert_eq!(listing, store::list(&home, false));
+        assert!(listing.confirmed());
+    }
+
+    // A name in two search dirs: the first valid copy wins, whichever is
+    // confirmed first; a verdict that changes moves the win.
+    #[test]
+    fn twins_in_two_search_dirs_are_statused_together() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("home");
+        let extra = tmp.path().join("extra");
+        skill(&root, "dup", "---\nname: dup\n---\n");
+        skill(&root, "solo", "---\nname: solo\ndescription: S\n---\n");
+        let dup = extra.join("dup");
+        std::fs::create_dir_all(&dup).unwrap();
+        std::fs::write(
+            dup.join("SKILL.md"),
+            "---\nname: dup\ndescription: D\n---\n",
+        )
+        .unwrap();
+        let settings = serde_json::json!({ "skills": { "extra_dirs": [extra] } });
+        std::fs::write(root.join("settings.json"), settings.to_string()).unwrap();
+        let home = Home::at(root.clone(), tmp.path().to_path_buf());
+        let (mut checking, mut listing) = Checking::start(&home);
+        let (order, first) = checking.order(&[]);
+        let mut batches = Vec::new();
+        (checking.work()).run(&order, first, &AtomicBool::new(false), |b| batches.push(b));
+        for b in batches {
+            checking.apply(b, &mut listing);
+        }
+        assert!(checking.done());
+        assert_eq!(listing, store::list(&home, false));
+        let dup = listing.entries.iter().filter(|e| e.folder == "dup");
+        let statuses: Vec<_> = dup.map(|e| e.status).collect();
+        assert_eq!(statuses, [Status::Invalid, Status::Ok]);
     }
 
     // Stopped between batches: nothing more is confirmed.
@@ -267,7 +465,7 @@ mod tests {
         let root = tmp.path().join("home");
         skill(&root, "alpha", "---\nname: alpha\ndescription: A\n---\n");
         let home = Home::at(root, tmp.path().to_path_buf());
-        let checking = Checking::start(&home);
+        let (checking, _) = Checking::start(&home);
         let (order, _) = checking.order(&[]);
         let mut got = 0;
         checking

@@ -27,7 +27,7 @@ const LINT_MAX_FILE_BYTES: u64 = 512 * 1024;
 const LINT_MAX_FOLDER_BYTES: u64 = 2 * 1024 * 1024;
 
 /// A skill folder as read from disk, with CAO's verdict and our lints.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Checked {
     pub path: PathBuf,
     /// The stripped `name` when it is a non-blank string.

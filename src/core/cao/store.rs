@@ -227,7 +227,7 @@ pub enum Status {
 }
 
 /// One candidate folder: a subfolder of a search dir that holds SKILL.md.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
     pub folder: String,
     pub source_dir: PathBuf,
@@ -255,7 +255,7 @@ impl Entry {
 }
 
 /// Every candidate of every search dir, sorted by name then search order.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Listing {
     pub entries: Vec<Entry>,
     /// Search dirs that exist but could not be read, with the OS error.
@@ -351,6 +351,16 @@ pub(crate) fn assemble(
     found: &Candidates,
     verdicts: impl Iterator<Item = (Option<Checked>, bool)>,
 ) -> Listing {
+    assemble_at(root, found, verdicts).0
+}
+
+/// [`assemble`], and for each entry the position of its folder in
+/// `found` (the checks update the first listing in place by it).
+pub(crate) fn assemble_at(
+    root: &Path,
+    found: &Candidates,
+    verdicts: impl Iterator<Item = (Option<Checked>, bool)>,
+) -> (Listing, Vec<usize>) {
     let verdicts: Vec<(Option<Checked>, bool)> = verdicts.collect();
     let folders = &found.folders;
     let mut seen =
@@ -368,26 +378,28 @@ pub(crate) fn assemble(
     let mut not_skills = found.odd.clone();
     let mut entries = Vec::with_capacity(folders.len());
     let mut unconfirmed = 0;
-    for (((dir, folder), (checked, confirmed)), status) in
-        folders.iter().zip(verdicts).zip(statuses)
+    for (i, (((dir, folder), (checked, confirmed)), status)) in
+        folders.iter().zip(verdicts).zip(statuses).enumerate()
     {
         match checked {
             Some(checked) => {
                 unconfirmed += usize::from(!confirmed);
-                entries.push(Entry {
+                let entry = Entry {
                     folder: folder.clone(),
                     source_dir: dir.clone(),
                     status,
                     checked,
                     confirmed,
-                })
+                };
+                entries.push((entry, i));
             }
             None if *dir == found.store => not_skills.push(dir.join(folder)),
             None => {}
         }
     }
     // Stable: equal names keep search order.
-    entries.sort_by(|a, b| a.name().cmp(b.name()));
+    entries.sort_by(|(a, _), (b, _)| a.name().cmp(b.name()));
+    let (entries, origin): (Vec<Entry>, Vec<usize>) = entries.into_iter().unzip();
     // Once each: settings may list the store again as an extra dir.
     not_skills.sort();
     not_skills.dedup();
@@ -397,13 +409,14 @@ pub(crate) fn assemble(
         .into_iter()
         .map(|(folder, plugin)| (store.join(folder), plugin))
         .collect();
-    Listing {
+    let listing = Listing {
         entries,
         problems: found.problems.clone(),
         plugins,
         not_skills,
         unconfirmed,
-    }
+    };
+    (listing, origin)
 }
 
 /// Immediate subfolders (following symlinks), sorted; whether each holds a
@@ -555,17 +568,39 @@ pub(crate) fn keep_seen(
     last: &verdicts::Verdicts,
     kept: &verdicts::Kept,
 ) {
+    let seen = looked.iter().map(|l| Seen {
+        stamp: l.stamp,
+        checked: l.checked.as_ref(),
+        kept: l.kept,
+    });
+    keep_seen_of(folders, &seen.collect::<Vec<_>>(), last, kept);
+}
+
+/// What a listing saw of one folder: [`Looked`] with its verdict borrowed
+/// (the checks keep theirs in the listing on screen).
+pub(crate) struct Seen<'a> {
+    pub(crate) stamp: Option<verdicts::Stamp>,
+    pub(crate) checked: Option<&'a Checked>,
+    pub(crate) kept: bool,
+}
+
+/// [`keep_seen`] of borrowed verdicts.
+pub(crate) fn keep_seen_of(
+    folders: &[(PathBuf, String)],
+    seen: &[Seen<'_>],
+    last: &verdicts::Verdicts,
+    kept: &verdicts::Kept,
+) {
     // A read that failed (a full fd table, EIO, a network file system's
     // hiccup) says nothing of the next one: never kept.
-    let keepable = |l: &Looked| {
-        l.stamp.is_some() && l.checked.as_ref().is_some_and(|c| !skill::read_failed(c))
-    };
-    let from_last = looked.iter().filter(|l| l.kept).count();
-    let fresh = looked.iter().any(|l| !l.kept && keepable(l));
+    let keepable =
+        |l: &Seen<'_>| l.stamp.is_some() && l.checked.is_some_and(|c| !skill::read_failed(c));
+    let from_last = seen.iter().filter(|l| l.kept).count();
+    let fresh = seen.iter().any(|l| !l.kept && keepable(l));
     if fresh || from_last != last.len() {
-        let seen = (folders.iter().zip(looked))
+        let seen = (folders.iter().zip(seen))
             .filter(|(_, l)| keepable(l))
-            .filter_map(|((d, f), l)| match (l.stamp, &l.checked) {
+            .filter_map(|((d, f), l)| match (l.stamp, l.checked) {
                 (Some(stamp), Some(c)) => Some((d.join(f), (stamp, verdicts::pathless(c)))),
                 _ => None,
             })

@@ -73,6 +73,30 @@ impl SkillsPane {
         kept.is_some()
     }
 
+    /// Entries of the listing changed in place (a batch of the checks):
+    /// their haystacks again; the filter follows in [`SkillsPane::refilter`].
+    pub fn rows_changed(&mut self, listing: &Listing, changed: &[usize]) {
+        for &i in changed {
+            if let (Some(e), Some(hay)) = (listing.entries.get(i), self.haystacks.get_mut(i)) {
+                *hay = (e.name().to_lowercase(), e.description().to_lowercase());
+            }
+        }
+    }
+
+    /// The filter again over the same entries (their text changed), the
+    /// selected entry kept. Nothing to do with no filter typed.
+    pub fn refilter(&mut self, listing: &Listing) {
+        if self.filter.is_empty() && self.filtered.len() == listing.entries.len() {
+            return;
+        }
+        let picked = self.filtered.get(self.sel).copied();
+        self.apply_filter();
+        if let Some(pos) = picked.and_then(|i| self.filtered.iter().position(|&j| j == i)) {
+            self.sel = pos;
+        }
+        self.clamp();
+    }
+
     /// The filter, ranked by `tui::rank`: exact name, name prefix, fuzzy
     /// name, then words of the description.
     pub fn apply_filter(&mut self) {

@@ -132,6 +132,18 @@ impl Kept {
         Arc::clone(&last)
     }
 
+    /// The verdicts the last listing kept when they are at hand without
+    /// waiting; `None` while the file's are still being read (the TUI's
+    /// first frame is drawn without them then, from the folder names).
+    pub fn ready(&self) -> Option<Arc<Verdicts>> {
+        let reading = self.reading.lock().unwrap_or_else(|e| e.into_inner());
+        if reading.as_ref().is_some_and(|r| !r.is_finished()) {
+            return None;
+        }
+        drop(reading);
+        Some(self.get())
+    }
+
     /// What one listing saw, kept for the next (and, on a worker, saved
     /// to disk when [`Kept::on_disk`] asked for it). A listing that found
     /// everything as it was keeps the same `Arc`: nothing to save.
