@@ -351,7 +351,7 @@ impl App {
             if cache.refresh(&folders) > 0 {
                 // It read the files of each folder it audited: what it
                 // freed goes back (off the UI thread: a trim takes a while).
-                crate::tui::give_back_memory();
+                crate::tui::memory::give_back_memory();
             }
             reporter.send(crate::tui::jobs::Report::Audited(generation));
         });

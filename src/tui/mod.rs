@@ -16,6 +16,7 @@ pub mod jobs;
 pub mod keymap;
 pub mod layout;
 pub mod markdown;
+pub mod memory;
 pub mod model;
 pub mod panes;
 pub mod rank;
@@ -38,7 +39,7 @@ use theme::Theme;
 
 /// `skilltui` with no command: `--theme`, `--home` and `--cao` as given.
 pub fn run(theme: Option<&str>, home: Option<&Path>, cao: Option<&Path>) -> Result<(), String> {
-    few_arenas();
+    memory::few_arenas();
     let theme = pick_theme(theme)?;
     let home = Home::locate(home).with_cao(cao);
     use std::io::IsTerminal;
@@ -64,35 +65,6 @@ pub fn run(theme: Option<&str>, home: Option<&Path>, cao: Option<&Path>) -> Resu
         Err(e) => Err(e),
     }
 }
-
-/// glibc gives each thread that allocates its own arena (up to 8 per
-/// core) and keeps what is freed in each: at 10,000 skills the checks',
-/// the audit's and the highlighter's threads left 56 MiB of freed memory
-/// held beside 11 MiB in use. One arena peaks at 62 MiB, two at 70, the
-/// default at 80 (see the performance page); the TUI's threads rarely
-/// allocate at the same moment, so sharing one costs little.
-/// `MALLOC_ARENA_MAX`, when set, is the user's choice and stands.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn few_arenas() {
-    if std::env::var_os("MALLOC_ARENA_MAX").is_none() {
-        // SAFETY: a tuning call made before any other thread starts.
-        unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn few_arenas() {}
-
-/// Hands the memory freed after a burst of work (the store's audit)
-/// back to the OS: glibc keeps it otherwise.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-pub(crate) fn give_back_memory() {
-    // SAFETY: malloc_trim only releases free memory.
-    unsafe { libc::malloc_trim(0) };
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-pub(crate) fn give_back_memory() {}
 
 /// `--theme NAME`, else the default for the environment (NO_COLOR aware).
 pub fn pick_theme(name: Option<&str>) -> Result<Theme, String> {
