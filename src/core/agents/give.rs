@@ -546,7 +546,7 @@ pub fn enable(
 /// Whether `dest`, as written, lands on the project's copy `at` (a link
 /// on its path, such as `.claude -> .agents`).
 fn is_the_copy(dest: &Path, at: &Path) -> bool {
-    dest != at && shared::real_path(dest) == shared::real_path(at)
+    dest != at && fsops::inside::real_path(dest) == fsops::inside::real_path(at)
 }
 
 /// Makes `target`'s folder, the project's copy at `shared_at` when

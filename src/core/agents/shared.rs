@@ -119,30 +119,14 @@ pub fn clear_leftovers_in(cwd: &Path) {
     clear_leftovers(&crate::core::sources::lock::project_root(cwd));
 }
 
-/// `path` with the links on the part of it that exists resolved (the
-/// rest, not made yet, as written): where a write to it lands.
-pub fn real_path(path: &Path) -> PathBuf {
-    for at in path.ancestors() {
-        if let Ok(real) = fs::canonicalize(at) {
-            let rest = path.strip_prefix(at).unwrap_or(Path::new(""));
-            return if rest.as_os_str().is_empty() {
-                real
-            } else {
-                real.join(rest)
-            };
-        }
-    }
-    path.to_path_buf()
-}
-
 /// What a relative link at `link` holds to lead to `copy`: computed from
 /// where the link really lands (its folder with links resolved), since
 /// the system resolves a relative link from there, not from the path
 /// written (`.claude -> config/claude` puts the link in
 /// `config/claude/skills`).
 pub fn link_text(link: &Path, copy: &Path) -> Option<PathBuf> {
-    let dir = real_path(link.parent()?);
-    Some(relative(&dir, &real_path(copy)))
+    let dir = fsops::inside::real_path(link.parent()?);
+    Some(relative(&dir, &fsops::inside::real_path(copy)))
 }
 
 /// `to` as reached from the folder `from` (both absolute, with no `.` or

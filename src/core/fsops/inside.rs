@@ -25,8 +25,8 @@ pub struct Dir {
 }
 
 /// `path` with the links on the part of it that exists resolved, the rest
-/// (not made yet) as written.
-fn real_path(path: &Path) -> PathBuf {
+/// (not made yet) as written: where a write to it lands.
+pub fn real_path(path: &Path) -> PathBuf {
     for at in path.ancestors() {
         if let Ok(real) = std::fs::canonicalize(at) {
             let rest = path.strip_prefix(at).unwrap_or(Path::new(""));
