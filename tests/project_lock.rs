@@ -22,11 +22,11 @@ fn write_skill(dir: &Path, name: &str, body: &str) {
     .unwrap();
 }
 
-/// Runs skilltui with `home` as its home, in `cwd`, everything else of the
+/// skilltui with `home` as its home, in `cwd`, everything else of the
 /// machine (HOME, temp dir, git's remotes) under `root`.
-fn run(root: &Path, home: &Path, cwd: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_skilltui"))
-        .arg("--home")
+fn skilltui(root: &Path, home: &Path, cwd: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_skilltui"));
+    cmd.arg("--home")
         .arg(home)
         .args(args)
         .current_dir(cwd)
@@ -34,9 +34,13 @@ fn run(root: &Path, home: &Path, cwd: &Path, args: &[&str]) -> (i32, String, Str
         .env("HOME", root)
         .env("XDG_CONFIG_HOME", root.join(".config"))
         .env("TMPDIR", root.join("scratch"))
-        .envs(git_repos::redirect_env(root))
-        .output()
-        .expect("runs");
+        .envs(git_repos::redirect_env(root));
+    cmd
+}
+
+/// Runs [`skilltui`], its exit code and output as text.
+fn run(root: &Path, home: &Path, cwd: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = skilltui(root, home, cwd, args).output().expect("runs");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -674,15 +678,7 @@ fn clone_as_bob(root: &Path, project: &Path) -> PathBuf {
 
 /// skilltui run with `args` in the background, its output dropped.
 fn spawn_in(root: &Path, home: &Path, project: &Path, args: &[&str]) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_skilltui"))
-        .arg("--home")
-        .arg(home)
-        .args(args)
-        .current_dir(project)
-        .env_remove("CAO_HOME_DIR")
-        .env("HOME", root)
-        .env("XDG_CONFIG_HOME", root.join(".config"))
-        .env("TMPDIR", root.join("scratch"))
+    skilltui(root, home, project, args)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()

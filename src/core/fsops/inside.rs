@@ -209,21 +209,46 @@ fn name_of(path: &Path) -> io::Result<&OsStr> {
         .ok_or_else(|| io::Error::from(io::ErrorKind::InvalidInput))
 }
 
+/// The folders a staged copy moves between, each opened inside the
+/// project without following a link, and the name it takes.
+struct Ends<'a> {
+    from: Dir,
+    to: Dir,
+    parent: &'a Path,
+    name: &'a OsStr,
+}
+
+/// [`Ends`] of moving `staged` to `dest`, the staged copy flushed first.
+fn ends<'a>(staged: &Staged, dest: &'a Path, root: &Path) -> io::Result<Ends<'a>> {
+    let parent = dest
+        .parent()
+        .ok_or_else(|| io::Error::from(io::ErrorKind::InvalidInput))?;
+    let from = staged_in(staged, root)?;
+    let to = open(root, parent, false)?;
+    let name = name_of(dest)?;
+    if !staged.flushed {
+        super::sync_staged(&staged.path());
+    }
+    Ok(Ends {
+        from,
+        to,
+        parent,
+        name,
+    })
+}
+
 /// [`super::install_new`] for `dest` inside the project at `root`: the
 /// staged folder is renamed between folders opened without following a
 /// link, and moved back (and refused) should the destination's folder
 /// have been moved or swapped meanwhile.
 pub fn install_new(staged: Staged, dest: &Path, root: &Path) -> Result<(), String> {
     let failed = |e: io::Error| format!("cannot install into {}: {e}", dest.display());
-    let parent = dest
-        .parent()
-        .ok_or_else(|| failed(io::ErrorKind::InvalidInput.into()))?;
-    let from = staged_in(&staged, root).map_err(failed)?;
-    let to = open(root, parent, false).map_err(failed)?;
-    let name = name_of(dest).map_err(failed)?;
-    if !staged.flushed {
-        super::sync_staged(&staged.path());
-    }
+    let Ends {
+        from,
+        to,
+        parent,
+        name,
+    } = ends(&staged, dest, root).map_err(failed)?;
     let own = OsStr::new(&staged.name);
     rename_new(&from, own, &to, name).map_err(|e| match e.kind() {
         io::ErrorKind::AlreadyExists | io::ErrorKind::DirectoryNotEmpty => format!(
@@ -249,15 +274,12 @@ pub fn install_new(staged: Staged, dest: &Path, root: &Path) -> Result<(), Strin
 /// folder ends in the staging folder and goes with it.
 pub fn replace(staged: Staged, dest: &Path, root: &Path) -> Result<(), String> {
     let failed = |e: io::Error| format!("cannot replace {}: {e}", dest.display());
-    let parent = dest
-        .parent()
-        .ok_or_else(|| failed(io::ErrorKind::InvalidInput.into()))?;
-    let from = staged_in(&staged, root).map_err(failed)?;
-    let to = open(root, parent, false).map_err(failed)?;
-    let name = name_of(dest).map_err(failed)?;
-    if !staged.flushed {
-        super::sync_staged(&staged.path());
-    }
+    let Ends {
+        from,
+        to,
+        parent,
+        name,
+    } = ends(&staged, dest, root).map_err(failed)?;
     let own = OsStr::new(&staged.name);
     if let Err(e) = exchange(&from, own, &to, name) {
         if e.raw_os_error() != Some(libc::EINVAL) {
